@@ -1,0 +1,290 @@
+"""Rule sets: every number and switch of a title, frozen and validated on load.
+
+The engine reads these switches and never asks which title it runs. Shipped titles are TOML
+files in ``boundless/titles``; :func:`parse_rule_set` turns TOML text into a :class:`RuleSet` or
+raises :class:`InvalidRuleSetError` naming the field and the problem.
+"""
+
+from __future__ import annotations
+
+import tomllib
+from typing import Annotated, Literal
+
+from pydantic import BaseModel, ConfigDict, Field, ValidationError, model_validator
+
+from boundless.core.errors import InvalidRuleSetError
+from boundless.core.money import Odds, Ratio
+from boundless.core.side_bets import SIDE_BET_KINDS
+
+UpValue = Annotated[int, Field(ge=1, le=10)]
+Amount = Annotated[int, Field(ge=0)]
+
+
+class _Frozen(BaseModel):
+    model_config = ConfigDict(frozen=True, extra="forbid")
+
+
+class TitleInfo(_Frozen):
+    key: Annotated[str, Field(pattern=r"^[a-z][a-z0-9-]*$")]
+    name: str
+    version: str
+    documented_rtp: Annotated[float, Field(gt=0, lt=2)] | None = None
+    vocabulary: Literal["boundless", "casino"] = "casino"
+    example: bool = False
+
+
+class ShoeRules(_Frozen):
+    decks: Annotated[int, Field(ge=1, le=8)]
+    penetration: Annotated[float, Field(gt=0, le=1)]
+    burn_after_shuffle: bool
+    reshuffle_every_round: bool
+    min_cards_behind_cut: Annotated[int, Field(ge=0)] = 52
+
+
+class TableRules(_Frozen):
+    spots: Annotated[int, Field(ge=1, le=7)]
+    shared: bool
+    max_spots_per_player: Annotated[int, Field(ge=1, le=7)]
+    main_bet_max_multiple_of_right: Annotated[int, Field(ge=0)] = 0
+
+
+class LimitRules(_Frozen):
+    unit_amount: Annotated[int, Field(ge=1)]
+    min_main_amount: Annotated[int, Field(ge=1)]
+    max_main_amount: Annotated[int, Field(ge=1)]
+
+
+class DealerRules(_Frozen):
+    hole_card: Literal["peek", "none"]
+    peek_up_values: tuple[UpValue, ...] = ()
+    hits_soft_17: bool
+
+
+class PayoutRules(_Frozen):
+    blackjack: Odds
+    win: Odds
+    blackjack_paid_at_once_up_values: tuple[UpValue, ...] = ()
+
+
+class DoubleRules(_Frozen):
+    allowed: bool
+    after_split: bool
+    on_split_aces: bool = False
+
+
+class SplitRules(_Frozen):
+    allowed: bool
+    max_hands: Annotated[int, Field(ge=2, le=2)] = 2
+    pair_by: Literal["value", "rank"] = "value"
+    split_aces_one_card: bool
+    offered: Literal["any_pair", "basic_strategy_pairs"] = "any_pair"
+    decline_refund: Ratio | None = None
+
+
+class SurrenderRules(_Frozen):
+    allowed: bool
+    refund: Ratio = Ratio(1, 2)
+    up_values: tuple[UpValue, ...] = (1, 2, 3, 4, 5, 6, 7, 8, 9, 10)
+
+
+class InsuranceRules(_Frozen):
+    offered: bool
+    cost: Ratio = Ratio(1, 2)
+    pays: Odds = Odds(2, 1)
+    blackjack_offer: Literal["insurance", "even_money"] = "insurance"
+
+
+class FallbackRules(_Frozen):
+    insufficient_coins: Literal["hit_if_11_or_less_else_stand", "chart_second_choice"]
+
+
+class AutoplayRules(_Frozen):
+    policy: Literal["hit_until_over_11", "basic_strategy"]
+    take_insurance: bool = False
+
+
+class TimerRules(_Frozen):
+    betting_seconds: Annotated[float, Field(gt=0)]
+    insurance_seconds: Annotated[float, Field(gt=0)]
+    decision_seconds: Annotated[float, Field(gt=0)]
+
+
+class WheelWedge(_Frozen):
+    label: str
+    weight: Annotated[int, Field(ge=1)]
+    multiplier: Annotated[int, Field(ge=0)] | None = None
+    power_up: bool = False
+
+
+class Jackpot(_Frozen):
+    label: str
+    amount: Annotated[int, Field(ge=1)]
+    chance_per_wager_unit: Annotated[float, Field(gt=0, lt=1)]
+
+
+class WheelRules(_Frozen):
+    example: bool
+    inner: tuple[WheelWedge, ...]
+    outer: tuple[WheelWedge, ...]
+    jackpots: tuple[Jackpot, ...] = ()
+
+
+class SideBetRules(_Frozen):
+    key: Annotated[str, Field(pattern=r"^[a-z][a-z0-9_]*$")]
+    kind: str
+    pays: dict[str, Odds] = Field(default_factory=dict)
+    max_round: Annotated[int, Field(ge=1)] | None = None
+    min_amount: Annotated[int, Field(ge=1)]
+    max_amount: Annotated[int, Field(ge=1)]
+    variant: str | None = None
+    target: Literal["spot", "dealer"] = "spot"
+    wheel: WheelRules | None = None
+
+    @model_validator(mode="after")
+    def _known_kind_and_patterns(self) -> SideBetRules:
+        kind = SIDE_BET_KINDS.get(self.kind)
+        if kind is None:
+            known = ", ".join(sorted(SIDE_BET_KINDS))
+            raise ValueError(f"unknown side-bet kind {self.kind!r} (known: {known})")
+        unknown = [pattern for pattern in self.pays if pattern not in kind.patterns]
+        if unknown:
+            raise ValueError(
+                f"pays names patterns {unknown} that kind {self.kind!r} never reports "
+                f"(it reports {list(kind.patterns)})"
+            )
+        if kind.variants and self.variant not in kind.variants:
+            raise ValueError(f"kind {self.kind!r} needs variant one of {list(kind.variants)}")
+        if not kind.variants and self.variant is not None:
+            raise ValueError(f"kind {self.kind!r} has no variants")
+        if kind.uses_wheel != (self.wheel is not None):
+            raise ValueError(
+                f"kind {self.kind!r} {'needs' if kind.uses_wheel else 'takes no'} wheel table"
+            )
+        if not kind.uses_wheel and not self.pays:
+            raise ValueError("pays must name at least one pattern")
+        if self.min_amount > self.max_amount:
+            raise ValueError(f"min_amount {self.min_amount} exceeds max_amount {self.max_amount}")
+        return self
+
+
+class SideBetOffer(_Frozen):
+    mode: Literal["all", "player_chooses"] = "all"
+    choose_count: Annotated[int, Field(ge=1)] = 1
+
+
+class RuleSet(_Frozen):
+    title: TitleInfo
+    shoe: ShoeRules
+    table: TableRules
+    limits: LimitRules
+    dealer: DealerRules
+    payouts: PayoutRules
+    double: DoubleRules
+    split: SplitRules
+    surrender: SurrenderRules
+    insurance: InsuranceRules
+    fallbacks: FallbackRules
+    autoplay: AutoplayRules
+    timers: TimerRules
+    side_bet_offer: SideBetOffer = SideBetOffer()
+    side_bets: tuple[SideBetRules, ...] = ()
+
+    @model_validator(mode="after")
+    def _consistent(self) -> RuleSet:
+        problems = list(_contradictions(self))
+        if problems:
+            raise ValueError("; ".join(problems))
+        return self
+
+    @property
+    def key(self) -> str:
+        return self.title.key
+
+    def side_bet(self, key: str) -> SideBetRules | None:
+        return next((bet for bet in self.side_bets if bet.key == key), None)
+
+    @property
+    def needs_strategy_chart(self) -> bool:
+        return (
+            self.autoplay.policy == "basic_strategy"
+            or self.split.offered == "basic_strategy_pairs"
+            or self.fallbacks.insufficient_coins == "chart_second_choice"
+        )
+
+
+def _contradictions(rules: RuleSet) -> list[str]:
+    problems: list[str] = []
+    limits = rules.limits
+    if limits.min_main_amount > limits.max_main_amount:
+        problems.append(
+            f"limits.min_main_amount {limits.min_main_amount} exceeds "
+            f"limits.max_main_amount {limits.max_main_amount}"
+        )
+    for name in ("min_main_amount", "max_main_amount"):
+        if getattr(limits, name) % limits.unit_amount:
+            problems.append(f"limits.{name} is not a multiple of limits.unit_amount")
+    if rules.dealer.hole_card == "none" and rules.dealer.peek_up_values:
+        problems.append("dealer.peek_up_values needs dealer.hole_card = 'peek'")
+    if rules.dealer.hole_card == "peek" and not rules.dealer.peek_up_values:
+        problems.append("dealer.hole_card = 'peek' needs dealer.peek_up_values")
+    if rules.table.max_spots_per_player > rules.table.spots:
+        problems.append("table.max_spots_per_player exceeds table.spots")
+    if not rules.table.shared and rules.table.max_spots_per_player != rules.table.spots:
+        problems.append("a private table (table.shared = false) lets its player use every spot")
+    split = rules.split
+    if split.offered == "basic_strategy_pairs" and split.decline_refund is None:
+        problems.append("split.offered = 'basic_strategy_pairs' needs split.decline_refund")
+    if split.offered == "any_pair" and split.decline_refund is not None:
+        problems.append("split.decline_refund only applies with 'basic_strategy_pairs'")
+    if rules.insurance.blackjack_offer == "even_money" and not rules.insurance.offered:
+        problems.append("insurance.blackjack_offer = 'even_money' needs insurance.offered")
+    if rules.double.on_split_aces and not rules.double.after_split:
+        problems.append("double.on_split_aces needs double.after_split")
+    shoe_cards = rules.shoe.decks * 52
+    behind_cut = shoe_cards - round(shoe_cards * rules.shoe.penetration)
+    if rules.shoe.reshuffle_every_round:
+        if rules.shoe.burn_after_shuffle:
+            problems.append("shoe.burn_after_shuffle makes no sense with reshuffle_every_round")
+    elif behind_cut < rules.shoe.min_cards_behind_cut:
+        problems.append(
+            f"shoe.penetration {rules.shoe.penetration} leaves {behind_cut} cards behind the cut, "
+            f"fewer than shoe.min_cards_behind_cut = {rules.shoe.min_cards_behind_cut}"
+        )
+    keys = [bet.key for bet in rules.side_bets]
+    duplicates = sorted({key for key in keys if keys.count(key) > 1})
+    if duplicates:
+        problems.append(f"side_bets repeat the keys {duplicates}")
+    for bet in rules.side_bets:
+        if bet.min_amount % limits.unit_amount or bet.max_amount % limits.unit_amount:
+            problems.append(f"side bet {bet.key!r} limits are not multiples of the unit")
+        if bet.max_round is not None and rules.shoe.reshuffle_every_round:
+            problems.append(f"side bet {bet.key!r} has max_round but the shoe reshuffles each round")
+    offer = rules.side_bet_offer
+    if offer.mode == "player_chooses" and offer.choose_count > len(rules.side_bets):
+        problems.append("side_bet_offer.choose_count exceeds the number of side bets")
+    return problems
+
+
+def _describe(error: ValidationError, source: str) -> str:
+    parts = []
+    for item in error.errors():
+        where = ".".join(str(part) for part in item["loc"]) or "(top level)"
+        message = item["msg"].removeprefix("Value error, ")
+        parts.append(f"{where}: {message}")
+    return f"{source}: " + "; ".join(parts)
+
+
+def rule_set_from_data(data: object, source: str = "rule set") -> RuleSet:
+    try:
+        return RuleSet.model_validate(data)
+    except ValidationError as error:
+        raise InvalidRuleSetError(_describe(error, source)) from None
+
+
+def parse_rule_set(text: str, source: str = "rule set") -> RuleSet:
+    """Parse and validate TOML text; errors name the source, the field and the problem."""
+    try:
+        data = tomllib.loads(text)
+    except tomllib.TOMLDecodeError as error:
+        raise InvalidRuleSetError(f"{source}: not valid TOML: {error}") from None
+    return rule_set_from_data(data, source)

@@ -1,0 +1,41 @@
+"""Three-card patterns shared by the trio side bets (player's two cards + dealer up card)."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+from boundless.core.cards import ACE, Card
+
+
+def all_one_suit(cards: Sequence[Card]) -> bool:
+    return len({card.suit for card in cards}) == 1
+
+
+def all_one_rank(cards: Sequence[Card]) -> bool:
+    return len({card.rank for card in cards}) == 1
+
+
+def is_straight(cards: Sequence[Card]) -> bool:
+    """Three consecutive ranks; the ace plays low (A-2-3) or high (Q-K-A), never round the corner."""
+    ranks = sorted(card.rank for card in cards)
+    if len(set(ranks)) != len(ranks):
+        return False
+    if ranks[-1] - ranks[0] == len(ranks) - 1:
+        return True
+    if ranks[0] == ACE:
+        high = sorted(14 if rank == ACE else rank for rank in ranks)
+        return high[-1] - high[0] == len(high) - 1
+    return False
+
+
+def poker_patterns(cards: Sequence[Card]) -> set[str]:
+    """Poker patterns of a three-card hand, every one that applies."""
+    patterns: set[str] = set()
+    suited = all_one_suit(cards)
+    if all_one_rank(cards):
+        patterns.add("suited_trips" if suited else "three_of_a_kind")
+    if is_straight(cards):
+        patterns.add("straight_flush" if suited else "straight")
+    if suited:
+        patterns.add("flush")
+    return patterns
