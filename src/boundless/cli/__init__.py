@@ -1,0 +1,1 @@
+"""The ``boundless`` command line (Typer + Rich)."""
