@@ -13,6 +13,16 @@ app = typer.Typer(
 )
 
 
+def _register_commands() -> None:
+    from boundless.cli import replay_commands
+
+    for module in (replay_commands,):
+        module.register(app)
+
+
+_register_commands()
+
+
 def main() -> None:
     app()
 

@@ -1,0 +1,64 @@
+"""``boundless replay`` and ``boundless verify-shoe``."""
+
+from __future__ import annotations
+
+import json
+import sys
+from pathlib import Path
+
+import typer
+
+from boundless.core.errors import RulesError
+from boundless.core.scenario import run_scenario
+from boundless.core.shoe import ShoeReveal
+from boundless.titles import load_game
+
+EXIT_BAD_INPUT = 2
+
+
+def _fail(message: str) -> None:
+    print(f"error: {message}", file=sys.stderr)
+    raise typer.Exit(EXIT_BAD_INPUT)
+
+
+def _read_json(path: Path) -> object:
+    try:
+        text = path.read_text(encoding="utf-8")
+    except OSError as error:
+        _fail(f"cannot read {path}: {error.strerror or error}")
+    except UnicodeDecodeError:
+        _fail(f"{path} is not UTF-8 text")
+    try:
+        return json.loads(text)
+    except json.JSONDecodeError as error:
+        _fail(f"{path} is not valid JSON: {error.msg} at line {error.lineno} column {error.colno}")
+    raise AssertionError("unreachable")
+
+
+def replay(scenario: Path = typer.Argument(..., help="Scenario JSON file")) -> None:
+    """Play one round from a stacked shoe and print the result as JSON."""
+    data = _read_json(scenario)
+    try:
+        result = run_scenario(data, load_game)
+    except RulesError as error:
+        _fail(" ".join(str(error).split()))
+    print(json.dumps(result, indent=2))
+
+
+def verify_shoe(reveal: Path = typer.Argument(..., help="Revealed shoe JSON file")) -> None:
+    """Check a revealed shoe (salt and card order) against its published commitment."""
+    data = _read_json(reveal)
+    try:
+        shoe = ShoeReveal.from_json(data)
+    except RulesError as error:
+        _fail(str(error))
+    if shoe.verify():
+        print(f"ok: {len(shoe.cards)} cards match commitment {shoe.commitment}")
+        return
+    print(f"MISMATCH: the cards and salt do not hash to {shoe.commitment}", file=sys.stderr)
+    raise typer.Exit(1)
+
+
+def register(app: typer.Typer) -> None:
+    app.command("replay")(replay)
+    app.command("verify-shoe")(verify_shoe)

@@ -1,0 +1,149 @@
+"""The ordered event log of a round. Applying the events in order rebuilds the round exactly.
+
+Events that carry many positions hold read-only numpy arrays, so a round with a million
+positions logs a handful of events, not millions. Hidden information (the hole card) is in
+the log, which stays on the server; :func:`public_event` gives what may be broadcast.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any
+
+import numpy as np
+import numpy.typing as npt
+
+from boundless.core.cards import Card
+
+IntArray = npt.NDArray[np.int64]
+
+
+def frozen_array(values: Any, dtype: Any = np.int64) -> IntArray:
+    array = np.array(values, dtype=dtype)
+    array.setflags(write=False)
+    return array
+
+
+@dataclass(frozen=True, slots=True, eq=False)
+class RoundOpened:
+    round_in_shoe: int
+    rules_key: str
+    rules_version: str
+    offered_side_bets: tuple[str, ...]
+    shoe_commitment: str | None = None
+
+
+@dataclass(frozen=True, slots=True, eq=False)
+class BetsPlaced:
+    """One or many bets. ``free_amounts`` is each player's free coins before the bet."""
+
+    player_ids: tuple[str, ...]
+    spots: IntArray
+    main_amounts: IntArray
+    side_keys: tuple[str, ...]
+    side_amounts: IntArray  # shape (bets, len(side_keys))
+    free_amounts: IntArray
+
+
+@dataclass(frozen=True, slots=True, eq=False)
+class FreeCoinsSet:
+    """The caller's fresh figure for players' coins outside this round (e.g. other tables)."""
+
+    player_ids: tuple[str, ...]
+    free_amounts: IntArray
+
+
+@dataclass(frozen=True, slots=True, eq=False)
+class CardsDealt:
+    spot_cards: tuple[tuple[int, Card, Card], ...]
+    up_card: Card
+    hole_card: Card | None
+
+
+@dataclass(frozen=True, slots=True, eq=False)
+class InsuranceTaken:
+    positions: IntArray
+    even_money: bool
+
+
+@dataclass(frozen=True, slots=True, eq=False)
+class InsuranceClosed:
+    pass
+
+
+@dataclass(frozen=True, slots=True, eq=False)
+class DecisionsMade:
+    spot: int
+    step: int
+    positions: IntArray
+    actions: IntArray
+
+
+@dataclass(frozen=True, slots=True, eq=False)
+class StepClosed:
+    spot: int
+    step: int
+    card: Card | None
+
+
+@dataclass(frozen=True, slots=True, eq=False)
+class DealerCardsDrawn:
+    """The dealer's cards after the decisions: hole/second card first, then the draws."""
+
+    cards: tuple[Card, ...]
+
+
+@dataclass(frozen=True, slots=True, eq=False)
+class WheelSpun:
+    """A bonus wheel feature: which wedges each triggered bet landed on (drawn by the caller)."""
+
+    positions: IntArray
+    side_key: str
+    draws: tuple[tuple[int, ...], ...] = field(default_factory=tuple)
+
+
+@dataclass(frozen=True, slots=True, eq=False)
+class RoundSettled:
+    pass
+
+
+@dataclass(frozen=True, slots=True, eq=False)
+class RoundPaused:
+    reason: str
+
+
+@dataclass(frozen=True, slots=True, eq=False)
+class RoundResumed:
+    pass
+
+
+@dataclass(frozen=True, slots=True, eq=False)
+class RoundCancelled:
+    reason: str
+
+
+Event = (
+    RoundOpened
+    | BetsPlaced
+    | FreeCoinsSet
+    | CardsDealt
+    | InsuranceTaken
+    | InsuranceClosed
+    | DecisionsMade
+    | StepClosed
+    | DealerCardsDrawn
+    | WheelSpun
+    | RoundSettled
+    | RoundPaused
+    | RoundResumed
+    | RoundCancelled
+)
+
+
+def public_event(event: Event) -> Event | None:
+    """What every player may see of ``event``: bets and decisions are private, hole hidden."""
+    if isinstance(event, (BetsPlaced, FreeCoinsSet, InsuranceTaken, DecisionsMade)):
+        return None
+    if isinstance(event, CardsDealt):
+        return CardsDealt(event.spot_cards, event.up_card, None)
+    return event

@@ -1,0 +1,178 @@
+"""Per-player and per-position numbers kept as growable numpy columns.
+
+A position is one player's stake on one spot. Everything the round needs per position is a
+number here, so work per position stays arithmetic on arrays however many players there are.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import Any
+
+import numpy as np
+import numpy.typing as npt
+
+from boundless.core.round.actions import NO_DECISION
+
+Array = npt.NDArray[Any]
+MAX_SPOTS = 8
+
+
+class Column:
+    """An append-only numpy array with amortised O(1) growth."""
+
+    def __init__(self, dtype: Any, width: int = 0, fill: int = 0) -> None:
+        self._shape_tail = (width,) if width else ()
+        self._fill = fill
+        self._data: Array = np.full((16, *self._shape_tail), fill, dtype=dtype)
+        self._size = 0
+
+    def __len__(self) -> int:
+        return self._size
+
+    @property
+    def view(self) -> Array:
+        return self._data[: self._size]
+
+    def extend(self, values: Array) -> None:
+        needed = self._size + len(values)
+        if needed > len(self._data):
+            capacity = max(needed, 2 * len(self._data))
+            grown = np.full((capacity, *self._shape_tail), self._fill, dtype=self._data.dtype)
+            grown[: self._size] = self._data[: self._size]
+            self._data = grown
+        self._data[self._size : needed] = values
+        self._size = needed
+
+
+class PositionBook:
+    def __init__(self, side_keys: Sequence[str]) -> None:
+        self.side_keys = tuple(side_keys)
+        self.player_ids: list[str] = []
+        self._player_index: dict[str, int] = {}
+        self._free = Column(np.int64)
+        self._position_of: dict[int, int] = {}
+        self._player = Column(np.int64)
+        self._spot = Column(np.int64)
+        self._main = Column(np.int64)
+        self._sides = Column(np.int64, width=max(1, len(self.side_keys)))
+        self._node = Column(np.int64)
+        self._insurance = Column(np.int64)
+        self._even_money = Column(np.bool_)
+        self._pending = Column(np.int64, fill=NO_DECISION)
+        self._extra = Column(np.int64)
+        self._paid = Column(np.int64)
+
+    # ---- players -------------------------------------------------------------------------
+    def player_index(self, player_id: str) -> int | None:
+        return self._player_index.get(player_id)
+
+    def ensure_players(self, player_ids: Sequence[str]) -> Array:
+        """Indices of the players, registering the new ones with zero free coins."""
+        indices = np.empty(len(player_ids), dtype=np.int64)
+        fresh: list[str] = []
+        for slot, player_id in enumerate(player_ids):
+            index = self._player_index.get(player_id)
+            if index is None:
+                index = len(self.player_ids)
+                self._player_index[player_id] = index
+                self.player_ids.append(player_id)
+                fresh.append(player_id)
+            indices[slot] = index
+        if fresh:
+            self._free.extend(np.zeros(len(fresh), dtype=np.int64))
+        return indices
+
+    @property
+    def free(self) -> Array:
+        return self._free.view
+
+    # ---- positions -----------------------------------------------------------------------
+    def __len__(self) -> int:
+        return len(self._player)
+
+    def position_of(self, player_index: int, spot: int) -> int | None:
+        return self._position_of.get(player_index * MAX_SPOTS + spot)
+
+    def positions_of_player(self, player_index: int) -> list[int]:
+        found = (self.position_of(player_index, spot) for spot in range(1, MAX_SPOTS))
+        return [position for position in found if position is not None]
+
+    def add_positions(
+        self,
+        players: Array,
+        spots: Array,
+        main_amounts: Array,
+        side_amounts: Array,
+        nodes: Array,
+    ) -> None:
+        start = len(self)
+        for offset, (player, spot) in enumerate(zip(players.tolist(), spots.tolist(), strict=True)):
+            self._position_of[player * MAX_SPOTS + spot] = start + offset
+        count = len(players)
+        zeros = np.zeros(count, dtype=np.int64)
+        self._player.extend(players)
+        self._spot.extend(spots)
+        self._main.extend(main_amounts)
+        self._sides.extend(side_amounts)
+        self._node.extend(nodes)
+        self._insurance.extend(zeros)
+        self._even_money.extend(np.zeros(count, dtype=np.bool_))
+        self._pending.extend(np.full(count, NO_DECISION, dtype=np.int64))
+        self._extra.extend(zeros)
+        self._paid.extend(zeros)
+
+    @property
+    def player(self) -> Array:
+        return self._player.view
+
+    @property
+    def spot(self) -> Array:
+        return self._spot.view
+
+    @property
+    def main(self) -> Array:
+        return self._main.view
+
+    @property
+    def sides(self) -> Array:
+        return self._sides.view
+
+    @property
+    def node(self) -> Array:
+        return self._node.view
+
+    @property
+    def insurance(self) -> Array:
+        return self._insurance.view
+
+    @property
+    def even_money(self) -> Array:
+        return self._even_money.view
+
+    @property
+    def pending(self) -> Array:
+        return self._pending.view
+
+    @property
+    def extra(self) -> Array:
+        """Coins added after the bet: doubles and splits."""
+        return self._extra.view
+
+    @property
+    def paid(self) -> Array:
+        """Coins paid back to each position so far, stakes included."""
+        return self._paid.view
+
+    def staked(self) -> Array:
+        """Everything each position has put in: main, side bets, insurance, doubles, splits."""
+        side_total = self.sides.sum(axis=1) if self.side_keys else 0
+        return self.main + side_total + self.insurance + self.extra
+
+    def staked_of(self, position: int) -> int:
+        return int(
+            self.main[position]
+            + self.sides[position].sum()
+            + self.insurance[position]
+            + self.extra[position]
+        )

@@ -1,0 +1,134 @@
+"""One position's outcome in plain data: what replays, views and the play record show."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import TYPE_CHECKING
+
+from boundless.core.cards import Card
+from boundless.core.round.actions import Source
+from boundless.core.round.settlement import path_terms
+from boundless.core.side_bets import PENDING
+
+if TYPE_CHECKING:
+    from boundless.core.round.round import SharedRound
+
+
+@dataclass(frozen=True, slots=True)
+class HandResult:
+    spot: int
+    cards: tuple[Card, ...]
+    total: int
+    bet_amount: int
+    status: str
+    outcome: str | None
+    payout_amount: int | None
+    autoplayed: bool
+    fallback: bool
+    decisions: tuple[tuple[str, str, int], ...]  # (action, source, step)
+
+
+@dataclass(frozen=True, slots=True)
+class SideBetResult:
+    key: str
+    stake: int
+    outcome: str | None  # "win", "lose", or None while pending
+    pattern: str | None
+    payout_amount: int | None
+
+
+@dataclass(frozen=True, slots=True)
+class InsuranceResult:
+    kind: str  # "insurance" or "even_money"
+    stake: int
+    outcome: str | None
+    payout_amount: int | None
+
+
+@dataclass(frozen=True, slots=True)
+class PositionResult:
+    player_id: str
+    spot: int
+    main_amount: int
+    hands: tuple[HandResult, ...]
+    insurance: InsuranceResult | None
+    side_bets: tuple[SideBetResult, ...]
+    staked_amount: int
+    paid_amount: int
+
+
+def position_result(round_: SharedRound, position: int) -> PositionResult:
+    """The position as it stands; outcomes are filled in once the round is settled."""
+    book = round_.book
+    rules = round_.rules
+    spot = int(book.spot[position])
+    main = int(book.main[position])
+    settled = round_.phase == "settled"
+    path = round_.path_of(position) if book.node[position] >= 0 else None
+    hands: list[HandResult] = []
+    even_money = bool(book.even_money[position])
+    if path is not None and main > 0:
+        terms = path_terms(path, round_.dealer_hand, rules) if settled else None
+        for index, hand in enumerate(path.hands):
+            term = None if terms is None else terms[index]
+            outcome = term.outcome if term is not None else None
+            payout = term.payout(main) if term is not None else None
+            if even_money:
+                outcome = "even_money" if settled else None
+                payout = rules.payouts.win.payout(main) if settled else None
+            elif hand.status in ("surrendered", "surrendered20"):
+                outcome = "surrender" if hand.status == "surrendered" else "surrender20"
+            hands.append(
+                HandResult(
+                    spot=spot,
+                    cards=hand.cards,
+                    total=hand.total,
+                    bet_amount=main * hand.stake_units,
+                    status=hand.status,
+                    outcome=outcome,
+                    payout_amount=payout,
+                    autoplayed=hand.autoplayed,
+                    fallback=any(move.source == Source.FALLBACK for move in hand.moves),
+                    decisions=tuple(
+                        (move.action.word, move.source.word, move.step) for move in hand.moves
+                    ),
+                )
+            )
+    insurance: InsuranceResult | None = None
+    if even_money:
+        insurance = InsuranceResult("even_money", 0, "paid", rules.payouts.win.payout(main))
+    elif book.insurance[position]:
+        stake = int(book.insurance[position])
+        won = round_.dealer_hand.blackjack
+        known = round_.hole_revealed or settled
+        insurance = InsuranceResult(
+            "insurance",
+            stake,
+            ("win" if won else "lose") if known else None,
+            (rules.insurance.pays.payout(stake) if won else 0) if known else None,
+        )
+    sides: list[SideBetResult] = []
+    for column, key in enumerate(book.side_keys):
+        stake = int(book.sides[position, column])
+        if not stake:
+            continue
+        bet = rules.side_bet(key)
+        assert bet is not None
+        pattern = round_.side_patterns.get((spot, key), PENDING)
+        if pattern is PENDING:
+            sides.append(SideBetResult(key, stake, None, None, None))
+            continue
+        name = pattern if isinstance(pattern, str) else None
+        odds = bet.pays.get(name) if name is not None else None
+        payout = 0 if odds is None else odds.payout(stake)
+        sides.append(SideBetResult(key, stake, "win" if odds else "lose", name, payout))
+    return PositionResult(
+        player_id=book.player_ids[int(book.player[position])],
+        spot=spot,
+        main_amount=main,
+        hands=tuple(hands),
+        insurance=insurance,
+        side_bets=tuple(sides),
+        staked_amount=book.staked_of(position),
+        paid_amount=int(book.paid[position]),
+    )

@@ -1,0 +1,911 @@
+"""The shared round: one dealer hand, one or more spots, any number of positions.
+
+Every operation follows the same pattern: ``verify_x`` raises a precise :class:`RulesError`
+and changes nothing, ``can_x`` answers with a bool, and ``x`` verifies, builds an event and
+applies it. Only :meth:`SharedRound._apply` changes state, so replaying the event log through
+:meth:`SharedRound.rebuild` gives back the same round.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Mapping, Sequence
+from typing import Protocol
+
+import numpy as np
+
+from boundless.core.cards import ACE, Card
+from boundless.core.errors import (
+    EventLogError,
+    IllegalActionError,
+    InsufficientCoinsError,
+    InvalidRuleSetError,
+    PhaseError,
+    RulesError,
+    UnknownPositionError,
+)
+from boundless.core.hands import best_total, is_natural
+from boundless.core.money import format_amount
+from boundless.core.round import events as ev
+from boundless.core.round.actions import NO_DECISION, Action
+from boundless.core.round.betting import verify_bets
+from boundless.core.round.nodes import NodeTable
+from boundless.core.round.paths import (
+    DecisionContext,
+    PathState,
+    initial_path,
+    legal_actions,
+)
+from boundless.core.round.positions import PositionBook
+from boundless.core.round.settlement import (
+    DealerHand,
+    main_payouts,
+    odds_payout,
+    side_bet_pattern,
+    surrender_term,
+)
+from boundless.core.round.steps import StepPlan, plan_step
+from boundless.core.rules import RuleSet
+from boundless.core.side_bets import PENDING
+from boundless.core.strategy_chart import StrategyChart
+
+BETTING = "betting"
+INSURANCE = "insurance"
+DECISIONS = "decisions"
+DEALER = "dealer"
+SETTLING = "settling"
+SETTLED = "settled"
+CANCELLED = "cancelled"
+OVER = frozenset({SETTLED, CANCELLED})
+
+
+class CardSource(Protocol):
+    def draw(self) -> Card: ...
+
+
+class Payment:
+    """Coins paid back to positions at one moment of the round (stakes included)."""
+
+    __slots__ = ("amounts", "positions", "stage")
+
+    def __init__(self, stage: str, positions: np.ndarray, amounts: np.ndarray) -> None:
+        self.stage = stage
+        self.positions = positions
+        self.amounts = amounts
+
+
+class SharedRound:
+    def __init__(
+        self,
+        rules: RuleSet,
+        *,
+        round_in_shoe: int = 1,
+        chart: StrategyChart | None = None,
+        cards: CardSource | None = None,
+        offered_side_bets: Sequence[str] | None = None,
+        shoe_commitment: str | None = None,
+    ) -> None:
+        if rules.needs_strategy_chart and chart is None:
+            raise InvalidRuleSetError(f"title {rules.key!r} needs its basic-strategy chart")
+        self.rules = rules
+        self.chart = chart
+        self._cards = cards
+        self.events: list[ev.Event] = []
+        self.phase = BETTING
+        self.paused = False
+        self.round_in_shoe = round_in_shoe
+        self.offered_side_bets: tuple[str, ...] = ()
+        self.book = PositionBook([bet.key for bet in rules.side_bets])
+        self.nodes = NodeTable()
+        self.spot_cards: dict[int, tuple[Card, Card]] = {}
+        self.step_cards: dict[int, list[Card]] = {}
+        self.up_card: Card | None = None
+        self._hole_card: Card | None = None
+        self.dealer_cards: tuple[Card, ...] = ()
+        self.hole_revealed = False
+        self.current_spot = 0
+        self.step = 0
+        self.payments: list[Payment] = []
+        self.side_patterns: dict[tuple[int, str], object] = {}
+        self._spot_positions: dict[int, np.ndarray] = {}
+        self._plan: tuple[int, int, StepPlan] | None = None
+        offered = self._verify_offer(offered_side_bets)
+        self._apply(
+            ev.RoundOpened(round_in_shoe, rules.key, rules.title.version, offered, shoe_commitment)
+        )
+
+    # ---- construction --------------------------------------------------------------------
+    def _verify_offer(self, offered: Sequence[str] | None) -> tuple[str, ...]:
+        keys = [bet.key for bet in self.rules.side_bets]
+        offer = self.rules.side_bet_offer
+        if offered is None:
+            if offer.mode == "player_chooses":
+                return tuple(keys[: offer.choose_count])
+            return tuple(keys)
+        unknown = [key for key in offered if key not in keys]
+        if unknown:
+            raise InvalidRuleSetError(f"side bets {unknown} are not offered by {self.rules.key!r}")
+        if len(set(offered)) != len(offered):
+            raise InvalidRuleSetError("a side bet is named twice in the offer")
+        if offer.mode == "player_chooses" and len(offered) != offer.choose_count:
+            raise InvalidRuleSetError(
+                f"choose exactly {offer.choose_count} side bets to offer, got {len(offered)}"
+            )
+        return tuple(offered)
+
+    @classmethod
+    def rebuild(
+        cls, rules: RuleSet, log: Iterable[ev.Event], chart: StrategyChart | None = None
+    ) -> SharedRound:
+        """The round that ``log`` describes, without a card source (it only replays)."""
+        entries = list(log)
+        if not entries or not isinstance(entries[0], ev.RoundOpened):
+            raise EventLogError("an event log starts with RoundOpened")
+        opened = entries[0]
+        if opened.rules_key != rules.key:
+            raise EventLogError(f"log is for {opened.rules_key!r}, not {rules.key!r}")
+        round_ = cls(
+            rules,
+            round_in_shoe=opened.round_in_shoe,
+            chart=chart,
+            offered_side_bets=opened.offered_side_bets,
+            shoe_commitment=opened.shoe_commitment,
+        )
+        for event in entries[1:]:
+            round_._apply(event)
+        return round_
+
+    # ---- small queries -------------------------------------------------------------------
+    @property
+    def over(self) -> bool:
+        return self.phase in OVER
+
+    @property
+    def hole_card(self) -> Card | None:
+        """The hole card once it is revealed, else ``None``."""
+        return self._hole_card if self.hole_revealed else None
+
+    @property
+    def dealer_hand(self) -> DealerHand:
+        return DealerHand(self.dealer_cards)
+
+    def _context(self) -> DecisionContext:
+        assert self.up_card is not None
+        return DecisionContext(self.rules, self.up_card, self.chart)
+
+    def available_side_bets(self) -> frozenset[str]:
+        available = set()
+        for key in self.offered_side_bets:
+            bet = self.rules.side_bet(key)
+            assert bet is not None
+            if bet.max_round is None or self.round_in_shoe <= bet.max_round:
+                available.add(key)
+        return frozenset(available)
+
+    def side_bet_rounds_left(self) -> dict[str, int | None]:
+        """For each offered side bet: rounds it stays available in this shoe (None: always)."""
+        left: dict[str, int | None] = {}
+        for key in self.offered_side_bets:
+            bet = self.rules.side_bet(key)
+            assert bet is not None
+            left[key] = (
+                None if bet.max_round is None else max(0, bet.max_round - self.round_in_shoe + 1)
+            )
+        return left
+
+    def position(self, player_id: str, spot: int) -> int:
+        index = self.book.player_index(player_id)
+        position = None if index is None else self.book.position_of(index, spot)
+        if position is None:
+            raise UnknownPositionError(f"player {player_id!r} has no bet on spot {spot}")
+        return position
+
+    def positions_of(self, player_id: str) -> list[int]:
+        index = self.book.player_index(player_id)
+        return [] if index is None else self.book.positions_of_player(index)
+
+    def path_of(self, position: int) -> PathState:
+        return self.nodes.states[int(self.book.node[position])]
+
+    def _require(self, *phases: str) -> None:
+        if self.paused:
+            raise PhaseError("the round is paused; no bets or decisions are accepted")
+        if self.phase not in phases:
+            raise PhaseError(f"not possible in the {self.phase} phase (needs {'/'.join(phases)})")
+
+    def _draw(self) -> Card:
+        if self._cards is None:
+            raise PhaseError("this round has no card source (it was rebuilt from a log)")
+        return self._cards.draw()
+
+    # ---- betting -------------------------------------------------------------------------
+    def verify_place_bets(
+        self,
+        player_ids: Sequence[str],
+        spots: Sequence[int] | np.ndarray,
+        main_amounts: Sequence[int] | np.ndarray,
+        side_amounts: Mapping[str, Sequence[int] | np.ndarray] | None = None,
+        free_amounts: Sequence[int] | np.ndarray | None = None,
+    ) -> ev.BetsPlaced:
+        """Check a batch of bets; returns the event that placing them would apply."""
+        self._require(BETTING)
+        count = len(player_ids)
+        spots_array = np.asarray(spots, dtype=np.int64)
+        main_array = np.asarray(main_amounts, dtype=np.int64)
+        keys = self.book.side_keys
+        sides = np.zeros((count, max(1, len(keys))), dtype=np.int64)
+        for key, amounts in (side_amounts or {}).items():
+            if key not in keys:
+                raise_unknown = [bet for bet in keys]
+                raise RulesError(f"unknown side bet {key!r} (this title has {raise_unknown})")
+            sides[:, keys.index(key)] = np.asarray(amounts, dtype=np.int64)
+        free = (
+            np.full(count, -1, dtype=np.int64)
+            if free_amounts is None
+            else np.asarray(free_amounts, dtype=np.int64)
+        )
+        if not (len(spots_array) == len(main_array) == len(free) == count):
+            raise RulesError("bet columns have different lengths")
+        verify_bets(
+            self.rules,
+            self.book,
+            self.available_side_bets(),
+            player_ids,
+            spots_array,
+            main_array,
+            sides,
+            free,
+        )
+        return ev.BetsPlaced(
+            tuple(player_ids),
+            ev.frozen_array(spots_array),
+            ev.frozen_array(main_array),
+            keys,
+            ev.frozen_array(sides[:, : len(keys)] if keys else np.zeros((count, 0))),
+            ev.frozen_array(free),
+        )
+
+    def place_bets(
+        self,
+        player_ids: Sequence[str],
+        spots: Sequence[int] | np.ndarray,
+        main_amounts: Sequence[int] | np.ndarray,
+        side_amounts: Mapping[str, Sequence[int] | np.ndarray] | None = None,
+        free_amounts: Sequence[int] | np.ndarray | None = None,
+    ) -> ev.BetsPlaced:
+        event = self.verify_place_bets(player_ids, spots, main_amounts, side_amounts, free_amounts)
+        self._apply(event)
+        return event
+
+    def verify_place_bet(
+        self,
+        player_id: str,
+        spot: int,
+        main_amount: int,
+        side_amounts: Mapping[str, int] | None = None,
+        free_amount: int | None = None,
+    ) -> ev.BetsPlaced:
+        sides = {key: [amount] for key, amount in (side_amounts or {}).items()}
+        free = None if free_amount is None else [free_amount]
+        return self.verify_place_bets([player_id], [spot], [main_amount], sides, free)
+
+    def can_place_bet(self, *args: object, **kwargs: object) -> bool:
+        try:
+            self.verify_place_bet(*args, **kwargs)  # type: ignore[arg-type]
+        except RulesError:
+            return False
+        return True
+
+    def place_bet(
+        self,
+        player_id: str,
+        spot: int,
+        main_amount: int,
+        side_amounts: Mapping[str, int] | None = None,
+        free_amount: int | None = None,
+    ) -> ev.BetsPlaced:
+        """One player's bet on one spot. ``free_amount``: their coins outside this round."""
+        event = self.verify_place_bet(player_id, spot, main_amount, side_amounts, free_amount)
+        self._apply(event)
+        return event
+
+    def set_free_coins(self, player_ids: Sequence[str], amounts: Sequence[int]) -> ev.FreeCoinsSet:
+        """Refresh players' coins outside this round (their wallet may have moved elsewhere)."""
+        if self.over:
+            raise PhaseError("the round is over")
+        for player_id, amount in zip(player_ids, amounts, strict=True):
+            if self.book.player_index(player_id) is None:
+                raise UnknownPositionError(f"player {player_id!r} has no bet in this round")
+            if amount < 0:
+                raise InsufficientCoinsError(f"player {player_id!r}: free coins cannot be negative")
+        event = ev.FreeCoinsSet(tuple(player_ids), ev.frozen_array(list(amounts)))
+        self._apply(event)
+        return event
+
+    # ---- dealing -------------------------------------------------------------------------
+    def verify_deal(self) -> None:
+        self._require(BETTING)
+        if not len(self.book):
+            raise PhaseError("no bets were placed; there is nothing to deal")
+
+    def can_deal(self) -> bool:
+        try:
+            self.verify_deal()
+        except RulesError:
+            return False
+        return True
+
+    def deal(self) -> ev.CardsDealt:
+        """Close betting and deal: each occupied spot, the up card, each spot again, the hole."""
+        self.verify_deal()
+        occupied = sorted(set(self.book.spot.tolist()))
+        first = [self._draw() for _ in occupied]
+        up = self._draw()
+        second = [self._draw() for _ in occupied]
+        hole = self._draw() if self.rules.dealer.hole_card == "peek" else None
+        spot_cards = tuple(
+            (spot, one, two) for spot, one, two in zip(occupied, first, second, strict=True)
+        )
+        event = ev.CardsDealt(spot_cards, up, hole)
+        self._apply(event)
+        return event
+
+    # ---- insurance -----------------------------------------------------------------------
+    def _verify_insurance(self, player_id: str, spot: int, even_money: bool) -> int:
+        self._require(INSURANCE)
+        position = self.position(player_id, spot)
+        main = int(self.book.main[position])
+        if main <= 0:
+            raise IllegalActionError(f"player {player_id!r} spot {spot}: no main bet to insure")
+        if self.book.insurance[position] or self.book.even_money[position]:
+            raise IllegalActionError(f"player {player_id!r} spot {spot}: already answered")
+        blackjack = self.path_of(position).hands[0].status == "blackjack"
+        offers_even_money = blackjack and self.rules.insurance.blackjack_offer == "even_money"
+        if even_money and not offers_even_money:
+            raise IllegalActionError(
+                f"player {player_id!r} spot {spot}: even money is only offered to a blackjack"
+            )
+        if not even_money and offers_even_money:
+            raise IllegalActionError(
+                f"player {player_id!r} spot {spot}: a blackjack is offered even money, "
+                "not insurance"
+            )
+        if not even_money:
+            cost = self.rules.insurance.cost.of(main)
+            free = int(self.book.free[self.book.player[position]])
+            if cost > free:
+                raise InsufficientCoinsError(
+                    f"player {player_id!r} spot {spot}: insurance costs {format_amount(cost)}, "
+                    f"free coins are {format_amount(free)}"
+                )
+        return position
+
+    def verify_take_insurance(self, player_id: str, spot: int = 1) -> None:
+        self._verify_insurance(player_id, spot, even_money=False)
+
+    def can_take_insurance(self, player_id: str, spot: int = 1) -> bool:
+        try:
+            self.verify_take_insurance(player_id, spot)
+        except RulesError:
+            return False
+        return True
+
+    def take_insurance(self, player_id: str, spot: int = 1) -> ev.InsuranceTaken:
+        position = self._verify_insurance(player_id, spot, even_money=False)
+        event = ev.InsuranceTaken(ev.frozen_array([position]), even_money=False)
+        self._apply(event)
+        return event
+
+    def verify_take_even_money(self, player_id: str, spot: int = 1) -> None:
+        self._verify_insurance(player_id, spot, even_money=True)
+
+    def can_take_even_money(self, player_id: str, spot: int = 1) -> bool:
+        try:
+            self.verify_take_even_money(player_id, spot)
+        except RulesError:
+            return False
+        return True
+
+    def take_even_money(self, player_id: str, spot: int = 1) -> ev.InsuranceTaken:
+        position = self._verify_insurance(player_id, spot, even_money=True)
+        event = ev.InsuranceTaken(ev.frozen_array([position]), even_money=True)
+        self._apply(event)
+        return event
+
+    def close_insurance(self) -> ev.InsuranceClosed:
+        self._require(INSURANCE)
+        event = ev.InsuranceClosed()
+        self._apply(event)
+        return event
+
+    # ---- decisions -----------------------------------------------------------------------
+    def _legal_for(self, position: int) -> frozenset[Action]:
+        return legal_actions(self.path_of(position), self._context())
+
+    def legal_actions(self, player_id: str, spot: int = 1) -> frozenset[Action]:
+        """Actions this player may take now on this spot, coins considered."""
+        if self.phase != DECISIONS or self.paused:
+            return frozenset()
+        position = self.position(player_id, spot)
+        if spot != self.current_spot or self.book.pending[position] != NO_DECISION:
+            return frozenset()
+        allowed = set(self._legal_for(position))
+        free = int(self.book.free[self.book.player[position]])
+        main = int(self.book.main[position])
+        hand_units = self.path_of(position).hand.stake_units
+        if free < main * hand_units:
+            allowed.discard(Action.DOUBLE)
+        if free < main:
+            allowed.discard(Action.SPLIT)
+        return frozenset(allowed)
+
+    def _verify_decision(self, position: int, action: Action) -> None:
+        spot = int(self.book.spot[position])
+        player_id = self.book.player_ids[int(self.book.player[position])]
+        where = f"player {player_id!r} spot {spot}"
+        if spot != self.current_spot:
+            raise PhaseError(f"{where}: decisions are for spot {self.current_spot} now")
+        path = self.path_of(position)
+        if not path.needs_decision:
+            raise IllegalActionError(f"{where}: no hand of this position awaits a decision")
+        if self.book.pending[position] != NO_DECISION:
+            raise IllegalActionError(f"{where}: already decided at step {self.step}")
+        hand_label = f"hand {path.current + 1}" if len(path.hands) > 1 else "hand"
+        legal = self._legal_for(position)
+        if action not in legal:
+            options = ", ".join(sorted(item.word for item in legal))
+            raise IllegalActionError(
+                f"{where} {hand_label} {'-'.join(map(str, path.hand.cards))}: "
+                f"{action.word} is not allowed now (allowed: {options})"
+            )
+        if (
+            action in (Action.DOUBLE, Action.SPLIT)
+            and self.rules.fallbacks.insufficient_coins == "chart_second_choice"
+        ):
+            units = path.hand.stake_units if action == Action.DOUBLE else 1
+            cost = int(self.book.main[position]) * units
+            free = int(self.book.free[self.book.player[position]])
+            if cost > free:
+                raise InsufficientCoinsError(
+                    f"{where}: {action.word} costs {format_amount(cost)}, "
+                    f"free coins are {format_amount(free)}"
+                )
+
+    def verify_decide(self, player_id: str, spot: int, action: Action | str) -> int:
+        self._require(DECISIONS)
+        chosen = action if isinstance(action, Action) else _parse_action(action)
+        position = self.position(player_id, spot)
+        self._verify_decision(position, chosen)
+        return position
+
+    def can_decide(self, player_id: str, spot: int, action: Action | str) -> bool:
+        try:
+            self.verify_decide(player_id, spot, action)
+        except RulesError:
+            return False
+        return True
+
+    def decide(self, player_id: str, spot: int, action: Action | str) -> ev.DecisionsMade:
+        """Record the player's decision for this step; it executes when the step closes."""
+        chosen = action if isinstance(action, Action) else _parse_action(action)
+        position = self.verify_decide(player_id, spot, chosen)
+        event = ev.DecisionsMade(
+            spot, self.step, ev.frozen_array([position]), ev.frozen_array([int(chosen)])
+        )
+        self._apply(event)
+        return event
+
+    def decide_many(self, positions: np.ndarray, actions: np.ndarray) -> ev.DecisionsMade:
+        """Bulk decisions (bots, load tests): all legal or none applied."""
+        self._require(DECISIONS)
+        positions = np.asarray(positions, dtype=np.int64)
+        actions = np.asarray(actions, dtype=np.int64)
+        if len(positions) != len(actions):
+            raise RulesError("positions and actions differ in length")
+        if len(positions):
+            self._verify_many(positions, actions)
+        event = ev.DecisionsMade(
+            self.current_spot, self.step, ev.frozen_array(positions), ev.frozen_array(actions)
+        )
+        self._apply(event)
+        return event
+
+    def _verify_many(self, positions: np.ndarray, actions: np.ndarray) -> None:
+        if positions.min() < 0 or positions.max() >= len(self.book):
+            raise UnknownPositionError("a position index is out of range")
+        if len(np.unique(positions)) != len(positions):
+            raise IllegalActionError("a position is decided twice in one batch")
+        if actions.min() < 0 or actions.max() > max(Action):
+            raise IllegalActionError("an action code is out of range")
+        nodes = self.book.node[positions]
+        context = self._context()
+        table = np.zeros((len(self.nodes.states), len(Action)), dtype=np.bool_)
+        for node in np.unique(nodes).tolist():
+            for action in legal_actions(self.nodes.states[node], context):
+                table[node, int(action)] = True
+        ok = (
+            table[nodes, actions]
+            & (self.book.spot[positions] == self.current_spot)
+            & (self.book.pending[positions] == NO_DECISION)
+        )
+        if self.rules.fallbacks.insufficient_coins == "chart_second_choice":
+            units = np.array(
+                [
+                    self.nodes.states[n].hand.stake_units
+                    if not self.nodes.states[n].finished
+                    else 1
+                    for n in nodes.tolist()
+                ]
+            )
+            cost = np.where(actions == Action.DOUBLE, units, actions == Action.SPLIT)
+            ok &= self.book.free[self.book.player[positions]] >= self.book.main[positions] * cost
+        if not ok.all():
+            bad = int(np.flatnonzero(~ok)[0])
+            self._verify_decision(int(positions[bad]), Action(int(actions[bad])))
+            raise IllegalActionError(f"position {int(positions[bad])}: decision not allowed")
+
+    @property
+    def needs_decisions(self) -> bool:
+        """Whether the open step waits for anyone's decision (else it can close at once)."""
+        if self.phase != DECISIONS:
+            return False
+        return self._plan_current().waiting > 0
+
+    def undecided_count(self) -> int:
+        return self._plan_current().undecided if self.phase == DECISIONS else 0
+
+    def _plan_current(self) -> StepPlan:
+        return plan_step(self, self.current_spot, self.step)
+
+    def close_step(self) -> ev.StepClosed:
+        """Execute this step: decisions, autoplay for the rest, and one card if anyone takes it."""
+        self._require(DECISIONS)
+        plan = self._plan_current()
+        card = self._draw() if plan.takes_card else None
+        event = ev.StepClosed(self.current_spot, self.step, card)
+        self._plan = (self.current_spot, self.step, plan)
+        self._apply(event)
+        return event
+
+    # ---- dealer and settlement -----------------------------------------------------------
+    def play_dealer(self) -> ev.DealerCardsDrawn:
+        """Reveal the hole card (or deal the second card) and draw to the dealer's rule."""
+        self._require(DEALER)
+        assert self.up_card is not None
+        cards: list[Card] = [self.up_card]
+        if self._hole_card is not None:
+            cards.append(self._hole_card)
+        else:
+            cards.append(self._draw())
+        while self._dealer_draws(cards):
+            cards.append(self._draw())
+        drawn = tuple(cards[1:]) if self._hole_card is None else tuple(cards[2:])
+        event = ev.DealerCardsDrawn(drawn)
+        self._apply(event)
+        return event
+
+    def _dealer_draws(self, cards: list[Card]) -> bool:
+        total = best_total(cards)
+        if is_natural(cards):
+            return False
+        soft = total <= 21 and sum(card.value for card in cards) + 10 == total
+        return total < 17 or (total == 17 and soft and self.rules.dealer.hits_soft_17)
+
+    def settle(self) -> ev.RoundSettled:
+        self._require(SETTLING)
+        event = ev.RoundSettled()
+        self._apply(event)
+        return event
+
+    def advance(self) -> ev.Event:
+        """Do the next step that needs no player: deal, close a window, dealer, settle."""
+        if self.paused:
+            raise PhaseError("the round is paused")
+        if self.phase == BETTING:
+            return self.deal()
+        if self.phase == INSURANCE:
+            return self.close_insurance()
+        if self.phase == DECISIONS:
+            return self.close_step()
+        if self.phase == DEALER:
+            return self.play_dealer()
+        if self.phase == SETTLING:
+            return self.settle()
+        raise PhaseError(f"the round is {self.phase}")
+
+    def run_to_end(self) -> None:
+        """Advance until settled (bots and tests): everyone left undecided is autoplayed."""
+        while not self.over:
+            self.advance()
+
+    # ---- operator ------------------------------------------------------------------------
+    def pause(self, reason: str = "operator pause") -> ev.RoundPaused:
+        if self.over:
+            raise PhaseError(f"the round is already {self.phase}")
+        if self.paused:
+            raise PhaseError("the round is already paused")
+        event = ev.RoundPaused(reason)
+        self._apply(event)
+        return event
+
+    def resume(self) -> ev.RoundResumed:
+        if not self.paused:
+            raise PhaseError("the round is not paused")
+        event = ev.RoundResumed()
+        self._apply(event)
+        return event
+
+    def cancel(self, reason: str = "operator cancel") -> ev.RoundCancelled:
+        """Void the round: every position gets back exactly what it staked."""
+        if self.over:
+            raise PhaseError(f"the round is already {self.phase}")
+        event = ev.RoundCancelled(reason)
+        self._apply(event)
+        return event
+
+    # ---- money ---------------------------------------------------------------------------
+    def staked(self) -> np.ndarray:
+        return self.book.staked()
+
+    def paid(self) -> np.ndarray:
+        return self.book.paid
+
+    def _pay(self, stage: str, positions: np.ndarray, amounts: np.ndarray) -> None:
+        keep = amounts != 0
+        if not keep.any():
+            return
+        positions, amounts = positions[keep], amounts[keep]
+        np.add.at(self.book.paid, positions, amounts)
+        self.payments.append(Payment(stage, positions, amounts))
+
+    # ---- applying events -----------------------------------------------------------------
+    def _apply(self, event: ev.Event) -> None:
+        if self.over and not isinstance(event, ev.RoundOpened):
+            raise EventLogError(f"{type(event).__name__} after the round ended")
+        handler = getattr(self, f"_on_{type(event).__name__}")
+        handler(event)
+        self.events.append(event)
+
+    def _on_RoundOpened(self, event: ev.RoundOpened) -> None:
+        self.round_in_shoe = event.round_in_shoe
+        self.offered_side_bets = event.offered_side_bets
+
+    def _on_BetsPlaced(self, event: ev.BetsPlaced) -> None:
+        players = self.book.ensure_players(event.player_ids)
+        free = self.book.free
+        totals = event.main_amounts + (event.side_amounts.sum(axis=1) if event.side_keys else 0)
+        given = event.free_amounts >= 0
+        free[players[given]] = event.free_amounts[given]
+        np.subtract.at(free, players, totals)
+        width = max(1, len(self.book.side_keys))
+        sides = np.zeros((len(players), width), dtype=np.int64)
+        if event.side_keys:
+            sides[:, : len(event.side_keys)] = event.side_amounts
+        self.book.add_positions(
+            players,
+            np.asarray(event.spots),
+            np.asarray(event.main_amounts),
+            sides,
+            np.full(len(players), -1, dtype=np.int64),
+        )
+
+    def _on_FreeCoinsSet(self, event: ev.FreeCoinsSet) -> None:
+        players = self.book.ensure_players(event.player_ids)
+        self.book.free[players] = event.free_amounts
+
+    def _on_CardsDealt(self, event: ev.CardsDealt) -> None:
+        if self.phase != BETTING:
+            raise EventLogError("cards dealt outside betting")
+        self.up_card = event.up_card
+        self._hole_card = event.hole_card
+        self.dealer_cards = (event.up_card,)
+        spots = self.book.spot
+        seated = self.book.main > 0
+        for spot, first, second in event.spot_cards:
+            cards = (first, second)
+            self.spot_cards[spot] = cards
+            self.step_cards[spot] = []
+            on_spot = np.flatnonzero(spots == spot)
+            self._spot_positions[spot] = on_spot
+            seated_node = self.nodes.add(initial_path(cards, True), spot)
+            empty_node = self.nodes.add(initial_path(cards, False), spot)
+            self.book.node[on_spot] = np.where(seated[on_spot], seated_node, empty_node)
+        self._resolve_side_bets("side_bets_initial", final=False)
+        insurance = self.rules.insurance
+        if insurance.offered and event.up_card.rank == ACE and seated.any():
+            self.phase = INSURANCE
+        else:
+            self._after_insurance()
+
+    def _on_InsuranceTaken(self, event: ev.InsuranceTaken) -> None:
+        positions = np.asarray(event.positions)
+        main = self.book.main[positions]
+        if event.even_money:
+            self.book.even_money[positions] = True
+            self._pay("even_money", positions, odds_payout(main, self.rules.payouts.win))
+            return
+        cost = (main * self.rules.insurance.cost.numerator) // self.rules.insurance.cost.denominator
+        self.book.insurance[positions] = cost
+        np.subtract.at(self.book.free, self.book.player[positions], cost)
+
+    def _spot_of(self, position: int) -> int:
+        return int(self.book.spot[position])
+
+    def _on_InsuranceClosed(self, event: ev.InsuranceClosed) -> None:
+        self._after_insurance()
+
+    def _after_insurance(self) -> None:
+        assert self.up_card is not None
+        dealer = self.rules.dealer
+        if dealer.hole_card == "peek" and self.up_card.value in dealer.peek_up_values:
+            assert self._hole_card is not None
+            if is_natural((self.up_card, self._hole_card)):
+                self.hole_revealed = True
+                self.dealer_cards = (self.up_card, self._hole_card)
+                self.phase = SETTLING
+                return
+        self._pay_blackjacks_at_once()
+        self._open_next_spot(after=0)
+
+    def _pay_blackjacks_at_once(self) -> None:
+        assert self.up_card is not None
+        if self.up_card.value not in self.rules.payouts.blackjack_paid_at_once_up_values:
+            return
+        positions = np.flatnonzero(
+            (self.book.main > 0) & ~self.book.even_money & (self.book.node >= 0)
+        )
+        naturals = [p for p in positions.tolist() if self.path_of(p).hands[0].status == "blackjack"]
+        if naturals:
+            chosen = np.asarray(naturals, dtype=np.int64)
+            payout = odds_payout(self.book.main[chosen], self.rules.payouts.blackjack)
+            self._pay("blackjack_at_once", chosen, payout)
+
+    def _open_next_spot(self, after: int) -> None:
+        active = self.nodes.active
+        for spot in sorted(self._spot_positions):
+            if spot <= after:
+                continue
+            if active[self.book.node[self._spot_positions[spot]]].any():
+                self.phase = DECISIONS
+                self.current_spot = spot
+                self.step = 1
+                return
+        self.phase = DEALER
+        self.current_spot = 0
+        self.step = 0
+
+    def _on_DecisionsMade(self, event: ev.DecisionsMade) -> None:
+        if self.phase != DECISIONS or event.spot != self.current_spot or event.step != self.step:
+            raise EventLogError("decisions for a step that is not open")
+        self.book.pending[np.asarray(event.positions)] = event.actions
+
+    def _on_StepClosed(self, event: ev.StepClosed) -> None:
+        if self.phase != DECISIONS or event.spot != self.current_spot or event.step != self.step:
+            raise EventLogError("a step closed that is not open")
+        cached = self._plan
+        self._plan = None
+        if cached is not None and cached[:2] == (event.spot, event.step):
+            plan = cached[2]
+        else:
+            plan = plan_step(self, event.spot, event.step)
+        if plan.takes_card != (event.card is not None):
+            raise EventLogError(f"step {event.step} card does not match the decisions")
+        book = self.book
+        positions = plan.positions
+        if len(positions):
+            np.subtract.at(book.free, book.player[positions], plan.extra)
+            book.extra[positions] += plan.extra
+            children = np.array(
+                [
+                    self.nodes.child(parent, action, source, event.step, event.card, self.rules)
+                    for parent, action, source in plan.groups
+                ],
+                dtype=np.int64,
+            )
+            book.node[positions] = children[plan.group_of]
+            surrendered = np.isin(plan.actions, (int(Action.SURRENDER), int(Action.SURRENDER20)))
+            if surrendered.any():
+                chosen = positions[surrendered]
+                refunds = np.array(
+                    [
+                        surrender_term(self.path_of(p).hands[0], self.rules).payout(
+                            int(book.main[p])
+                        )
+                        for p in chosen.tolist()
+                    ],
+                    dtype=np.int64,
+                )
+                self._pay("surrender", chosen, refunds)
+        book.pending[self._spot_positions[event.spot]] = NO_DECISION
+        if event.card is not None:
+            self.step_cards[event.spot].append(event.card)
+        if self.nodes.active[book.node[self._spot_positions[event.spot]]].any():
+            self.step += 1
+        else:
+            self._open_next_spot(after=event.spot)
+
+    def _on_DealerCardsDrawn(self, event: ev.DealerCardsDrawn) -> None:
+        if self.phase != DEALER:
+            raise EventLogError("dealer cards outside the dealer phase")
+        assert self.up_card is not None
+        if self._hole_card is not None:
+            self.dealer_cards = (self.up_card, self._hole_card, *event.cards)
+        else:
+            self.dealer_cards = (self.up_card, *event.cards)
+        self.hole_revealed = True
+        self.phase = SETTLING
+
+    def _on_RoundSettled(self, event: ev.RoundSettled) -> None:
+        if self.phase != SETTLING:
+            raise EventLogError("settlement before the dealer finished")
+        self._resolve_side_bets("side_bets", final=True)
+        final = self.final_payouts()
+        owed = final - self.book.paid
+        self._pay("settlement", np.arange(len(self.book), dtype=np.int64), owed)
+        self.phase = SETTLED
+
+    def _on_RoundPaused(self, event: ev.RoundPaused) -> None:
+        self.paused = True
+
+    def _on_RoundResumed(self, event: ev.RoundResumed) -> None:
+        self.paused = False
+
+    def _on_RoundCancelled(self, event: ev.RoundCancelled) -> None:
+        refund = self.book.staked() - self.book.paid
+        self._pay("cancel_refund", np.arange(len(self.book), dtype=np.int64), refund)
+        self.paused = False
+        self.phase = CANCELLED
+
+    # ---- side bets and final payouts -----------------------------------------------------
+    def _resolve_side_bets(self, stage: str, final: bool) -> None:
+        """Pay every side bet whose result is known; ``final`` means the dealer hand is done."""
+        if not self.book.side_keys or self.up_card is None:
+            return
+        dealer = self.dealer_cards if final else None
+        for spot, cards in self.spot_cards.items():
+            on_spot = self._spot_positions[spot]
+            for column, key in enumerate(self.book.side_keys):
+                if (spot, key) in self.side_patterns and self.side_patterns[
+                    (spot, key)
+                ] is not PENDING:
+                    continue
+                bet = self.rules.side_bet(key)
+                assert bet is not None
+                stakes = self.book.sides[on_spot, column]
+                if not stakes.any():
+                    continue
+                pattern = side_bet_pattern(bet, cards, self.up_card, dealer)
+                self.side_patterns[(spot, key)] = pattern
+                if pattern is PENDING:
+                    continue
+                odds = bet.pays.get(pattern) if isinstance(pattern, str) else None
+                self._pay(stage, on_spot, odds_payout(stakes, odds))
+
+    def final_payouts(self) -> np.ndarray:
+        """What each position is owed in total once the round is settled (stakes included)."""
+        book = self.book
+        dealer = self.dealer_hand
+        total = np.zeros(len(book), dtype=np.int64)
+        seated = np.flatnonzero((book.main > 0) & ~book.even_money)
+        total[seated] = main_payouts(
+            self.nodes.states, book.node[seated], book.main[seated], dealer, self.rules
+        )
+        even = np.flatnonzero(book.even_money)
+        total[even] = odds_payout(book.main[even], self.rules.payouts.win)
+        if dealer.blackjack:
+            total += odds_payout(book.insurance, self.rules.insurance.pays)
+        for spot in self.spot_cards:
+            on_spot = self._spot_positions[spot]
+            for column, key in enumerate(book.side_keys):
+                pattern = self.side_patterns.get((spot, key))
+                bet = self.rules.side_bet(key)
+                assert bet is not None
+                odds = bet.pays.get(pattern) if isinstance(pattern, str) else None
+                total[on_spot] += odds_payout(book.sides[on_spot, column], odds)
+        return total
+
+
+def _parse_action(word: str) -> Action:
+    try:
+        return Action.from_word(word)
+    except ValueError as error:
+        raise IllegalActionError(str(error)) from None
