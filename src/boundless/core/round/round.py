@@ -98,6 +98,7 @@ class SharedRound:
         self.nodes = NodeTable()
         self.spot_cards: dict[int, tuple[Card, Card]] = {}
         self.step_cards: dict[int, list[Card]] = {}
+        self.step_takers: dict[int, list[int]] = {}
         self.up_card: Card | None = None
         self._hole_card: Card | None = None
         self.dealer_cards: tuple[Card, ...] = ()
@@ -704,6 +705,7 @@ class SharedRound:
             cards = (first, second)
             self.spot_cards[spot] = cards
             self.step_cards[spot] = []
+            self.step_takers[spot] = []
             on_spot = np.flatnonzero(spots == spot)
             self._spot_positions[spot] = on_spot
             seated_node = self.nodes.add(initial_path(cards, True), spot)
@@ -818,6 +820,7 @@ class SharedRound:
         book.pending[self._spot_positions[event.spot]] = NO_DECISION
         if event.card is not None:
             self.step_cards[event.spot].append(event.card)
+            self.step_takers[event.spot].append(plan.takers)
         if self.nodes.active[book.node[self._spot_positions[event.spot]]].any():
             self.step += 1
         else:

@@ -30,6 +30,7 @@ class StepPlan:
     groups: list[tuple[int, Action | None, Source]]
     group_of: np.ndarray
     takes_card: bool
+    takers: int
     deciding: int
     undecided: int
 
@@ -99,13 +100,14 @@ def plan_step(round_: SharedRound, spot: int, step: int) -> StepPlan:
     keys = (node_of * 8 + (actions + 1)) * 3 + sources
     unique_keys, group_of = np.unique(keys, return_inverse=True)
     groups: list[tuple[int, Action | None, Source]] = []
-    takes = False
-    for key in unique_keys.tolist():
+    group_takes = np.zeros(len(unique_keys), dtype=np.bool_)
+    for index, key in enumerate(unique_keys.tolist()):
         rest, source = divmod(key, 3)
         node, action_code = divmod(rest, 8)
         action = None if action_code == 0 else Action(action_code - 1)
         groups.append((node, action, Source(source)))
-        takes = takes or nodes.planned_child(node, action, Source(source), step)[1]
+        group_takes[index] = nodes.planned_child(node, action, Source(source), step)[1]
+    takers = int(group_takes[group_of.reshape(-1)].sum()) if len(unique_keys) else 0
     return StepPlan(
         positions=positions,
         actions=actions,
@@ -113,7 +115,8 @@ def plan_step(round_: SharedRound, spot: int, step: int) -> StepPlan:
         extra=extra,
         groups=groups,
         group_of=group_of.reshape(-1),
-        takes_card=takes,
+        takes_card=takers > 0,
+        takers=takers,
         deciding=int(deciding.sum()),
         undecided=int(undecided.sum()),
     )

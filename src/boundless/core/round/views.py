@@ -1,0 +1,119 @@
+"""What one player may see of a round, built in one place for every interface.
+
+The hole card appears only once revealed; undealt cards never appear. Other players' bets
+and decisions are not in a player's view (only how many positions took each step card).
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any
+
+from boundless.core.hands import best_total
+from boundless.core.round.results import PositionResult, position_result
+
+if TYPE_CHECKING:
+    from boundless.core.round.round import SharedRound
+
+
+def public_view(round_: SharedRound) -> dict[str, Any]:
+    dealer_cards = list(round_.dealer_cards)
+    visible = dealer_cards if round_.hole_revealed else dealer_cards[:1]
+    return {
+        "phase": round_.phase,
+        "paused": round_.paused,
+        "title": round_.rules.key,
+        "rules_version": round_.rules.title.version,
+        "round_in_shoe": round_.round_in_shoe,
+        "current_spot": round_.current_spot,
+        "step": round_.step,
+        "dealer": {
+            "cards": [str(card) for card in visible],
+            "hole_hidden": round_.rules.dealer.hole_card == "peek"
+            and round_.up_card is not None
+            and not round_.hole_revealed,
+            "total": best_total(visible) if visible else None,
+        },
+        "spots": {
+            str(spot): {
+                "cards": [str(card) for card in cards],
+                "step_cards": [str(card) for card in round_.step_cards.get(spot, [])],
+                "step_takers": list(round_.step_takers.get(spot, [])),
+            }
+            for spot, cards in sorted(round_.spot_cards.items())
+        },
+        "side_bets_rounds_left": round_.side_bet_rounds_left(),
+        "positions": len(round_.book),
+    }
+
+
+def position_view(round_: SharedRound, result: PositionResult, position: int) -> dict[str, Any]:
+    path = round_.path_of(position) if round_.book.node[position] >= 0 else None
+    current = None if path is None or path.finished else path.current
+    legal = sorted(action.word for action in round_.legal_actions(result.player_id, result.spot))
+    return {
+        "spot": result.spot,
+        "main": result.main_amount,
+        "current_hand": current,
+        "legal_actions": legal,
+        "hands": [
+            {
+                "cards": [str(card) for card in hand.cards],
+                "total": hand.total,
+                "bet": hand.bet_amount,
+                "status": hand.status,
+                "outcome": hand.outcome,
+                "payout": hand.payout_amount,
+                "autoplayed": hand.autoplayed,
+                "decisions": [
+                    {"action": action, "by": source, "step": step}
+                    for action, source, step in hand.decisions
+                ],
+            }
+            for hand in result.hands
+        ],
+        "insurance": None
+        if result.insurance is None
+        else {
+            "kind": result.insurance.kind,
+            "stake": result.insurance.stake,
+            "outcome": result.insurance.outcome,
+            "payout": result.insurance.payout_amount,
+        },
+        "insurance_offer": _insurance_offer(round_, result),
+        "side_bets": {
+            side.key: {
+                "stake": side.stake,
+                "outcome": side.outcome,
+                "pattern": side.pattern,
+                "payout": side.payout_amount,
+            }
+            for side in result.side_bets
+        },
+        "staked": result.staked_amount,
+        "paid": result.paid_amount,
+    }
+
+
+def _insurance_offer(round_: SharedRound, result: PositionResult) -> str | None:
+    if round_.phase != "insurance" or round_.paused:
+        return None
+    if round_.can_take_even_money(result.player_id, result.spot):
+        return "even_money"
+    if round_.can_take_insurance(result.player_id, result.spot):
+        return "insurance"
+    return None
+
+
+def player_view(round_: SharedRound, player_id: str) -> dict[str, Any]:
+    view = public_view(round_)
+    positions = round_.positions_of(player_id)
+    index = round_.book.player_index(player_id)
+    view["player"] = {
+        "id": player_id,
+        "free_coins": None if index is None else int(round_.book.free[index]),
+        "positions": [
+            position_view(round_, position_result(round_, position), position)
+            for position in positions
+        ],
+    }
+    return view
