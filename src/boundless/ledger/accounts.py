@@ -1,0 +1,78 @@
+"""Account names and the identifiers they are built from.
+
+Every account has a literal, unique name: ``wallet:<player_id>``, ``in_play:<table_id>:<round_no>``,
+``house`` and ``issuance``. Identifiers never contain ``:`` or ``*`` so names and idempotency keys
+split back unambiguously.
+"""
+
+from __future__ import annotations
+
+import re
+from enum import StrEnum
+
+from boundless.ledger.errors import InvalidLedgerInputError
+
+HOUSE_ACCOUNT = "house"
+ISSUANCE_ACCOUNT = "issuance"
+
+MAX_AMOUNT = 10**15
+"""Largest single amount the ledger accepts, in minor units (keeps every sum inside 64 bits)."""
+
+_IDENTIFIER = re.compile(r"^[A-Za-z0-9_.@-]{1,64}$")
+
+
+class AccountKind(StrEnum):
+    WALLET = "wallet"
+    IN_PLAY = "in_play"
+    HOUSE = "house"
+    ISSUANCE = "issuance"
+
+
+def check_identifier(what: str, value: object) -> str:
+    """Return ``value`` if it is a valid table, player or position id, else raise."""
+    if not isinstance(value, str) or _IDENTIFIER.match(value) is None:
+        raise InvalidLedgerInputError(
+            f"{what} must be 1-64 characters of letters, digits, '_', '.', '@' or '-', "
+            f"got {value!r}"
+        )
+    return value
+
+
+def check_round_no(round_no: object) -> int:
+    if isinstance(round_no, bool) or not isinstance(round_no, int) or round_no < 0:
+        raise InvalidLedgerInputError(f"round number must be an int >= 0, got {round_no!r}")
+    return round_no
+
+
+def check_amount(what: str, amount: object, *, allow_zero: bool = False) -> int:
+    """Amounts are ``int`` minor units: never a float, a bool or a Decimal."""
+    if isinstance(amount, bool) or not isinstance(amount, int):
+        raise InvalidLedgerInputError(f"{what} must be an int of minor units, got {amount!r}")
+    lowest = 0 if allow_zero else 1
+    if amount < lowest or amount > MAX_AMOUNT:
+        bound = ">= 0" if allow_zero else "> 0"
+        raise InvalidLedgerInputError(f"{what} must be {bound} and <= {MAX_AMOUNT}, got {amount}")
+    return amount
+
+
+def wallet_account(player_id: str) -> str:
+    return f"{AccountKind.WALLET}:{check_identifier('player id', player_id)}"
+
+
+def in_play_account(table_id: str, round_no: int) -> str:
+    table_id = check_identifier("table id", table_id)
+    return f"{AccountKind.IN_PLAY}:{table_id}:{check_round_no(round_no)}"
+
+
+def account_kind(name: str) -> AccountKind:
+    """The kind of the account called ``name`` (by its prefix)."""
+    if name == HOUSE_ACCOUNT:
+        return AccountKind.HOUSE
+    if name == ISSUANCE_ACCOUNT:
+        return AccountKind.ISSUANCE
+    prefix, _, _ = name.partition(":")
+    if prefix == AccountKind.WALLET:
+        return AccountKind.WALLET
+    if prefix == AccountKind.IN_PLAY:
+        return AccountKind.IN_PLAY
+    raise InvalidLedgerInputError(f"{name!r} is not a ledger account name")

@@ -1,0 +1,113 @@
+"""Ledger tables (SQLAlchemy 2 typed ORM). Amounts are BIGINT minor units, never floats."""
+
+from __future__ import annotations
+
+from datetime import UTC, datetime
+
+from sqlalchemy import (
+    BigInteger,
+    CheckConstraint,
+    DateTime,
+    ForeignKey,
+    Index,
+    Integer,
+    MetaData,
+    String,
+    Table,
+    UniqueConstraint,
+)
+from sqlalchemy.orm import DeclarativeBase, Mapped, mapped_column
+
+# SQLite only auto-increments an INTEGER PRIMARY KEY; PostgreSQL gets BIGINT identities.
+IdType = BigInteger().with_variant(Integer(), "sqlite")
+
+NAMING_CONVENTION = {
+    "ix": "ix_%(table_name)s_%(column_0_N_name)s",
+    "uq": "uq_%(table_name)s_%(column_0_N_name)s",
+    "ck": "ck_%(table_name)s_%(constraint_name)s",
+    "fk": "fk_%(table_name)s_%(column_0_name)s_%(referred_table_name)s",
+    "pk": "pk_%(table_name)s",
+}
+
+
+def utc_now() -> datetime:
+    return datetime.now(UTC)
+
+
+class LedgerBase(DeclarativeBase):
+    metadata = MetaData(naming_convention=NAMING_CONVENTION)
+
+
+class Account(LedgerBase):
+    __tablename__ = "ledger_accounts"
+    __table_args__ = (
+        CheckConstraint("kind IN ('wallet', 'in_play', 'house', 'issuance')", name="kind"),
+        CheckConstraint("kind <> 'wallet' OR balance >= 0", name="wallet_not_negative"),
+    )
+
+    id: Mapped[int] = mapped_column(IdType, primary_key=True, autoincrement=True)
+    name: Mapped[str] = mapped_column(String(200), unique=True)
+    kind: Mapped[str] = mapped_column(String(16))
+    player_id: Mapped[str | None] = mapped_column(String(64))
+    balance: Mapped[int] = mapped_column(BigInteger, default=0)
+    """Cached sum of the account's entries; ``boundless ledger check`` proves it."""
+    created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=utc_now)
+
+
+class Round(LedgerBase):
+    __tablename__ = "ledger_rounds"
+    __table_args__ = (
+        UniqueConstraint("table_id", "round_no"),
+        CheckConstraint("status IN ('open', 'closed', 'cancelled')", name="status"),
+    )
+
+    id: Mapped[int] = mapped_column(IdType, primary_key=True, autoincrement=True)
+    table_id: Mapped[str] = mapped_column(String(64))
+    round_no: Mapped[int] = mapped_column(BigInteger)
+    in_play_account_id: Mapped[int] = mapped_column(ForeignKey("ledger_accounts.id"))
+    status: Mapped[str] = mapped_column(String(16), default="open")
+    opened_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=utc_now)
+    ended_at: Mapped[datetime | None] = mapped_column(DateTime(timezone=True))
+
+
+class LedgerTransaction(LedgerBase):
+    __tablename__ = "ledger_transactions"
+    __table_args__ = (Index(None, "round_id", "position"),)
+
+    id: Mapped[int] = mapped_column(IdType, primary_key=True, autoincrement=True)
+    idempotency_key: Mapped[str] = mapped_column(String(240), unique=True)
+    fingerprint: Mapped[str] = mapped_column(String(64))
+    """SHA-256 of the request that made this transaction; a replay must match it."""
+    description: Mapped[str] = mapped_column(String(300))
+    category: Mapped[str] = mapped_column(String(16))
+    kind: Mapped[str] = mapped_column(String(64))
+    round_id: Mapped[int | None] = mapped_column(ForeignKey("ledger_rounds.id"))
+    player_id: Mapped[str | None] = mapped_column(String(64))
+    position: Mapped[str | None] = mapped_column(String(64))
+    created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=utc_now)
+
+
+class Entry(LedgerBase):
+    __tablename__ = "ledger_entries"
+    __table_args__ = (
+        CheckConstraint("amount <> 0", name="amount_not_zero"),
+        Index(None, "account_id", "id"),
+        Index(None, "transaction_id", "account_id"),
+    )
+
+    id: Mapped[int] = mapped_column(IdType, primary_key=True, autoincrement=True)
+    transaction_id: Mapped[int] = mapped_column(ForeignKey("ledger_transactions.id"))
+    account_id: Mapped[int] = mapped_column(ForeignKey("ledger_accounts.id"))
+    amount: Mapped[int] = mapped_column(BigInteger)
+
+
+def _table(model: type[LedgerBase]) -> Table:
+    table = model.__table__
+    assert isinstance(table, Table)
+    return table
+
+
+ACCOUNTS = _table(Account)
+ROUNDS = _table(Round)
+TRANSACTIONS = _table(LedgerTransaction)
+ENTRIES = _table(Entry)

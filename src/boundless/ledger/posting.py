@@ -1,0 +1,152 @@
+"""Writing one balanced, idempotent transaction.
+
+Every ledger write goes through :meth:`Poster.post`:
+
+1. look the idempotency key up; if it exists, compare the request's fingerprint: the same content
+   returns the original transaction (``replayed=True``) and moves nothing, different content raises
+   :class:`IdempotencyConflictError`;
+2. otherwise, inside a SAVEPOINT: build the plan (which may raise a :class:`LedgerError`), insert
+   the header (unique key), lock the touched accounts in id order, refuse a wallet going below
+   zero, insert the entries and update the cached balances with one executemany each;
+3. if the header insert loses a race to a concurrent writer of the same key (``IntegrityError``
+   on the unique key), roll back to the savepoint and answer as in 1.
+
+A refused write rolls back to the savepoint, so the caller's transaction is unchanged and usable.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+from collections.abc import Callable
+from dataclasses import dataclass, field
+
+from sqlalchemy.exc import IntegrityError
+from sqlalchemy.orm import Session
+
+from boundless.ledger.accounts import AccountKind
+from boundless.ledger.errors import IdempotencyConflictError, InsufficientFundsError
+from boundless.ledger.keys import Category
+from boundless.ledger.records import PostedEntry, PostedTransaction
+from boundless.ledger.repository import (
+    AccountRow,
+    LedgerRepository,
+    NewTransaction,
+    TransactionRow,
+)
+
+JsonValue = str | int | None | list["JsonValue"]
+
+
+@dataclass(frozen=True, slots=True)
+class WriteRequest:
+    """What the caller asked for. ``content`` is what the fingerprint covers."""
+
+    key: str
+    category: Category
+    kind: str
+    description: str
+    content: dict[str, JsonValue]
+    player_id: str | None = None
+    position: str | None = None
+
+    def fingerprint(self) -> str:
+        canonical = json.dumps(
+            {"category": self.category.value, "kind": self.kind, **self.content},
+            sort_keys=True,
+            separators=(",", ":"),
+        )
+        return hashlib.sha256(canonical.encode()).hexdigest()
+
+
+@dataclass(slots=True)
+class Plan:
+    """The movements of one write: ``{account id: amount}`` summing to zero."""
+
+    round_id: int | None
+    amounts: dict[int, int] = field(default_factory=dict)
+    round_status_after: str | None = None
+
+    def move(self, account_id: int, amount: int) -> None:
+        self.amounts[account_id] = self.amounts.get(account_id, 0) + amount
+
+
+def posted(
+    row: TransactionRow, entries: list[tuple[str, int]], *, replayed: bool
+) -> PostedTransaction:
+    return PostedTransaction(
+        id=row.id,
+        key=row.key,
+        category=Category(row.category),
+        kind=row.kind,
+        description=row.description,
+        table_id=row.table_id,
+        round_no=row.round_no,
+        player_id=row.player_id,
+        position=row.position,
+        created_at=row.created_at,
+        entries=tuple(PostedEntry(name, amount) for name, amount in entries),
+        replayed=replayed,
+    )
+
+
+class Poster:
+    def __init__(self, session: Session, repository: LedgerRepository) -> None:
+        self.session = session
+        self.repository = repository
+
+    def post(self, request: WriteRequest, build: Callable[[], Plan]) -> PostedTransaction:
+        existing = self.repository.find_transaction(request.key)
+        if existing is not None:
+            return self._replay(existing, request)
+        try:
+            with self.session.begin_nested():
+                plan = build()
+                if sum(plan.amounts.values()) != 0:  # pragma: no cover - a bug, never input
+                    raise AssertionError(f"unbalanced plan for {request.key}: {plan.amounts}")
+                transaction_id = self.repository.insert_transaction(
+                    NewTransaction(
+                        key=request.key,
+                        fingerprint=request.fingerprint(),
+                        description=request.description,
+                        category=request.category.value,
+                        kind=request.kind,
+                        round_id=plan.round_id,
+                        player_id=request.player_id,
+                        position=request.position,
+                    )
+                )
+                accounts = self.repository.lock_accounts(plan.amounts)
+                refuse_negative_wallets(accounts, plan.amounts)
+                self.repository.insert_entries(transaction_id, plan.amounts)
+                self.repository.add_to_balances(plan.amounts)
+                if plan.round_status_after is not None and plan.round_id is not None:
+                    self.repository.set_round_status(plan.round_id, plan.round_status_after)
+        except IntegrityError:
+            existing = self.repository.find_transaction(request.key)
+            if existing is None:
+                raise
+            return self._replay(existing, request)
+        header = self.repository.find_transaction(request.key)
+        assert header is not None
+        entries = [
+            (accounts[account_id].name, amount)
+            for account_id, amount in sorted(plan.amounts.items())
+            if amount != 0
+        ]
+        return posted(header, entries, replayed=False)
+
+    def _replay(self, existing: TransactionRow, request: WriteRequest) -> PostedTransaction:
+        if existing.fingerprint != request.fingerprint():
+            raise IdempotencyConflictError(request.key, existing.description, request.description)
+        entries = self.repository.entries_of([existing.id])[existing.id]
+        return posted(existing, entries, replayed=True)
+
+
+def refuse_negative_wallets(accounts: dict[int, AccountRow], amounts: dict[int, int]) -> None:
+    for account_id, amount in sorted(amounts.items()):
+        account = accounts[account_id]
+        if account.kind == AccountKind.WALLET and account.balance + amount < 0:
+            raise InsufficientFundsError(
+                account.name, account.balance, -amount, player_id=account.player_id
+            )

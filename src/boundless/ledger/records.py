@@ -1,0 +1,97 @@
+"""What the ledger returns: frozen records, detached from the database session."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from datetime import datetime
+
+from boundless.ledger.keys import Category
+
+
+@dataclass(frozen=True, slots=True)
+class PostedEntry:
+    account: str
+    amount: int
+
+
+@dataclass(frozen=True, slots=True)
+class PostedTransaction:
+    """One balanced transaction. ``replayed`` is true when this call found it already written."""
+
+    id: int
+    key: str
+    category: Category
+    kind: str
+    description: str
+    table_id: str | None
+    round_no: int | None
+    player_id: str | None
+    position: str | None
+    created_at: datetime
+    entries: tuple[PostedEntry, ...]
+    replayed: bool = False
+
+    def amount_for(self, account: str) -> int:
+        """Net amount this transaction moved into ``account`` (negative when out of it)."""
+        return sum(entry.amount for entry in self.entries if entry.account == account)
+
+
+@dataclass(frozen=True, slots=True)
+class GrantOrder:
+    """One grant in a batch for ``grant_many``."""
+
+    player_id: str
+    amount: int
+    key: str
+
+
+@dataclass(frozen=True, slots=True)
+class StakeOrder:
+    """One bet in a batch for ``stake_many``."""
+
+    player_id: str
+    position: str
+    kind: str
+    amount: int
+
+
+@dataclass(frozen=True, slots=True)
+class PlayerSettlement:
+    """One player's line in a bulk settlement: what they staked in the round and what they get."""
+
+    player_id: str
+    staked: int
+    paid: int
+
+
+@dataclass(frozen=True, slots=True)
+class StatementLine:
+    entry_id: int
+    transaction_id: int
+    key: str
+    category: Category
+    kind: str
+    table_id: str | None
+    round_no: int | None
+    position: str | None
+    amount: int
+    balance_after: int
+    created_at: datetime
+
+
+@dataclass(frozen=True, slots=True)
+class StatementPage:
+    """Newest first. Pass ``next_before`` as ``before_entry_id`` for the next (older) page."""
+
+    player_id: str
+    balance: int
+    lines: tuple[StatementLine, ...]
+    next_before: int | None
+
+
+@dataclass(frozen=True, slots=True)
+class RoundInfo:
+    table_id: str
+    round_no: int
+    status: str
+    in_play_balance: int

@@ -1,0 +1,453 @@
+"""All SQL of the ledger's writes and lookups. Never commits: the caller owns the transaction."""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Iterator, Sequence
+from dataclasses import dataclass
+from datetime import UTC, datetime
+from typing import Any, TypeVar
+
+from sqlalchemy import Select, and_, bindparam, func, insert, select, update
+from sqlalchemy.dialects import postgresql, sqlite
+from sqlalchemy.orm import Session
+
+from boundless.ledger.models import ACCOUNTS, ENTRIES, ROUNDS, TRANSACTIONS, utc_now
+
+CHUNK = 2000
+"""Most ids bound into one ``IN (...)`` list (well inside SQLite's and psycopg's limits)."""
+
+T = TypeVar("T")
+
+
+def chunked(items: Sequence[T], size: int = CHUNK) -> Iterator[Sequence[T]]:
+    for start in range(0, len(items), size):
+        yield items[start : start + size]
+
+
+@dataclass(frozen=True, slots=True)
+class AccountRow:
+    id: int
+    name: str
+    kind: str
+    player_id: str | None
+    balance: int
+
+
+@dataclass(frozen=True, slots=True)
+class RoundRow:
+    id: int
+    table_id: str
+    round_no: int
+    status: str
+    in_play_account_id: int
+
+
+@dataclass(frozen=True, slots=True)
+class TransactionRow:
+    id: int
+    key: str
+    fingerprint: str
+    description: str
+    category: str
+    kind: str
+    table_id: str | None
+    round_no: int | None
+    player_id: str | None
+    position: str | None
+    created_at: datetime
+
+
+@dataclass(frozen=True, slots=True)
+class NewTransaction:
+    key: str
+    fingerprint: str
+    description: str
+    category: str
+    kind: str
+    round_id: int | None
+    player_id: str | None
+    position: str | None
+
+
+@dataclass(frozen=True, slots=True)
+class StatementRow:
+    entry_id: int
+    amount: int
+    balance_after: int
+    transaction: TransactionRow
+
+
+_ACCOUNT_COLUMNS = (
+    ACCOUNTS.c.id,
+    ACCOUNTS.c.name,
+    ACCOUNTS.c.kind,
+    ACCOUNTS.c.player_id,
+    ACCOUNTS.c.balance,
+)
+_ROUND_COLUMNS = (
+    ROUNDS.c.id,
+    ROUNDS.c.table_id,
+    ROUNDS.c.round_no,
+    ROUNDS.c.status,
+    ROUNDS.c.in_play_account_id,
+)
+_TRANSACTION_COLUMNS = (
+    TRANSACTIONS.c.id,
+    TRANSACTIONS.c.idempotency_key,
+    TRANSACTIONS.c.fingerprint,
+    TRANSACTIONS.c.description,
+    TRANSACTIONS.c.category,
+    TRANSACTIONS.c.kind,
+    ROUNDS.c.table_id,
+    ROUNDS.c.round_no,
+    TRANSACTIONS.c.player_id,
+    TRANSACTIONS.c.position,
+    TRANSACTIONS.c.created_at,
+)
+_TRANSACTIONS_WITH_ROUND = TRANSACTIONS.outerjoin(ROUNDS, TRANSACTIONS.c.round_id == ROUNDS.c.id)
+
+
+def as_utc(moment: datetime) -> datetime:
+    """SQLite hands back naive datetimes; every stored time is UTC."""
+    return moment if moment.tzinfo is not None else moment.replace(tzinfo=UTC)
+
+
+def _account(row: Any) -> AccountRow:
+    return AccountRow(row[0], row[1], row[2], row[3], int(row[4]))
+
+
+def _round(row: Any) -> RoundRow:
+    return RoundRow(row[0], row[1], int(row[2]), row[3], row[4])
+
+
+def _transaction(row: Any) -> TransactionRow:
+    return TransactionRow(
+        id=row[0],
+        key=row[1],
+        fingerprint=row[2],
+        description=row[3],
+        category=row[4],
+        kind=row[5],
+        table_id=row[6],
+        round_no=None if row[7] is None else int(row[7]),
+        player_id=row[8],
+        position=row[9],
+        created_at=as_utc(row[10]),
+    )
+
+
+class LedgerRepository:
+    def __init__(self, session: Session) -> None:
+        self.session = session
+
+    @property
+    def dialect(self) -> str:
+        return self.session.get_bind().dialect.name
+
+    def _insert_ignoring_duplicates(self, table: Any, values: dict[str, Any]) -> None:
+        """``INSERT ... ON CONFLICT DO NOTHING``: get-or-create that is safe under concurrency."""
+        if self.dialect == "postgresql":
+            stmt: Any = postgresql.insert(table).values(**values).on_conflict_do_nothing()
+        else:
+            stmt = sqlite.insert(table).values(**values).on_conflict_do_nothing()
+        self.session.execute(stmt)
+
+    # -- accounts ---------------------------------------------------------------------------
+
+    def account_by_name(self, name: str) -> AccountRow | None:
+        row = self.session.execute(select(*_ACCOUNT_COLUMNS).where(ACCOUNTS.c.name == name)).first()
+        return None if row is None else _account(row)
+
+    def accounts_by_names(self, names: Sequence[str]) -> dict[str, AccountRow]:
+        found: dict[str, AccountRow] = {}
+        for part in chunked(names):
+            rows = self.session.execute(select(*_ACCOUNT_COLUMNS).where(ACCOUNTS.c.name.in_(part)))
+            found.update((row[1], _account(row)) for row in rows)
+        return found
+
+    def ensure_account(self, name: str, kind: str, player_id: str | None = None) -> AccountRow:
+        existing = self.account_by_name(name)
+        if existing is not None:
+            return existing
+        self._insert_ignoring_duplicates(
+            ACCOUNTS,
+            {
+                "name": name,
+                "kind": kind,
+                "player_id": player_id,
+                "balance": 0,
+                "created_at": utc_now(),
+            },
+        )
+        created = self.account_by_name(name)
+        assert created is not None
+        return created
+
+    def ensure_accounts(self, accounts: Sequence[tuple[str, str, str | None]]) -> None:
+        """Create the missing ones of many ``(name, kind, player_id)`` accounts at once."""
+        if self.dialect == "postgresql":
+            stmt: Any = postgresql.insert(ACCOUNTS).on_conflict_do_nothing()
+        else:
+            stmt = sqlite.insert(ACCOUNTS).on_conflict_do_nothing()
+        now = utc_now()
+        for part in chunked(sorted(set(accounts))):
+            names = [name for name, _, _ in part]
+            known = set(self.accounts_by_names(names))
+            rows = [
+                {
+                    "name": name,
+                    "kind": kind,
+                    "player_id": player_id,
+                    "balance": 0,
+                    "created_at": now,
+                }
+                for name, kind, player_id in part
+                if name not in known
+            ]
+            if rows:
+                self.session.execute(stmt, rows)
+
+    def lock_accounts(self, account_ids: Iterable[int]) -> dict[int, AccountRow]:
+        """Read and row-lock the accounts in id order (PostgreSQL ``FOR UPDATE``; SQLite holds the
+        database write lock already). A fixed lock order keeps concurrent writers deadlock-free."""
+        ids = sorted(set(account_ids))
+        locked: dict[int, AccountRow] = {}
+        for part in chunked(ids):
+            stmt = (
+                select(*_ACCOUNT_COLUMNS)
+                .where(ACCOUNTS.c.id.in_(part))
+                .order_by(ACCOUNTS.c.id)
+                .with_for_update()
+            )
+            locked.update((row[0], _account(row)) for row in self.session.execute(stmt))
+        return locked
+
+    def add_to_balances(self, deltas: dict[int, int]) -> None:
+        """One executemany: ``balance = balance + delta`` for each account, in id order."""
+        params = [
+            {"account_id": account_id, "delta": delta}
+            for account_id, delta in sorted(deltas.items())
+            if delta != 0
+        ]
+        if not params:
+            return
+        stmt = (
+            update(ACCOUNTS)
+            .where(ACCOUNTS.c.id == bindparam("account_id"))
+            .values(balance=ACCOUNTS.c.balance + bindparam("delta"))
+        )
+        self.session.execute(stmt, params)
+
+    # -- rounds -----------------------------------------------------------------------------
+
+    def round_row(
+        self, table_id: str, round_no: int, *, lock: str | None = None
+    ) -> RoundRow | None:
+        """``lock``: ``"share"`` for writes into the round, ``"update"`` for writes that end it."""
+        stmt = select(*_ROUND_COLUMNS).where(
+            ROUNDS.c.table_id == table_id, ROUNDS.c.round_no == round_no
+        )
+        if lock is not None:
+            stmt = stmt.with_for_update(read=lock == "share")
+        row = self.session.execute(stmt).first()
+        return None if row is None else _round(row)
+
+    def ensure_round(self, table_id: str, round_no: int, in_play_account_id: int) -> None:
+        self._insert_ignoring_duplicates(
+            ROUNDS,
+            {
+                "table_id": table_id,
+                "round_no": round_no,
+                "in_play_account_id": in_play_account_id,
+                "status": "open",
+                "opened_at": utc_now(),
+            },
+        )
+
+    def set_round_status(self, round_id: int, status: str) -> None:
+        self.session.execute(
+            update(ROUNDS).where(ROUNDS.c.id == round_id).values(status=status, ended_at=utc_now())
+        )
+
+    def rounds_with_status(self, status: str, table_id: str | None = None) -> list[RoundRow]:
+        stmt = select(*_ROUND_COLUMNS).where(ROUNDS.c.status == status)
+        if table_id is not None:
+            stmt = stmt.where(ROUNDS.c.table_id == table_id)
+        stmt = stmt.order_by(ROUNDS.c.table_id, ROUNDS.c.round_no)
+        return [_round(row) for row in self.session.execute(stmt)]
+
+    # -- transactions -----------------------------------------------------------------------
+
+    def _transactions(self) -> Select[Any]:
+        return select(*_TRANSACTION_COLUMNS).select_from(_TRANSACTIONS_WITH_ROUND)
+
+    def find_transaction(self, key: str) -> TransactionRow | None:
+        row = self.session.execute(
+            self._transactions().where(TRANSACTIONS.c.idempotency_key == key)
+        ).first()
+        return None if row is None else _transaction(row)
+
+    def find_transactions(self, keys: Sequence[str]) -> dict[str, TransactionRow]:
+        found: dict[str, TransactionRow] = {}
+        for part in chunked(sorted(set(keys))):
+            stmt = self._transactions().where(TRANSACTIONS.c.idempotency_key.in_(part))
+            found.update((row.key, row) for row in map(_transaction, self.session.execute(stmt)))
+        return found
+
+    def round_transactions(self, round_id: int) -> list[TransactionRow]:
+        stmt = self._transactions().where(TRANSACTIONS.c.round_id == round_id)
+        return [_transaction(row) for row in self.session.execute(stmt.order_by(TRANSACTIONS.c.id))]
+
+    def insert_transaction(self, new: NewTransaction) -> int:
+        """Insert the header; the unique key raises ``IntegrityError`` if another writer won."""
+        stmt = (
+            insert(TRANSACTIONS)
+            .values(
+                idempotency_key=new.key,
+                fingerprint=new.fingerprint,
+                description=new.description[:300],
+                category=new.category,
+                kind=new.kind,
+                round_id=new.round_id,
+                player_id=new.player_id,
+                position=new.position,
+                created_at=utc_now(),
+            )
+            .returning(TRANSACTIONS.c.id)
+        )
+        return int(self.session.execute(stmt).scalar_one())
+
+    def insert_transactions(
+        self, new: Sequence[NewTransaction], created_at: datetime
+    ) -> dict[str, int]:
+        """Insert many headers in one executemany; ``{key: id}``. ``IntegrityError`` if any key
+        is taken."""
+        rows = [
+            {
+                "idempotency_key": item.key,
+                "fingerprint": item.fingerprint,
+                "description": item.description[:300],
+                "category": item.category,
+                "kind": item.kind,
+                "round_id": item.round_id,
+                "player_id": item.player_id,
+                "position": item.position,
+                "created_at": created_at,
+            }
+            for item in new
+        ]
+        if not rows:
+            return {}
+        stmt = insert(TRANSACTIONS).returning(
+            TRANSACTIONS.c.idempotency_key, TRANSACTIONS.c.id, sort_by_parameter_order=True
+        )
+        return {key: int(tid) for key, tid in self.session.execute(stmt, rows)}
+
+    def insert_entry_rows(self, rows: Sequence[tuple[int, int, int]]) -> None:
+        """``(transaction id, account id, amount)`` rows in one executemany."""
+        params = [
+            {"transaction_id": tid, "account_id": account_id, "amount": amount}
+            for tid, account_id, amount in rows
+            if amount != 0
+        ]
+        if params:
+            self.session.execute(insert(ENTRIES), params)
+
+    def insert_entries(self, transaction_id: int, amounts: dict[int, int]) -> None:
+        rows = [
+            {"transaction_id": transaction_id, "account_id": account_id, "amount": amount}
+            for account_id, amount in sorted(amounts.items())
+            if amount != 0
+        ]
+        if rows:
+            self.session.execute(insert(ENTRIES), rows)
+
+    def entries_of(self, transaction_ids: Sequence[int]) -> dict[int, list[tuple[str, int]]]:
+        """``{transaction id: [(account name, amount), ...]}`` in entry order."""
+        found: dict[int, list[tuple[str, int]]] = {tid: [] for tid in transaction_ids}
+        for part in chunked(sorted(set(transaction_ids))):
+            stmt = (
+                select(ENTRIES.c.transaction_id, ACCOUNTS.c.name, ENTRIES.c.amount)
+                .join(ACCOUNTS, ENTRIES.c.account_id == ACCOUNTS.c.id)
+                .where(ENTRIES.c.transaction_id.in_(part))
+                .order_by(ENTRIES.c.id)
+            )
+            for tid, name, amount in self.session.execute(stmt):
+                found[tid].append((name, int(amount)))
+        return found
+
+    # -- sums over a round ------------------------------------------------------------------
+
+    def round_net_by_account(self, round_id: int) -> list[tuple[AccountRow, int]]:
+        """Every account the round's transactions touched, with its net for the round."""
+        net = func.sum(ENTRIES.c.amount)
+        stmt = (
+            select(*_ACCOUNT_COLUMNS, net)
+            .select_from(
+                ENTRIES.join(TRANSACTIONS, ENTRIES.c.transaction_id == TRANSACTIONS.c.id).join(
+                    ACCOUNTS, ENTRIES.c.account_id == ACCOUNTS.c.id
+                )
+            )
+            .where(TRANSACTIONS.c.round_id == round_id)
+            .group_by(*_ACCOUNT_COLUMNS)
+            .order_by(ACCOUNTS.c.id)
+        )
+        return [(_account(row), int(row[5])) for row in self.session.execute(stmt)]
+
+    def in_play_net(self, round_id: int, in_play_account_id: int, *, position: str) -> int:
+        """What the transactions of one position put into (minus took out of) in-play."""
+        stmt = (
+            select(func.coalesce(func.sum(ENTRIES.c.amount), 0))
+            .select_from(ENTRIES.join(TRANSACTIONS, ENTRIES.c.transaction_id == TRANSACTIONS.c.id))
+            .where(
+                TRANSACTIONS.c.round_id == round_id,
+                TRANSACTIONS.c.position == position,
+                ENTRIES.c.account_id == in_play_account_id,
+            )
+        )
+        return int(self.session.execute(stmt).scalar_one())
+
+    def stakes_by_player(self, round_id: int, in_play_account_id: int) -> dict[str, int]:
+        """Total staked into the round's in-play account by each player."""
+        stmt = (
+            select(TRANSACTIONS.c.player_id, func.sum(ENTRIES.c.amount))
+            .select_from(ENTRIES.join(TRANSACTIONS, ENTRIES.c.transaction_id == TRANSACTIONS.c.id))
+            .where(
+                TRANSACTIONS.c.round_id == round_id,
+                TRANSACTIONS.c.category == "stake",
+                ENTRIES.c.account_id == in_play_account_id,
+            )
+            .group_by(TRANSACTIONS.c.player_id)
+        )
+        return {player: int(total) for player, total in self.session.execute(stmt)}
+
+    # -- statements -------------------------------------------------------------------------
+
+    def statement(
+        self, account_id: int, limit: int, before_entry_id: int | None
+    ) -> list[StatementRow]:
+        """The account's entries newest first, each with the balance right after it."""
+        running = (
+            func.sum(ENTRIES.c.amount).over(order_by=ENTRIES.c.id, rows=(None, 0)).label("after")
+        )
+        history = (
+            select(ENTRIES.c.id, ENTRIES.c.transaction_id, ENTRIES.c.amount, running)
+            .where(ENTRIES.c.account_id == account_id)
+            .subquery()
+        )
+        stmt = (
+            select(history.c.id, history.c.amount, history.c.after, *_TRANSACTION_COLUMNS)
+            .select_from(
+                history.join(TRANSACTIONS, history.c.transaction_id == TRANSACTIONS.c.id).outerjoin(
+                    ROUNDS, TRANSACTIONS.c.round_id == ROUNDS.c.id
+                )
+            )
+            .order_by(history.c.id.desc())
+            .limit(limit)
+        )
+        if before_entry_id is not None:
+            stmt = stmt.where(and_(history.c.id < before_entry_id))
+        return [
+            StatementRow(row[0], int(row[1]), int(row[2]), _transaction(row[3:]))
+            for row in self.session.execute(stmt)
+        ]
