@@ -14,4 +14,5 @@ from boundless.core.side_bets.base import (
 __all__ = ["PENDING", "SIDE_BET_KINDS", "SideBetKind", "best_paying_pattern"]
 
 # Importing the modules registers their kinds.
-from boundless.core.side_bets import boundless_bets as _boundless_bets  # noqa: E402,F401
+from boundless.core.side_bets import boo_bucks_bets as _boo_bucks_bets  # noqa: F401
+from boundless.core.side_bets import boundless_bets as _boundless_bets  # noqa: F401

@@ -1,0 +1,254 @@
+"""Boo Bucks side-bet evaluators, pattern by pattern, with explicit cards."""
+
+from __future__ import annotations
+
+import pytest
+
+from boundless.core.cards import Card, parse_cards
+from boundless.core.money import Odds
+from boundless.core.side_bets import PENDING, SIDE_BET_KINDS, best_paying_pattern
+
+
+def evaluate(
+    kind: str, player: str, up: str, dealer: str | None = None, variant: str | None = None
+):
+    dealer_cards = parse_cards(dealer.split()) if dealer is not None else None
+    return SIDE_BET_KINDS[kind].evaluate(
+        parse_cards(player.split()), Card.parse(up), dealer_cards, variant
+    )
+
+
+def paid(kind: str, pays: dict[str, str], *args: str | None, variant: str | None = None):
+    matched = evaluate(kind, *args, variant=variant)  # type: ignore[arg-type]
+    assert matched is not PENDING
+    return best_paying_pattern(matched, {name: Odds.parse(odds) for name, odds in pays.items()})
+
+
+TRIFECTA_PAYS = {
+    "three_fives": "200:1",
+    "straight_flush": "30:1",
+    "three_of_a_kind": "20:1",
+    "straight": "10:1",
+    "flush": "5:1",
+}
+
+
+@pytest.mark.parametrize(
+    ("player", "up", "expected"),
+    [
+        ("5S 5H", "5D", "three_fives"),
+        ("5S 5S", "5S", "three_fives"),
+        ("9H TH", "JH", "straight_flush"),
+        ("AD 2D", "3D", "straight_flush"),
+        ("QC KC", "AC", "straight_flush"),
+        ("KS KS", "KS", "three_of_a_kind"),
+        ("7S 7H", "7C", "three_of_a_kind"),
+        ("AS 2H", "3D", "straight"),
+        ("QS KH", "AD", "straight"),
+        ("4S 2H", "3D", "straight"),
+        ("2H 9H", "KH", "flush"),
+        ("KS AH", "2D", None),
+        ("KH AH", "2H", "flush"),
+        ("4S 4H", "5D", None),
+        ("2S 4H", "6D", None),
+    ],
+)
+def test_trifecta_pays_the_highest_pattern(player: str, up: str, expected: str | None) -> None:
+    assert paid("trifecta", TRIFECTA_PAYS, player, up) == expected
+
+
+def test_trifecta_reports_every_pattern_that_holds() -> None:
+    assert evaluate("trifecta", "5S 5S", "5S") == {"three_fives", "three_of_a_kind", "flush"}
+    assert evaluate("trifecta", "9H TH", "JH") == {"straight_flush", "straight", "flush"}
+
+
+JACK_PAYS = {
+    "four_identical_one_eyed_jacks": "5000:1",
+    "any_four_one_eyed_jacks": "1000:1",
+    "suited_one_eyed_jacks": "200:1",
+    "any_two_one_eyed_jacks": "100:1",
+    "two_suited_jacks": "50:1",
+    "any_two_jacks": "20:1",
+    "any_20": "5:1",
+}
+
+
+@pytest.mark.parametrize("variant", ["player_only", "with_dealer"])
+@pytest.mark.parametrize(
+    ("player", "up", "expected"),
+    [
+        ("JH JH", "2C", "suited_one_eyed_jacks"),
+        ("JS JS", "9D", "suited_one_eyed_jacks"),
+        ("JH JS", "5C", "any_two_one_eyed_jacks"),
+        ("JD JD", "5C", "two_suited_jacks"),
+        ("JC JC", "JC", "two_suited_jacks"),
+        ("JD JC", "5C", "any_two_jacks"),
+        ("JH JD", "5C", "any_two_jacks"),
+        ("KH QH", "5C", "any_20"),
+        ("TS JS", "5C", "any_20"),
+        ("AS 9D", "5C", "any_20"),
+        ("KH KH", "5C", "any_20"),
+        ("JH 9D", "5C", None),
+        ("AS KS", "5C", None),
+        ("5S 5H", "TC", None),
+    ],
+)
+def test_jack_a_tack_two_card_pays(
+    variant: str, player: str, up: str, expected: str | None
+) -> None:
+    assert paid("jack_a_tack", JACK_PAYS, player, up, variant=variant) == expected
+
+
+def test_jack_a_tack_four_jacks_wait_for_the_hole_card() -> None:
+    assert evaluate("jack_a_tack", "JH JS", "JS", variant="with_dealer") is PENDING
+    assert evaluate("jack_a_tack", "JH JH", "JH", variant="with_dealer") is PENDING
+    # A two-eyed jack up, or two-eyed jacks in hand, never wait.
+    assert evaluate("jack_a_tack", "JH JS", "JD", variant="with_dealer") is not PENDING
+    assert evaluate("jack_a_tack", "JD JC", "JS", variant="with_dealer") is not PENDING
+    # The player-only variant never waits.
+    assert evaluate("jack_a_tack", "JH JS", "JS", variant="player_only") == {
+        "any_two_one_eyed_jacks",
+        "any_two_jacks",
+        "any_20",
+    }
+
+
+@pytest.mark.parametrize(
+    ("player", "up", "dealer", "expected"),
+    [
+        ("JH JH", "JH", "JH JH", "four_identical_one_eyed_jacks"),
+        ("JS JS", "JS", "JS JS 5D", "four_identical_one_eyed_jacks"),
+        ("JH JH", "JH", "JH JS", "any_four_one_eyed_jacks"),
+        ("JH JS", "JS", "JS JH", "any_four_one_eyed_jacks"),
+        ("JH JH", "JH", "JH JD", "suited_one_eyed_jacks"),
+        ("JH JS", "JH", "JH 4C 7D", "any_two_one_eyed_jacks"),
+    ],
+)
+def test_jack_a_tack_four_jack_pays_with_the_dealer(
+    player: str, up: str, dealer: str, expected: str
+) -> None:
+    assert paid("jack_a_tack", JACK_PAYS, player, up, dealer, variant="with_dealer") == expected
+
+
+def test_jack_a_tack_four_jacks_need_the_dealer_variant() -> None:
+    matched = evaluate("jack_a_tack", "JH JH", "JH", "JH JH", variant="player_only")
+    assert matched == {
+        "suited_one_eyed_jacks",
+        "any_two_one_eyed_jacks",
+        "two_suited_jacks",
+        "any_two_jacks",
+        "any_20",
+    }
+
+
+def test_jack_a_tack_rejects_an_unknown_variant() -> None:
+    with pytest.raises(ValueError, match="variant"):
+        evaluate("jack_a_tack", "JH JH", "2C", variant=None)
+
+
+IN_BETWEEN_PAYS = {
+    "triple_match": "30:1",
+    "spread_1": "10:1",
+    "spread_2": "6:1",
+    "spread_3": "4:1",
+    "spread_over_3": "1:1",
+}
+
+
+@pytest.mark.parametrize(
+    ("player", "up", "expected"),
+    [
+        ("7S 7H", "7D", "triple_match"),
+        ("AS AS", "AS", "triple_match"),
+        ("6S 8H", "7D", "spread_1"),
+        ("KS AH", "QD", None),  # ace high: nothing between K and A
+        ("QS AH", "KD", "spread_1"),
+        ("5S 8H", "6D", "spread_2"),
+        ("5S 9H", "8D", "spread_3"),
+        ("2S AH", "KD", "spread_over_3"),
+        ("AH 2S", "3D", "spread_over_3"),  # the ace is high, never low
+        ("TS KH", "JD", "spread_2"),
+        ("2S 5H", "5D", None),  # equal to an end is not between
+        ("2S 3H", "3D", None),
+        ("7S 7H", "8D", None),
+        ("TS 8H", "9C", "spread_1"),
+    ],
+)
+def test_in_between(player: str, up: str, expected: str | None) -> None:
+    assert paid("in_between", IN_BETWEEN_PAYS, player, up) == expected
+
+
+MATCH_PAYS = {
+    "two_suited_matches": "22:1",
+    "suited_plus_unsuited": "15:1",
+    "suited_match": "11:1",
+    "two_unsuited_matches": "8:1",
+    "one_unsuited_match": "4:1",
+}
+
+
+@pytest.mark.parametrize(
+    ("player", "up", "expected"),
+    [
+        ("9H 9H", "9H", "two_suited_matches"),
+        ("9H 9C", "9H", "suited_plus_unsuited"),
+        ("9C 9H", "9H", "suited_plus_unsuited"),
+        ("9H 4C", "9H", "suited_match"),
+        ("9S 9C", "9H", "two_unsuited_matches"),
+        ("9S 9S", "9H", "two_unsuited_matches"),
+        ("2S 9C", "9H", "one_unsuited_match"),
+        ("TS 9C", "KS", None),  # same value is not the same rank
+        ("2H 3H", "9H", None),
+    ],
+)
+def test_match_the_dealer(player: str, up: str, expected: str | None) -> None:
+    assert paid("match_the_dealer", MATCH_PAYS, player, up) == expected
+
+
+def test_match_the_dealer_reports_contained_patterns() -> None:
+    assert evaluate("match_the_dealer", "9H 9C", "9H") == {
+        "suited_plus_unsuited",
+        "suited_match",
+        "one_unsuited_match",
+    }
+
+
+@pytest.mark.parametrize(
+    ("player", "expected"),
+    [
+        ("QD QD", {"suited_pair"}),
+        ("QD QH", {"non_suited_pair"}),
+        ("QD QS", {"non_suited_pair"}),
+        ("QD KD", set()),
+        ("TD KD", set()),
+    ],
+)
+def test_hole_card_bonus(player: str, expected: set[str]) -> None:
+    assert evaluate("hole_card_bonus", player, "5C") == expected
+
+
+@pytest.mark.parametrize(
+    ("player", "up", "dealer", "expected"),
+    [
+        ("AS KH", "2C", None, {"player_blackjack"}),
+        ("TS AH", "9C", None, {"player_blackjack"}),
+        ("AS 9H", "2C", None, set()),
+        ("AS KH", "6C", "6C TD", {"player_blackjack", "xtreme_16"}),
+        ("2S 3H", "KC", "KC 6D", {"xtreme_16"}),
+        ("2S 3H", "6C", "6C JD", {"xtreme_16"}),
+        ("2S 3H", "6C", "6C QD 5S", {"xtreme_16"}),
+        ("2S 3H", "6C", "6C AD", set()),
+        ("2S 3H", "6C", "6C 6D", set()),
+        ("2S 3H", "TC", "TC 5H AD", set()),  # a drawn 16 is not an Xtreme 16
+        ("2S 3H", "9C", "9C 7D", set()),
+    ],
+)
+def test_bonus_spin_xtreme_triggers(
+    player: str, up: str, dealer: str | None, expected: set[str]
+) -> None:
+    assert evaluate("bonus_spin_xtreme", player, up, dealer) == expected
+
+
+@pytest.mark.parametrize("up", ["6C", "TC", "JD", "QH", "KS"])
+def test_bonus_spin_xtreme_waits_when_an_xtreme_16_is_possible(up: str) -> None:
+    assert evaluate("bonus_spin_xtreme", "AS KH", up) is PENDING
