@@ -27,10 +27,7 @@ def is_bust(cards: Sequence[Card]) -> bool:
 
 def is_natural(cards: Sequence[Card]) -> bool:
     """Ace plus a 10-value card as two cards (the caller excludes split hands)."""
-    return (
-        len(cards) == 2
-        and {cards[0].value, cards[1].value} == {ACE, TEN_VALUE}
-    )
+    return len(cards) == 2 and {cards[0].value, cards[1].value} == {ACE, TEN_VALUE}
 
 
 def is_pair(cards: Sequence[Card], by: str) -> bool:

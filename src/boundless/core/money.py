@@ -92,6 +92,10 @@ class Ratio:
         """The ratio of ``amount``, rounded down to the unit."""
         return amount * self.numerator // self.denominator
 
+    def of_array(self, amounts: Any) -> Any:
+        """:meth:`of` for a numpy array of amounts."""
+        return (amounts * self.numerator) // self.denominator
+
     def as_float(self) -> float:
         return self.numerator / self.denominator
 

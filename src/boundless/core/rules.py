@@ -258,7 +258,9 @@ def _contradictions(rules: RuleSet) -> list[str]:
         if bet.min_amount % limits.unit_amount or bet.max_amount % limits.unit_amount:
             problems.append(f"side bet {bet.key!r} limits are not multiples of the unit")
         if bet.max_round is not None and rules.shoe.reshuffle_every_round:
-            problems.append(f"side bet {bet.key!r} has max_round but the shoe reshuffles each round")
+            problems.append(
+                f"side bet {bet.key!r} has max_round but the shoe reshuffles each round"
+            )
     offer = rules.side_bet_offer
     if offer.mode == "player_chooses" and offer.choose_count > len(rules.side_bets):
         problems.append("side_bet_offer.choose_count exceeds the number of side bets")

@@ -109,9 +109,7 @@ class Shoe:
 
     def draw(self) -> Card:
         if self.position >= len(self._cards):
-            raise ShoeExhaustedError(
-                f"the shoe has no cards left after {len(self._cards)} cards"
-            )
+            raise ShoeExhaustedError(f"the shoe has no cards left after {len(self._cards)} cards")
         card = self._cards[self.position]
         self.position += 1
         return card

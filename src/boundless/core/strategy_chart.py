@@ -95,9 +95,7 @@ class StrategyChart:
         return "hit" if total < 17 and "hit" in allowed else "stand"
 
 
-def _parse_table(
-    data: object, rows: tuple[int, ...], name: str, source: str
-) -> Table:
+def _parse_table(data: object, rows: tuple[int, ...], name: str, source: str) -> Table:
     if not isinstance(data, dict):
         raise InvalidRuleSetError(f"{source}: [{name}] must be a table of rows")
     table: Table = {}

@@ -9,7 +9,7 @@ import numpy as np
 
 from boundless.core.errors import InsufficientCoinsError, InvalidBetError
 from boundless.core.money import format_amount
-from boundless.core.round.positions import PositionBook
+from boundless.core.round.positions import MAX_SPOTS, PositionBook
 from boundless.core.rules import RuleSet
 
 
@@ -95,45 +95,63 @@ def _verify_positions_and_coins(
     who: object,
 ) -> None:
     assert callable(who)
-    seen: dict[tuple[str, int], int] = {}
-    per_player: dict[str, list[int]] = {}
-    for row, (player_id, spot) in enumerate(zip(player_ids, spots.tolist(), strict=True)):
-        index = book.player_index(player_id)
-        key = (player_id, spot)
-        if key in seen or (index is not None and book.position_of(index, spot) is not None):
+    codes, known, ids = book.factorize(player_ids)
+    spot_keys = codes * MAX_SPOTS + spots
+    unique_keys, counts = np.unique(spot_keys, return_counts=True)
+    if (counts > 1).any():
+        row = int(np.flatnonzero(spot_keys == unique_keys[np.argmax(counts > 1)])[1])
+        raise InvalidBetError(f"{who(row)}: this player already has a bet on this spot")
+    existing_rows = np.flatnonzero(known[codes] >= 0)
+    table = book.position_table()
+    if len(existing_rows):
+        taken = table[known[codes[existing_rows]], spots[existing_rows]] >= 0
+        if taken.any():
+            row = int(existing_rows[np.argmax(taken)])
             raise InvalidBetError(f"{who(row)}: this player already has a bet on this spot")
-        seen[key] = row
-        per_player.setdefault(player_id, []).append(row)
-    for player_id, rows in per_player.items():
-        index = book.player_index(player_id)
-        existing = book.positions_of_player(index) if index is not None else []
-        if len(existing) + len(rows) > rules.table.max_spots_per_player:
-            raise InvalidBetError(
-                f"{who(rows[0])}: a player may bet on at most "
-                f"{rules.table.max_spots_per_player} spot(s)"
-            )
-        given = {int(free[row]) for row in rows}
-        if len(given) != 1:
-            raise InvalidBetError(f"{who(rows[0])}: rows of one player disagree on free coins")
-        available = given.pop()
-        if available < 0:
-            if index is None:
-                raise InsufficientCoinsError(f"{who(rows[0])}: free coins are unknown")
-            available = int(book.free[index])
-        needed = int(totals[rows].sum())
-        if needed > available:
-            raise InsufficientCoinsError(
-                f"{who(rows[0])}: bets of {format_amount(needed)} exceed the "
-                f"{format_amount(available)} free coins"
-            )
-        if rules.table.main_bet_max_multiple_of_right:
-            _verify_seat_ratio(rules, book, index, existing, rows, spots, main, totals, who)
+    spots_held = np.bincount(codes, minlength=len(ids))
+    known_rows = known >= 0
+    spots_held[known_rows] += (table[known[known_rows]] >= 0).sum(axis=1)
+    over = spots_held > rules.table.max_spots_per_player
+    if over.any():
+        row = int(np.argmax(codes == int(np.argmax(over))))
+        raise InvalidBetError(
+            f"{who(row)}: a player may bet on at most {rules.table.max_spots_per_player} spot(s)"
+        )
+    low = np.full(len(ids), np.iinfo(np.int64).max, dtype=np.int64)
+    high = np.full(len(ids), np.iinfo(np.int64).min, dtype=np.int64)
+    np.minimum.at(low, codes, free)
+    np.maximum.at(high, codes, free)
+    if (low != high).any():
+        row = int(np.argmax(codes == int(np.argmax(low != high))))
+        raise InvalidBetError(f"{who(row)}: rows of one player disagree on free coins")
+    available = low.copy()
+    unknown_free = available < 0
+    if (unknown_free & ~known_rows).any():
+        row = int(np.argmax(codes == int(np.argmax(unknown_free & ~known_rows))))
+        raise InsufficientCoinsError(f"{who(row)}: free coins are unknown for a new player")
+    use_book = unknown_free & known_rows
+    available[use_book] = book.free[known[use_book]]
+    needed = np.zeros(len(ids), dtype=np.int64)
+    np.add.at(needed, codes, totals)
+    short = needed > available
+    if short.any():
+        code = int(np.argmax(short))
+        row = int(np.argmax(codes == code))
+        raise InsufficientCoinsError(
+            f"{who(row)}: bets of {format_amount(int(needed[code]))} exceed the "
+            f"{format_amount(int(available[code]))} free coins"
+        )
+    if rules.table.main_bet_max_multiple_of_right:
+        for code in range(len(ids)):
+            index = int(known[code]) if known[code] >= 0 else None
+            existing = book.positions_of_player(index) if index is not None else []
+            rows = np.flatnonzero(codes == code).tolist()
+            _verify_seat_ratio(rules, book, existing, rows, spots, main, totals, who)
 
 
 def _verify_seat_ratio(
     rules: RuleSet,
     book: PositionBook,
-    index: int | None,
     existing: list[int],
     rows: list[int],
     spots: np.ndarray,
@@ -141,7 +159,7 @@ def _verify_seat_ratio(
     totals: np.ndarray,
     who: object,
 ) -> None:
-    """A main bet may not exceed N times the total wager of the nearest occupied seat right of it."""
+    """Main bet at most N times the total wager of the nearest occupied seat to its right."""
     assert callable(who)
     seats: dict[int, tuple[int, int, int | None]] = {}
     for position in existing:

@@ -51,7 +51,7 @@ class PositionBook:
         self.player_ids: list[str] = []
         self._player_index: dict[str, int] = {}
         self._free = Column(np.int64)
-        self._position_of: dict[int, int] = {}
+        self._position_of = Column(np.int64, width=MAX_SPOTS, fill=-1)
         self._player = Column(np.int64)
         self._spot = Column(np.int64)
         self._main = Column(np.int64)
@@ -67,21 +67,38 @@ class PositionBook:
     def player_index(self, player_id: str) -> int | None:
         return self._player_index.get(player_id)
 
+    def factorize(self, player_ids: Sequence[str]) -> tuple[Array, Array, list[str]]:
+        """Per row: a batch-local player code, and each code's index here (-1: new player).
+
+        Returns ``(codes, known_index_by_code, ids_by_code)``.
+        """
+        local: dict[str, int] = {}
+        codes = np.fromiter(
+            (local.setdefault(player_id, len(local)) for player_id in player_ids),
+            dtype=np.int64,
+            count=len(player_ids),
+        )
+        ids = list(local)
+        known = np.fromiter(
+            (self._player_index.get(player_id, -1) for player_id in ids),
+            dtype=np.int64,
+            count=len(ids),
+        )
+        return codes, known, ids
+
     def ensure_players(self, player_ids: Sequence[str]) -> Array:
         """Indices of the players, registering the new ones with zero free coins."""
-        indices = np.empty(len(player_ids), dtype=np.int64)
-        fresh: list[str] = []
-        for slot, player_id in enumerate(player_ids):
-            index = self._player_index.get(player_id)
-            if index is None:
-                index = len(self.player_ids)
-                self._player_index[player_id] = index
-                self.player_ids.append(player_id)
-                fresh.append(player_id)
-            indices[slot] = index
-        if fresh:
+        codes, known, ids = self.factorize(player_ids)
+        fresh = np.flatnonzero(known < 0)
+        if len(fresh):
+            start = len(self.player_ids)
+            for offset, code in enumerate(fresh.tolist()):
+                self._player_index[ids[code]] = start + offset
+                self.player_ids.append(ids[code])
+            known[fresh] = np.arange(start, start + len(fresh))
             self._free.extend(np.zeros(len(fresh), dtype=np.int64))
-        return indices
+            self._position_of.extend(np.full((len(fresh), MAX_SPOTS), -1, dtype=np.int64))
+        return known[codes]
 
     @property
     def free(self) -> Array:
@@ -92,11 +109,18 @@ class PositionBook:
         return len(self._player)
 
     def position_of(self, player_index: int, spot: int) -> int | None:
-        return self._position_of.get(player_index * MAX_SPOTS + spot)
+        if not 0 <= spot < MAX_SPOTS:
+            return None
+        position = int(self._position_of.view[player_index, spot])
+        return None if position < 0 else position
 
     def positions_of_player(self, player_index: int) -> list[int]:
-        found = (self.position_of(player_index, spot) for spot in range(1, MAX_SPOTS))
-        return [position for position in found if position is not None]
+        row = self._position_of.view[player_index]
+        return [int(position) for position in row[row >= 0]]
+
+    def position_table(self) -> Array:
+        """``table[player_index, spot]``: the position index, or -1."""
+        return self._position_of.view
 
     def add_positions(
         self,
@@ -107,9 +131,8 @@ class PositionBook:
         nodes: Array,
     ) -> None:
         start = len(self)
-        for offset, (player, spot) in enumerate(zip(players.tolist(), spots.tolist(), strict=True)):
-            self._position_of[player * MAX_SPOTS + spot] = start + offset
         count = len(players)
+        self._position_of.view[players, spots] = np.arange(start, start + count)
         zeros = np.zeros(count, dtype=np.int64)
         self._player.extend(players)
         self._spot.extend(spots)

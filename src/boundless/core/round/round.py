@@ -412,6 +412,45 @@ class SharedRound:
         self._apply(event)
         return event
 
+    def take_insurance_many(self, positions: np.ndarray) -> ev.InsuranceTaken:
+        """Bulk insurance (bots, load tests): every position must be eligible and covered."""
+        self._require(INSURANCE)
+        positions = np.asarray(positions, dtype=np.int64)
+        if len(positions) and (positions.min() < 0 or positions.max() >= len(self.book)):
+            raise UnknownPositionError("a position index is out of range")
+        if len(np.unique(positions)) != len(positions):
+            raise IllegalActionError("a position takes insurance twice in one batch")
+        book = self.book
+        eligible = (
+            (book.main[positions] > 0)
+            & (book.insurance[positions] == 0)
+            & ~book.even_money[positions]
+        )
+        if self.rules.insurance.blackjack_offer == "even_money":
+            naturals = np.array(
+                [
+                    bool(state.hands) and state.hands[0].status == "blackjack"
+                    for state in self.nodes.states
+                ],
+                dtype=np.bool_,
+            )
+            eligible &= ~naturals[book.node[positions]]
+        if not eligible.all():
+            bad = int(positions[np.flatnonzero(~eligible)[0]])
+            player_id = book.player_ids[int(book.player[bad])]
+            self._verify_insurance(player_id, int(book.spot[bad]), even_money=False)
+        cost = self.rules.insurance.cost
+        need = np.zeros_like(self.book.free)
+        np.add.at(need, self.book.player[positions], cost.of_array(self.book.main[positions]))
+        short = np.flatnonzero(need > self.book.free)
+        if len(short):
+            raise InsufficientCoinsError(
+                f"player {self.book.player_ids[int(short[0])]!r}: insurance exceeds free coins"
+            )
+        event = ev.InsuranceTaken(ev.frozen_array(positions), even_money=False)
+        self._apply(event)
+        return event
+
     def close_insurance(self) -> ev.InsuranceClosed:
         self._require(INSURANCE)
         event = ev.InsuranceClosed()
@@ -430,6 +469,8 @@ class SharedRound:
         if spot != self.current_spot or self.book.pending[position] != NO_DECISION:
             return frozenset()
         allowed = set(self._legal_for(position))
+        if not allowed:
+            return frozenset()
         free = int(self.book.free[self.book.player[position]])
         main = int(self.book.main[position])
         hand_units = self.path_of(position).hand.stake_units
@@ -458,10 +499,9 @@ class SharedRound:
                 f"{where} {hand_label} {'-'.join(map(str, path.hand.cards))}: "
                 f"{action.word} is not allowed now (allowed: {options})"
             )
-        if (
-            action in (Action.DOUBLE, Action.SPLIT)
-            and self.rules.fallbacks.insufficient_coins == "chart_second_choice"
-        ):
+        if action in (Action.DOUBLE, Action.SPLIT):
+            # Unaffordable now: rejected (rule 5). The fall-backs of rules 12 and 22 apply only
+            # when coins run short between the decision and the step's execution.
             units = path.hand.stake_units if action == Action.DOUBLE else 1
             cost = int(self.book.main[position]) * units
             free = int(self.book.free[self.book.player[position]])
@@ -528,21 +568,33 @@ class SharedRound:
             & (self.book.spot[positions] == self.current_spot)
             & (self.book.pending[positions] == NO_DECISION)
         )
-        if self.rules.fallbacks.insufficient_coins == "chart_second_choice":
-            units = np.array(
-                [
-                    self.nodes.states[n].hand.stake_units
-                    if not self.nodes.states[n].finished
-                    else 1
-                    for n in nodes.tolist()
-                ]
-            )
-            cost = np.where(actions == Action.DOUBLE, units, actions == Action.SPLIT)
-            ok &= self.book.free[self.book.player[positions]] >= self.book.main[positions] * cost
+        units = np.array(
+            [
+                state.hand.stake_units if not state.finished else 1
+                for state in (self.nodes.states[n] for n in nodes.tolist())
+            ],
+            dtype=np.int64,
+        )
+        cost = np.where(actions == Action.DOUBLE, units, actions == Action.SPLIT)
+        ok &= self.book.free[self.book.player[positions]] >= self.book.main[positions] * cost
         if not ok.all():
             bad = int(np.flatnonzero(~ok)[0])
             self._verify_decision(int(positions[bad]), Action(int(actions[bad])))
             raise IllegalActionError(f"position {int(positions[bad])}: decision not allowed")
+
+    def positions_awaiting_decision(self) -> np.ndarray:
+        """Positions on the open step whose hand in play waits for a decision (none given yet)."""
+        if self.phase != DECISIONS or self.paused:
+            return np.zeros(0, dtype=np.int64)
+        on_spot = self._spot_positions[self.current_spot]
+        node_of = self.book.node[on_spot]
+        unique_nodes, inverse = np.unique(node_of, return_inverse=True)
+        deciding = np.array(
+            [self.nodes.states[node].needs_decision for node in unique_nodes.tolist()],
+            dtype=np.bool_,
+        )
+        waiting = deciding[inverse.reshape(-1)] & (self.book.pending[on_spot] == NO_DECISION)
+        return on_spot[waiting]
 
     @property
     def needs_decisions(self) -> bool:
@@ -725,7 +777,7 @@ class SharedRound:
             self.book.even_money[positions] = True
             self._pay("even_money", positions, odds_payout(main, self.rules.payouts.win))
             return
-        cost = (main * self.rules.insurance.cost.numerator) // self.rules.insurance.cost.denominator
+        cost = self.rules.insurance.cost.of_array(main)
         self.book.insurance[positions] = cost
         np.subtract.at(self.book.free, self.book.player[positions], cost)
 

@@ -18,8 +18,9 @@ def _pair(
     first, second = player[0], player[1]
     if first.rank != second.rank:
         return NO_MATCH
+    # Every description that holds: a perfect pair is also a pair of one colour.
     if first.suit == second.suit:
-        return frozenset({"perfect_pair"})
+        return frozenset({"perfect_pair", "colored_pair"})
     if first.is_red == second.is_red:
         return frozenset({"colored_pair"})
     return frozenset({"mixed_pair"})
@@ -46,10 +47,11 @@ def _lucky_trio(
     ranks = sorted(card.rank for card in cards)
     total = best_total(cards)
     matched: set[str] = set()
+    # "Unsuited" 7-7-7 and 6-7-8 mean any suits, so a suited one matches both lines.
     if ranks == [7, 7, 7]:
-        matched.add("suited_777" if suited else "unsuited_777")
+        matched.update({"suited_777", "unsuited_777"} if suited else {"unsuited_777"})
     if ranks == [6, 7, 8]:
-        matched.add("suited_678" if suited else "unsuited_678")
+        matched.update({"suited_678", "unsuited_678"} if suited else {"unsuited_678"})
     if total == 21:
         matched.add("suited_21" if suited else "unsuited_21")
     if total in (19, 20):
@@ -63,9 +65,7 @@ def _poker_trio(
     return frozenset(poker_patterns((player[0], player[1], up)))
 
 
-PAIR = register(
-    SideBetKind("pair", ("perfect_pair", "colored_pair", "mixed_pair"), _pair)
-)
+PAIR = register(SideBetKind("pair", ("perfect_pair", "colored_pair", "mixed_pair"), _pair))
 BUST_BONUS = register(
     SideBetKind(
         "bust_bonus",
