@@ -236,11 +236,6 @@ def test_double_is_offered_only_with_enough_free_coins() -> None:
         assert ("double" in words(round_.legal_actions("p", 1))) is offered, balance
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason="engine bug: decide() accepts a double the free coins do not cover "
-    "(legal_actions leaves it out; DECISIONS rule 5 says reject it)",
-)
 def test_a_double_the_coins_do_not_cover_is_rejected_when_decided() -> None:
     round_, shoe = new_round("6S 9D 5H 8C 2C 3D")
     seat(round_, "p", balance=1000)  # everything is on the main bet
@@ -350,11 +345,6 @@ def test_split_is_offered_only_with_enough_free_coins() -> None:
         assert ("split" in words(round_.legal_actions("p", 1))) is offered, balance
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason="engine bug: decide() accepts a split the free coins do not cover "
-    "(legal_actions leaves it out; DECISIONS rule 5 says reject it)",
-)
 def test_a_split_the_coins_do_not_cover_is_rejected_when_decided() -> None:
     round_, shoe = new_round("8S 6D 8H TC 2C")
     seat(round_, "p", balance=1500)

@@ -1,0 +1,191 @@
+"""Golden rounds: the dealer's play, the round result and the main-bet rewards.
+
+Boundless document: "Result" phase, "Facilitator's Action", "Round Result", "Rewards" (per-hand
+rows); DECISIONS.md rules 1, 4 and 6.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+from golden_helpers import (
+    RULES,
+    Hand,
+    dealer,
+    hand,
+    net,
+    new_round,
+    play,
+    rules_with,
+    seat,
+    side,
+    staked,
+)
+
+from boundless.core.round.settlement import odds_payout
+
+# ---- the dealer's hand ----------------------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("cards", "dealer_cards", "total"),
+    [
+        # player TS TH = 20 stands in every case; the dealer's cards follow.
+        ("TS 9D TH 7C 5C", "9D 7C 5C", 21),  # hard 16 hits
+        ("TS 6D TH TC 2C", "6D TC 2C", 18),  # 16 hits
+        ("TS 5D TH AC 2C", "5D AC 2C", 18),  # soft 16 hits, soft 18 stands
+        ("TS 6D TH AC 9C", "6D AC", 17),  # soft 17 stands
+        ("TS 2D TH 4C AC 9C", "2D 4C AC", 17),  # soft 17 of three cards stands
+        ("TS 5D TH AC AH 9C", "5D AC AH", 17),  # soft 16 draws an ace: soft 17 stands
+        ("TS 9D TH 8C 2C", "9D 8C", 17),  # hard 17 stands
+        ("TS 7D TH QC 2C", "7D QC", 17),
+        ("TS 8D TH QC 2C", "8D QC", 18),
+    ],
+)
+def test_dealer_hits_sixteen_or_less_and_stands_on_seventeen_or_more(
+    cards: str, dealer_cards: str, total: int
+) -> None:
+    round_, _ = new_round(cards + " KC KD KH")
+    seat(round_, "p")
+    play(round_, {"p": ["stand"]})
+    assert dealer(round_) == dealer_cards
+    assert round_.dealer_hand.total == total
+
+
+def test_dealer_draws_several_cards_until_seventeen() -> None:
+    # Dealer 2D 3C = 5, draws 4C (9), 2H (11), 5S (16), 6S (22): bust with six cards.
+    round_, _ = new_round("TS 2D TH 3C 4C 2H 5S 6S KC")
+    seat(round_, "p")
+    play(round_, {"p": ["stand"]})
+    assert dealer(round_) == "2D 3C 4C 2H 5S 6S"
+    assert round_.dealer_hand.bust
+    assert hand(round_, "p") == Hand("TS TH", 20, 1000, "win", 2000)
+
+
+def test_dealer_completes_the_hand_when_every_player_busted() -> None:
+    # The only player busts (TS 6H + KC); the dealer 6D TC = 16 still draws 9S = 25 (3 cards),
+    # which the Bust Bonus pays 1:1.
+    round_, _ = new_round("TS 6D 6H TC KC 9S")
+    seat(round_, "p", sides={"bust_bonus": 100})
+    play(round_, {"p": ["hit"]})
+    assert hand(round_, "p") == Hand("TS 6H KC", 26, 1000, "lose", 0)
+    assert dealer(round_) == "6D TC 9S"
+    assert side(round_, "p", "bust_bonus") == ("win", "bust_3", 200)
+
+
+def test_dealer_completes_the_hand_when_every_player_surrendered() -> None:
+    round_, _ = new_round("TS 6D 6H TC 5C")
+    seat(round_, "a")
+    seat(round_, "b", sides={"bust_bonus": 100})
+    play(round_, {"a": ["surrender"], "b": ["surrender"]})
+    assert dealer(round_) == "6D TC 5C"
+    assert hand(round_, "a") == Hand("TS 6H", 16, 1000, "surrender", 500)
+    assert side(round_, "b", "bust_bonus") == ("lose", None, 0)
+
+
+def test_dealer_completes_the_hand_for_a_table_of_side_option_players_only() -> None:
+    round_, _ = new_round("TS 5D TH 7C KS")
+    seat(round_, "s", main=0, sides={"bust_bonus": 100})
+    play(round_)
+    assert dealer(round_) == "5D 7C KS"
+    assert side(round_, "s", "bust_bonus") == ("win", "bust_3", 200)
+
+
+# ---- results ---------------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("cards", "actions", "expected"),
+    [
+        # higher total than the dealer: 1:1
+        ("TS 9D 9H 8C", ["stand"], Hand("TS 9H", 19, 1000, "win", 2000)),
+        # dealer bust (9D 7C + 8S): 1:1
+        ("TS 9D 3H 7C 8S", ["stand"], Hand("TS 3H", 13, 1000, "win", 2000)),
+        # lower total: the bet is lost
+        ("TS 9D 6H 8C", ["stand"], Hand("TS 6H", 16, 1000, "lose", 0)),
+        # same total: the bet comes back
+        ("TS 9D 7H 8C", ["stand"], Hand("TS 7H", 17, 1000, "push", 1000)),
+        ("TS 7D QH TC", ["stand"], Hand("TS QH", 20, 1000, "win", 2000)),
+        # player bust loses even though the dealer busts too (9D 7C + 8S)
+        ("TS 9D 6H 7C KC 8S", ["hit"], Hand("TS 6H KC", 26, 1000, "lose", 0)),
+        # 21 of three cards against the dealer's 20
+        ("TS KD 5H QC 6C", ["hit"], Hand("TS 5H 6C", 21, 1000, "win", 2000)),
+        # 21 of three cards against the dealer's 21 of three cards: push
+        ("TS 9D 5H 2C 6C KH", ["hit"], Hand("TS 5H 6C", 21, 1000, "push", 1000)),
+    ],
+    ids=[
+        "higher-wins",
+        "dealer-bust-wins",
+        "lower-loses",
+        "equal-pushes",
+        "twenty-vs-seventeen",
+        "player-bust-loses-first",
+        "three-card-21-wins",
+        "21-vs-21-pushes",
+    ],
+)
+def test_round_result(cards: str, actions: list[str], expected: Hand) -> None:
+    round_, _ = new_round(cards)
+    seat(round_, "p")
+    play(round_, {"p": actions})
+    assert hand(round_, "p") == expected
+
+
+# ---- rewards --------------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("main", "blackjack", "win"),
+    [(100, 250, 200), (300, 750, 600), (2500, 6250, 5000), (100_000, 250_000, 200_000)],
+)
+def test_blackjack_pays_three_to_two_and_a_win_one_to_one(
+    main: int, blackjack: int, win: int
+) -> None:
+    round_, _ = new_round("AS 9D KH 8C")  # player blackjack against 17
+    seat(round_, "p", main=main, balance=200_000)
+    play(round_)
+    assert (hand(round_, "p").outcome, hand(round_, "p").payout) == ("blackjack", blackjack)
+    assert net(round_, "p") == blackjack - main
+
+    round_, _ = new_round("TS 9D 9H 8C")  # 19 against 17
+    seat(round_, "p", main=main, balance=200_000)
+    play(round_, {"p": ["stand"]})
+    assert (hand(round_, "p").outcome, hand(round_, "p").payout) == ("win", win)
+
+
+def test_every_allowed_stake_is_paid_in_whole_minor_units() -> None:
+    # Stakes are multiples of the table unit (1.00 coin = 100), so 3:2 never needs rounding
+    # at the shipped table: 1.5 x stake is always a whole number of minor units.
+    limits = RULES.limits
+    stakes = list(range(limits.min_main_amount, limits.max_main_amount + 1, limits.unit_amount))
+    paid = odds_payout(np.array(stakes, dtype=np.int64), RULES.payouts.blackjack)
+    assert [int(amount) * 2 for amount in paid] == [stake * 5 for stake in stakes]
+
+
+def test_three_to_two_on_an_odd_stake_is_rounded_down_to_the_minor_unit() -> None:
+    # DECISIONS rule 1, on a table whose unit is one minor unit: 1.01 coins at 3:2 returns
+    # 1.01 + 1.515 -> 2.52 (the half unit is dropped).
+    rules = rules_with(limits={"unit_amount": 1, "min_main_amount": 1, "max_main_amount": 100_000})
+    round_, _ = new_round("AS 9D KH 8C", rules=rules)
+    seat(round_, "p", main=101)
+    play(round_)
+    assert hand(round_, "p").payout == 252
+    assert isinstance(hand(round_, "p").payout, int)
+
+
+def test_half_refunds_on_an_odd_stake_are_rounded_down() -> None:
+    rules = rules_with(limits={"unit_amount": 1, "min_main_amount": 1, "max_main_amount": 100_000})
+    round_, _ = new_round("TS 9D 6H 8C", rules=rules)
+    seat(round_, "p", main=101)
+    play(round_, {"p": ["surrender"]})
+    assert hand(round_, "p").payout == 50
+
+
+def test_a_push_returns_exactly_the_stake_of_a_doubled_hand() -> None:
+    # 6S 5H = 11 doubles into 6C = 17 against the dealer's 17.
+    round_, _ = new_round("6S 9D 5H 8C 6C")
+    seat(round_, "p")
+    play(round_, {"p": ["double"]})
+    assert hand(round_, "p") == Hand("6S 5H 6C", 17, 2000, "push", 2000)
+    assert staked(round_, "p") == 2000
+    assert net(round_, "p") == 0
