@@ -46,7 +46,7 @@ class Card(int):
             cleaned = "T" + cleaned[2:]
         if len(cleaned) != 2:
             raise InvalidCardError(f"card {text!r} is not rank+suit such as 'AS' or '10H'")
-        rank_letter, suit_letter = cleaned
+        rank_letter, suit_letter = cleaned[0], cleaned[1]
         if rank_letter not in RANK_LETTERS:
             raise InvalidCardError(f"card {text!r} has unknown rank {rank_letter!r}")
         if suit_letter not in SUIT_LETTERS:

@@ -51,7 +51,7 @@ def _per_spot(value: object, where: str, multi: bool) -> dict[int, Any]:
     for key, item in value.items():
         _require(
             isinstance(key, str) and key.isdigit() and int(key) >= 1,
-            f"{where} has key {key!r}; spots are \"1\", \"2\", ...",
+            f'{where} has key {key!r}; spots are "1", "2", ...',
         )
         result[int(key)] = item
     return result
@@ -119,7 +119,10 @@ def run_scenario(data: object, load: TitleLoader) -> dict[str, Any]:
             "'side_bets_offered' must be a list of side-bet keys",
         )
     players_data = data.get("players")
-    _require(isinstance(players_data, list) and players_data, "'players' must be a non-empty list")
+    _require(
+        isinstance(players_data, list) and len(players_data) > 0,
+        "'players' must be a non-empty list",
+    )
     assert isinstance(players_data, list)
     players = [_Player(item, index, rules) for index, item in enumerate(players_data)]
     ids = [player.id for player in players]
@@ -141,9 +144,7 @@ def run_scenario(data: object, load: TitleLoader) -> dict[str, Any]:
     try:
         _play(round_, players)
     except ShoeExhaustedError:
-        raise ScenarioError(
-            f"'cards' has {len(cards)} cards, too few for this round"
-        ) from None
+        raise ScenarioError(f"'cards' has {len(cards)} cards, too few for this round") from None
     return _output(game, round_, players)
 
 
@@ -249,4 +250,3 @@ def _output(game: str, round_: SharedRound, players: list[_Player]) -> dict[str,
         },
         "players": output_players,
     }
-

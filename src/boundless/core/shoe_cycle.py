@@ -71,11 +71,7 @@ class ShoeCycle:
     def end_round(self, voided_by_exhaustion: bool = False) -> bool:
         """Mark the shoe finished when the cut card is out; returns whether it is."""
         assert self.shoe is not None
-        if (
-            voided_by_exhaustion
-            or self.shoe.cut_card_out
-            or self.rules.shoe.reshuffle_every_round
-        ):
+        if voided_by_exhaustion or self.shoe.cut_card_out or self.rules.shoe.reshuffle_every_round:
             self._must_shuffle = True
         return self._must_shuffle
 

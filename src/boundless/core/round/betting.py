@@ -170,10 +170,10 @@ def _verify_seat_ratio(
     multiple = rules.table.main_bet_max_multiple_of_right
     ordered = sorted(seats)
     for left, right in pairwise(ordered):
-        left_main, _, row = seats[left]
+        left_main, _, left_row = seats[left]
         _, right_total, right_row = seats[right]
         if left_main > multiple * right_total:
-            culprit = row if row is not None else right_row
+            culprit = left_row if left_row is not None else right_row
             assert culprit is not None
             raise InvalidBetError(
                 f"{who(culprit)}: main bet {format_amount(left_main)} on seat {left} exceeds "

@@ -582,37 +582,38 @@ class SharedRound:
             self._verify_decision(int(positions[bad]), Action(int(actions[bad])))
             raise IllegalActionError(f"position {int(positions[bad])}: decision not allowed")
 
-    def positions_awaiting_decision(self) -> np.ndarray:
-        """Positions on the open step whose hand in play waits for a decision (none given yet)."""
-        if self.phase != DECISIONS or self.paused:
-            return np.zeros(0, dtype=np.int64)
+    def _deciding_on_spot(self) -> tuple[np.ndarray, np.ndarray]:
+        """Positions on the open spot, and which of them hold a hand waiting for a decision."""
         on_spot = self._spot_positions[self.current_spot]
-        node_of = self.book.node[on_spot]
-        unique_nodes, inverse = np.unique(node_of, return_inverse=True)
+        unique_nodes, inverse = np.unique(self.book.node[on_spot], return_inverse=True)
         deciding = np.array(
             [self.nodes.states[node].needs_decision for node in unique_nodes.tolist()],
             dtype=np.bool_,
         )
-        waiting = deciding[inverse.reshape(-1)] & (self.book.pending[on_spot] == NO_DECISION)
-        return on_spot[waiting]
+        return on_spot, deciding[inverse.reshape(-1)]
+
+    def positions_awaiting_decision(self) -> np.ndarray:
+        """Positions on the open step whose hand in play waits for a decision (none given yet)."""
+        if self.phase != DECISIONS or self.paused:
+            return np.zeros(0, dtype=np.int64)
+        on_spot, deciding = self._deciding_on_spot()
+        waiting = deciding & (self.book.pending[on_spot] == NO_DECISION)
+        return np.asarray(on_spot[waiting], dtype=np.int64)
+
+    def undecided_count(self) -> int:
+        return len(self.positions_awaiting_decision())
 
     @property
     def needs_decisions(self) -> bool:
-        """Whether the open step waits for anyone's decision (else it can close at once)."""
+        """Whether the open step has hands to decide (else it can close at once)."""
         if self.phase != DECISIONS:
             return False
-        return self._plan_current().waiting > 0
-
-    def undecided_count(self) -> int:
-        return self._plan_current().undecided if self.phase == DECISIONS else 0
-
-    def _plan_current(self) -> StepPlan:
-        return plan_step(self, self.current_spot, self.step)
+        return bool(self._deciding_on_spot()[1].any())
 
     def close_step(self) -> ev.StepClosed:
         """Execute this step: decisions, autoplay for the rest, and one card if anyone takes it."""
         self._require(DECISIONS)
-        plan = self._plan_current()
+        plan = plan_step(self, self.current_spot, self.step)
         card = self._draw() if plan.takes_card else None
         event = ev.StepClosed(self.current_spot, self.step, card)
         self._plan = (self.current_spot, self.step, plan)

@@ -149,5 +149,4 @@ def odds_payout(stakes: np.ndarray, odds: Odds | None) -> np.ndarray:
     """Stake plus winnings at ``odds`` (rounded down), or nothing when ``odds`` is None."""
     if odds is None:
         return np.zeros_like(stakes)
-    return stakes + (stakes * odds.win) // odds.per
-
+    return np.asarray(stakes + (stakes * odds.win) // odds.per, dtype=np.int64)

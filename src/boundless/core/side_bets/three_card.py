@@ -16,7 +16,7 @@ def all_one_rank(cards: Sequence[Card]) -> bool:
 
 
 def is_straight(cards: Sequence[Card]) -> bool:
-    """Three consecutive ranks; the ace plays low (A-2-3) or high (Q-K-A), never round the corner."""
+    """Three consecutive ranks; the ace plays low (A-2-3) or high (Q-K-A), never K-A-2."""
     ranks = sorted(card.rank for card in cards)
     if len(set(ranks)) != len(ranks):
         return False
