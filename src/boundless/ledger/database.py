@@ -63,6 +63,13 @@ def _configure_sqlite(engine: Engine) -> None:
         connection.exec_driver_sql("BEGIN IMMEDIATE")
 
 
+def include_name(name: str | None, type_: str, _parent: Any) -> bool:
+    """Autogenerate looks at the ledger's tables only; other parts of the app own the rest."""
+    if type_ != "table":
+        return True
+    return (name or "").startswith("ledger_") and name != VERSION_TABLE
+
+
 def make_session_factory(engine: Engine) -> sessionmaker[Session]:
     return sessionmaker(engine, expire_on_commit=False)
 

@@ -10,16 +10,16 @@ from typing import Any
 from alembic import context
 from sqlalchemy import Connection
 
-from boundless.ledger.database import VERSION_TABLE, default_database_url, make_engine
+from boundless.ledger.database import (
+    VERSION_TABLE,
+    default_database_url,
+    include_name,
+    make_engine,
+)
 from boundless.ledger.models import LedgerBase
 
 config = context.config
 target_metadata = LedgerBase.metadata
-
-
-def include_name(name: str | None, type_: str, _parent: Any) -> bool:
-    """Autogenerate looks at the ledger's tables only; other parts of the app own the rest."""
-    return type_ != "table" or (name or "").startswith("ledger_")
 
 
 def _configure(**options: Any) -> None:

@@ -29,13 +29,14 @@ def upgrade() -> None:
         sa.Column("player_id", sa.String(64), nullable=True),
         sa.Column("balance", sa.BigInteger(), nullable=False),
         sa.Column("created_at", sa.DateTime(timezone=True), nullable=False),
-        sa.PrimaryKeyConstraint("id", name="pk_ledger_accounts"),
-        sa.UniqueConstraint("name", name="uq_ledger_accounts_name"),
+        sa.PrimaryKeyConstraint("id", name=op.f("pk_ledger_accounts")),
+        sa.UniqueConstraint("name", name=op.f("uq_ledger_accounts_name")),
         sa.CheckConstraint(
-            "kind IN ('wallet', 'in_play', 'house', 'issuance')", name="ck_ledger_accounts_kind"
+            "kind IN ('wallet', 'in_play', 'house', 'issuance')",
+            name=op.f("ck_ledger_accounts_kind"),
         ),
         sa.CheckConstraint(
-            "kind <> 'wallet' OR balance >= 0", name="ck_ledger_accounts_wallet_not_negative"
+            "kind <> 'wallet' OR balance >= 0", name=op.f("ck_ledger_accounts_wallet_not_negative")
         ),
     )
     op.create_table(
@@ -47,15 +48,17 @@ def upgrade() -> None:
         sa.Column("status", sa.String(16), nullable=False),
         sa.Column("opened_at", sa.DateTime(timezone=True), nullable=False),
         sa.Column("ended_at", sa.DateTime(timezone=True), nullable=True),
-        sa.PrimaryKeyConstraint("id", name="pk_ledger_rounds"),
-        sa.UniqueConstraint("table_id", "round_no", name="uq_ledger_rounds_table_id_round_no"),
+        sa.PrimaryKeyConstraint("id", name=op.f("pk_ledger_rounds")),
+        sa.UniqueConstraint(
+            "table_id", "round_no", name=op.f("uq_ledger_rounds_table_id_round_no")
+        ),
         sa.ForeignKeyConstraint(
             ["in_play_account_id"],
             ["ledger_accounts.id"],
-            name="fk_ledger_rounds_in_play_account_id_ledger_accounts",
+            name=op.f("fk_ledger_rounds_in_play_account_id_ledger_accounts"),
         ),
         sa.CheckConstraint(
-            "status IN ('open', 'closed', 'cancelled')", name="ck_ledger_rounds_status"
+            "status IN ('open', 'closed', 'cancelled')", name=op.f("ck_ledger_rounds_status")
         ),
     )
     op.create_table(
@@ -70,14 +73,16 @@ def upgrade() -> None:
         sa.Column("player_id", sa.String(64), nullable=True),
         sa.Column("position", sa.String(64), nullable=True),
         sa.Column("created_at", sa.DateTime(timezone=True), nullable=False),
-        sa.PrimaryKeyConstraint("id", name="pk_ledger_transactions"),
-        sa.UniqueConstraint("idempotency_key", name="uq_ledger_transactions_idempotency_key"),
+        sa.PrimaryKeyConstraint("id", name=op.f("pk_ledger_transactions")),
+        sa.UniqueConstraint("idempotency_key", name=op.f("uq_ledger_transactions_idempotency_key")),
         sa.ForeignKeyConstraint(
-            ["round_id"], ["ledger_rounds.id"], name="fk_ledger_transactions_round_id_ledger_rounds"
+            ["round_id"],
+            ["ledger_rounds.id"],
+            name=op.f("fk_ledger_transactions_round_id_ledger_rounds"),
         ),
     )
     op.create_index(
-        "ix_ledger_transactions_round_id_position",
+        op.f("ix_ledger_transactions_round_id_position"),
         "ledger_transactions",
         ["round_id", "position"],
     )
@@ -87,25 +92,25 @@ def upgrade() -> None:
         sa.Column("transaction_id", Id, nullable=False),
         sa.Column("account_id", Id, nullable=False),
         sa.Column("amount", sa.BigInteger(), nullable=False),
-        sa.PrimaryKeyConstraint("id", name="pk_ledger_entries"),
+        sa.PrimaryKeyConstraint("id", name=op.f("pk_ledger_entries")),
         sa.ForeignKeyConstraint(
             ["transaction_id"],
             ["ledger_transactions.id"],
-            name="fk_ledger_entries_transaction_id_ledger_transactions",
+            name=op.f("fk_ledger_entries_transaction_id_ledger_transactions"),
         ),
         sa.ForeignKeyConstraint(
             ["account_id"],
             ["ledger_accounts.id"],
-            name="fk_ledger_entries_account_id_ledger_accounts",
+            name=op.f("fk_ledger_entries_account_id_ledger_accounts"),
         ),
-        sa.CheckConstraint("amount <> 0", name="ck_ledger_entries_amount_not_zero"),
+        sa.CheckConstraint("amount <> 0", name=op.f("ck_ledger_entries_amount_not_zero")),
     )
     op.create_index(
-        "ix_ledger_entries_transaction_id_account_id",
+        op.f("ix_ledger_entries_transaction_id_account_id"),
         "ledger_entries",
         ["transaction_id", "account_id"],
     )
-    op.create_index("ix_ledger_entries_account_id_id", "ledger_entries", ["account_id", "id"])
+    op.create_index(op.f("ix_ledger_entries_account_id_id"), "ledger_entries", ["account_id", "id"])
 
 
 def downgrade() -> None:
