@@ -1,0 +1,232 @@
+"""Golden rounds: one shared deal for everyone and the step cards (DECISIONS.md rules 7-8).
+
+Boundless document: "Introduction" (everyone plays their own hand in one shared game),
+"Initial Distributing" (dealing order, initial scores shown), "Decision".
+"""
+
+from __future__ import annotations
+
+from golden_helpers import (
+    SKIP,
+    Hand,
+    dealer,
+    drawn,
+    hand,
+    hands,
+    net,
+    new_round,
+    play,
+    result,
+    seat,
+    staked,
+    step_cards,
+)
+
+from boundless.core.round import Action
+from boundless.core.round.views import player_view
+
+
+def test_dealing_order_player_up_player_hole() -> None:
+    round_, shoe = new_round("2S 3H 4D 5C 9S")
+    seat(round_, "p")
+    round_.deal()
+    assert shoe.position == 4
+    assert hands(round_, "p")[0].cards == "2S 4D"
+    assert str(round_.up_card) == "3H"
+    assert round_.hole_card is None  # face down until the dealer plays
+    round_.decide("p", 1, "stand")
+    round_.run_to_end()
+    assert dealer(round_) == "3H 5C 9S"
+
+
+def test_initial_scores_are_shown_and_the_hole_card_is_not() -> None:
+    round_, _ = new_round("AS 9D 6H 8C")
+    seat(round_, "p")
+    round_.deal()
+    view = player_view(round_, "p")
+    assert view["dealer"] == {"cards": ["9D"], "hole_hidden": True, "total": 9}
+    (position,) = view["player"]["positions"]
+    assert position["hands"][0]["cards"] == ["AS", "6H"]
+    assert position["hands"][0]["total"] == 17
+    assert "8C" not in repr(view)
+
+
+def test_seated_players_are_offered_the_five_actions() -> None:
+    round_, _ = new_round("8S 6D 8H TC")
+    seat(round_, "p")
+    round_.deal()
+    assert round_.legal_actions("p", 1) == frozenset(
+        {Action.HIT, Action.STAND, Action.SURRENDER, Action.DOUBLE, Action.SPLIT}
+    )
+
+
+def test_every_player_gets_the_same_two_initial_cards() -> None:
+    round_, _ = new_round("9S 6D 2H TC 5C")
+    for player in ("a", "b", "c"):
+        seat(round_, player)
+    seat(round_, "side-only", main=0, sides={"pair": 100})
+    round_.deal()
+    for player in ("a", "b", "c"):
+        assert hands(round_, player)[0].cards == "9S 2H"
+    for player in ("a", "b", "c", "side-only"):
+        assert player_view(round_, player)["spots"]["1"]["cards"] == ["9S", "2H"]
+
+
+def test_step_cards_go_to_exactly_the_players_who_took_a_card_at_that_step() -> None:
+    """Nine players, one shared deal (8S 8H against 6D, hole TC), different decisions.
+
+    step 1 card 3C: b hit, c split (hand 1's 2nd card), d split (same), e double, g hit
+    step 2 card 2D: c stands on hand 1 -> hand 2 takes 2D as its 2nd card, d hits hand 1,
+                    g hits (21: stands by itself)
+    step 3 card 5S: c hits hand 2, d stands on hand 1 -> hand 2 takes 5S
+    step 4 card 9H: d doubles hand 2 (c stands: no card)
+    a stands at once, f surrenders, i never answers (autoplay stands on 16), s bets Pair only.
+    The dealer then draws the next card, 2C: 6D TC 2C = 18.
+    """
+    round_, shoe = new_round("8S 6D 8H TC 3C 2D 5S 9H 2C KS")
+    for player in "abcdefgi":
+        seat(round_, player)
+    seat(round_, "s", main=0, sides={"pair": 100})
+    round_.deal()
+    script = {
+        "a": ["stand"],
+        "b": ["hit", "stand"],
+        "c": ["split", "stand", "hit", "stand"],
+        "d": ["split", "hit", "stand", "double"],
+        "e": ["double"],
+        "f": ["surrender"],
+        "g": ["hit", "hit"],
+    }
+    while round_.phase == "decisions":
+        for player, queue in script.items():
+            if queue and round_.path_of(round_.position(player, 1)).needs_decision:
+                round_.decide(player, 1, queue.pop(0))
+        round_.close_step()
+    assert step_cards(round_) == ["3C", "2D", "5S", "9H"]
+    assert round_.step_takers[1] == [5, 3, 2, 1]  # how many positions took each card
+    assert shoe.position == 8  # four initial cards, four step cards: no card for nobody
+    round_.run_to_end()
+    assert dealer(round_) == "6D TC 2C"
+
+    assert drawn(round_, "a") == []
+    assert drawn(round_, "b") == ["3C"]
+    assert drawn(round_, "c") == ["3C", "2D", "5S"]
+    assert drawn(round_, "d") == ["3C", "2D", "5S", "9H"]
+    assert drawn(round_, "e") == ["3C"]
+    assert drawn(round_, "f") == []
+    assert drawn(round_, "g") == ["3C", "2D"]
+    assert drawn(round_, "i") == []
+    # A player's k-th drawn card is the k-th step card.
+    for player in "abcdefgi":
+        cards = drawn(round_, player)
+        assert cards == step_cards(round_)[: len(cards)], player
+
+    assert hand(round_, "a") == Hand("8S 8H", 16, 1000, "lose", 0)
+    assert hand(round_, "b") == Hand("8S 8H 3C", 19, 1000, "win", 2000)
+    assert hands(round_, "c") == [
+        Hand("8S 3C", 11, 1000, "lose", 0),
+        Hand("8H 2D 5S", 15, 1000, "lose", 0),
+    ]
+    assert hands(round_, "d") == [
+        Hand("8S 3C 2D", 13, 1000, "lose", 0),
+        Hand("8H 5S 9H", 22, 2000, "lose", 0),
+    ]
+    assert hand(round_, "e") == Hand("8S 8H 3C", 19, 2000, "win", 4000)
+    assert hand(round_, "f") == Hand("8S 8H", 16, 1000, "surrender", 500)
+    assert hand(round_, "g") == Hand("8S 8H 3C 2D", 21, 1000, "win", 2000)
+    assert hand(round_, "i") == Hand("8S 8H", 16, 1000, "lose", 0)
+    assert result(round_, "i").hands[0].autoplayed
+    assert hands(round_, "s") == []
+
+    nets = {player: net(round_, player) for player in "abcdefgis"}
+    assert nets == {
+        "a": -1000,
+        "b": 1000,
+        "c": -2000,
+        "d": -3000,
+        "e": 2000,
+        "f": -500,
+        "g": 1000,
+        "i": -1000,
+        "s": 500,  # mixed pair 8S 8H, 5:1
+    }
+    assert staked(round_, "d") == 3000
+
+
+def test_standing_on_split_hand_one_gives_that_steps_card_to_hand_two() -> None:
+    # One player: split 9S 9H (step 1: hand 1 takes 2C = 11), stands on 11 at step 2, so hand 2
+    # takes the step 2 card TD as its second card (19) in that same step.
+    round_, shoe = new_round("9S 7D 9H TC 2C TD 3S")
+    seat(round_, "p")
+    round_.deal()
+    round_.decide("p", 1, "split")
+    round_.close_step()
+    round_.decide("p", 1, "stand")
+    round_.close_step()
+    assert step_cards(round_) == ["2C", "TD"]
+    assert hands(round_, "p")[1].cards == "9H TD"
+    assert round_.path_of(round_.position("p", 1)).current == 1
+    round_.decide("p", 1, "stand")
+    round_.run_to_end()
+    assert hands(round_, "p") == [
+        Hand("9S 2C", 11, 1000, "lose", 0),
+        Hand("9H TD", 19, 1000, "win", 2000),
+    ]
+    assert shoe.position == 6
+
+
+def test_split_aces_second_hand_and_a_hitting_player_share_the_next_step_card() -> None:
+    # a splits aces: hand 1 takes step 1 card 5C (soft 16, stands: one card); at step 2
+    # hand 2 takes 9D with no decision, the same card that b's second hit takes.
+    # b: AS AH 5C = soft 17, then 9D = hard 16. Dealer 7D TC = 17.
+    round_, _ = new_round("AS 7D AH TC 5C 9D 4S")
+    seat(round_, "a")
+    seat(round_, "b")
+    play(round_, {"a": ["split"], "b": ["hit", "hit", "stand"]})
+    assert step_cards(round_) == ["5C", "9D"]
+    assert hands(round_, "a") == [
+        Hand("AS 5C", 16, 1000, "lose", 0),
+        Hand("AH 9D", 20, 1000, "win", 2000),
+    ]
+    assert hand(round_, "b") == Hand("AS AH 5C 9D", 16, 1000, "lose", 0)
+    assert round_.step_takers[1] == [2, 2]
+
+
+def test_no_card_is_drawn_for_a_step_in_which_nobody_takes_one() -> None:
+    round_, shoe = new_round("TS 9D 8H 7C 4C")
+    seat(round_, "a")
+    seat(round_, "b")
+    play(round_, {"a": ["stand"], "b": [SKIP]})  # b's autoplay stands on 18
+    assert step_cards(round_) == []
+    assert dealer(round_) == "9D 7C 4C"  # the dealer's draw is the fifth card
+    assert shoe.position == 5
+
+
+def test_positions_with_the_same_decisions_share_one_path() -> None:
+    round_, _ = new_round("TS 9D 2H 8C 3C 4D 5S")
+    for number in range(50):
+        seat(round_, f"hit-{number}")
+        seat(round_, f"stand-{number}")
+    script = {f"hit-{n}": ["hit", "stand"] for n in range(50)}
+    script |= {f"stand-{n}": ["stand"] for n in range(50)}
+    play(round_, script)
+    hitters = {int(round_.book.node[round_.position(f"hit-{n}", 1)]) for n in range(50)}
+    standers = {int(round_.book.node[round_.position(f"stand-{n}", 1)]) for n in range(50)}
+    assert len(hitters) == 1 and len(standers) == 1 and hitters != standers
+    assert hand(round_, "hit-7") == Hand("TS 2H 3C", 15, 1000, "lose", 0)
+    assert hand(round_, "stand-7") == Hand("TS 2H", 12, 1000, "lose", 0)
+
+
+def test_a_step_with_only_a_card_to_give_needs_no_decision() -> None:
+    round_, _ = new_round("AS 9D AH TC 5C 2D 7S")
+    seat(round_, "p")
+    round_.deal()
+    assert round_.needs_decisions
+    assert round_.undecided_count() == 1
+    round_.decide("p", 1, "split")
+    assert round_.undecided_count() == 0
+    round_.close_step()
+    assert not round_.needs_decisions  # hand 2 waits for its card, not for a decision
+    assert round_.undecided_count() == 0
+    round_.close_step()
+    assert round_.phase == "dealer"
