@@ -106,6 +106,11 @@ def play_round(title: str, count: int, seed: int) -> dict[str, float]:
                 dtype=np.int64,
             )
             actions = per_key[inverse.reshape(-1)]
+            book = round_.book
+            costly = (actions == Action.DOUBLE) | (actions == Action.SPLIT)
+            # A bot only presses buttons it can pay for (every hand here costs one main bet).
+            broke = costly & (book.free[book.player[waiting]] < book.main[waiting])
+            actions[broke] = Action.HIT
             speaking = actions >= 0
             round_.decide_many(waiting[speaking], actions[speaking])
         round_.close_step()
@@ -137,7 +142,7 @@ def main() -> None:
     parser.add_argument("--positions", type=int)
     parser.add_argument("--json", action="store_true")
     parser.add_argument("--title", default="boundless")
-    parser.add_argument("--seeds", type=int, default=3)
+    parser.add_argument("--seeds", type=int, default=5)
     args = parser.parse_args()
     if args.positions:
         result = run_one(args.title, args.positions, args.seeds)

@@ -72,18 +72,19 @@ class PositionBook:
 
         Returns ``(codes, known_index_by_code, ids_by_code)``.
         """
-        local: dict[str, int] = {}
-        codes = np.fromiter(
-            (local.setdefault(player_id, len(local)) for player_id in player_ids),
-            dtype=np.int64,
-            count=len(player_ids),
-        )
+        local = dict(zip(player_ids, range(len(player_ids)), strict=True))
+        if len(local) == len(player_ids):
+            codes = np.arange(len(player_ids), dtype=np.int64)  # the usual case: no repeats
+        else:
+            local = {}
+            codes = np.fromiter(
+                (local.setdefault(player_id, len(local)) for player_id in player_ids),
+                dtype=np.int64,
+                count=len(player_ids),
+            )
         ids = list(local)
-        known = np.fromiter(
-            (self._player_index.get(player_id, -1) for player_id in ids),
-            dtype=np.int64,
-            count=len(ids),
-        )
+        lookup = self._player_index.get
+        known = np.fromiter((lookup(player_id, -1) for player_id in ids), np.int64, len(ids))
         return codes, known, ids
 
     def ensure_players(self, player_ids: Sequence[str]) -> Array:
@@ -92,9 +93,9 @@ class PositionBook:
         fresh = np.flatnonzero(known < 0)
         if len(fresh):
             start = len(self.player_ids)
-            for offset, code in enumerate(fresh.tolist()):
-                self._player_index[ids[code]] = start + offset
-                self.player_ids.append(ids[code])
+            fresh_ids = [ids[code] for code in fresh.tolist()]
+            self._player_index.update(zip(fresh_ids, range(start, start + len(fresh)), strict=True))
+            self.player_ids.extend(fresh_ids)
             known[fresh] = np.arange(start, start + len(fresh))
             self._free.extend(np.zeros(len(fresh), dtype=np.int64))
             self._position_of.extend(np.full((len(fresh), MAX_SPOTS), -1, dtype=np.int64))

@@ -559,8 +559,9 @@ class SharedRound:
             raise IllegalActionError("an action code is out of range")
         nodes = self.book.node[positions]
         context = self._context()
+        unique_nodes, inverse = np.unique(nodes, return_inverse=True)
         table = np.zeros((len(self.nodes.states), len(Action)), dtype=np.bool_)
-        for node in np.unique(nodes).tolist():
+        for node in unique_nodes.tolist():
             for action in legal_actions(self.nodes.states[node], context):
                 table[node, int(action)] = True
         ok = (
@@ -568,13 +569,14 @@ class SharedRound:
             & (self.book.spot[positions] == self.current_spot)
             & (self.book.pending[positions] == NO_DECISION)
         )
-        units = np.array(
+        units_by_node = np.array(
             [
-                state.hand.stake_units if not state.finished else 1
-                for state in (self.nodes.states[n] for n in nodes.tolist())
+                1 if state.finished else state.hand.stake_units
+                for state in (self.nodes.states[node] for node in unique_nodes.tolist())
             ],
             dtype=np.int64,
         )
+        units = units_by_node[inverse.reshape(-1)]
         cost = np.where(actions == Action.DOUBLE, units, actions == Action.SPLIT)
         ok &= self.book.free[self.book.player[positions]] >= self.book.main[positions] * cost
         if not ok.all():
