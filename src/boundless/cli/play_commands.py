@@ -1,0 +1,140 @@
+"""``boundless play``: a title's shared table in the terminal, you and a few bots.
+
+The table itself is :class:`~boundless.cli.table_driver.TableDriver` (no I/O); the screen and
+keyboard are :class:`~boundless.cli.play_console.TerminalTable`; the bots are in
+:mod:`boundless.cli.bots`. Nothing here branches on the title: it is a parameter.
+"""
+
+from __future__ import annotations
+
+import json
+import sys
+from pathlib import Path
+from typing import Annotated
+
+import typer
+from rich.console import Console
+
+from boundless.cli.bots import bot_seats, policy_label
+from boundless.cli.play_console import InputFn, TerminalTable
+from boundless.cli.table_driver import TableDriver
+from boundless.cli.table_events import ShoeRetired, TableEvent
+from boundless.cli.table_seats import Seat
+from boundless.core.errors import RulesError
+from boundless.core.money import format_amount
+from boundless.core.random_source import RandomSource, SeededSource
+from boundless.core.rules import RuleSet
+from boundless.core.strategy_chart import StrategyChart
+from boundless.entropy import CryptoSource
+from boundless.titles import load_game
+
+HUMAN_ID = "you"
+HUMAN_NAME = "you"
+EXIT_BAD_INPUT = 2
+
+
+def run_game(
+    rules: RuleSet,
+    chart: StrategyChart | None,
+    source: RandomSource,
+    *,
+    balance: int,
+    bots: int,
+    rounds: int | None,
+    console: Console,
+    input_fn: InputFn | None = None,
+    reveal_dir: Path | None = None,
+) -> TableDriver:
+    """Play until the player quits, runs out of coins, or ``rounds`` rounds are played."""
+    screen = TerminalTable(console, rules, HUMAN_ID, input_fn)
+    screen.set_name(HUMAN_ID, HUMAN_NAME)
+
+    def observe(event: TableEvent) -> None:
+        screen(event)
+        if reveal_dir is not None and isinstance(event, ShoeRetired):
+            _save_reveal(reveal_dir, event, console)
+
+    human = Seat(HUMAN_ID, HUMAN_NAME, screen, balance, host=True)
+    seats = [human, *bot_seats(bots, balance)]
+    driver = TableDriver(rules, chart, source, seats, observer=observe)
+    words = screen.words
+    console.rule(f"[bold]{rules.title.name}[/bold]")
+    console.print(
+        f"Your {words.coins}: [bold]{format_amount(balance)}[/bold] · "
+        f"main {words.bet} {format_amount(rules.limits.min_main_amount)}–"
+        f"{format_amount(rules.limits.max_main_amount)} · type q (or Ctrl-D) to leave",
+        highlight=False,
+    )
+    if len(seats) > 1:
+        at_table = ", ".join(f"{seat.name} ({policy_label(seat)})" for seat in seats[1:])
+        console.print(f"At the table: {at_table}", highlight=False)
+    console.print(
+        "[dim]Each step line shows the card drawn and who took it; in brackets, what everyone "
+        "did (* = the autoplay rule, † = a coin fall-back).[/dim]",
+        highlight=False,
+    )
+    played = 0
+    try:
+        while driver.open and (rounds is None or played < rounds):
+            driver.play_round()
+            played += 1
+    except KeyboardInterrupt:
+        if driver.round is not None and not driver.round.over:
+            driver.round.cancel("interrupted")
+            console.print("Interrupted: the round in progress is void and its stakes returned.")
+    driver.close()
+    change = human.balance - balance
+    sign = "+" if change > 0 else ""
+    console.rule()
+    console.print(
+        f"Final {words.coins}: [bold]{format_amount(human.balance)}[/bold] "
+        f"({sign}{format_amount(change)} over {driver.rounds_played} round(s))",
+        highlight=False,
+    )
+    return driver
+
+
+def _save_reveal(folder: Path, event: ShoeRetired, console: Console) -> None:
+    folder.mkdir(parents=True, exist_ok=True)
+    path = folder / f"shoe-{event.shoe_number}-{event.reveal.commitment[:12]}.json"
+    path.write_text(json.dumps(event.reveal.to_json()) + "\n", encoding="utf-8")
+    console.print(f"  saved to {path} (check it with: boundless verify-shoe {path})")
+
+
+def play(
+    title: Annotated[str, typer.Option(help="Title (rule set) to play.")] = "boundless",
+    balance: Annotated[
+        int, typer.Option(min=1, help="Starting coins in minor units (100000 = 1,000.00).")
+    ] = 100000,
+    bots: Annotated[int, typer.Option(min=0, max=50, help="Bot players at the table.")] = 4,
+    seed: Annotated[
+        int | None,
+        typer.Option(help="Seeded shuffle for a reproducible demo (default: cryptographic)."),
+    ] = None,
+    rounds: Annotated[int | None, typer.Option(min=1, help="Stop after this many rounds.")] = None,
+    reveal_dir: Annotated[
+        Path | None,
+        typer.Option(help="Save each finished shoe's reveal here (for `boundless verify-shoe`)."),
+    ] = None,
+) -> None:
+    """Play a shared table in the terminal against the dealer, with a few bot players."""
+    try:
+        rules, chart = load_game(title)
+    except RulesError as error:
+        print(f"error: {error}", file=sys.stderr)
+        raise typer.Exit(EXIT_BAD_INPUT) from None
+    source: RandomSource = SeededSource(seed) if seed is not None else CryptoSource()
+    run_game(
+        rules,
+        chart,
+        source,
+        balance=balance,
+        bots=bots,
+        rounds=rounds,
+        console=Console(),
+        reveal_dir=reveal_dir,
+    )
+
+
+def register(app: typer.Typer) -> None:
+    app.command("play")(play)

@@ -1,0 +1,595 @@
+"""The terminal side of ``boundless play``: Rich output and keyboard prompts.
+
+:class:`TerminalTable` is both the observer that draws the table's events and the
+:class:`~boundless.cli.table_driver.Decider` of the person at the keyboard. Every prompt
+loops until the answer is usable; ``q``, end of input (Ctrl-D) or Ctrl-C leave the table.
+Player-facing words come from the title's vocabulary (``rules.title.vocabulary``).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterable, Sequence
+from dataclasses import dataclass
+from decimal import Decimal, InvalidOperation
+
+from rich.console import Console
+from rich.markup import escape
+from rich.table import Table
+
+from boundless.cli.table_events import (
+    BetsTaken,
+    CardsDealt,
+    DealerPlayed,
+    InsuranceClosed,
+    RoundCancelled,
+    RoundOpened,
+    RoundSettled,
+    SeatLeft,
+    SeatResult,
+    ShoeRetired,
+    ShoeShuffled,
+    StepTaken,
+    TableEvent,
+)
+from boundless.cli.table_seats import (
+    BetOffer,
+    InsuranceOffer,
+    PlayerLeft,
+    SeatView,
+    SpotBet,
+)
+from boundless.core.cards import Card
+from boundless.core.hands import hand_total, is_natural
+from boundless.core.money import format_amount
+from boundless.core.round import Action
+from boundless.core.round.paths import HandState
+from boundless.core.round.results import PositionResult
+from boundless.core.rules import RuleSet
+
+InputFn = Callable[[str], str]
+QUIT_WORDS = frozenset({"q", "quit", "exit"})
+UNIT_DIGITS = 2
+
+
+@dataclass(frozen=True, slots=True)
+class Vocabulary:
+    """The words a title's players read (DECISIONS: code words stay ordinary blackjack)."""
+
+    bet: str
+    coins: str
+    dealer: str
+    side_bet: str
+    outcomes: dict[str, str]
+    side_win: str
+    side_lose: str
+
+
+VOCABULARIES: dict[str, Vocabulary] = {
+    "boundless": Vocabulary(
+        bet="play",
+        coins="coins",
+        dealer="facilitator",
+        side_bet="side option",
+        outcomes={
+            "blackjack": "BJ reward",
+            "win": "reward",
+            "lose": "deduction",
+            "push": "coin returned",
+            "surrender": "surrendered",
+            "surrender20": "surrendered 20%",
+            "even_money": "even money",
+        },
+        side_win="reward",
+        side_lose="deduction",
+    ),
+    "casino": Vocabulary(
+        bet="bet",
+        coins="chips",
+        dealer="dealer",
+        side_bet="side bet",
+        outcomes={
+            "blackjack": "blackjack",
+            "win": "win",
+            "lose": "lose",
+            "push": "push",
+            "surrender": "surrendered",
+            "surrender20": "surrendered 20%",
+            "even_money": "even money",
+        },
+        side_win="win",
+        side_lose="lose",
+    ),
+}
+
+ACTION_KEYS: dict[Action, str] = {
+    Action.HIT: "h",
+    Action.STAND: "s",
+    Action.DOUBLE: "d",
+    Action.SPLIT: "p",
+    Action.SURRENDER: "r",
+    Action.SURRENDER20: "u",
+}
+ACTION_NAMES: dict[Action, str] = {
+    Action.HIT: "hit",
+    Action.STAND: "stand",
+    Action.DOUBLE: "double down",
+    Action.SPLIT: "split",
+    Action.SURRENDER: "surrender",
+    Action.SURRENDER20: "surrender 20%",
+}
+_ACTION_WORDS: dict[str, Action] = {
+    **{key: action for action, key in ACTION_KEYS.items()},
+    **{action.word: action for action in Action},
+    **{name.replace(" ", ""): action for action, name in ACTION_NAMES.items()},
+    "dd": Action.DOUBLE,
+}
+
+
+def parse_amount(text: str, unit_digits: int = UNIT_DIGITS) -> int:
+    """``"12.50"`` → ``1250``; raises ``ValueError`` with a message for the player."""
+    cleaned = text.strip().replace(",", "").replace("_", "")
+    not_a_number = f"{text.strip()!r} is not an amount: type a number like 10 or 12.50"
+    try:
+        value = Decimal(cleaned)
+    except InvalidOperation:
+        raise ValueError(not_a_number) from None
+    if not value.is_finite():
+        raise ValueError(not_a_number)
+    if value < 0:
+        raise ValueError("an amount cannot be negative")
+    scaled = value.scaleb(unit_digits)
+    if scaled != scaled.to_integral_value():
+        raise ValueError(f"{text.strip()!r} has more than {unit_digits} decimal places")
+    return int(scaled)
+
+
+def parse_action(text: str) -> Action | None:
+    return _ACTION_WORDS.get(text.strip().lower().replace(" ", "").replace("-", ""))
+
+
+def side_name(key: str) -> str:
+    return key.replace("_", " ").title()
+
+
+def pattern_name(pattern: str) -> str:
+    return pattern.replace("_", " ")
+
+
+def rounds_left_text(rounds: int | None) -> str:
+    if rounds is None:
+        return "every round"
+    return f"{rounds} round{'' if rounds == 1 else 's'} left"
+
+
+def card_markup(card: Card) -> str:
+    style = "red" if card.is_red else "bold"
+    return f"[{style}]{card.pretty()}[/{style}]"
+
+
+def cards_markup(cards: Iterable[Card]) -> str:
+    return " ".join(card_markup(card) for card in cards)
+
+
+def total_text(cards: Sequence[Card], from_split: bool = False) -> str:
+    total, soft = hand_total(cards)
+    if len(cards) == 2 and is_natural(cards) and not from_split:
+        return "BJ"
+    if total > 21:
+        return f"{total} bust"
+    return f"soft {total}" if soft and total < 21 else str(total)
+
+
+class TerminalTable:
+    """Draws the table and plays the human seat from the keyboard."""
+
+    def __init__(
+        self,
+        console: Console,
+        rules: RuleSet,
+        player_id: str,
+        input_fn: InputFn | None = None,
+    ) -> None:
+        self.console = console
+        self.rules = rules
+        self.player_id = player_id
+        self.words = VOCABULARIES[rules.title.vocabulary]
+        self._input: InputFn = input_fn if input_fn is not None else console.input
+        self._last_bets: list[SpotBet] = []
+        self._names: dict[str, str] = {}
+
+    # ---- small helpers -------------------------------------------------------------------
+    def say(self, text: str = "") -> None:
+        self.console.print(text, highlight=False)
+
+    def error(self, message: str) -> None:
+        self.say(f"  [red]✗ {escape(message)}[/red]")
+
+    def ask(self, prompt: str) -> str:
+        """One line from the keyboard; leaving (q, Ctrl-D, Ctrl-C) raises :class:`PlayerLeft`."""
+        try:
+            answer = self._input(prompt)
+        except (EOFError, KeyboardInterrupt):
+            self.say()
+            raise PlayerLeft from None
+        if answer.strip().lower() in QUIT_WORDS:
+            raise PlayerLeft
+        return answer.strip()
+
+    def amount(self, amount: int) -> str:
+        return format_amount(amount)
+
+    def name(self, name: str) -> str:
+        return "[bold cyan]you[/bold cyan]" if name == self._names.get(self.player_id) else name
+
+    def set_name(self, player_id: str, name: str) -> None:
+        self._names[player_id] = name
+
+    # ---- the human's decisions -----------------------------------------------------------
+    def bet(self, offer: BetOffer) -> Sequence[SpotBet]:
+        words = self.words
+        self.say(f"Your {words.coins}: [bold]{self.amount(offer.balance)}[/bold]")
+        self._show_side_options(offer)
+        last = self._still_valid(offer)
+        if last:
+            described = "; ".join(self._describe_bet(bet, offer) for bet in last)
+            answer = self.ask(
+                f"Enter = same {words.bet} ({described}) · b = change · 0 = sit out · q = quit > "
+            ).lower()
+            while answer not in ("", "b", "0"):
+                self.error(f"unknown choice {answer!r}: press Enter, b, 0 or q")
+                answer = self.ask("Enter / b / 0 / q > ").lower()
+            if answer == "":
+                return last
+            if answer == "0":
+                self.say("You sit this round out.")
+                return []
+        bets = self._ask_bets(offer)
+        if not bets:
+            self.say("You sit this round out.")
+            return []
+        self._last_bets = list(bets)
+        return bets
+
+    def _still_valid(self, offer: BetOffer) -> list[SpotBet]:
+        if not self._last_bets:
+            return []
+        open_keys = {option.key for option in offer.side_options}
+        bets = [
+            SpotBet(
+                bet.spot,
+                bet.main_amount,
+                {k: v for k, v in bet.side_amounts.items() if k in open_keys},
+            )
+            for bet in self._last_bets
+        ]
+        bets = [bet for bet in bets if bet.total_amount > 0]
+        if not bets or offer.check(bets) is not None:
+            return []
+        return bets
+
+    def _describe_bet(self, bet: SpotBet, offer: BetOffer) -> str:
+        parts = [f"main {self.amount(bet.main_amount)}"] if bet.main_amount else []
+        parts += [f"{side_name(k)} {self.amount(v)}" for k, v in bet.side_amounts.items() if v]
+        text = " + ".join(parts)
+        return f"spot {bet.spot}: {text}" if len(offer.spots) > 1 else text
+
+    def _show_side_options(self, offer: BetOffer) -> None:
+        words = self.words
+        if offer.side_options:
+            left = " · ".join(
+                f"{side_name(option.key)}: " + rounds_left_text(option.rounds_left)
+                for option in offer.side_options
+            )
+            self.say(f"{words.side_bet.capitalize()}s open this shoe: {left}")
+        if offer.closed_side_options:
+            closed = ", ".join(side_name(key) for key in offer.closed_side_options)
+            self.say(f"[dim]Closed until the next shoe: {closed}[/dim]")
+
+    def _ask_bets(self, offer: BetOffer) -> list[SpotBet]:
+        bets: list[SpotBet] = []
+        for spot in offer.spots:
+            if len(bets) >= offer.max_spots:
+                break
+            where = f" on spot {spot}" if len(offer.spots) > 1 else ""
+            bet = self._ask_spot(offer, spot, where, bets)
+            if bet.total_amount > 0:
+                bets.append(bet)
+        return bets
+
+    def _ask_spot(self, offer: BetOffer, spot: int, where: str, earlier: list[SpotBet]) -> SpotBet:
+        words = self.words
+        previous = next((bet for bet in self._last_bets if bet.spot == spot), None)
+        default_main = (
+            previous.main_amount
+            if previous is not None
+            else min(offer.min_main_amount * 10, offer.max_main_amount)
+        )
+        limits = f"{self.amount(offer.min_main_amount)}–{self.amount(offer.max_main_amount)}"
+        while True:
+            main = self._ask_amount(
+                f"Main {words.bet}{where} ({limits}, 0 = none) [{self.amount(default_main)}] > ",
+                default_main,
+            )
+            problem = offer.check([*earlier, SpotBet(spot, main)]) if main else None
+            if problem is None:
+                break
+            self.error(problem)
+        sides: dict[str, int] = {}
+        for option in offer.side_options:
+            default_side = previous.side_amounts.get(option.key, 0) if previous else 0
+            left = "" if option.rounds_left is None else f", {rounds_left_text(option.rounds_left)}"
+            label = (
+                f"{side_name(option.key)}{where} ({self.amount(option.min_amount)}–"
+                f"{self.amount(option.max_amount)}{left}) [{self.amount(default_side)}] > "
+            )
+            while True:
+                amount = self._ask_amount(label, default_side)
+                if not amount:
+                    break
+                trial = SpotBet(spot, main, {**sides, option.key: amount})
+                problem = offer.check([*earlier, trial])
+                if problem is None:
+                    sides[option.key] = amount
+                    break
+                self.error(problem)
+        return SpotBet(spot, main, sides)
+
+    def _ask_amount(self, prompt: str, default: int) -> int:
+        while True:
+            answer = self.ask(prompt)
+            if answer == "":
+                return default
+            try:
+                return parse_amount(answer)
+            except ValueError as problem:
+                self.error(str(problem))
+
+    def insurance(self, offer: InsuranceOffer) -> bool:
+        words = self.words
+        hand = cards_markup(offer.cards)
+        if offer.kind == "even_money":
+            question = (
+                f"Your {hand} is a blackjack and the {words.dealer} shows "
+                f"{card_markup(offer.up_card)}. Take even money (1:1 now)? \\[y/N] > "
+            )
+        else:
+            question = (
+                f"The {words.dealer} shows {card_markup(offer.up_card)}. Insurance costs "
+                f"{self.amount(offer.cost_amount)} and pays {self.rules.insurance.pays}. "
+                "Take it? \\[y/N] > "
+            )
+        while True:
+            answer = self.ask(question).lower()
+            if answer in ("y", "yes"):
+                return True
+            if answer in ("", "n", "no"):
+                return False
+            self.error(f"{answer!r}: answer y or n (q to quit)")
+
+    def decide(self, view: SeatView) -> Action | None:
+        choices = sorted(view.legal)
+        menu = "  ".join(f"[bold]{ACTION_KEYS[a]}[/bold]={ACTION_NAMES[a]}" for a in choices)
+        label = "Your hand"
+        if len(view.hands) > 1:
+            label = f"Your hand {view.hand_index + 1} of {len(view.hands)}"
+        self.say(
+            f"{label}: {cards_markup(view.cards)} "
+            f"({total_text(view.cards, view.hand.from_split)}) · {self.words.dealer} shows "
+            f"{card_markup(view.up_card)} · step {view.step}"
+        )
+        while True:
+            answer = self.ask(f"{menu} > ")
+            action = parse_action(answer)
+            if action is None:
+                allowed = ", ".join(f"{ACTION_NAMES[a]} ({ACTION_KEYS[a]})" for a in choices)
+                self.error(f"unknown action {answer!r}; choose {allowed}")
+                continue
+            if action not in view.legal:
+                allowed = ", ".join(f"{ACTION_NAMES[a]} ({ACTION_KEYS[a]})" for a in choices)
+                self.error(f"{ACTION_NAMES[action]} is not allowed now; allowed: {allowed}")
+                continue
+            return action
+
+    def rejected(self, message: str) -> None:
+        self.error(message)
+
+    # ---- drawing the table's events ------------------------------------------------------
+    def __call__(self, event: TableEvent) -> None:
+        handler = getattr(self, f"_show_{type(event).__name__}")
+        handler(event)
+
+    def _show_ShoeRetired(self, event: ShoeRetired) -> None:
+        reveal = event.reveal
+        verdict = (
+            "[green]✓ matches the commitment[/green]"
+            if event.verified
+            else "[red]✗ DOES NOT match the commitment[/red]"
+        )
+        first = " ".join(str(card) for card in reveal.cards[:8])
+        self.say(
+            f"[bold]Shoe {event.shoe_number} revealed[/bold]: salt {reveal.salt_hex}, "
+            f"{len(reveal.cards)} cards ({first} …)"
+        )
+        self.say(f"  sha256(salt:cards) = {reveal.commitment} {verdict}")
+
+    def _show_ShoeShuffled(self, event: ShoeShuffled) -> None:
+        shuffled = event.shuffled
+        self.console.rule(
+            f"Shoe {shuffled.shoe_number}: new shuffle of {shuffled.card_count} cards"
+        )
+        self.say(f"Commitment (SHA-256): [bold]{shuffled.commitment}[/bold]")
+        burn = shuffled.burn
+        if burn is not None:
+            self.say(
+                f"Burn: the {self.words.dealer} reveals {card_markup(burn.revealed)} and burns "
+                f"{len(burn.burned)} card(s) face down; {event.cards_left} cards left"
+            )
+
+    def _show_RoundOpened(self, event: RoundOpened) -> None:
+        self.say()
+        self.console.rule(
+            f"Shoe {event.shoe_number} · round {event.round_in_shoe} · "
+            f"{event.cards_left} cards left",
+            style="dim",
+        )
+
+    def _show_BetsTaken(self, event: BetsTaken) -> None:
+        words = self.words
+        for bet in event.bets:
+            parts = [f"main {words.bet} {self.amount(bet.main_amount)}"] if bet.main_amount else []
+            parts += [f"{side_name(k)} {self.amount(v)}" for k, v in bet.side_amounts.items()]
+            spot = f" (spot {bet.spot})" if self.rules.table.spots > 1 else ""
+            self.say(f"  {self.name(bet.name)}{spot}: " + " + ".join(parts))
+        if event.sitting_out:
+            self.say(f"  [dim]sitting out: {', '.join(event.sitting_out)}[/dim]")
+
+    def _show_CardsDealt(self, event: CardsDealt) -> None:
+        words = self.words
+        for spot, cards in sorted(event.spot_cards.items()):
+            where = "Shared cards" if len(event.spot_cards) == 1 else f"Spot {spot} cards"
+            self.say(f"{where}: {cards_markup(cards)} ({total_text(cards)})")
+        hole = " + [dim]face down[/dim]" if event.hole_card_dealt else ""
+        self.say(f"{words.dealer.capitalize()}: {card_markup(event.up_card)}{hole}")
+
+    def _show_InsuranceClosed(self, event: InsuranceClosed) -> None:
+        taken = ", ".join(
+            f"{self.name(name)} ({'even money' if kind == 'even_money' else self.amount(cost)})"
+            for name, kind, cost in event.taken
+        )
+        self.say(f"Insurance: {taken or 'nobody'}")
+
+    def _show_StepTaken(self, event: StepTaken) -> None:
+        by_action: dict[str, list[str]] = {}
+        for move in event.moves:
+            who = self.name(move.name)
+            if move.hand_count > 1 and move.action != "split":
+                who += f" h{move.hand_index + 1}"
+            if move.source == "autoplay":
+                who += "*"
+            elif move.source == "fallback":
+                who += "†"
+            by_action.setdefault(move.action, []).append(who)
+        moves = " · ".join(f"{action}: {', '.join(who)}" for action, who in by_action.items())
+        if event.card is None:
+            line = f"step {event.step}: no card drawn"
+        else:
+            takers = ", ".join(self.name(name) for name in event.takers)
+            line = f"step {event.step}: {card_markup(event.card)} → {takers}"
+        where = f"spot {event.spot} " if self.rules.table.spots > 1 else ""
+        self.say(f"  {where}{line}" + (f"   [dim]({moves})[/dim]" if moves else ""))
+        mine = event.hands.get(self.player_id)
+        me = self._names.get(self.player_id)
+        if mine and (me in event.takers or any(move.name == me for move in event.moves)):
+            self.say(f"    your hands: {self._hands_text(mine)}")
+
+    def _hands_text(self, hands: Sequence[HandState]) -> str:
+        return " | ".join(
+            f"{cards_markup(hand.cards)} ({total_text(hand.cards, hand.from_split)}"
+            + (", doubled" if hand.doubled else "")
+            + (f", {hand.status}" if hand.status in ("stood", "surrendered") else "")
+            + ")"
+            for hand in hands
+        )
+
+    def _show_DealerPlayed(self, event: DealerPlayed) -> None:
+        words = self.words
+        result = "BJ" if event.blackjack else f"{event.total}" + (" bust" if event.bust else "")
+        peek = " (found at the peek: the round ends)" if event.ended_at_peek else ""
+        dealer = words.dealer.capitalize()
+        self.say(f"{dealer}: {cards_markup(event.cards)} = [bold]{result}[/bold]{peek}")
+
+    def _show_RoundCancelled(self, event: RoundCancelled) -> None:
+        self.say(f"[yellow]Round {event.round_in_shoe} cancelled: {escape(event.reason)}[/yellow]")
+
+    def _show_SeatLeft(self, event: SeatLeft) -> None:
+        you = event.name == self._names.get(self.player_id)
+        who = "You" if you else event.name
+        if event.reason == "out_of_coins":
+            text = f"{who} {'are' if you else 'is'} out of {self.words.coins} and can't play on"
+        else:
+            text = f"{who} left the table"
+        if event.mid_round:
+            text += "; the autoplay rule finishes the hand(s) in play"
+        self.say(f"[yellow]{text}.[/yellow]")
+
+    def _show_RoundSettled(self, event: RoundSettled) -> None:
+        report = event.report
+        words = self.words
+        table = Table(show_header=True, header_style="bold", box=None, pad_edge=False)
+        for column in ("player", "", "cards", "result"):
+            table.add_column(column)
+        for column in (words.bet, "paid", words.coins):
+            table.add_column(column, justify="right")
+        for seat in report.seats:
+            rows = list(self._seat_rows(seat))
+            for index, (what, cards, result, stake, paid) in enumerate(rows):
+                last = index == len(rows) - 1
+                table.add_row(
+                    self.name(seat.name) if index == 0 else "",
+                    what,
+                    cards,
+                    result,
+                    stake,
+                    paid,
+                    self._balance_text(seat) if last else "",
+                )
+        self.console.print(table)
+        if report.last_in_shoe:
+            self.say(
+                f"[yellow]The cut card is out: that was the last round of shoe "
+                f"{report.shoe_number}; the next round starts a new shoe.[/yellow]"
+            )
+
+    def _balance_text(self, seat: SeatResult) -> str:
+        net = seat.net_amount
+        sign = "+" if net > 0 else ""
+        colour = "green" if net > 0 else "red" if net < 0 else "dim"
+        return f"{self.amount(seat.balance_after)} [{colour}]({sign}{self.amount(net)})[/{colour}]"
+
+    def _seat_rows(self, seat: SeatResult) -> Iterable[tuple[str, str, str, str, str]]:
+        words = self.words
+        for position in seat.positions:
+            yield from self._hand_rows(position)
+            insurance = position.insurance
+            if insurance is not None:
+                outcome = insurance.outcome or ""
+                yield (
+                    insurance.kind.replace("_", " "),
+                    "",
+                    words.side_win if outcome in ("win", "paid") else words.side_lose,
+                    self.amount(insurance.stake),
+                    self.amount(insurance.payout_amount or 0),
+                )
+            for side in position.side_bets:
+                won = side.outcome == "win"
+                result = (
+                    f"{words.side_win}: {pattern_name(side.pattern or '')}"
+                    if won
+                    else words.side_lose
+                )
+                yield (
+                    side_name(side.key),
+                    "",
+                    result,
+                    self.amount(side.stake),
+                    self.amount(side.payout_amount or 0),
+                )
+
+    def _hand_rows(self, position: PositionResult) -> Iterable[tuple[str, str, str, str, str]]:
+        words = self.words
+        count = len(position.hands)
+        for index, hand in enumerate(position.hands):
+            what = f"hand {index + 1}/{count}" if count > 1 else "hand"
+            total = total_text(hand.cards, count > 1)
+            if hand.bet_amount > position.main_amount:
+                total += ", doubled"
+            if hand.autoplayed:
+                total += ", autoplay"
+            outcome = words.outcomes.get(hand.outcome or "", hand.outcome or "")
+            yield (
+                what,
+                f"{cards_markup(hand.cards)} ({total})",
+                outcome,
+                self.amount(hand.bet_amount),
+                self.amount(hand.payout_amount or 0),
+            )

@@ -1,0 +1,143 @@
+"""Who sits at a table and what they are asked: offers, views and the Decider protocol.
+
+A decider (a person at a console, a bot, a script in a test) only sees its own seat: its bet
+offer, its own hands, the dealer's up card and its legal actions.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Mapping, Sequence
+from dataclasses import dataclass, field
+from typing import Protocol
+
+from boundless.core.cards import Card
+from boundless.core.hands import hand_total
+from boundless.core.round import Action
+from boundless.core.round.paths import HandState
+
+
+class PlayerLeft(Exception):
+    """Raised by a decider whose player leaves the table (quit, end of input, Ctrl-C)."""
+
+
+# ---- what deciders see and answer -----------------------------------------------------------
+@dataclass(frozen=True, slots=True)
+class SideOption:
+    """A side bet open for betting this round."""
+
+    key: str
+    rounds_left: int | None  # rounds it stays available in this shoe, this one included
+    min_amount: int
+    max_amount: int
+
+
+@dataclass(frozen=True, slots=True)
+class SpotBet:
+    """One player's stakes on one spot: the main bet (0 for side-only) and side bets."""
+
+    spot: int
+    main_amount: int
+    side_amounts: Mapping[str, int] = field(default_factory=dict)
+
+    @property
+    def total_amount(self) -> int:
+        return self.main_amount + sum(self.side_amounts.values())
+
+
+@dataclass(frozen=True, slots=True)
+class BetOffer:
+    """What a player may bet this round; ``check`` asks the engine about a proposed bet."""
+
+    player_id: str
+    shoe_number: int
+    round_in_shoe: int
+    balance: int
+    spots: tuple[int, ...]
+    max_spots: int
+    unit_amount: int
+    min_main_amount: int
+    max_main_amount: int
+    side_options: tuple[SideOption, ...]
+    closed_side_options: tuple[str, ...]
+    check: Callable[[Sequence[SpotBet]], str | None]
+
+    def side_option(self, key: str) -> SideOption | None:
+        return next((option for option in self.side_options if option.key == key), None)
+
+
+@dataclass(frozen=True, slots=True)
+class InsuranceOffer:
+    player_id: str
+    spot: int
+    kind: str  # "insurance" or "even_money"
+    cost_amount: int  # 0 for even money: it is paid out of the main bet
+    main_amount: int
+    cards: tuple[Card, ...]
+    up_card: Card
+    free_amount: int
+
+
+@dataclass(frozen=True, slots=True)
+class SeatView:
+    """One position at a decision: only the player's own hands and the dealer's up card."""
+
+    player_id: str
+    spot: int
+    step: int
+    hand_index: int
+    hands: tuple[HandState, ...]
+    up_card: Card
+    legal: frozenset[Action]
+    main_amount: int
+    free_amount: int
+
+    @property
+    def hand(self) -> HandState:
+        return self.hands[self.hand_index]
+
+    @property
+    def cards(self) -> tuple[Card, ...]:
+        return self.hand.cards
+
+    @property
+    def total(self) -> int:
+        return self.hand.total
+
+    @property
+    def soft(self) -> bool:
+        return hand_total(self.hand.cards)[1]
+
+
+class Decider(Protocol):
+    """Whoever plays a seat: a person at a console, a bot, a script in a test.
+
+    Any method may raise :class:`PlayerLeft`; the seat then leaves the table and its open
+    hands are finished by the title's autoplay rule.
+    """
+
+    def bet(self, offer: BetOffer) -> Sequence[SpotBet]:
+        """The bets for this round; an empty sequence sits the round out."""
+        ...
+
+    def insurance(self, offer: InsuranceOffer) -> bool:
+        """Whether to take the insurance (or even money) offered."""
+        ...
+
+    def decide(self, view: SeatView) -> Action | None:
+        """The action for the hand in play; ``None`` leaves it to the title's autoplay."""
+        ...
+
+    def rejected(self, message: str) -> None:
+        """The engine refused the last answer (the message says why); it will be asked again."""
+        ...
+
+
+@dataclass(slots=True)
+class Seat:
+    player_id: str
+    name: str
+    decider: Decider
+    balance: int
+    host: bool = False
+    present: bool = True
+    connected: bool = True  # False after leaving mid-round: the autoplay finishes its hands
