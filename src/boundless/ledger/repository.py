@@ -338,10 +338,16 @@ class LedgerRepository:
         ]
         if not rows:
             return {}
-        stmt = insert(TRANSACTIONS).returning(
-            TRANSACTIONS.c.idempotency_key, TRANSACTIONS.c.id, sort_by_parameter_order=True
-        )
-        return {key: int(tid) for key, tid in self.session.execute(stmt, rows)}
+        # A plain executemany, then the ids by key: INSERT ... RETURNING over many rows becomes
+        # huge multi-VALUES statements that psycopg re-parses on every batch (seconds at 10k).
+        self.session.execute(insert(TRANSACTIONS), rows)
+        ids: dict[str, int] = {}
+        for part in chunked([row["idempotency_key"] for row in rows]):
+            stmt = select(TRANSACTIONS.c.idempotency_key, TRANSACTIONS.c.id).where(
+                TRANSACTIONS.c.idempotency_key.in_(part)
+            )
+            ids.update((key, int(tid)) for key, tid in self.session.execute(stmt))
+        return ids
 
     def insert_entry_rows(self, rows: Sequence[tuple[int, int, int]]) -> None:
         """``(transaction id, account id, amount)`` rows in one executemany."""
