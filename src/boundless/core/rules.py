@@ -99,8 +99,9 @@ class FallbackRules(_Frozen):
 
 
 class AutoplayRules(_Frozen):
+    """Autoplay never takes insurance or even money (DECISIONS rule 13)."""
+
     policy: Literal["hit_until_over_11", "basic_strategy"]
-    take_insurance: bool = False
 
 
 class TimerRules(_Frozen):
