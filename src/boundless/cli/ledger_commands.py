@@ -44,7 +44,7 @@ def check(database_url: DatabaseUrl = None) -> None:
     is_file = parsed.get_backend_name() == "sqlite" and database not in ("", ":memory:")
     if is_file and not Path(database).exists():
         _fail(f"no ledger database at {database} (has the server run yet?)")
-    engine = make_engine(url)
+    engine = make_engine(url, read_only=True)
     try:
         with engine.connect() as connection:
             if not inspect(connection).has_table("ledger_accounts"):

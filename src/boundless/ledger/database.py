@@ -26,6 +26,7 @@ VERSION_TABLE = "ledger_alembic_version"
 """The ledger keeps its own Alembic version table, so other parts of the app can migrate theirs."""
 
 SQLITE_BUSY_TIMEOUT_MS = 30_000
+MIGRATION_LOCK_ID = 0x1ED6E5  # PostgreSQL advisory lock held while migrating
 
 
 def default_database_url() -> str:
@@ -33,7 +34,9 @@ def default_database_url() -> str:
     return os.environ.get(DATABASE_URL_ENV) or DEFAULT_DATABASE_URL
 
 
-def make_engine(url: str, **options: Any) -> Engine:
+def make_engine(url: str, *, read_only: bool = False, **options: Any) -> Engine:
+    """An engine for the ledger. ``read_only`` (reports, ``ledger check``): on SQLite its
+    transactions read a WAL snapshot without taking the write lock, so they never block writers."""
     parsed = make_url(url)
     if parsed.get_backend_name() != "sqlite":
         options.setdefault("pool_pre_ping", True)
@@ -42,11 +45,11 @@ def make_engine(url: str, **options: Any) -> Engine:
     if database and database != ":memory:" and not database.startswith("file:"):
         Path(database).parent.mkdir(parents=True, exist_ok=True)
     engine = create_engine(parsed, **options)
-    _configure_sqlite(engine)
+    _configure_sqlite(engine, "BEGIN" if read_only else "BEGIN IMMEDIATE")
     return engine
 
 
-def _configure_sqlite(engine: Engine) -> None:
+def _configure_sqlite(engine: Engine, begin: str) -> None:
     @event.listens_for(engine, "connect")
     def on_connect(dbapi_connection: Any, _record: Any) -> None:
         # Hand transaction control to SQLAlchemy (pysqlite's own is what breaks SAVEPOINT).
@@ -60,7 +63,7 @@ def _configure_sqlite(engine: Engine) -> None:
 
     @event.listens_for(engine, "begin")
     def on_begin(connection: Connection) -> None:
-        connection.exec_driver_sql("BEGIN IMMEDIATE")
+        connection.exec_driver_sql(begin)
 
 
 def include_name(name: str | None, type_: str, _parent: Any) -> bool:
@@ -90,6 +93,9 @@ def upgrade_database(url_or_engine: str | Engine, revision: str = "head") -> Non
     engine = make_engine(url_or_engine) if isinstance(url_or_engine, str) else url_or_engine
     try:
         with engine.begin() as connection:
+            if connection.dialect.name == "postgresql":
+                # Two servers starting at once: the second waits, then finds nothing to do.
+                connection.exec_driver_sql(f"SELECT pg_advisory_xact_lock({MIGRATION_LOCK_ID})")
             command.upgrade(alembic_config(connection), revision)
     finally:
         if isinstance(url_or_engine, str):

@@ -41,6 +41,7 @@ from boundless.ledger.repository import LedgerRepository, RoundRow
 from boundless.ledger.write_requests import grant_request, stake_request
 
 MAX_STATEMENT_PAGE = 500
+ROUND_STATUSES = ("open", "closed", "cancelled")
 
 
 class LedgerService:
@@ -80,6 +81,8 @@ class LedgerService:
 
     def rounds(self, status: str = "open", table_id: str | None = None) -> list[RoundInfo]:
         """Rounds by status (``open`` ones are in flight: crash recovery cancels them)."""
+        if status not in ROUND_STATUSES:
+            raise InvalidLedgerInputError(f"status must be one of {ROUND_STATUSES}, got {status!r}")
         return [self._info(row) for row in self.repository.rounds_with_status(status, table_id)]
 
     def _info(self, row: RoundRow) -> RoundInfo:
@@ -306,7 +309,9 @@ class LedgerService:
     ) -> StatementPage:
         """The player's wallet movements, newest first, ``limit`` per page, each with the balance
         right after it."""
-        if isinstance(limit, bool) or not isinstance(limit, int) or not 1 <= limit <= 500:
+        if isinstance(limit, bool) or not isinstance(limit, int):
+            raise InvalidLedgerInputError(f"limit must be an int, got {limit!r}")
+        if not 1 <= limit <= MAX_STATEMENT_PAGE:
             raise InvalidLedgerInputError(f"limit must be 1..{MAX_STATEMENT_PAGE}, got {limit!r}")
         wallet = wallet_of(self.repository, player_id)
         rows = self.repository.statement(wallet.id, limit + 1, before_entry_id)
