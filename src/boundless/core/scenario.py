@@ -12,6 +12,7 @@ from typing import Any
 
 from boundless.core.cards import parse_cards
 from boundless.core.errors import RulesError, ShoeExhaustedError
+from boundless.core.random_source import SeededSource
 from boundless.core.round import SharedRound
 from boundless.core.round.results import PositionResult, position_result
 from boundless.core.rules import RuleSet
@@ -20,7 +21,9 @@ from boundless.core.strategy_chart import StrategyChart
 
 TitleLoader = Callable[[str], tuple[RuleSet, StrategyChart | None]]
 PLAYER_KEYS = frozenset({"id", "balance", "bets", "insurance", "actions"})
-TOP_KEYS = frozenset({"game", "round_in_shoe", "cards", "players", "side_bets_offered"})
+TOP_KEYS = frozenset(
+    {"game", "round_in_shoe", "cards", "players", "side_bets_offered", "wheel_seed"}
+)
 
 
 class ScenarioError(RulesError):
@@ -128,12 +131,14 @@ def run_scenario(data: object, load: TitleLoader) -> dict[str, Any]:
     ids = [player.id for player in players]
     _require(len(set(ids)) == len(ids), "player ids must be unique")
 
+    wheel_seed = _int(data.get("wheel_seed", 0), "wheel_seed")
     round_ = SharedRound(
         rules,
         round_in_shoe=round_in_shoe,
         chart=chart,
         cards=Shoe.stacked(cards),
         offered_side_bets=offered,
+        randomness=SeededSource(wheel_seed),
     )
     for player in players:
         for number, (spot, bets) in enumerate(sorted(player.bets.items())):
@@ -225,6 +230,8 @@ def _output(game: str, round_: SharedRound, players: list[_Player]) -> dict[str,
                 }
                 if side.pattern is not None:
                     entry["pattern"] = side.pattern
+                if side.wheel_labels:
+                    entry["wheel"] = list(side.wheel_labels)
                 if round_.rules.table.spots == 1:
                     side_bets[side.key] = entry
                 else:

@@ -78,6 +78,16 @@ def verify_bets(
                 f"{who(bad)}: side bet {key!r} is not a multiple of the unit {limits.unit_amount}"
             )
     totals = main + (sides.sum(axis=1) if book.side_keys else 0)
+    for column, key in enumerate(book.side_keys):
+        bet = rules.side_bet(key)
+        if bet is not None and bet.target == "dealer":
+            # A bet on the dealer's hand rides along with another wager on the same seat.
+            bad = _first((sides[:, column] > 0) & (totals == sides[:, column]))
+            if bad is not None:
+                raise InvalidBetError(
+                    f"{who(bad)}: side bet {key!r} on the dealer's hand needs another wager "
+                    "on this seat"
+                )
     bad = _first(totals <= 0)
     if bad is not None:
         raise InvalidBetError(f"{who(bad)}: a bet needs a main bet or at least one side bet")

@@ -7,7 +7,7 @@ the log, which stays on the server; :func:`public_event` gives what may be broad
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from typing import Any
 
 import numpy as np
@@ -95,11 +95,12 @@ class DealerCardsDrawn:
 
 @dataclass(frozen=True, slots=True, eq=False)
 class WheelSpun:
-    """A bonus wheel feature: which wedges each triggered bet landed on (drawn by the caller)."""
+    """Bonus wheel features of one side bet: what each triggered position won and where."""
 
-    positions: IntArray
     side_key: str
-    draws: tuple[tuple[int, ...], ...] = field(default_factory=tuple)
+    positions: IntArray
+    payout_amounts: IntArray
+    labels: tuple[tuple[str, ...], ...]
 
 
 @dataclass(frozen=True, slots=True, eq=False)

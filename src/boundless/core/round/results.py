@@ -35,6 +35,7 @@ class SideBetResult:
     outcome: str | None  # "win", "lose", or None while pending
     pattern: str | None
     payout_amount: int | None
+    wheel_labels: tuple[str, ...] = ()
 
 
 @dataclass(frozen=True, slots=True)
@@ -119,6 +120,11 @@ def position_result(round_: SharedRound, position: int) -> PositionResult:
             sides.append(SideBetResult(key, stake, None, None, None))
             continue
         name = pattern if isinstance(pattern, str) else None
+        if bet.wheel is not None:
+            payout, labels = round_.wheel_results.get((position, key), (0, ()))
+            outcome = "win" if payout else "lose"
+            sides.append(SideBetResult(key, stake, outcome, name, payout, labels))
+            continue
         odds = bet.pays.get(name) if name is not None else None
         payout = 0 if odds is None else odds.payout(stake)
         sides.append(SideBetResult(key, stake, "win" if odds else "lose", name, payout))

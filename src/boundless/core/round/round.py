@@ -25,6 +25,7 @@ from boundless.core.errors import (
 )
 from boundless.core.hands import best_total, is_natural
 from boundless.core.money import format_amount
+from boundless.core.random_source import RandomSource
 from boundless.core.round import events as ev
 from boundless.core.round.actions import NO_DECISION, Action
 from boundless.core.round.betting import verify_bets
@@ -45,8 +46,9 @@ from boundless.core.round.settlement import (
 )
 from boundless.core.round.steps import StepPlan, plan_step
 from boundless.core.rules import RuleSet
-from boundless.core.side_bets import PENDING
+from boundless.core.side_bets import PENDING, SIDE_BET_KINDS
 from boundless.core.strategy_chart import StrategyChart
+from boundless.core.wheel import spin_bonus_wheel
 
 BETTING = "betting"
 INSURANCE = "insurance"
@@ -83,12 +85,15 @@ class SharedRound:
         cards: CardSource | None = None,
         offered_side_bets: Sequence[str] | None = None,
         shoe_commitment: str | None = None,
+        randomness: RandomSource | None = None,
     ) -> None:
         if rules.needs_strategy_chart and chart is None:
             raise InvalidRuleSetError(f"title {rules.key!r} needs its basic-strategy chart")
         self.rules = rules
         self.chart = chart
         self._cards = cards
+        self._randomness = randomness
+        self.wheel_results: dict[tuple[int, str], tuple[int, tuple[str, ...]]] = {}
         self.events: list[ev.Event] = []
         self.phase = BETTING
         self.paused = False
@@ -647,10 +652,44 @@ class SharedRound:
         return total < 17 or (total == 17 and soft and self.rules.dealer.hits_soft_17)
 
     def settle(self) -> ev.RoundSettled:
+        """Play any triggered bonus wheels, then pay every position what it is owed."""
         self._require(SETTLING)
+        for spin in self._spin_wheels():
+            self._apply(spin)
         event = ev.RoundSettled()
         self._apply(event)
         return event
+
+    def _spin_wheels(self) -> list[ev.WheelSpun]:
+        assert self.up_card is not None
+        spins: list[ev.WheelSpun] = []
+        for column, key in enumerate(self.book.side_keys):
+            bet = self.rules.side_bet(key)
+            assert bet is not None and (bet.wheel is None) != SIDE_BET_KINDS[bet.kind].uses_wheel
+            if bet.wheel is None:
+                continue
+            triggered: list[int] = []
+            for spot, cards in self.spot_cards.items():
+                if side_bet_pattern(bet, cards, self.up_card, self.dealer_cards) is not None:
+                    on_spot = self._spot_positions[spot]
+                    triggered += on_spot[self.book.sides[on_spot, column] > 0].tolist()
+            if not triggered:
+                continue
+            if self._randomness is None:
+                raise PhaseError("a bonus wheel was triggered but the round has no random source")
+            results = [
+                spin_bonus_wheel(bet.wheel, int(self.book.sides[p, column]), self._randomness)
+                for p in triggered
+            ]
+            spins.append(
+                ev.WheelSpun(
+                    key,
+                    ev.frozen_array(triggered),
+                    ev.frozen_array([result.payout_amount for result in results]),
+                    tuple(result.labels for result in results),
+                )
+            )
+        return spins
 
     def advance(self) -> ev.Event:
         """Do the next step that needs no player: deal, close a window, dealer, settle."""
@@ -892,6 +931,15 @@ class SharedRound:
         self.hole_revealed = True
         self.phase = SETTLING
 
+    def _on_WheelSpun(self, event: ev.WheelSpun) -> None:
+        if self.phase != SETTLING:
+            raise EventLogError("a wheel spun before the dealer finished")
+        amounts = event.payout_amounts.tolist()
+        for position, amount, labels in zip(
+            event.positions.tolist(), amounts, event.labels, strict=True
+        ):
+            self.wheel_results[(position, event.side_key)] = (amount, labels)
+
     def _on_RoundSettled(self, event: ev.RoundSettled) -> None:
         if self.phase != SETTLING:
             raise EventLogError("settlement before the dealer finished")
@@ -931,12 +979,32 @@ class SharedRound:
                 stakes = self.book.sides[on_spot, column]
                 if not stakes.any():
                     continue
+                if bet.wheel is not None and not final:
+                    continue  # the feature is played after the round (wheel bets settle last)
                 pattern = side_bet_pattern(bet, cards, self.up_card, dealer)
                 self.side_patterns[(spot, key)] = pattern
                 if pattern is PENDING:
                     continue
-                odds = bet.pays.get(pattern) if isinstance(pattern, str) else None
-                self._pay(stage, on_spot, odds_payout(stakes, odds))
+                self._pay(stage, on_spot, self._side_payouts(key, column, on_spot, pattern))
+
+    def _side_payouts(
+        self, key: str, column: int, positions: np.ndarray, pattern: object
+    ) -> np.ndarray:
+        """Payouts of one side bet for positions of one spot whose pattern is known."""
+        bet = self.rules.side_bet(key)
+        assert bet is not None
+        stakes = self.book.sides[positions, column]
+        if bet.wheel is None:
+            return odds_payout(stakes, bet.pays.get(pattern) if isinstance(pattern, str) else None)
+        if pattern is None:
+            return np.zeros_like(stakes)
+        return np.array(
+            [
+                self.wheel_results.get((p, key), (0, ()))[0] if stake else 0
+                for p, stake in zip(positions.tolist(), stakes.tolist(), strict=True)
+            ],
+            dtype=np.int64,
+        )
 
     def final_payouts(self) -> np.ndarray:
         """What each position is owed in total once the round is settled (stakes included)."""
@@ -955,10 +1023,8 @@ class SharedRound:
             on_spot = self._spot_positions[spot]
             for column, key in enumerate(book.side_keys):
                 pattern = self.side_patterns.get((spot, key))
-                bet = self.rules.side_bet(key)
-                assert bet is not None
-                odds = bet.pays.get(pattern) if isinstance(pattern, str) else None
-                total[on_spot] += odds_payout(book.sides[on_spot, column], odds)
+                if pattern is not PENDING:
+                    total[on_spot] += self._side_payouts(key, column, on_spot, pattern)
         return total
 
 

@@ -18,6 +18,7 @@ from boundless.core.money import Odds, Ratio
 from boundless.core.round.paths import HandState, PathState
 from boundless.core.rules import RuleSet, SideBetRules
 from boundless.core.side_bets import PENDING, SIDE_BET_KINDS, best_paying_pattern
+from boundless.core.side_bets.boo_bucks_bets import WHEEL_TRIGGER_BY_TARGET
 
 
 @dataclass(frozen=True, slots=True)
@@ -138,10 +139,15 @@ def side_bet_pattern(
     dealer_cards: Sequence[Card] | None,
 ) -> str | object | None:
     """The pattern paid, ``None`` for a loss, or ``PENDING``."""
-    matched = SIDE_BET_KINDS[bet.kind].evaluate(player_cards, up_card, dealer_cards, bet.variant)
+    kind = SIDE_BET_KINDS[bet.kind]
+    matched = kind.evaluate(player_cards, up_card, dealer_cards, bet.variant)
     if matched is PENDING:
         return PENDING
     assert isinstance(matched, frozenset)
+    if kind.uses_wheel:
+        # A wheel bet has no pay table: its trigger starts the feature, played after the round.
+        trigger = WHEEL_TRIGGER_BY_TARGET[bet.target]
+        return trigger if trigger in matched else None
     return best_paying_pattern(matched, bet.pays)
 
 
