@@ -244,3 +244,15 @@ def test_dealer_blackjack_settles_the_side_options_that_do_not_need_more_cards()
     assert side(round_, "p", "poker_trio") == ("lose", None, 0)
     assert hand(round_, "p").outcome == "lose"
     assert net(round_, "p") == 3100 - 1300
+
+
+def test_a_table_of_side_option_players_only_sees_the_dealer_blackjack_at_once() -> None:
+    # No seated player: no insurance window; the peek still ends the round at once.
+    round_, shoe = new_round("9S AD 7H KC 2C")
+    seat(round_, "s", main=0, sides={"pair": 100, "bust_bonus": 100})
+    round_.deal()
+    assert round_.phase == "settling"
+    round_.run_to_end()
+    assert dealer(round_) == "AD KC"
+    assert shoe.position == 4
+    assert side(round_, "s", "bust_bonus") == ("lose", None, 0)

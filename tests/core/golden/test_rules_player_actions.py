@@ -246,6 +246,35 @@ def test_a_double_the_coins_do_not_cover_is_rejected_when_decided() -> None:
     assert snapshot(round_, shoe) == before
 
 
+def test_coins_already_committed_in_the_round_count_against_doubles_and_splits() -> None:
+    # balance 3000, main 1000: the split takes 1000 more, doubling hand 1 the last 1000, so
+    # hand 2 is offered no double, and a double decided anyway is refused.
+    round_, shoe = new_round("8S 6D 8H TC 3C 9C 2H KS 7S")
+    seat(round_, "p", balance=3000)
+    round_.deal()
+    round_.decide("p", 1, "split")
+    round_.close_step()
+    assert "double" in words(round_.legal_actions("p", 1))
+    round_.decide("p", 1, "double")
+    round_.close_step()
+    round_.close_step()  # hand 2 takes its second card, 2H
+    assert hands(round_, "p")[1].cards == "8H 2H"
+    assert words(round_.legal_actions("p", 1)) == {"hit", "stand"}
+    assert_rejected(round_, shoe, "p", "double")
+
+    # Insurance and side options also use up free coins.
+    round_, _ = new_round("6S AD 5H 7C 2C")
+    seat(round_, "p", balance=2400)  # 1400 free, insurance 500 leaves 900 < 1000
+    round_.deal()
+    round_.take_insurance("p", 1)
+    round_.close_insurance()
+    assert words(round_.legal_actions("p", 1)) == {"hit", "stand"}
+    round_, _ = new_round("6S 9D 5H 7C 2C")
+    seat(round_, "p", balance=1100, sides={"pair": 100})
+    round_.deal()
+    assert words(round_.legal_actions("p", 1)) == {"hit", "stand", "surrender"}
+
+
 def test_double_falls_back_to_hit_when_coins_run_out_at_execution_on_eleven_or_less() -> None:
     # 6S 5H = 11 decides double with coins; before the step executes the free coins drop
     # (spent at another table). The hand hits instead: one card 4C, stake unchanged, and it

@@ -230,3 +230,31 @@ def test_a_step_with_only_a_card_to_give_needs_no_decision() -> None:
     assert round_.undecided_count() == 0
     round_.close_step()
     assert round_.phase == "dealer"
+
+
+def test_a_busted_split_hand_one_passes_the_next_step_card_to_hand_two() -> None:
+    # Split 8S 8H: hand 1 takes 5C (13), hits KC (23, bust); hand 2 takes the next step card
+    # 3D without a decision (11), then stands. Dealer 6D TC draws 9S = 25.
+    round_, _ = new_round("8S 6D 8H TC 5C KC 3D 9S 7H")
+    seat(round_, "p")
+    play(round_, {"p": ["split", "hit", "stand"]})
+    assert step_cards(round_) == ["5C", "KC", "3D"]
+    assert hands(round_, "p") == [
+        Hand("8S 5C KC", 23, 1000, "lose", 0),
+        Hand("8H 3D", 11, 1000, "win", 2000),
+    ]
+    assert dealer(round_) == "6D TC 9S"
+
+
+def test_a_split_hand_one_hitting_21_passes_the_next_step_card_to_hand_two() -> None:
+    # Hand 1 8S 3C (11) hits KC = 21 and stands by itself; hand 2 takes 9D at the next step.
+    # Dealer 6D TC draws 2S = 18.
+    round_, _ = new_round("8S 6D 8H TC 3C KC 9D 2S")
+    seat(round_, "p")
+    play(round_, {"p": ["split", "hit", "stand"]})
+    assert step_cards(round_) == ["3C", "KC", "9D"]
+    assert hands(round_, "p") == [
+        Hand("8S 3C KC", 21, 1000, "win", 2000),
+        Hand("8H 9D", 17, 1000, "lose", 0),
+    ]
+    assert dealer(round_) == "6D TC 2S"
