@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from concurrent.futures import ThreadPoolExecutor
+
 from alembic import command
 from alembic.autogenerate import compare_metadata
 from alembic.runtime.migration import MigrationContext
@@ -61,5 +63,16 @@ def test_downgrade_to_base_and_back(empty_database_url: str) -> None:
         upgrade_database(engine)
         with engine.connect() as connection:
             assert set(inspect(connection).get_table_names()) >= LEDGER_TABLES
+    finally:
+        engine.dispose()
+
+
+def test_two_servers_migrating_at_once(empty_database_url: str) -> None:
+    with ThreadPoolExecutor(2) as pool:
+        list(pool.map(upgrade_database, [empty_database_url] * 2))
+    engine = make_engine(empty_database_url)
+    try:
+        with engine.connect() as connection:
+            assert current_revision(connection) == head_revision()
     finally:
         engine.dispose()
