@@ -140,6 +140,11 @@ class SideBetRules(_Frozen):
     variant: str | None = None
     target: Literal["spot", "dealer"] = "spot"
     wheel: WheelRules | None = None
+    offer_group: str | None = None  # bets offered together (one wheel on seats and dealer)
+
+    @property
+    def group(self) -> str:
+        return self.offer_group or self.key
 
     @model_validator(mode="after")
     def _known_kind_and_patterns(self) -> SideBetRules:
@@ -204,6 +209,17 @@ class RuleSet(_Frozen):
     def side_bet(self, key: str) -> SideBetRules | None:
         return next((bet for bet in self.side_bets if bet.key == key), None)
 
+    def side_bet_groups(self) -> dict[str, list[str]]:
+        """Offer groups in file order, each with its side-bet keys."""
+        groups: dict[str, list[str]] = {}
+        for bet in self.side_bets:
+            groups.setdefault(bet.group, []).append(bet.key)
+        return groups
+
+    def group_of(self, key: str) -> str | None:
+        bet = self.side_bet(key)
+        return None if bet is None else bet.group
+
     @property
     def needs_strategy_chart(self) -> bool:
         return (
@@ -263,8 +279,8 @@ def _contradictions(rules: RuleSet) -> list[str]:
                 f"side bet {bet.key!r} has max_round but the shoe reshuffles each round"
             )
     offer = rules.side_bet_offer
-    if offer.mode == "player_chooses" and offer.choose_count > len(rules.side_bets):
-        problems.append("side_bet_offer.choose_count exceeds the number of side bets")
+    if offer.mode == "player_chooses" and offer.choose_count > len(rules.side_bet_groups()):
+        problems.append("side_bet_offer.choose_count exceeds the number of side-bet groups")
     return problems
 
 

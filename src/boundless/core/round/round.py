@@ -121,22 +121,29 @@ class SharedRound:
 
     # ---- construction --------------------------------------------------------------------
     def _verify_offer(self, offered: Sequence[str] | None) -> tuple[str, ...]:
-        keys = [bet.key for bet in self.rules.side_bets]
+        """The side-bet keys on offer this round, from the chosen offer groups (or all)."""
+        groups = self.rules.side_bet_groups()
         offer = self.rules.side_bet_offer
         if offered is None:
+            chosen = list(groups)
             if offer.mode == "player_chooses":
-                return tuple(keys[: offer.choose_count])
-            return tuple(keys)
-        unknown = [key for key in offered if key not in keys]
-        if unknown:
-            raise InvalidRuleSetError(f"side bets {unknown} are not offered by {self.rules.key!r}")
-        if len(set(offered)) != len(offered):
-            raise InvalidRuleSetError("a side bet is named twice in the offer")
-        if offer.mode == "player_chooses" and len(offered) != offer.choose_count:
-            raise InvalidRuleSetError(
-                f"choose exactly {offer.choose_count} side bets to offer, got {len(offered)}"
-            )
-        return tuple(offered)
+                chosen = chosen[: offer.choose_count]
+        else:
+            chosen = []
+            for name in offered:
+                group = name if name in groups else self.rules.group_of(name)
+                if group is None:
+                    raise InvalidRuleSetError(
+                        f"side bet {name!r} is not offered by {self.rules.key!r} "
+                        f"(choose from {', '.join(groups)})"
+                    )
+                if group not in chosen:
+                    chosen.append(group)
+            if offer.mode == "player_chooses" and len(chosen) != offer.choose_count:
+                raise InvalidRuleSetError(
+                    f"choose exactly {offer.choose_count} side bets to offer, got {len(chosen)}"
+                )
+        return tuple(key for group in chosen for key in groups[group])
 
     @classmethod
     def rebuild(
