@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from collections.abc import Callable
-from typing import Any
+from typing import Protocol, TypeVar
 
 from sqlalchemy import func, select
 from sqlalchemy.orm import Session, sessionmaker
@@ -11,7 +11,13 @@ from sqlalchemy.orm import Session, sessionmaker
 from boundless.ledger import LedgerService, ReconciliationReport, check_books, grant_key
 from boundless.ledger.models import ACCOUNTS, ENTRIES, TRANSACTIONS
 
-Run = Callable[[Callable[[LedgerService], Any]], Any]
+T = TypeVar("T")
+
+
+class Run(Protocol):
+    """The ``run`` fixture: one committed database transaction around ``work``."""
+
+    def __call__(self, work: Callable[[LedgerService], T], /) -> T: ...
 
 
 def fund(run: Run, *players: str, amount: int = 1_000) -> None:
@@ -21,6 +27,10 @@ def fund(run: Run, *players: str, amount: int = 1_000) -> None:
             ledger.grant(player, amount, grant_key(player, "signup"))
 
     run(work)
+
+
+def wallet(run: Run, player_id: str) -> int:
+    return run(lambda ledger: ledger.wallet_balance(player_id))
 
 
 def report(sessions: sessionmaker[Session]) -> ReconciliationReport:

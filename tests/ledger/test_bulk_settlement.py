@@ -6,7 +6,7 @@ import pytest
 from sqlalchemy.orm import Session, sessionmaker
 
 from boundless.ledger import Category, grant_key
-from tests.ledger.helpers import Run, assert_books_balance, report
+from tests.ledger.helpers import Run, assert_books_balance, report, wallet
 
 PLAYERS = 10_000
 
@@ -37,11 +37,12 @@ def test_settle_ten_thousand_players(run: Run, sessions: sessionmaker[Session]) 
     assert settled.amount_for("in_play:shared:1") == -total_staked
 
     info = run(lambda ledger: ledger.round_info("shared", 1))
+
+    assert info is not None
     assert (info.status, info.in_play_balance) == ("closed", 0)
     for index in (0, 1, 2, 3, 4_321, PLAYERS - 1):
         staked, paid = outcome(index)
-        balance = run(lambda ledger, p=players[index]: ledger.wallet_balance(p))
-        assert balance == 1_000 - staked + paid
+        assert wallet(run, players[index]) == 1_000 - staked + paid
 
     replay = run(lambda ledger: ledger.settle_round("shared", 1, lines))
     assert replay.replayed and replay.id == settled.id

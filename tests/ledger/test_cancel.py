@@ -12,7 +12,7 @@ from boundless.ledger import (
     RoundClosedError,
     grant_key,
 )
-from tests.ledger.helpers import Run, assert_books_balance, fund, snapshot
+from tests.ledger.helpers import Run, assert_books_balance, fund, snapshot, wallet
 
 
 def test_cancel_returns_every_stake(run: Run, sessions: sessionmaker[Session]) -> None:
@@ -36,6 +36,7 @@ def test_cancel_returns_every_stake(run: Run, sessions: sessionmaker[Session]) -
     assert run(lambda ledger: ledger.wallet_balance("alice")) == 1_000
     assert run(lambda ledger: ledger.wallet_balance("bob")) == 1_000
     info = run(lambda ledger: ledger.round_info("t1", 3))
+    assert info is not None
     assert (info.status, info.in_play_balance) == ("cancelled", 0)
     assert_books_balance(sessions)
 
@@ -88,7 +89,8 @@ def test_settled_round_cannot_be_cancelled(run: Run) -> None:
 def test_cancel_of_a_round_without_bets(run: Run, sessions: sessionmaker[Session]) -> None:
     cancelled = run(lambda ledger: ledger.cancel_round("t1", 77))
     assert cancelled.entries == ()
-    assert run(lambda ledger: ledger.round_info("t1", 77)).status == "cancelled"
+    info = run(lambda ledger: ledger.round_info("t1", 77))
+    assert info is not None and info.status == "cancelled"
     assert_books_balance(sessions)
 
 
@@ -98,9 +100,13 @@ def test_crash_recovery_cancels_every_open_round_once(
     players = [f"p{i}" for i in range(20)]
     run(lambda ledger: ledger.open_wallets(players))
     run(lambda ledger: ledger.grant_many([(p, 500, grant_key(p, "signup")) for p in players]))
-    for table in ("t1", "t2"):
-        orders = [(p, f"{p}.0", "main", 10 + i) for i, p in enumerate(players)]
-        run(lambda ledger, t=table, o=orders: ledger.stake_many(t, 4, o))
+    orders = [(p, f"{p}.0", "main", 10 + i) for i, p in enumerate(players)]
+
+    def bet_at(table: str) -> None:
+        run(lambda ledger: ledger.stake_many(table, 4, orders))
+
+    bet_at("t1")
+    bet_at("t2")
 
     def recover(ledger: LedgerService) -> int:
         rounds = ledger.rounds("open")
@@ -110,5 +116,5 @@ def test_crash_recovery_cancels_every_open_round_once(
 
     assert run(recover) == 2
     assert run(recover) == 0
-    assert all(run(lambda ledger, p=p: ledger.wallet_balance(p)) == 500 for p in players)
+    assert all(wallet(run, player) == 500 for player in players)
     assert_books_balance(sessions)

@@ -11,6 +11,7 @@ from boundless.ledger import (
     Category,
     LedgerService,
     RoundClosedError,
+    StatementPage,
     UnknownAccountError,
     check_books,
 )
@@ -78,6 +79,7 @@ def test_close_round_sends_the_remainder_to_the_house(
     assert closed.category is Category.CLOSE
     assert closed.amount_for("house") == 300
     info = run(lambda ledger: ledger.round_info("t1", 5))
+    assert info is not None
     assert (info.status, info.in_play_balance) == ("closed", 0)
     with pytest.raises(RoundClosedError, match="round 5 of table 't1' is closed"):
         run(lambda ledger: ledger.stake("t1", 5, "alice", "a", "double", 300))
@@ -100,19 +102,23 @@ def test_stake_without_wallet_is_refused(run: Run) -> None:
 
 def test_statement_newest_first_with_running_balance(run: Run) -> None:
     fund(run, "alice", amount=1_000)
+
+    def bet(round_no: int) -> None:
+        run(lambda ledger: ledger.stake("t1", round_no, "alice", "a", "main", 10 * round_no))
+
+    def page(before: int | None) -> StatementPage:
+        return run(lambda ledger: ledger.statement("alice", limit=3, before_entry_id=before))
+
     for round_no in range(1, 8):
-        run(lambda ledger, r=round_no: ledger.stake("t1", r, "alice", "a", "main", 10 * r))
-    first = run(lambda ledger: ledger.statement("alice", limit=3))
+        bet(round_no)
+    first = page(None)
     assert first.balance == 1_000 - 10 * sum(range(1, 8))
     assert [line.round_no for line in first.lines] == [7, 6, 5]
     assert first.lines[0].balance_after == first.balance
     assert first.lines[1].balance_after == first.balance + 70
     pages = [first]
     while pages[-1].next_before is not None:
-        before = pages[-1].next_before
-        pages.append(
-            run(lambda ledger, b=before: ledger.statement("alice", limit=3, before_entry_id=b))
-        )
+        pages.append(page(pages[-1].next_before))
     lines = [line for page in pages for line in page.lines]
     assert [line.round_no for line in lines] == [7, 6, 5, 4, 3, 2, 1, None]
     assert lines[-1].category is Category.GRANT
