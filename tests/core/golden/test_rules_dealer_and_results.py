@@ -189,3 +189,9 @@ def test_a_push_returns_exactly_the_stake_of_a_doubled_hand() -> None:
     assert hand(round_, "p") == Hand("6S 5H 6C", 17, 2000, "push", 2000)
     assert staked(round_, "p") == 2000
     assert net(round_, "p") == 0
+
+
+def test_the_documented_maximum_rtp_is_recorded_with_the_title() -> None:
+    # The document's "maximum RTP 99.46%" is carried by the title file; computing the exact
+    # figure is the math suite's job (see docs/rules-coverage.md, open items).
+    assert RULES.title.documented_rtp == 0.9946
