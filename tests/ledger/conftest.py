@@ -42,7 +42,8 @@ def postgres_unavailable() -> str | None:
         with psycopg.connect(_libpq_dsn(postgres_url()), connect_timeout=3):
             return None
     except Exception as exc:  # any failure means: skip, never fail
-        return f"PostgreSQL not reachable at {postgres_url()} ({type(exc).__name__}: {exc})"
+        shown = make_url(postgres_url()).render_as_string()  # password hidden
+        return f"PostgreSQL not reachable at {shown} ({type(exc).__name__}: {exc})"
 
 
 @pytest.fixture(scope="session")
