@@ -252,3 +252,32 @@ def test_insurance_the_coins_do_not_cover_is_an_error(tmp_path: Path) -> None:
     code, out, err = replay(path)
     assert (code, out) == (2, "")
     assert "insurance" in err and err.count("\n") == 1
+
+
+def test_ten_may_be_written_10_and_codes_are_case_insensitive() -> None:
+    data = {
+        "game": "boundless",
+        "cards": ["10S", "9D", "10h", "8c"],
+        "players": [{"id": "p", "balance": 100000, "bets": {"main": 1000}, "actions": ["stand"]}],
+    }
+    output = run_scenario(data, load_game)
+    assert output["players"][0]["hands"][0]["cards"] == ["TS", "TH"]
+    assert output["dealer"]["cards"] == ["9D", "8C"]
+    assert output["players"][0]["hands"][0]["outcome"] == "win"
+
+
+def test_insurance_may_be_given_as_a_list_with_one_answer_per_spot() -> None:
+    data = {
+        "game": "boundless",
+        "cards": ["9S", "AD", "7H", "KC"],
+        "players": [{"id": "p", "balance": 100000, "bets": {"main": 1000}, "insurance": [True]}],
+    }
+    output = run_scenario(data, load_game)
+    assert output["players"][0]["insurance"] == {
+        "spot": 1,
+        "kind": "insurance",
+        "stake": 500,
+        "outcome": "win",
+        "payout": 1500,
+    }
+    assert output["players"][0]["balance_after"] == 100000
