@@ -14,9 +14,9 @@ app = typer.Typer(
 
 
 def _register_commands() -> None:
-    from boundless.cli import play_commands, replay_commands
+    from boundless.cli import ledger_commands, play_commands, replay_commands
 
-    for module in (play_commands, replay_commands):
+    for module in (play_commands, replay_commands, ledger_commands):
         module.register(app)
 
 
