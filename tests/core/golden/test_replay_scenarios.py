@@ -193,6 +193,19 @@ ERROR_CASES: list[tuple[str, Any, str]] = [
     ("double after a hit", changed("players.0.actions", ["hit", "double"]), "double"),
     ("split of a non-pair", changed("players.0.actions", ["split"]), "split"),
     ("surrender20 in Boundless", changed("players.0.actions", ["surrender20"]), "surrender20"),
+    (
+        "double the balance does not cover",
+        {**BASE, "players": [{**PLAYER, "balance": 1100, "actions": ["double"]}]},
+        "double costs",
+    ),
+    (
+        "split the balance does not cover",
+        {
+            **changed("cards", ["8S", "6D", "8H", "TC", "2C", "3C", "4C"]),
+            "players": [{**PLAYER, "balance": 1100, "actions": ["split"]}],
+        },
+        "split costs",
+    ),
 ]
 
 

@@ -92,6 +92,17 @@ def test_pause_in_the_betting_and_insurance_windows_accepts_nothing() -> None:
     assert staked(round_, "p") == 1500
 
 
+def test_a_decision_made_before_a_pause_executes_after_the_resume() -> None:
+    round_, _ = new_round("TS 9D 2H 8C 3C 4D 5S")
+    seat(round_, "p")
+    round_.deal()
+    round_.decide("p", 1, "hit")
+    round_.pause()
+    round_.resume()
+    round_.close_step()
+    assert hands(round_, "p")[0].cards == "TS 2H 3C"
+
+
 @pytest.mark.parametrize("stage", ["betting", "insurance", "decisions", "dealer", "settling"])
 def test_cancel_returns_every_coin_staked_in_the_round(stage: str) -> None:
     # Up card ace, no dealer blackjack. Player a: main + all four side options + insurance,
