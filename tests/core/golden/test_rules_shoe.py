@@ -9,7 +9,7 @@ import json
 from pathlib import Path
 
 import pytest
-from golden_helpers import CHART, RULES, seat
+from golden_helpers import CHART, RULES, rules_with, seat
 from typer.testing import CliRunner
 
 from boundless.cli.main import app
@@ -26,6 +26,14 @@ def test_cut_card_sits_at_the_default_three_quarter_penetration() -> None:
     assert RULES.shoe.penetration == 0.75
     shoe = Shoe.shuffled(8, RULES.shoe.penetration, SeededSource(3))
     assert shoe.cut_index == 312  # 75% of 416 cards
+
+
+def test_the_penetration_is_configurable() -> None:
+    rules = rules_with(shoe={"penetration": 0.5})
+    cycle = ShoeCycle(rules, SeededSource(3))
+    cycle.start_round()
+    assert cycle.shoe is not None
+    assert cycle.shoe.cut_index == 208  # half of 416
 
 
 def test_the_cut_card_comes_out_with_the_first_card_behind_it() -> None:
