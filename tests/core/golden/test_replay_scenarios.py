@@ -40,12 +40,46 @@ def test_every_scenario_has_an_expected_output() -> None:
         assert path.with_suffix(".expected.json").exists(), path.name
 
 
+def differences(expected: Any, actual: Any, where: str = "$") -> list[str]:
+    """Where ``actual`` departs from ``expected``; keys added to objects are allowed
+    (scenario-format.md: keys may be added, the listed ones may not change meaning)."""
+    if isinstance(expected, dict):
+        if not isinstance(actual, dict):
+            return [f"{where}: expected an object, got {actual!r}"]
+        found: list[str] = []
+        for key, value in expected.items():
+            if key not in actual:
+                found.append(f"{where}.{key}: missing")
+            else:
+                found.extend(differences(value, actual[key], f"{where}.{key}"))
+        return found
+    if isinstance(expected, list):
+        if not isinstance(actual, list) or len(actual) != len(expected):
+            return [f"{where}: expected {expected!r}, got {actual!r}"]
+        return [
+            problem
+            for index, (one, other) in enumerate(zip(expected, actual, strict=True))
+            for problem in differences(one, other, f"{where}[{index}]")
+        ]
+    if type(expected) is not type(actual) or expected != actual:
+        return [f"{where}: expected {expected!r}, got {actual!r}"]
+    return []
+
+
 @pytest.mark.parametrize("path", INPUTS, ids=[path.stem for path in INPUTS])
 def test_scenario_golden(path: Path) -> None:
     code, out, err = replay(path)
     assert (code, err) == (0, "")
     expected = json.loads(path.with_suffix(".expected.json").read_text())
-    assert json.loads(out) == expected
+    assert differences(expected, json.loads(out)) == []
+
+
+def test_the_golden_comparison_allows_added_keys_only() -> None:
+    expected = {"a": [{"b": 1}], "c": None}
+    assert differences(expected, {"a": [{"b": 1, "new": 2}], "c": None, "d": 0}) == []
+    assert differences(expected, {"a": [{"b": 2}], "c": None}) == ["$.a[0].b: expected 1, got 2"]
+    assert differences(expected, {"a": [{"b": 1}]}) == ["$.c: missing"]
+    assert differences({"x": 1}, {"x": True}) == ["$.x: expected 1, got True"]
 
 
 @pytest.mark.parametrize("path", INPUTS, ids=[path.stem for path in INPUTS])
