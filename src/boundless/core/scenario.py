@@ -189,6 +189,7 @@ def _hand_json(result: PositionResult) -> list[dict[str, Any]]:
             "payout": hand.payout_amount,
             "autoplayed": hand.autoplayed,
             "fallback": hand.fallback,
+            "rounded_off": str(hand.rounded_off),
             "decisions": [
                 {"action": action, "by": source, "step": step}
                 for action, source, step in hand.decisions

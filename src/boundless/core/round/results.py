@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from dataclasses import dataclass
+from fractions import Fraction
 from typing import TYPE_CHECKING
 
 from boundless.core.cards import Card
@@ -26,6 +27,7 @@ class HandResult:
     autoplayed: bool
     fallback: bool
     decisions: tuple[tuple[str, str, int], ...]  # (action, source, step)
+    rounded_off: Fraction = Fraction(0)  # part of a minor unit the payout lost to rounding down
 
 
 @dataclass(frozen=True, slots=True)
@@ -74,7 +76,9 @@ def position_result(round_: SharedRound, position: int) -> PositionResult:
             term = None if terms is None else terms[index]
             outcome = term.outcome if term is not None else None
             payout = term.payout(main) if term is not None else None
+            rounded_off = term.rounded_off(main) if term is not None else Fraction(0)
             if even_money:
+                rounded_off = Fraction(0)
                 outcome = "even_money" if settled else None
                 payout = rules.payouts.win.payout(main) if settled else None
             elif hand.status in ("surrendered", "surrendered20"):
@@ -93,6 +97,7 @@ def position_result(round_: SharedRound, position: int) -> PositionResult:
                     decisions=tuple(
                         (move.action.word, move.source.word, move.step) for move in hand.moves
                     ),
+                    rounded_off=rounded_off,
                 )
             )
     insurance: InsuranceResult | None = None

@@ -500,7 +500,9 @@ class SharedRound:
             raise PhaseError(f"{where}: decisions are for spot {self.current_spot} now")
         path = self.path_of(position)
         if not path.needs_decision:
-            raise IllegalActionError(f"{where}: no hand of this position awaits a decision")
+            raise IllegalActionError(
+                f"{where}: cannot {action.word}: no hand of this position awaits a decision"
+            )
         if self.book.pending[position] != NO_DECISION:
             raise IllegalActionError(f"{where}: already decided at step {self.step}")
         hand_label = f"hand {path.current + 1}" if len(path.hands) > 1 else "hand"
@@ -525,8 +527,9 @@ class SharedRound:
 
     def verify_decide(self, player_id: str, spot: int, action: Action | str) -> int:
         self._require(DECISIONS)
-        chosen = action if isinstance(action, Action) else _parse_action(action)
         position = self.position(player_id, spot)
+        where = f"player {player_id!r} spot {spot}"
+        chosen = action if isinstance(action, Action) else _parse_action(action, where)
         self._verify_decision(position, chosen)
         return position
 
@@ -539,8 +542,8 @@ class SharedRound:
 
     def decide(self, player_id: str, spot: int, action: Action | str) -> ev.DecisionsMade:
         """Record the player's decision for this step; it executes when the step closes."""
-        chosen = action if isinstance(action, Action) else _parse_action(action)
-        position = self.verify_decide(player_id, spot, chosen)
+        position = self.verify_decide(player_id, spot, action)
+        chosen = action if isinstance(action, Action) else Action.from_word(action)
         event = ev.DecisionsMade(
             spot, self.step, ev.frozen_array([position]), ev.frozen_array([int(chosen)])
         )
@@ -1035,8 +1038,8 @@ class SharedRound:
         return total
 
 
-def _parse_action(word: str) -> Action:
+def _parse_action(word: str, where: str) -> Action:
     try:
         return Action.from_word(word)
     except ValueError as error:
-        raise IllegalActionError(str(error)) from None
+        raise IllegalActionError(f"{where}: {error}") from None

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass
+from fractions import Fraction
 
 import numpy as np
 
@@ -49,6 +50,10 @@ class PayTerm:
 
     def payout(self, main_amount: int) -> int:
         return main_amount * self.whole + (main_amount * self.numerator) // self.denominator
+
+    def rounded_off(self, main_amount: int) -> Fraction:
+        """The fraction of a minor unit dropped by rounding this payout down (rule 1)."""
+        return Fraction((main_amount * self.numerator) % self.denominator, self.denominator)
 
 
 def _odds_term(outcome: str, units: int, odds: Odds) -> PayTerm:

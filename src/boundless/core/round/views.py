@@ -64,6 +64,7 @@ def position_view(round_: SharedRound, result: PositionResult, position: int) ->
                 "outcome": hand.outcome,
                 "payout": hand.payout_amount,
                 "autoplayed": hand.autoplayed,
+                "rounded_off": str(hand.rounded_off),
                 "decisions": [
                     {"action": action, "by": source, "step": step}
                     for action, source, step in hand.decisions
