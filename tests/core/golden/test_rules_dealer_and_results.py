@@ -195,3 +195,18 @@ def test_the_documented_maximum_rtp_is_recorded_with_the_title() -> None:
     # The document's "maximum RTP 99.46%" is carried by the title file; computing the exact
     # figure is the math suite's job (see docs/rules-coverage.md, open items).
     assert RULES.title.documented_rtp == 0.9946
+
+
+def test_the_rounding_of_a_payout_is_shown_in_the_result() -> None:
+    # DECISIONS rule 1: 3:2 on 101 minor units is 151.5; the half unit dropped is reported.
+    from fractions import Fraction
+
+    from boundless.core.round.results import position_result
+
+    rules = rules_with(limits={"unit_amount": 1, "min_main_amount": 1, "max_main_amount": 100_000})
+    round_, _ = new_round("AS 9D KH 8C", rules=rules)
+    seat(round_, "p", main=101)
+    play(round_)
+    result = position_result(round_, round_.position("p", 1))
+    assert result.hands[0].payout_amount == 252
+    assert result.hands[0].rounded_off == Fraction(1, 2)
