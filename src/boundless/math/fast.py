@@ -1,0 +1,548 @@
+"""Fast exact analysis of full shoes: numba kernels, one pipeline per dealer up card.
+
+The definitions are those of :mod:`boundless.math.reference` (tested equal on small shoes).
+Everything a dealer up card needs (its dealer table, its chart column, its figures) depends
+on that up card alone, so the ten pipelines run on a small thread pool; the kernels release
+the GIL. This module lays out arrays and assembles the first decision in Python.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+from concurrent.futures import ThreadPoolExecutor
+from dataclasses import dataclass
+
+import numpy as np
+import numpy.typing as npt
+
+from boundless.core.cards import Card
+from boundless.core.rules import RuleSet
+from boundless.core.strategy_chart import CELL_MOVES, StrategyChart
+from boundless.math.fast_kernels import (
+    DOUBLE_MEAN,
+    MEAN,
+    SQUARE,
+    STAND_MEAN,
+    dealer_chances,
+    dealt_chances,
+    evaluate_hands,
+    improve_cells,
+    reach_weights,
+    split_parts,
+)
+from boundless.math.fast_tables import FloatArray, HandSpace, IntArray, dealer_trie, hand_space
+from boundless.math.params import OUTCOME_COUNT, GameParams
+from boundless.math.strategy_cells import (
+    CELL_ORDER,
+    MOVE_CODES,
+    PAIR_CODES,
+    TOTAL_CODES,
+    Column,
+    baseline_column,
+    chart_from_columns,
+    column_of,
+    says_split,
+)
+
+UP_VALUES = tuple(range(1, 11))
+ROOT_TIE_ORDER = ("stand", "hit", "double", "split", "surrender", "surrender20")
+MOST_ROUNDS = 30
+CONTEXTS = 11
+THREADS = 2
+Hand = tuple[int, int]
+Chooser = Callable[[Hand, frozenset[str], int | None], str]
+TOTAL_FIRST = np.array([MOVE_CODES[CELL_MOVES[code][0]] for code in TOTAL_CODES], dtype=np.int64)
+TOTAL_SECOND = np.array(
+    [MOVE_CODES[CELL_MOVES[code][1]] if len(CELL_MOVES[code]) > 1 else -1 for code in TOTAL_CODES],
+    dtype=np.int64,
+)
+BASELINE_CODES = np.array(
+    [TOTAL_CODES.index(baseline_column()[cell]) for cell in CELL_ORDER], dtype=np.int64
+)
+
+
+@dataclass(frozen=True)
+class Figures:
+    """Mean and mean square of a round's net result per initial unit."""
+
+    mean: float
+    square: float
+
+    @property
+    def variance(self) -> float:
+        return self.square - self.mean * self.mean
+
+
+@dataclass(frozen=True)
+class FastResult:
+    optimal: Figures
+    basic: Figures | None
+    chart: StrategyChart | None
+
+
+@dataclass
+class HandTables:
+    """Every state's figures for one up card and one way of playing.
+
+    ``figures[context, hand, column]`` (columns as in :mod:`fast_kernels`); ``parts`` holds
+    split hands' means split by dealer outcome.
+    """
+
+    figures: FloatArray
+    parts: FloatArray  # [pair, outcome]: one split hand's mean by dealer outcome
+    valid: npt.NDArray[np.bool_]
+
+    def column(self, name: str) -> FloatArray:
+        return self.figures[:, :, FIGURE_COLUMNS.index(name)]
+
+
+FIGURE_COLUMNS = (
+    "mean",
+    "square",
+    "stand_mean",
+    "stand_square",
+    "hit_mean",
+    "hit_square",
+    "double_mean",
+    "double_square",
+)
+
+
+def column_arrays(column: Column) -> tuple[IntArray, IntArray]:
+    """A column's hard/soft cells as move codes: ``first[soft, total]``, ``second[...]``."""
+    first = np.full((2, 22), -1, dtype=np.int64)
+    second = np.full((2, 22), -1, dtype=np.int64)
+    for (kind, row), code in column.items():
+        if kind == "pair":
+            continue
+        moves = CELL_MOVES[code]
+        first[int(kind == "soft"), row] = MOVE_CODES[moves[0]]
+        if len(moves) > 1:
+            second[int(kind == "soft"), row] = MOVE_CODES[moves[1]]
+    return first, second
+
+
+def cards_of(hand: Sequence[int]) -> tuple[Card, ...]:
+    """Representative cards for a hand of values (the chart reads values only)."""
+    return tuple(Card.of(value, 0) for value in hand)
+
+
+def chart_chooser(chart: StrategyChart, up: int) -> Chooser:
+    """The engine's own lookup, :meth:`StrategyChart.choose`, at the first decision."""
+
+    def choose(hand: Hand, allowed: frozenset[str], pair: int | None) -> str:
+        return chart.choose(cards_of(hand), up, allowed, pair)
+
+    return choose
+
+
+@dataclass(frozen=True)
+class DeriveWorkspace:
+    """What one improvement pass leaves for the next: its codes and the chart's values."""
+
+    chosen: IntArray
+    value: FloatArray
+    hit_value: FloatArray
+
+    @classmethod
+    def empty(cls, hands: int) -> DeriveWorkspace:
+        return cls(
+            np.full(len(CELL_ORDER), -1, dtype=np.int64),
+            np.zeros((CONTEXTS, hands)),
+            np.zeros((CONTEXTS, hands)),
+        )
+
+
+@dataclass(frozen=True)
+class Deal:
+    hand: Hand
+    chance: float
+    index: int
+    blackjack: float  # chance the hole card then makes a dealer blackjack
+
+
+class UpCard:
+    """The analysis against one dealer up card."""
+
+    def __init__(self, analysis: FastAnalysis, up: int) -> None:
+        self.params = params = analysis.params
+        self.space = analysis.space
+        self.trie = analysis.trie
+        self.up = up
+        self.base = analysis.shoe.copy()
+        self.base[up - 1] -= 1
+        self.cards = int(self.base.sum())
+        self.rule = params.dealer_blackjack_rule(up)
+        self.excluded = self.rule in ("peeked", "original_bets_only")
+        self.blackjack_card = {1: 9, 10: 0}.get(up, -1)
+        self.contexts_on = np.zeros(CONTEXTS, dtype=np.bool_)
+        self.contexts_on[0] = True
+        self.double_split = np.zeros(CONTEXTS, dtype=np.bool_)
+        for pair in UP_VALUES:
+            self.contexts_on[pair] = params.split_allowed and self.base[pair - 1] >= 2
+            self.double_split[pair] = params.can_double_split_hand(pair)
+        self.chances = np.zeros((OUTCOME_COUNT, len(self.space.removal_counts)))
+        self.by_removal = self.chances.T
+        self.deals = self._deals()
+
+    def _deals(self) -> list[Deal]:
+        deals = []
+        for first in UP_VALUES:
+            for second in range(first, 11):
+                a = int(self.base[first - 1])
+                b = int(self.base[second - 1]) - (first == second)
+                if a > 0 and b > 0:
+                    chance = a * b / (self.cards * (self.cards - 1)) * (1 if first == second else 2)
+                    hand = (first, second)
+                    deals.append(
+                        Deal(
+                            hand, chance, self.space.hand_index(*hand), self.blackjack_chance(hand)
+                        )
+                    )
+        return deals
+
+    def blackjack_chance(self, hand: Sequence[int]) -> float:
+        if self.blackjack_card < 0:
+            return 0.0
+        left = int(self.base[self.blackjack_card]) - sum(
+            1 for value in hand if value - 1 == self.blackjack_card
+        )
+        return left / (self.cards - len(hand))
+
+    # -- kernels ----------------------------------------------------------------------------
+
+    def compute_dealer(self) -> None:
+        trie = self.trie
+        dealer_chances(
+            trie.value, trie.count, trie.depth, trie.outcome, trie.ways, trie.cards,
+            trie.start[self.up - 1], trie.start[self.up], self.base,
+            self.space.removal_counts, self.space.removal_size, trie.max_count,
+            trie.max_cards, trie.max_depth, self.chances,
+        )  # fmt: skip
+        self.by_removal = np.ascontiguousarray(self.chances.T)
+
+    def evaluate(self, column: Column | None) -> HandTables:
+        """Figures of every state under optimal play (``None``) or the chart ``column``."""
+        space = self.space
+        shape = (CONTEXTS, len(space.counts))
+        tables = HandTables(
+            figures=np.empty((*shape, len(FIGURE_COLUMNS))),
+            parts=np.zeros((CONTEXTS, OUTCOME_COUNT)),
+            valid=np.zeros(shape, dtype=np.bool_),
+        )
+        first, second = column_arrays(column or baseline_column())
+        moves = np.zeros(shape, dtype=np.int64)
+        win = float(self.params.win_pays)
+        all_bets = self.rule == "all_bets"
+        evaluate_hands(
+            space.counts, space.size, space.total, space.soft, space.child, space.removal,
+            space.removal_plus, self.by_removal, self.base, win, self.blackjack_card,
+            self.excluded, all_bets, self.contexts_on, self.params.double_allowed,
+            self.double_split, self.params.split_aces_one_card, column is None, first, second,
+            tables.figures, moves, tables.valid,
+        )  # fmt: skip
+        split_parts(
+            space.counts, space.size, space.total, space.child, space.removal_plus,
+            self.by_removal, self.base, tables.valid, self.contexts_on, moves, win, all_bets,
+            tables.parts,
+        )  # fmt: skip
+        return tables
+
+    # -- the first decision -----------------------------------------------------------------
+
+    def pair_cases(self, hand: Hand) -> list[tuple[float, int | None]]:
+        if hand[0] != hand[1] or not self.params.split_allowed:
+            return [(1.0, None)]
+        if hand[0] == 10 and self.params.pair_by_rank:
+            share = float(self.params.same_rank_share(self.up))
+            return [(share, 10), (1.0 - share, None)]
+        return [(1.0, hand[0])]
+
+    def root_allowed(self, pair: int | None, column: Column) -> tuple[frozenset[str], int | None]:
+        """The engine's legal words at the first decision, and the pair value it passes."""
+        moves = {"hit", "stand"}
+        if self.params.double_allowed:
+            moves.add("double")
+        if self.params.can_surrender(self.up):
+            moves.add("surrender")
+        if pair is None:
+            return frozenset(moves), None
+        if self.params.split_only_where_chart_splits:
+            if says_split(column[("pair", pair)]):
+                return frozenset({"split", "surrender20"}), pair
+            return frozenset(moves), None
+        return frozenset(moves | {"split"}), pair
+
+    def surrender_total(self, deal: Deal, refund: float) -> tuple[float, float]:
+        blackjack = deal.blackjack
+        loss = 1.0 - refund
+        if self.rule == "peeked":
+            return -loss * (1 - blackjack) - blackjack, loss * loss * (1 - blackjack) + blackjack
+        return -loss, loss * loss
+
+    def surrender_part(self, deal: Deal) -> float:
+        """Surrender's mean on the blackjack-free scale of the other first moves."""
+        loss = 1.0 - float(self.params.surrender_refund)
+        if self.rule == "peeked":
+            return -loss * (1 - deal.blackjack)
+        if self.rule == "original_bets_only":
+            return -loss + deal.blackjack
+        return -loss
+
+    def root_figures(self, deal: Deal, move: str, tables: HandTables) -> tuple[float, float]:
+        """Total mean and mean square of ``move`` as the first decision."""
+        if move == "surrender":
+            return self.surrender_total(deal, float(self.params.surrender_refund))
+        if move == "surrender20":
+            return self.surrender_total(deal, float(self.params.decline_refund))
+        if move == "split":
+            pair = deal.hand[0]
+            start = self.space.hand_index(pair)
+            parts = tables.parts[pair]
+            chances = self.chances[:, self.space.removal_plus[start, pair - 1]]
+            cross = sum(
+                float(part * part / chance)
+                for part, chance in zip(parts, chances, strict=True)
+                if chance
+            )
+            mean = 2 * float(tables.figures[pair, start, MEAN])
+            square = 2 * float(tables.figures[pair, start, SQUARE]) + 2 * cross
+        else:
+            column = FIGURE_COLUMNS.index(f"{move}_mean")
+            mean = float(tables.figures[0, deal.index, column])
+            square = float(tables.figures[0, deal.index, column + 1])
+        if self.excluded:
+            return mean - deal.blackjack, square + deal.blackjack
+        return mean, square
+
+    def figures(self, column: Column, choose: Chooser, tables: HandTables) -> Figures:
+        """Mean and mean square of the round given this up card."""
+        mean = square = 0.0
+        pays = float(self.params.blackjack_pays)
+        for deal in self.deals:
+            if deal.hand == (1, 10):
+                mean += deal.chance * pays * (1 - deal.blackjack)
+                square += deal.chance * pays * pays * (1 - deal.blackjack)
+                continue
+            for share, pair in self.pair_cases(deal.hand):
+                allowed, pair_value = self.root_allowed(pair, column)
+                move = choose(deal.hand, allowed, pair_value)
+                hand_mean, hand_square = self.root_figures(deal, move, tables)
+                mean += deal.chance * share * hand_mean
+                square += deal.chance * share * hand_square
+        return Figures(mean, square)
+
+    def optimal_chooser(self, tables: HandTables) -> Chooser:
+        by_hand = {deal.hand: deal for deal in self.deals}
+
+        def choose(hand: Hand, allowed: frozenset[str], pair: int | None) -> str:
+            best_move, best_mean = "", 0.0
+            for move in ROOT_TIE_ORDER:
+                if move in allowed:
+                    mean = self.root_figures(by_hand[hand], move, tables)[0]
+                    if not best_move or mean > best_mean:
+                        best_move, best_mean = move, mean
+            return best_move
+
+        return choose
+
+    # -- deriving the column ----------------------------------------------------------------
+
+    def derive_column(self, optimal: HandTables) -> Column:
+        """Improve the column cell by cell, weighting by how often play reaches each hand
+        under the previous column, until it no longer changes."""
+        column = baseline_column()
+        surrender = np.zeros(len(self.space.counts))
+        for deal in self.deals:
+            surrender[deal.index] = self.surrender_part(deal)
+        dealt = np.zeros(len(self.space.counts))
+        dealt_chances(self.space.counts, self.base, dealt)
+        seen = [column]
+        workspace = DeriveWorkspace.empty(len(self.space.counts))
+        for _ in range(MOST_ROUNDS):
+            improved = self.improve_column(column, optimal, surrender, dealt, workspace)
+            if improved == column:
+                return column
+            if improved in seen:
+                cycle = seen[seen.index(improved) :]
+                return max(cycle, key=self.column_mean)
+            seen.append(improved)
+            column = improved
+        raise RuntimeError(f"strategy derivation for up card {self.up} did not settle")
+
+    def column_mean(self, column: Column) -> float:
+        chart = chart_from_columns("derivation", {self.up: column})
+        return self.figures(column, chart_chooser(chart, self.up), self.evaluate(column)).mean
+
+    def improve_column(
+        self,
+        column: Column,
+        optimal: HandTables,
+        surrender: FloatArray,
+        dealt: FloatArray,
+        workspace: DeriveWorkspace,
+    ) -> Column:
+        space = self.space
+        hands = len(space.counts)
+        chart = chart_from_columns("derivation", {self.up: column})
+        root_weight = np.zeros(hands)
+        root_hit = np.zeros(hands)
+        routed = np.zeros(hands, dtype=np.bool_)
+        split_flow = np.zeros(CONTEXTS)
+        for deal in self.deals:
+            if deal.hand == (1, 10):
+                continue
+            for share, pair in self.pair_cases(deal.hand):
+                allowed, pair_value = self.root_allowed(pair, column)
+                move = chart.choose(cards_of(deal.hand), self.up, allowed, pair_value)
+                by_pair = pair_value is not None and any(
+                    word in allowed for word in CELL_MOVES[column[("pair", pair_value)]]
+                )
+                reached = deal.chance * share
+                if not by_pair:
+                    root_weight[deal.index] += reached
+                    routed[deal.index] = True
+                if move == "hit":
+                    root_hit[deal.index] += reached
+                elif move == "split":
+                    split_flow[deal.hand[0]] += 2 * reached
+        first, second = column_arrays(column)
+        weight = np.zeros((CONTEXTS, hands))
+        reach_weights(
+            space.counts, space.size, space.total, space.soft, space.child, self.base,
+            optimal.valid, self.contexts_on, self.double_split, self.params.split_aces_one_card,
+            first, second, root_weight, root_hit, split_flow, weight,
+        )  # fmt: skip
+        allowed_codes = set(candidate_codes(self.params, self.up, TOTAL_CODES))
+        code_allowed = np.array([code in allowed_codes for code in TOTAL_CODES], dtype=np.bool_)
+        previous = workspace.chosen.copy()
+        value, hit_value, chosen = workspace.value, workspace.hit_value, workspace.chosen
+        improve_cells(
+            space.counts, space.size, space.total, space.soft, space.child, self.base,
+            optimal.valid, self.contexts_on, self.double_split, self.params.split_aces_one_card,
+            space.group_start, space.group_members, optimal.figures, surrender,
+            self.params.double_allowed, self.params.can_surrender(self.up), routed, weight,
+            dealt, self.blackjack_card, self.excluded, TOTAL_FIRST, TOTAL_SECOND, code_allowed,
+            BASELINE_CODES, previous, chosen, value, hit_value,
+        )  # fmt: skip
+        improved: Column = {
+            cell: TOTAL_CODES[code] for cell, code in zip(CELL_ORDER, chosen, strict=True)
+        }
+        for pair in UP_VALUES:
+            improved[("pair", pair)] = self.best_pair_code(
+                pair, optimal, surrender, value, hit_value
+            )
+        return improved
+
+    def best_pair_code(
+        self,
+        pair: int,
+        optimal: HandTables,
+        surrender: FloatArray,
+        value: FloatArray,
+        hit_value: FloatArray,
+    ) -> str:
+        """The pair cell as if the pair may always be split: best first move, then the best
+        fall-back."""
+        if self.base[pair - 1] < 2:
+            return baseline_column()[("pair", pair)]
+        index = self.space.hand_index(pair, pair)
+        means = {
+            "stand": float(optimal.figures[0, index, STAND_MEAN]),
+            "hit": float(hit_value[0, index]),
+            "double": float(optimal.figures[0, index, DOUBLE_MEAN]),
+            "surrender": float(surrender[index]),
+        }
+        if self.params.split_allowed:
+            means["split"] = 2 * float(value[pair, self.space.hand_index(pair)])
+        best_code, best_score = "", (0.0, 0.0)
+        for code in candidate_codes(self.params, self.up, PAIR_CODES):
+            moves = CELL_MOVES[code]
+            score = (means[moves[0]], means[moves[-1]])
+            if not best_code or score > best_score:
+                best_code, best_score = code, score
+        return best_code
+
+
+def candidate_codes(params: GameParams, up: int, codes: Sequence[str]) -> list[str]:
+    """The cell codes whose moves the rules allow somewhere against ``up``."""
+    result = []
+    for code in codes:
+        moves = CELL_MOVES[code]
+        if "double" in moves and not params.double_allowed:
+            continue
+        if "surrender" in moves and not params.can_surrender(up):
+            continue
+        if "split" in moves and not params.split_allowed:
+            continue
+        result.append(code)
+    return result
+
+
+@dataclass(frozen=True)
+class UpCardResult:
+    up: int
+    column: Column
+    optimal: Figures
+    basic: Figures | None
+
+
+class FastAnalysis:
+    def __init__(self, params: GameParams, title_key: str = "analysis") -> None:
+        self.params = params
+        self.title_key = title_key
+        self.space: HandSpace = hand_space()
+        self.trie = dealer_trie(params.dealer_hits_soft_17)
+        self.shoe = np.array(params.value_counts, dtype=np.int64)
+
+    def analyse_up(self, up: int, chart: StrategyChart | None, want_basic: bool) -> UpCardResult:
+        card = UpCard(self, up)
+        card.compute_dealer()
+        optimal_tables = card.evaluate(None)
+        needs_column = want_basic or self.params.split_only_where_chart_splits
+        if chart is not None:
+            column = column_of(chart, up)
+        elif needs_column:
+            column = card.derive_column(optimal_tables)
+        else:
+            column = baseline_column()
+        optimal = card.figures(column, card.optimal_chooser(optimal_tables), optimal_tables)
+        basic = None
+        if want_basic:
+            column_chart = chart_from_columns(self.title_key, {up: column})
+            basic = card.figures(column, chart_chooser(column_chart, up), card.evaluate(column))
+        return UpCardResult(up, column, optimal, basic)
+
+    def analyse(
+        self, chart: StrategyChart | None = None, want_basic: bool = True, threads: int = THREADS
+    ) -> FastResult:
+        """Optimal figures, and (``want_basic``) the basic-strategy chart and its figures.
+
+        ``chart`` replaces the derived chart (its figures are then those of that chart).
+        """
+        ups = [up for up in UP_VALUES if self.shoe[up - 1] > 0]
+        with ThreadPoolExecutor(max_workers=threads) as pool:
+            results = list(pool.map(lambda up: self.analyse_up(up, chart, want_basic), ups))
+        total = float(self.shoe.sum())
+        optimal_mean = optimal_square = basic_mean = basic_square = 0.0
+        columns = {up: baseline_column() for up in UP_VALUES}
+        for result in results:
+            chance = self.shoe[result.up - 1] / total
+            columns[result.up] = result.column
+            optimal_mean += chance * result.optimal.mean
+            optimal_square += chance * result.optimal.square
+            if result.basic is not None:
+                basic_mean += chance * result.basic.mean
+                basic_square += chance * result.basic.square
+        if not want_basic:
+            return FastResult(Figures(optimal_mean, optimal_square), None, None)
+        derived = chart or chart_from_columns(self.title_key, columns)
+        return FastResult(
+            Figures(optimal_mean, optimal_square), Figures(basic_mean, basic_square), derived
+        )
+
+
+def fast_analysis(
+    rules: RuleSet, shoe: Sequence[int] | None = None, chart: StrategyChart | None = None
+) -> FastResult:
+    return FastAnalysis(GameParams.from_rules(rules, shoe), rules.key).analyse(chart)

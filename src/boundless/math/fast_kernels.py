@@ -1,0 +1,697 @@
+"""numba kernels for the exact main-game analysis. Validation lives in :mod:`boundless.math.fast`.
+
+Same definitions as :mod:`boundless.math.reference_values` (tested equal): values are
+blackjack-free parts, contexts are 0 for an unsplit hand and ``p`` for a split hand of the
+pair value ``p``. Moves are coded 0 hit, 1 stand, 2 double (3 split, 4 surrender appear only
+in chart cells and are never allowed past the first decision).
+"""
+
+from __future__ import annotations
+
+import numpy as np
+import numpy.typing as npt
+from numba import njit
+
+IntArray = npt.NDArray[np.int64]
+FloatArray = npt.NDArray[np.float64]
+BoolArray = npt.NDArray[np.bool_]
+
+HIT, STAND, DOUBLE = 0, 1, 2
+OUTCOMES = 7
+BLACKJACK = 6
+CONTEXTS = 11
+
+
+BLOCK = 256  # removals per cache block in the dealer kernel
+
+
+@njit(cache=True, nogil=True)
+def dealer_chances(
+    node_value: IntArray,
+    node_count: IntArray,
+    node_depth: IntArray,
+    node_outcome: IntArray,
+    node_ways: FloatArray,
+    node_cards: IntArray,
+    first: int,
+    last: int,
+    base: IntArray,
+    removal_counts: IntArray,
+    removal_size: IntArray,
+    max_count: IntArray,
+    max_cards: int,
+    max_depth: int,
+    out: FloatArray,
+) -> None:
+    """Chances of the seven dealer outcomes for every removal, one up card (``out[7, R]``).
+
+    ``base`` is the shoe without the up card; removal ``r`` takes ``removal_counts[r]`` more.
+    Infeasible removals get zeros. Removals are done in blocks small enough that the trie's
+    running products stay in cache.
+    """
+    removals = removal_counts.shape[0]
+    total = 0
+    for value in range(10):
+        total += base[value]
+    most = 0
+    for value in range(10):
+        most = max(most, max_count[value])
+    falling = np.zeros((10, most + 1, BLOCK))
+    by_cards = np.zeros((OUTCOMES, max_cards + 1, BLOCK))
+    inverse = np.zeros((max_cards + 1, BLOCK))
+    stack = np.ones((max_depth + 1, BLOCK))
+    feasible = np.ones(BLOCK, dtype=np.bool_)
+    for begin in range(0, removals, BLOCK):
+        width = min(BLOCK, removals - begin)
+        feasible[:] = True
+        for value in range(10):
+            for k in range(width):
+                left = base[value] - removal_counts[begin + k, value]
+                if left < 0:
+                    feasible[k] = False
+                    left = 0
+                product = 1.0
+                falling[value, 0, k] = 1.0
+                for count in range(1, max_count[value] + 1):
+                    product *= max(left - count + 1, 0)
+                    falling[value, count, k] = product
+        for k in range(width):
+            left = total - removal_size[begin + k]
+            product = 1.0
+            for cards in range(1, max_cards + 1):
+                product *= max(left - cards + 1, 0)
+                inverse[cards, k] = 1.0 / product if product > 0 else 0.0
+        by_cards[:, :, :] = 0.0
+        for node in range(first, last):
+            depth = node_depth[node]
+            factor = falling[node_value[node], node_count[node]]
+            above = stack[depth - 1]
+            outcome = node_outcome[node]
+            has_children = node + 1 < last and node_depth[node + 1] > depth
+            if has_children:
+                here = stack[depth]
+                for k in range(width):
+                    here[k] = above[k] * factor[k]
+                if outcome >= 0:
+                    ways = node_ways[node]
+                    target = by_cards[outcome, node_cards[node]]
+                    for k in range(width):
+                        target[k] += ways * here[k]
+            elif outcome >= 0:
+                ways = node_ways[node]
+                target = by_cards[outcome, node_cards[node]]
+                for k in range(width):
+                    target[k] += ways * above[k] * factor[k]
+        for outcome in range(OUTCOMES):
+            for k in range(width):
+                chance = 0.0
+                for cards in range(1, max_cards + 1):
+                    chance += by_cards[outcome, cards, k] * inverse[cards, k]
+                out[outcome, begin + k] = chance if feasible[k] else 0.0
+
+
+@njit(cache=True, nogil=True)
+def _stand(
+    chances: FloatArray,
+    total: int,
+    win: float,
+    all_bets: bool,
+    parts: FloatArray,
+) -> tuple[float, float]:
+    """Blackjack-free mean and mean square of standing on ``total``; fills ``parts[7]``."""
+    mean = 0.0
+    square = 0.0
+    for outcome in range(OUTCOMES):
+        parts[outcome] = 0.0
+    for outcome in range(5):
+        dealer_total = 17 + outcome
+        if total > dealer_total:
+            result = win
+        elif total == dealer_total:
+            result = 0.0
+        else:
+            result = -1.0
+        parts[outcome] = chances[outcome] * result
+        mean += parts[outcome]
+        square += chances[outcome] * result * result
+    parts[5] = chances[5] * win
+    mean += parts[5]
+    square += chances[5] * win * win
+    if all_bets:
+        parts[BLACKJACK] = -chances[BLACKJACK]
+        mean -= chances[BLACKJACK]
+        square += chances[BLACKJACK]
+    return mean, square
+
+
+@njit(cache=True, nogil=True)
+def _bust_weight(
+    left: IntArray,
+    per_card_after: float,
+    value: int,
+    blackjack_card: int,
+    excluded: bool,
+) -> float:
+    """Chance that no dealer blackjack follows a bust (1 where blackjack is not split off).
+
+    ``per_card_after`` is one over the cards left after the busting card.
+    """
+    if not excluded or blackjack_card < 0:
+        return 1.0
+    completing = int(left[blackjack_card]) - (1 if value == blackjack_card else 0)
+    return 1.0 - completing * per_card_after
+
+
+@njit(cache=True, nogil=True)
+def _state_ok(
+    counts: IntArray,
+    size: IntArray,
+    hand: int,
+    context: int,
+    base: IntArray,
+    left: IntArray,
+) -> bool:
+    """Whether ``hand`` is a state in ``context``; fills ``left`` with the shoe it sees."""
+    if context == 0 and size[hand] < 2:
+        return False
+    if context > 0 and counts[hand, context - 1] == 0:
+        return False
+    for value in range(10):
+        left[value] = base[value] - counts[hand, value]
+        if context > 0 and value == context - 1:
+            left[value] -= 1
+        if left[value] < 0:
+            return False
+    return True
+
+
+@njit(cache=True, nogil=True)
+def _forced(
+    size: IntArray,
+    total: IntArray,
+    hand: int,
+    context: int,
+    aces_one_card: bool,
+) -> int:
+    """-1 when the hand decides, else the only move (a lone split card draws)."""
+    if size[hand] == 1:
+        return HIT
+    if total[hand] >= 21:
+        return STAND
+    if context == 1 and aces_one_card and size[hand] == 2:
+        return STAND
+    return -1
+
+
+@njit(cache=True, nogil=True)
+def _chart_move(
+    first: IntArray,
+    second: IntArray,
+    soft: int,
+    total: int,
+    can_double: bool,
+) -> int:
+    row = 1 if soft == 1 and total >= 12 else 0
+    cell_total = min(total, 21) if row == 1 else max(4, min(total, 21))
+    for move in (int(first[row, cell_total]), int(second[row, cell_total])):
+        if move in (HIT, STAND) or (move == DOUBLE and can_double):
+            return move
+    return HIT if total < 17 else STAND
+
+
+# Columns of the packed per-state figures: the chosen move's mean and mean square, then
+# those of standing, hitting (and playing on) and doubling. One state fills one cache line.
+MEAN, SQUARE, STAND_MEAN, STAND_SQUARE, HIT_MEAN, HIT_SQUARE, DOUBLE_MEAN, DOUBLE_SQUARE = range(8)
+
+
+@njit(cache=True, nogil=True)
+def evaluate_hands(
+    counts: IntArray,
+    size: IntArray,
+    total: IntArray,
+    soft: IntArray,
+    child: IntArray,
+    removal: IntArray,
+    removal_plus: IntArray,
+    chances: FloatArray,
+    base: IntArray,
+    win: float,
+    blackjack_card: int,
+    excluded: bool,
+    all_bets: bool,
+    contexts_on: BoolArray,
+    double_first: bool,
+    double_split: BoolArray,
+    aces_one_card: bool,
+    optimal: bool,
+    first: IntArray,
+    second: IntArray,
+    figures: FloatArray,
+    move_taken: IntArray,
+    valid: BoolArray,
+) -> None:
+    """Every state's figures for one up card, under optimal play or a fixed chart column.
+
+    ``chances[removal, outcome]``; fills ``figures[context, hand, column]`` and the move
+    taken at each state.
+    """
+    hands = counts.shape[0]
+    left = np.zeros(10, dtype=np.int64)
+    work = np.zeros(OUTCOMES)
+    figures[:, :, :] = 0.0
+    for context in range(CONTEXTS):
+        if not contexts_on[context]:
+            continue
+        for hand in range(hands):
+            ok = _state_ok(counts, size, hand, context, base, left)
+            valid[context, hand] = ok
+            if not ok:
+                continue
+            cards_left = 0
+            for value in range(10):
+                cards_left += left[value]
+            per_card = 1.0 / cards_left
+            per_card_after = 1.0 / (cards_left - 1) if cards_left > 1 else 0.0
+            here = removal[hand] if context == 0 else removal_plus[hand, context - 1]
+            dealer = chances[here]
+            row = figures[context, hand]
+            s_mean, s_square = _stand(dealer, total[hand], win, all_bets, work)
+            row[STAND_MEAN] = s_mean
+            row[STAND_SQUARE] = s_square
+            forced = _forced(size, total, hand, context, aces_one_card)
+            can_double = size[hand] == 2 and (
+                double_first if context == 0 else double_split[context]
+            )
+            h_mean = h_square = d_mean = d_square = 0.0
+            if forced != STAND:
+                for value in range(10):
+                    if left[value] == 0:
+                        continue
+                    chance = left[value] * per_card
+                    after = child[hand, value]
+                    if after < 0:
+                        weight = chance * _bust_weight(
+                            left, per_card_after, value, blackjack_card, excluded
+                        )
+                        h_mean -= weight
+                        h_square += weight
+                        if can_double:
+                            d_mean -= weight
+                            d_square += weight
+                    else:
+                        h_mean += chance * figures[context, after, MEAN]
+                        h_square += chance * figures[context, after, SQUARE]
+                        if can_double:
+                            d_mean += chance * figures[context, after, STAND_MEAN]
+                            d_square += chance * figures[context, after, STAND_SQUARE]
+            row[HIT_MEAN] = h_mean
+            row[HIT_SQUARE] = h_square
+            row[DOUBLE_MEAN] = 2.0 * d_mean
+            row[DOUBLE_SQUARE] = 4.0 * d_square
+            if forced >= 0:
+                move = forced
+            elif optimal:
+                move = STAND
+                best = s_mean
+                if h_mean > best:
+                    move, best = HIT, h_mean
+                if can_double and 2.0 * d_mean > best:
+                    move = DOUBLE
+            else:
+                move = _chart_move(first, second, soft[hand], total[hand], can_double)
+            if move == STAND:
+                row[MEAN], row[SQUARE] = s_mean, s_square
+            elif move == HIT:
+                row[MEAN], row[SQUARE] = h_mean, h_square
+            else:
+                row[MEAN], row[SQUARE] = 2.0 * d_mean, 4.0 * d_square
+            move_taken[context, hand] = move
+
+
+@njit(cache=True, nogil=True)
+def split_parts(
+    counts: IntArray,
+    size: IntArray,
+    total: IntArray,
+    child: IntArray,
+    removal_plus: IntArray,
+    chances: FloatArray,
+    base: IntArray,
+    valid: BoolArray,
+    contexts_on: BoolArray,
+    move_taken: IntArray,
+    win: float,
+    all_bets: bool,
+    parts: FloatArray,
+) -> None:
+    """One split hand's mean split by the dealer's final outcome, ``parts[pair, outcome]``.
+
+    Follows the chance of reaching each state from the split's first card and adds what
+    each way of ending contributes. A bust is split by the dealer's chances before the
+    busting card (the cross term's approximation; the reference does the same).
+    """
+    hands = counts.shape[0]
+    left = np.zeros(10, dtype=np.int64)
+    work = np.zeros(OUTCOMES)
+    flow = np.zeros(hands)
+    parts[:, :] = 0.0
+    for context in range(1, CONTEXTS):
+        if not contexts_on[context]:
+            continue
+        flow[:] = 0.0
+        for hand in range(hands):
+            if size[hand] == 1 and counts[hand, context - 1] == 1:
+                flow[hand] = 1.0
+        for hand in range(hands - 1, -1, -1):
+            reach = flow[hand]
+            if reach == 0.0 or not valid[context, hand]:
+                continue
+            _state_ok(counts, size, hand, context, base, left)
+            dealer = chances[removal_plus[hand, context - 1]]
+            move = move_taken[context, hand]
+            if move == STAND:
+                _stand(dealer, total[hand], win, all_bets, work)
+                for outcome in range(OUTCOMES):
+                    parts[context, outcome] += reach * work[outcome]
+                continue
+            cards_left = 0
+            for value in range(10):
+                cards_left += left[value]
+            per_card = 1.0 / cards_left
+            stake = 2.0 if move == DOUBLE else 1.0
+            for value in range(10):
+                if left[value] == 0:
+                    continue
+                chance = reach * left[value] * per_card
+                after = child[hand, value]
+                if after < 0:
+                    for outcome in range(OUTCOMES):
+                        if outcome < BLACKJACK or all_bets:
+                            parts[context, outcome] -= stake * chance * dealer[outcome]
+                elif move == HIT:
+                    flow[after] += chance
+                else:
+                    _stand(chances[removal_plus[after, context - 1]], total[after], win,
+                           all_bets, work)  # fmt: skip
+                    for outcome in range(OUTCOMES):
+                        parts[context, outcome] += stake * chance * work[outcome]
+
+
+@njit(cache=True, nogil=True)
+def dealt_chances(
+    counts: IntArray,
+    base: IntArray,
+    dealt: FloatArray,
+) -> None:
+    """Chance that the player's first cards are each hand (any order), from ``base``."""
+    cards_total = 0
+    for value in range(10):
+        cards_total += base[value]
+    for hand in range(counts.shape[0]):
+        chance = 1.0
+        drawn = 0
+        for value in range(10):
+            for copy in range(counts[hand, value]):
+                if base[value] - copy <= 0 or chance == 0.0:
+                    chance = 0.0
+                else:
+                    chance *= (
+                        (base[value] - copy) / (cards_total - drawn) * (drawn + 1) / (copy + 1)
+                    )
+                drawn += 1
+        dealt[hand] = chance
+
+
+@njit(cache=True, nogil=True)
+def reach_weights(
+    counts: IntArray,
+    size: IntArray,
+    total: IntArray,
+    soft: IntArray,
+    child: IntArray,
+    base: IntArray,
+    valid: BoolArray,
+    contexts_on: BoolArray,
+    double_split: BoolArray,
+    aces_one_card: bool,
+    first: IntArray,
+    second: IntArray,
+    root_weight: FloatArray,
+    root_hit_flow: FloatArray,
+    split_flow: FloatArray,
+    weight: FloatArray,
+) -> None:
+    """How often a hard/soft cell decides at each state when play follows a chart column.
+
+    ``root_weight[hand]``: first decisions the total cell takes; ``root_hit_flow[hand]``:
+    first decisions that hit; ``split_flow[p]``: split hands started.
+    """
+    hands = counts.shape[0]
+    left = np.zeros(10, dtype=np.int64)
+    flow = np.zeros((CONTEXTS, hands))
+    weight[:, :] = 0.0
+    for context in range(CONTEXTS):
+        if not contexts_on[context]:
+            continue
+        for hand in range(hands - 1, -1, -1):
+            if not valid[context, hand]:
+                continue
+            arriving = flow[context, hand]
+            if context == 0 and size[hand] == 2:
+                weight[0, hand] = root_weight[hand]
+                going = root_hit_flow[hand]
+            elif context > 0 and size[hand] == 1:
+                going = split_flow[context]
+            else:
+                going = 0.0
+                if arriving != 0.0:
+                    forced = _forced(size, total, hand, context, aces_one_card)
+                    if forced < 0:
+                        weight[context, hand] = arriving
+                        can_double = size[hand] == 2 and context > 0 and double_split[context]
+                        forced = _chart_move(first, second, soft[hand], total[hand], can_double)
+                    if forced == HIT:
+                        going = arriving
+            if going == 0.0:
+                continue
+            _state_ok(counts, size, hand, context, base, left)
+            cards_left = 0
+            for value in range(10):
+                cards_left += left[value]
+            for value in range(10):
+                after = child[hand, value]
+                if left[value] > 0 and after >= 0:
+                    flow[context, after] += going * left[value] / cards_left
+
+
+@njit(cache=True, nogil=True)
+def improve_cells(
+    counts: IntArray,
+    size: IntArray,
+    total: IntArray,
+    soft: IntArray,
+    child: IntArray,
+    base: IntArray,
+    valid: BoolArray,
+    contexts_on: BoolArray,
+    double_split: BoolArray,
+    aces_one_card: bool,
+    group_start: IntArray,
+    group_members: IntArray,
+    figures: FloatArray,
+    surrender_mean: FloatArray,
+    root_double: bool,
+    root_surrender: bool,
+    routed: BoolArray,
+    weight: FloatArray,
+    dealt: FloatArray,
+    blackjack_card: int,
+    excluded: bool,
+    code_first: IntArray,
+    code_second: IntArray,
+    code_allowed: BoolArray,
+    baseline: IntArray,
+    previous: IntArray,
+    chosen: IntArray,
+    value: FloatArray,
+    hit_value: FloatArray,
+) -> None:
+    """Choose each hard/soft cell of one column, top-down; fill the chart's state values.
+
+    Scores are weight-averaged means of the move each candidate code makes at each deciding
+    state; ties go to the fall-back's score, then to the earlier code. ``previous`` holds the
+    codes the last call chose (-1: none) with its ``value``/``hit_value`` still in place:
+    while the codes come out the same, those values are still right and are kept.
+    """
+    hands = counts.shape[0]
+    left = np.zeros(10, dtype=np.int64)
+    groups = group_start.shape[0] - 1
+    candidates = code_first.shape[0]
+    most = CONTEXTS * (group_start[1:] - group_start[:-1]).max()
+    share = np.zeros(most)
+    fallback_share = np.zeros(most)
+    means = np.zeros((most, 5))
+    options = np.zeros((most, 2), dtype=np.bool_)
+    plain = np.zeros(most, dtype=np.int64)
+    unchanged = previous[0] >= 0
+    for group in range(groups):
+        begin, end = group_start[group], group_start[group + 1]
+        deciding = 0
+        weighted = False
+        for context in range(CONTEXTS):
+            if not contexts_on[context]:
+                continue
+            for position in range(begin, end):
+                hand = group_members[position]
+                if not valid[context, hand]:
+                    continue
+                if unchanged:
+                    h_mean = hit_value[context, hand]
+                else:
+                    _state_ok(counts, size, hand, context, base, left)
+                    h_mean = _hit_mean(left, child, hand, context, value, blackjack_card, excluded)
+                    hit_value[context, hand] = h_mean
+                root = context == 0 and size[hand] == 2
+                if (root and not routed[hand]) or (
+                    not root and _forced(size, total, hand, context, aces_one_card) >= 0
+                ):
+                    continue
+                share[deciding] = weight[context, hand]
+                fallback_share[deciding] = dealt[hand] if context == 0 else 0.0
+                weighted = weighted or share[deciding] > 0.0
+                means[deciding, 0] = h_mean
+                means[deciding, 1] = figures[context, hand, STAND_MEAN]
+                means[deciding, 2] = figures[context, hand, DOUBLE_MEAN]
+                means[deciding, 4] = surrender_mean[hand] if root else 0.0
+                options[deciding, 0] = size[hand] == 2 and (
+                    root_double if root else double_split[context]
+                )
+                options[deciding, 1] = root and root_surrender
+                plain[deciding] = HIT if total[hand] < 17 else STAND
+                deciding += 1
+        if not weighted:
+            # Play never reaches this row: weigh the unsplit hands by their chance to be dealt.
+            for index in range(deciding):
+                share[index] = fallback_share[index]
+                weighted = weighted or share[index] > 0.0
+        best_code = baseline[group]
+        if weighted:
+            best_code = -1
+            best_primary = 0.0
+            best_secondary = 0.0
+            for code in range(candidates):
+                if not code_allowed[code]:
+                    continue
+                first_move, second_move = code_first[code], code_second[code]
+                primary = 0.0
+                secondary = 0.0
+                for index in range(deciding):
+                    if share[index] == 0.0:
+                        continue
+                    can_double, can_surrender = options[index, 0], options[index, 1]
+                    second_ok = second_move >= 0 and _allowed(
+                        second_move, can_double, can_surrender
+                    )
+                    if _allowed(first_move, can_double, can_surrender):
+                        move = first_move
+                    elif second_ok:
+                        move = second_move
+                    else:
+                        move = plain[index]
+                    if second_move < 0:
+                        fallback = move
+                    else:
+                        fallback = second_move if second_ok else plain[index]
+                    primary += share[index] * means[index, move]
+                    secondary += share[index] * means[index, fallback]
+                if (
+                    best_code < 0
+                    or primary > best_primary
+                    or (primary == best_primary and secondary > best_secondary)
+                ):
+                    best_code, best_primary, best_secondary = code, primary, secondary
+        chosen[group] = best_code
+        if unchanged and best_code == previous[group]:
+            continue
+        unchanged = False
+        for context in range(CONTEXTS):
+            if not contexts_on[context]:
+                continue
+            for position in range(begin, end):
+                hand = group_members[position]
+                if (context == 0 and size[hand] == 2) or not valid[context, hand]:
+                    continue
+                move = _forced(size, total, hand, context, aces_one_card)
+                if move < 0:
+                    can_double = size[hand] == 2 and context > 0 and double_split[context]
+                    move = _chart_move_codes(
+                        code_first[best_code], code_second[best_code], total[hand], can_double
+                    )
+                if move == STAND:
+                    value[context, hand] = figures[context, hand, STAND_MEAN]
+                elif move == HIT:
+                    value[context, hand] = hit_value[context, hand]
+                else:
+                    value[context, hand] = figures[context, hand, DOUBLE_MEAN]
+    if unchanged:
+        return
+    for context in range(1, CONTEXTS):
+        if not contexts_on[context]:
+            continue
+        for hand in range(hands):
+            if size[hand] != 1 or not valid[context, hand]:
+                continue
+            _state_ok(counts, size, hand, context, base, left)
+            h_mean = _hit_mean(left, child, hand, context, value, blackjack_card, excluded)
+            value[context, hand] = h_mean
+            hit_value[context, hand] = h_mean
+
+
+@njit(cache=True, nogil=True)
+def _hit_mean(
+    left: IntArray,
+    child: IntArray,
+    hand: int,
+    context: int,
+    value: FloatArray,
+    blackjack_card: int,
+    excluded: bool,
+) -> float:
+    cards_left = 0
+    for card in range(10):
+        cards_left += left[card]
+    per_card = 1.0 / cards_left
+    per_card_after = 1.0 / (cards_left - 1) if cards_left > 1 else 0.0
+    h_mean = 0.0
+    for card in range(10):
+        if left[card] == 0:
+            continue
+        chance = left[card] * per_card
+        after = child[hand, card]
+        if after < 0:
+            h_mean -= chance * _bust_weight(left, per_card_after, card, blackjack_card, excluded)
+        else:
+            h_mean += chance * value[context, after]
+    return h_mean
+
+
+@njit(cache=True, nogil=True)
+def _chart_move_codes(
+    first_move: int,
+    second_move: int,
+    total: int,
+    can_double: bool,
+) -> int:
+    for move in (first_move, second_move):
+        if move in (HIT, STAND) or (move == DOUBLE and can_double):
+            return move
+    return HIT if total < 17 else STAND
+
+
+@njit(cache=True, nogil=True)
+def _allowed(
+    move: int,
+    can_double: bool,
+    can_surrender: bool,
+) -> bool:
+    return move in (HIT, STAND) or (move == DOUBLE and can_double) or (move == 4 and can_surrender)
