@@ -527,7 +527,7 @@ class FastAnalysis:
         optimal_mean = optimal_square = basic_mean = basic_square = 0.0
         columns = {up: baseline_column() for up in UP_VALUES}
         for result in results:
-            chance = self.shoe[result.up - 1] / total
+            chance = float(self.shoe[result.up - 1]) / total
             columns[result.up] = result.column
             optimal_mean += chance * result.optimal.mean
             optimal_square += chance * result.optimal.square

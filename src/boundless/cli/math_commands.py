@@ -1,0 +1,180 @@
+"""``boundless strategy`` and ``boundless rtp``: the exact math of a title, on the terminal."""
+
+from __future__ import annotations
+
+import importlib
+import io
+import json
+import sys
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
+from enum import StrEnum
+from pathlib import Path
+from typing import Annotated, Any
+
+import typer
+from rich.console import Console
+from rich.table import Table
+
+from boundless.core.errors import RulesError
+from boundless.core.rules import RuleSet
+from boundless.core.strategy_chart import StrategyChart
+from boundless.math.chart_render import chart_csv, chart_html, chart_png, chart_rich
+from boundless.titles import load_chart, load_title
+
+EXIT_BAD_INPUT = 2
+SIDE_BET_MODULE = "boundless.math.side_bets"
+
+
+class ChartFormat(StrEnum):
+    text = "text"
+    csv = "csv"
+    html = "html"
+    png = "png"
+
+
+def _fail(message: str) -> None:
+    print(f"error: {message}", file=sys.stderr)
+    raise typer.Exit(EXIT_BAD_INPUT)
+
+
+def _rules(title: str) -> RuleSet:
+    try:
+        return load_title(title)
+    except RulesError as error:
+        _fail(str(error))
+    raise AssertionError("unreachable")
+
+
+@contextmanager
+def _working(message: str) -> Iterator[None]:
+    """A spinner on stderr while the exact computation runs (its first run compiles)."""
+    console = Console(stderr=True)
+    with console.status(message, spinner="dots"):
+        yield
+
+
+def side_bet_returns_of(rules: RuleSet) -> dict[str, float]:
+    """Each side bet's return per unit staked, from ``boundless.math.side_bets``.
+
+    That module provides ``side_bet_returns(rules) -> dict[str, report]`` whose reports carry
+    ``rtp``; a rule set without side bets, or a build without the module, gives ``{}``.
+    """
+    try:
+        module = importlib.import_module(SIDE_BET_MODULE)
+    except ModuleNotFoundError:
+        return {}
+    compute: Callable[[RuleSet], dict[str, Any]] = module.side_bet_returns
+    return {key: float(report.rtp) for key, report in compute(rules).items()}
+
+
+TitleArgument = Annotated[str, typer.Argument(help="Title key, e.g. boundless")]
+
+
+def strategy(
+    title: TitleArgument,
+    output_format: Annotated[
+        ChartFormat, typer.Option("--format", help="text, csv, html or png")
+    ] = ChartFormat.text,
+    output: Annotated[Path | None, typer.Option("--output", help="Write to this file")] = None,
+) -> None:
+    """The title's basic-strategy chart: hard and soft totals and pairs by dealer up card."""
+    rules = _rules(title)
+    chart: StrategyChart | None = load_chart(title)
+    if chart is None:
+        from boundless.math.strategy import derive_basic_strategy
+
+        with _working(f"Deriving the basic strategy of {title}"):
+            chart = derive_basic_strategy(rules)
+    name = rules.title.name
+    if output_format is ChartFormat.png:
+        target = output or Path(f"{title}-strategy.png")
+        chart_png(chart, name, target)
+        print(f"wrote {target}")
+        return
+    if output_format is ChartFormat.text:
+        if output is None:
+            Console().print(chart_rich(chart, name))
+            return
+        console = Console(record=True, file=io.StringIO(), width=100)
+        console.print(chart_rich(chart, name))
+        text = console.export_text()
+    elif output_format is ChartFormat.csv:
+        text = chart_csv(chart)
+    else:
+        text = chart_html(chart, name)
+    if output is None:
+        sys.stdout.write(text)
+    else:
+        output.write_text(text, encoding="utf-8")
+        print(f"wrote {output}")
+
+
+def rtp(
+    title: TitleArgument,
+    as_json: Annotated[bool, typer.Option("--json", help="One JSON object on stdout")] = False,
+) -> None:
+    """Exact return of the title's main game (optimal and basic strategy) and its side bets."""
+    from boundless.math.exact import analyse_main_game, insurance_return
+
+    rules = _rules(title)
+    with _working(f"Computing the exact returns of {title}"):
+        analysis = analyse_main_game(rules)
+        insurance = insurance_return(rules)
+        side_bets = side_bet_returns_of(rules)
+    documented = rules.title.documented_rtp
+    if as_json:
+        payload = {
+            "title": rules.key,
+            "main": {
+                "optimal": analysis.optimal.return_to_player,
+                "basic": analysis.basic.return_to_player,
+                "stdev": analysis.basic.standard_deviation,
+                "stdev_optimal": analysis.optimal.standard_deviation,
+                "house_edge_optimal": analysis.optimal.house_edge,
+                "house_edge_basic": analysis.basic.house_edge,
+                "documented": documented,
+                "decks": rules.shoe.decks,
+            },
+            "side_bets": side_bets,
+            "insurance": insurance.to_json() if rules.insurance.offered else None,
+        }
+        print(json.dumps(payload))
+        return
+    console = Console()
+    table = Table(title=f"{rules.title.name}: main game, {rules.shoe.decks} decks, exact")
+    for column in ("strategy", "return", "house edge", "stdev / round", "documented"):
+        table.add_column(column, justify="right")
+    claim = f"{documented:.2%}" if documented is not None else "-"
+    for report in (analysis.optimal, analysis.basic):
+        table.add_row(
+            report.strategy,
+            f"{report.return_to_player:.6%}",
+            f"{report.house_edge:.4%}",
+            f"{report.standard_deviation:.4f}",
+            claim if report.strategy == "optimal" else "",
+        )
+    console.print(table)
+    if documented is not None:
+        gap = analysis.optimal.return_to_player - documented
+        console.print(
+            f"Exact optimal return minus the documented {documented:.2%}: {gap:+.4%} "
+            "(see docs/math.md)."
+        )
+    if rules.insurance.offered:
+        console.print(
+            f"Insurance returns {float(insurance.insurance_return):.4%} per unit insured "
+            f"(house edge {float(insurance.insurance_house_edge):.2%}); not in the main figure."
+        )
+    if side_bets:
+        bets = Table(title="Side bets (exact)")
+        bets.add_column("bet")
+        bets.add_column("return", justify="right")
+        for key, value in side_bets.items():
+            bets.add_row(key, f"{value:.6%}")
+        console.print(bets)
+
+
+def register(app: typer.Typer) -> None:
+    app.command("strategy")(strategy)
+    app.command("rtp")(rtp)
