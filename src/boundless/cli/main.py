@@ -14,9 +14,15 @@ app = typer.Typer(
 
 
 def _register_commands() -> None:
-    from boundless.cli import ledger_commands, play_commands, replay_commands
+    from boundless.cli import (
+        admin_commands,
+        ledger_commands,
+        play_commands,
+        replay_commands,
+        serve_commands,
+    )
 
-    for module in (play_commands, replay_commands, ledger_commands):
+    for module in (play_commands, replay_commands, ledger_commands, serve_commands, admin_commands):
         module.register(app)
 
 

@@ -1,0 +1,145 @@
+"""The ASGI app: migrations and recovery at start, tables and bots, REST, ``/ws``, web client."""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+from collections.abc import AsyncIterator, Callable
+from contextlib import asynccontextmanager
+
+from fastapi import FastAPI, Request, WebSocket
+from fastapi.exceptions import RequestValidationError
+from fastapi.responses import HTMLResponse, JSONResponse
+from fastapi.staticfiles import StaticFiles
+from starlette.exceptions import HTTPException as StarletteHTTPException
+
+from boundless.core.errors import RulesError
+from boundless.core.random_source import RandomSource
+from boundless.entropy import CryptoSource
+from boundless.ledger import LedgerError, make_engine, make_session_factory, upgrade_database
+from boundless.server.bots import Bot, bot_seats
+from boundless.server.config import ServerConfig
+from boundless.server.dependencies import ServerState
+from boundless.server.errors import BadMessageError, ServerError, error_reply
+from boundless.server.gateway.handler import MessageHandler
+from boundless.server.gateway.hub import Hub
+from boundless.server.gateway.websocket import serve_socket
+from boundless.server.players.endpoints import router as players_router
+from boundless.server.records.endpoints import router as records_router
+from boundless.server.recovery import recover
+from boundless.server.storage.database import upgrade_server_database
+from boundless.server.tables.admin_endpoints import router as admin_router
+from boundless.server.tables.endpoints import router as tables_router
+from boundless.server.tables.registry import TableRegistry
+from boundless.server.titles import TitleCatalog
+
+log = logging.getLogger("boundless.server")
+
+PLACEHOLDER_PAGE = """<!doctype html><html><head><meta charset="utf-8">
+<meta name="viewport" content="width=device-width, initial-scale=1"><title>Boundless</title></head>
+<body><h1>Boundless server</h1><p>The web client is not installed in <code>web/</code> yet.</p>
+<p>API: <a href="/api/v1/tables">/api/v1/tables</a>, <a href="/docs">/docs</a>;
+WebSocket: <code>/ws</code> (see docs/protocol.md).</p></body></html>"""
+
+
+def create_app(
+    config: ServerConfig,
+    catalog: TitleCatalog | None = None,
+    randomness: Callable[[], RandomSource] = CryptoSource,
+) -> FastAPI:
+    """The server app. ``catalog`` and ``randomness`` are for tests (extra titles, seeded shoes);
+    production uses the shipped titles and the OS CSPRNG."""
+    titles = catalog or TitleCatalog.shipped(config.titles)
+
+    @asynccontextmanager
+    async def lifespan(app: FastAPI) -> AsyncIterator[None]:
+        config.data_dir.mkdir(parents=True, exist_ok=True)
+        engine = make_engine(config.resolved_database_url())
+        upgrade_database(engine)
+        upgrade_server_database(engine)
+        sessions = make_session_factory(engine)
+        report = recover(sessions)
+        if report.cancelled_rounds:
+            log.warning("recovered: cancelled and refunded %s", ", ".join(report.cancelled_rounds))
+        hub = Hub()
+        registry = TableRegistry(hub, sessions, config, titles, randomness)
+        handler = MessageHandler(registry, hub, sessions, config.messages_per_second)
+        app.state.server = ServerState(config, sessions, registry)
+        app.state.handler = handler
+        app.state.recovery = report
+        shared = registry.open_shared_tables()
+        bot_tasks: list[asyncio.Task[None]] = []
+        bots: list[Bot] = []
+        pace = max(config.timers.scale, 0.01)
+        for table in shared:
+            for seat in bot_seats(sessions, table.table_id, config.bots, config.starting_grant):
+                bot = Bot(seat, table.table_id, table.rules, handler, sessions, pace)
+                bots.append(bot)
+                bot_tasks.append(asyncio.get_running_loop().create_task(bot.run()))
+        app.state.bots = bots
+        try:
+            yield
+        finally:
+            for task in bot_tasks:
+                task.cancel()
+            await asyncio.gather(*bot_tasks, return_exceptions=True)
+            await registry.stop()
+            engine.dispose()
+
+    app = FastAPI(title="Boundless", version="1", lifespan=lifespan)
+    install_error_handlers(app)
+    app.include_router(players_router)
+    app.include_router(tables_router)
+    app.include_router(records_router)
+    app.include_router(admin_router)
+
+    @app.websocket("/ws")
+    async def websocket(websocket: WebSocket) -> None:
+        await serve_socket(websocket, websocket.app.state.handler)
+
+    @app.get("/healthz", include_in_schema=False)
+    async def healthz() -> dict[str, str]:
+        return {"status": "ok"}
+
+    web_dir = config.web_dir
+    if (web_dir / "index.html").is_file():
+        app.mount("/", StaticFiles(directory=web_dir, html=True), name="web")
+    else:
+
+        @app.get("/", include_in_schema=False)
+        async def placeholder() -> HTMLResponse:
+            return HTMLResponse(PLACEHOLDER_PAGE)
+
+        if web_dir.is_dir():
+            app.mount("/", StaticFiles(directory=web_dir), name="web")
+    return app
+
+
+def install_error_handlers(app: FastAPI) -> None:
+    """Every refusal becomes ``{"error", "detail"}`` with its status, mapped in errors.py."""
+
+    async def refusal(_request: Request, error: Exception) -> JSONResponse:
+        reply = error_reply(error)
+        return JSONResponse(reply.body(), status_code=reply.status)
+
+    async def malformed(_request: Request, error: Exception) -> JSONResponse:
+        assert isinstance(error, RequestValidationError)
+        parts = [
+            f"{'.'.join(str(p) for p in item['loc'])}: {item['msg']}" for item in error.errors()[:5]
+        ]
+        reply = error_reply(BadMessageError("; ".join(parts)))
+        return JSONResponse(reply.body(), status_code=reply.status)
+
+    async def http_error(_request: Request, error: Exception) -> JSONResponse:
+        assert isinstance(error, StarletteHTTPException)
+        code = {404: "not_found", 405: "bad_message", 401: "unauthorized"}.get(
+            error.status_code, "bad_message"
+        )
+        return JSONResponse(
+            {"error": code, "detail": str(error.detail)}, status_code=error.status_code
+        )
+
+    for kind in (ServerError, RulesError, LedgerError):
+        app.add_exception_handler(kind, refusal)
+    app.add_exception_handler(RequestValidationError, malformed)
+    app.add_exception_handler(StarletteHTTPException, http_error)

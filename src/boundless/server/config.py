@@ -1,0 +1,70 @@
+"""Server settings: where the data lives, how fast the clocks run, who may administer."""
+
+from __future__ import annotations
+
+import os
+import secrets
+from dataclasses import dataclass, field
+from pathlib import Path
+
+ADMIN_TOKEN_ENV = "BOUNDLESS_ADMIN_TOKEN"
+DEFAULT_STARTING_GRANT = 100_000
+"""Coins (minor units) a new player receives at sign-up: 1,000.00."""
+
+
+def default_web_dir() -> Path:
+    """``web/`` at the root of a source checkout (the static web client)."""
+    return Path(__file__).resolve().parents[3] / "web"
+
+
+@dataclass(frozen=True, slots=True)
+class TimerSettings:
+    """Overrides for the title's timers. ``scale`` multiplies every timer (tests use 0.05)."""
+
+    scale: float = 1.0
+    betting_seconds: float | None = None
+    insurance_seconds: float | None = None
+    decision_seconds: float | None = None
+    round_gap_seconds: float = 3.0
+    """Pause between a settlement and the next betting window, so people see the results."""
+
+    def seconds(self, kind: str, title_seconds: float) -> float:
+        chosen = getattr(self, f"{kind}_seconds", None) if kind != "round_gap" else None
+        base = title_seconds if chosen is None else chosen
+        return max(0.0, base * self.scale)
+
+    def round_gap(self) -> float:
+        return max(0.0, self.round_gap_seconds * self.scale)
+
+
+@dataclass(frozen=True, slots=True)
+class ServerConfig:
+    host: str = "127.0.0.1"
+    port: int = 8000
+    data_dir: Path = Path("data")
+    database_url: str | None = None
+    """``None``: a SQLite file ``boundless.sqlite`` in the data dir."""
+    bots: int = 0
+    admin_token: str = field(default_factory=lambda: os.environ.get(ADMIN_TOKEN_ENV, ""))
+    starting_grant: int = DEFAULT_STARTING_GRANT
+    timers: TimerSettings = TimerSettings()
+    web_dir: Path = field(default_factory=default_web_dir)
+    bet_batch_seconds: float = 0.01
+    """Bets arriving within this window are written in one database transaction."""
+    messages_per_second: float = 50.0
+    """Per-socket rate limit (token bucket with a burst of twice this)."""
+    titles: tuple[str, ...] | None = None
+    """Title keys to open shared tables for; ``None``: every shipped title."""
+
+    def resolved_database_url(self) -> str:
+        if self.database_url:
+            return self.database_url
+        return f"sqlite:///{self.data_dir / 'boundless.sqlite'}"
+
+    def with_admin_token(self) -> ServerConfig:
+        """This config with an admin token, generated when none was given."""
+        if self.admin_token:
+            return self
+        from dataclasses import replace
+
+        return replace(self, admin_token=secrets.token_urlsafe(24))

@@ -1,0 +1,77 @@
+"""FastAPI dependencies: the app's services, the authenticated player, the operator."""
+
+from __future__ import annotations
+
+import hmac
+from collections.abc import Iterator
+from dataclasses import dataclass
+from typing import Annotated
+
+from fastapi import Depends, Header, Request
+from sqlalchemy.orm import Session, sessionmaker
+
+from boundless.server.config import ServerConfig
+from boundless.server.errors import UnauthorizedError
+from boundless.server.players.service import PlayerIdentity, PlayerService
+from boundless.server.tables.registry import TableRegistry
+
+
+@dataclass(slots=True)
+class ServerState:
+    config: ServerConfig
+    sessions: sessionmaker[Session]
+    registry: TableRegistry
+
+
+def server_state(request: Request) -> ServerState:
+    state: ServerState = request.app.state.server
+    return state
+
+
+State = Annotated[ServerState, Depends(server_state)]
+
+
+def transaction(state: State) -> Iterator[Session]:
+    """One database transaction per request: committed when the endpoint returns."""
+    with state.sessions.begin() as session:
+        yield session
+
+
+DbSession = Annotated[Session, Depends(transaction)]
+
+
+def bearer(authorization: str | None) -> str | None:
+    if not authorization:
+        return None
+    scheme, _, token = authorization.partition(" ")
+    if scheme.lower() != "bearer" or not token.strip():
+        raise UnauthorizedError("use 'Authorization: Bearer <token>'")
+    return token.strip()
+
+
+def current_player(
+    session: DbSession, authorization: Annotated[str | None, Header()] = None
+) -> PlayerIdentity:
+    return PlayerService(session).authenticate(bearer(authorization))
+
+
+def optional_player(
+    state: State, authorization: Annotated[str | None, Header()] = None
+) -> PlayerIdentity | None:
+    token = bearer(authorization)
+    if token is None:
+        return None
+    with state.sessions.begin() as session:
+        return PlayerService(session).authenticate(token)
+
+
+def require_admin(state: State, authorization: Annotated[str | None, Header()] = None) -> None:
+    token = bearer(authorization)
+    expected = state.config.admin_token
+    if not token or not expected or not hmac.compare_digest(token, expected):
+        raise UnauthorizedError("the admin token is required")
+
+
+CurrentPlayer = Annotated[PlayerIdentity, Depends(current_player)]
+OptionalPlayer = Annotated[PlayerIdentity | None, Depends(optional_player)]
+Admin = Annotated[None, Depends(require_admin)]

@@ -1,0 +1,103 @@
+"""The server's errors and the ONE place that turns any refusal into ``{"error", "detail"}``.
+
+Core ``RulesError`` and ledger ``LedgerError`` codes pass through unchanged; the server adds its
+own codes. HTTP statuses are chosen here too, so endpoints never build error bodies themselves.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from pydantic import ValidationError
+
+from boundless.core.errors import RulesError
+from boundless.ledger import LedgerError
+
+
+class ServerError(Exception):
+    """A refusal decided by the server itself (not by the rules or the ledger)."""
+
+    code = "server_error"
+    status = 400
+
+    def __init__(self, detail: str) -> None:
+        super().__init__(detail)
+        self.detail = detail
+
+
+class UnauthorizedError(ServerError):
+    code = "unauthorized"
+    status = 401
+
+
+class ForbiddenError(ServerError):
+    code = "forbidden"
+    status = 403
+
+
+class NotFoundError(ServerError):
+    code = "not_found"
+    status = 404
+
+
+class BadMessageError(ServerError):
+    code = "bad_message"
+    status = 422
+
+
+class UnsupportedVersionError(ServerError):
+    code = "unsupported_version"
+    status = 400
+
+
+class RateLimitedError(ServerError):
+    code = "rate_limited"
+    status = 429
+
+
+class TablePausedError(ServerError):
+    code = "table_paused"
+    status = 409
+
+
+class ConflictError(ServerError):
+    code = "conflict"
+    status = 409
+
+
+LEDGER_STATUS = {"idempotency_conflict": 409, "round_closed": 409}
+
+
+@dataclass(frozen=True, slots=True)
+class ErrorReply:
+    status: int
+    code: str
+    detail: str
+
+    def body(self) -> dict[str, str]:
+        return {"error": self.code, "detail": self.detail}
+
+
+def error_reply(error: Exception) -> ErrorReply:
+    """Map any refusal to its code, text and HTTP status. Unknown exceptions are not refusals."""
+    if isinstance(error, ServerError):
+        return ErrorReply(error.status, error.code, error.detail)
+    if isinstance(error, RulesError):
+        return ErrorReply(400, error.code, str(error))
+    if isinstance(error, LedgerError):
+        return ErrorReply(LEDGER_STATUS.get(error.code, 400), error.code, str(error))
+    if isinstance(error, ValidationError):
+        return ErrorReply(422, BadMessageError.code, describe_validation(error))
+    raise TypeError(f"{type(error).__name__} is not a refusal") from error
+
+
+def is_refusal(error: Exception) -> bool:
+    return isinstance(error, ServerError | RulesError | LedgerError | ValidationError)
+
+
+def describe_validation(error: ValidationError) -> str:
+    parts = []
+    for item in error.errors()[:5]:
+        where = ".".join(str(part) for part in item["loc"]) or "message"
+        parts.append(f"{where}: {item['msg']}")
+    return "; ".join(parts)

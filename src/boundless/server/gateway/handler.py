@@ -1,0 +1,185 @@
+"""The one handler of client messages, for WebSockets and in-process bots alike.
+
+Text → JSON → a validated protocol message → the table's command → ``ack`` or ``error``. Every
+refusal goes through :func:`boundless.server.errors.error_reply`, so the error shape is the same
+whatever refused (the protocol, the rules, the ledger or the server).
+"""
+
+from __future__ import annotations
+
+import logging
+import time
+from typing import Any
+
+from sqlalchemy.orm import Session, sessionmaker
+
+from boundless.server import messages
+from boundless.server.errors import (
+    BadMessageError,
+    ErrorReply,
+    RateLimitedError,
+    UnauthorizedError,
+    error_reply,
+    is_refusal,
+)
+from boundless.server.gateway.hub import Connection, Hub
+from boundless.server.players.service import PlayerService
+from boundless.server.protocol import (
+    ChooseSideBets,
+    ClientMessage,
+    Decide,
+    Hello,
+    Join,
+    Leave,
+    PlaceBet,
+    Resync,
+    TakeInsurance,
+    decode_text,
+    parse_client_message,
+    request_id_of,
+)
+from boundless.server.tables.registry import TableRegistry
+from boundless.server.tables.service import BetRequest
+
+log = logging.getLogger("boundless.server.handler")
+INTERNAL = ErrorReply(500, "internal_error", "the server failed to handle this message")
+
+
+class TokenBucket:
+    def __init__(self, rate: float) -> None:
+        self.rate = rate
+        self.capacity = max(1.0, 2 * rate)
+        self.tokens = self.capacity
+        self.stamp = time.monotonic()
+
+    def take(self) -> bool:
+        moment = time.monotonic()
+        self.tokens = min(self.capacity, self.tokens + (moment - self.stamp) * self.rate)
+        self.stamp = moment
+        if self.tokens < 1:
+            return False
+        self.tokens -= 1
+        return True
+
+
+class MessageHandler:
+    def __init__(
+        self,
+        registry: TableRegistry,
+        hub: Hub,
+        sessions: sessionmaker[Session],
+        messages_per_second: float,
+    ) -> None:
+        self.registry = registry
+        self.hub = hub
+        self.sessions = sessions
+        self.messages_per_second = messages_per_second
+        self._buckets: dict[int, TokenBucket] = {}
+
+    def forget(self, connection: Connection) -> None:
+        self._buckets.pop(id(connection), None)
+        self.hub.detach(connection)
+
+    async def handle_text(self, connection: Connection, text: str | bytes) -> None:
+        """Handle one frame from a client; answers go to ``connection``."""
+        raw: object = None
+        try:
+            raw = decode_text(text)
+            message = parse_client_message(raw)
+        except Exception as error:
+            self._refuse(connection, request_id_of(raw), error)
+            return
+        await self.handle(connection, message)
+
+    async def handle(self, connection: Connection, message: ClientMessage) -> None:
+        try:
+            bucket = self._buckets.get(id(connection))
+            if bucket is None and connection.player is not None:
+                bucket = self._buckets[id(connection)] = TokenBucket(self.messages_per_second)
+            if bucket is not None and not bucket.take():
+                raise RateLimitedError(
+                    f"more than {self.messages_per_second:g} messages per second; slow down"
+                )
+            answer = await self._dispatch(connection, message)
+        except Exception as error:
+            self._refuse(connection, message.request_id, error)
+            return
+        if answer is not None:
+            self.hub.send(connection, messages.ack(message.request_id, **answer))
+
+    def _refuse(self, connection: Connection, request_id: str | None, error: Exception) -> None:
+        if is_refusal(error):
+            reply = error_reply(error)
+        else:
+            log.exception("unexpected error handling a message", exc_info=error)
+            reply = INTERNAL
+        self.hub.send(connection, messages.error(request_id, reply))
+
+    async def _dispatch(
+        self, connection: Connection, message: ClientMessage
+    ) -> dict[str, Any] | None:
+        if isinstance(message, Hello):
+            self._hello(connection, message)
+            return None
+        player = connection.player
+        if player is None:
+            raise UnauthorizedError('the first message must be {"v": 1, "type": "hello", ...}')
+        table = self.registry.get(message.table_id)
+        table.check_access(player)
+        if isinstance(message, Join):
+            self.hub.watch(connection, table.table_id)
+            self.hub.send(connection, table.state_message())
+            mine = table.you_message(player.player_id)
+            if mine is not None:
+                self.hub.send(connection, mine)
+            return {"table_id": table.table_id}
+        if isinstance(message, Leave):
+            self.hub.unwatch(connection, table.table_id)
+            return {"table_id": table.table_id}
+        if isinstance(message, Resync):
+            self.hub.send(connection, table.state_message())
+            mine = table.you_message(player.player_id)
+            if mine is not None:
+                self.hub.send(connection, mine)
+            return {"table_id": table.table_id}
+        if isinstance(message, PlaceBet):
+            return await table.submit_bet(_bet_request(player.player_id, message))
+        if isinstance(message, TakeInsurance):
+            balance = table.take_insurance(player, message.spot, message.kind)
+            return {"table_id": table.table_id, "kind": message.kind, "balance": balance}
+        if isinstance(message, Decide):
+            table.decide(player, message.spot, message.step, message.action)
+            return {
+                "table_id": table.table_id,
+                "spot": message.spot,
+                "step": message.step,
+                "action": message.action,
+            }
+        if isinstance(message, ChooseSideBets):
+            table.choose_side_bets(player, list(message.side_bets))
+            return {"table_id": table.table_id, "side_bets": list(message.side_bets)}
+        raise BadMessageError(f"unknown message type {message.type!r}")
+
+    def _hello(self, connection: Connection, message: Hello) -> None:
+        if connection.player is not None:
+            raise BadMessageError("this socket is already authenticated")
+        with self.sessions.begin() as session:
+            service = PlayerService(session)
+            player = service.authenticate(message.token)
+            balance = service.balance(player.player_id)
+        connection.player = player
+        self.hub.attach(connection)
+        self.hub.send(connection, messages.welcome(player, balance))
+
+
+def _bet_request(player_id: str, message: PlaceBet) -> BetRequest:
+    spots: list[int] = []
+    mains: list[int] = []
+    sides: list[dict[str, int]] = []
+    for spot, amounts in sorted(message.bets.items()):
+        spots.append(int(spot))
+        mains.append(amounts.get("main", 0))
+        sides.append({key: value for key, value in amounts.items() if key != "main"})
+    if not any(mains) and not any(any(side.values()) for side in sides):
+        raise BadMessageError("a bet needs a positive amount")
+    return BetRequest(player_id, message.bet_id, spots, mains, sides)

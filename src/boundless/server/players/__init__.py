@@ -1,0 +1,1 @@
+"""Players: sign-up, bearer tokens (stored hashed), balances from the ledger."""

@@ -1,0 +1,27 @@
+"""``/api/v1/records``: the caller's own play record."""
+
+from __future__ import annotations
+
+from typing import Annotated, Any
+
+from fastapi import APIRouter, Query
+
+from boundless.server.dependencies import CurrentPlayer, DbSession
+from boundless.server.records.service import RecordService
+
+router = APIRouter(prefix="/api/v1", tags=["records"])
+
+
+@router.get("/records")
+def records(
+    player: CurrentPlayer,
+    session: DbSession,
+    limit: Annotated[int, Query(ge=1, le=100)] = 20,
+    before: str | None = None,
+) -> dict[str, Any]:
+    return RecordService(session).page(player.player_id, limit, before)
+
+
+@router.get("/records/{round_id}")
+def record(round_id: str, player: CurrentPlayer, session: DbSession) -> dict[str, Any]:
+    return RecordService(session).detail(player.player_id, round_id)

@@ -1,0 +1,171 @@
+"""The play record, read side: pages of a player's rounds and one round in full.
+
+A player reads only their own rounds (another player's round is ``forbidden``). Everything comes
+from the database, so the record is there while a table is paused and after a restart.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import orjson
+from sqlalchemy.orm import Session
+
+from boundless.core.cards import Card
+from boundless.core.shoe import commitment_of
+from boundless.ledger import LedgerService, wallet_account
+from boundless.server.errors import BadMessageError, ForbiddenError, NotFoundError
+from boundless.server.records.repository import RecordRepository
+from boundless.server.storage.models import Round, RoundPlayer
+
+MAX_PAGE = 100
+
+
+def split_round_id(round_id: str) -> tuple[str, int]:
+    table_id, _, number = round_id.rpartition(":")
+    if not table_id or not number.isdigit():
+        raise BadMessageError(f"a round id looks like 'boundless-1:42', got {round_id!r}")
+    return table_id, int(number)
+
+
+def round_id_of(row: Round) -> str:
+    return f"{row.table_id}:{row.round_no}"
+
+
+class RecordService:
+    def __init__(self, session: Session) -> None:
+        self.session = session
+        self.records = RecordRepository(session)
+
+    def page(self, player_id: str, limit: int, before: str | None) -> dict[str, Any]:
+        if not 1 <= limit <= MAX_PAGE:
+            raise BadMessageError(f"limit must be 1..{MAX_PAGE}")
+        before_id = None
+        if before is not None:
+            anchor = self.records.round_by_key(*split_round_id(before))
+            if anchor is None:
+                raise NotFoundError(f"no round {before!r}")
+            before_id = anchor.id
+        rows = self.records.player_rounds(player_id, limit + 1, before_id)
+        more = len(rows) > limit
+        rows = rows[:limit]
+        return {
+            "items": [_summary(round_row, line) for round_row, line in rows],
+            "next_before": round_id_of(rows[-1][0]) if more and rows else None,
+        }
+
+    def detail(self, player_id: str, round_id: str) -> dict[str, Any]:
+        round_row = self.records.round_by_key(*split_round_id(round_id))
+        if round_row is None:
+            raise NotFoundError(f"no finished round {round_id!r}")
+        line = self.records.player_line(round_row.id, player_id)
+        if line is None:
+            raise ForbiddenError(f"round {round_id!r} is not one of your rounds")
+        events = orjson.loads(round_row.events_json)
+        positions = orjson.loads(line.results_json)
+        return {
+            **_summary(round_row, line),
+            "reason": round_row.reason,
+            "rules_version": round_row.rules_version,
+            "shoe": self._shoe(round_row),
+            "cards": cards_in_order(events, show_hole=round_row.status == "settled"),
+            "decisions": decisions_of(positions),
+            "positions": positions,
+            "balance_before": line.balance_before,
+            "balance_after": line.balance_after,
+            "transactions": self._transactions(round_row, player_id),
+            "events_logged": len(events),
+        }
+
+    def _shoe(self, round_row: Round) -> dict[str, Any]:
+        shoe = self.records.shoe(round_row.table_id, round_row.shoe_number)
+        reveal = None
+        if shoe is not None and shoe.finished:
+            cards = [shoe.cards[i : i + 2] for i in range(0, len(shoe.cards), 2)]
+            reveal = {
+                "salt": shoe.salt,
+                "cards": cards,
+                "verified": commitment_of(shoe.salt, [Card.parse(c) for c in cards])
+                == shoe.commitment,
+                "check": "sha256(salt + ':' + cards joined) == commitment",
+            }
+        return {
+            "number": round_row.shoe_number,
+            "commitment": round_row.shoe_commitment,
+            "round_in_shoe": round_row.round_in_shoe,
+            "finished": bool(shoe is not None and shoe.finished),
+            "reveal": reveal,
+        }
+
+    def _transactions(self, round_row: Round, player_id: str) -> list[dict[str, Any]]:
+        wallet = wallet_account(player_id)
+        found = LedgerService(self.session).round_transactions(
+            round_row.table_id, round_row.round_no
+        )
+        shown = []
+        for transaction in found:
+            amount = transaction.amount_for(wallet)
+            if amount == 0 and transaction.player_id not in (None, player_id):
+                continue
+            shown.append(
+                {
+                    "key": transaction.key,
+                    "category": str(transaction.category),
+                    "kind": transaction.kind,
+                    "wallet_amount": amount,
+                    "created_at": transaction.created_at.isoformat(),
+                }
+            )
+        return shown
+
+
+def _summary(round_row: Round, line: RoundPlayer) -> dict[str, Any]:
+    return {
+        "round_id": round_id_of(round_row),
+        "table_id": round_row.table_id,
+        "title": round_row.title,
+        "round_no": round_row.round_no,
+        "settled_at": round_row.ended_at.isoformat(),
+        "status": round_row.status,
+        "staked": line.staked,
+        "paid": line.paid,
+        "net": line.paid - line.staked,
+    }
+
+
+def cards_in_order(events: list[dict[str, Any]], *, show_hole: bool) -> list[dict[str, Any]]:
+    """Every card of the round in dealing order, from the stored event log."""
+    cards: list[dict[str, Any]] = []
+    for event in events:
+        kind = event.get("type")
+        if kind == "CardsDealt":
+            spots = event["spot_cards"]
+            cards += [{"to": "spot", "spot": spot, "card": first} for spot, first, _ in spots]
+            cards.append({"to": "dealer_up", "card": event["up_card"]})
+            cards += [{"to": "spot", "spot": spot, "card": second} for spot, _, second in spots]
+            if event.get("hole_card") is not None:
+                cards.append({"to": "hole", "card": event["hole_card"] if show_hole else None})
+        elif kind == "StepClosed" and event.get("card") is not None:
+            cards.append(
+                {"to": "step", "spot": event["spot"], "step": event["step"], "card": event["card"]}
+            )
+        elif kind == "DealerCardsDrawn":
+            cards += [{"to": "dealer", "card": card} for card in event["cards"]]
+    return cards
+
+
+def decisions_of(positions: list[dict[str, Any]]) -> list[dict[str, Any]]:
+    found = []
+    for position in positions:
+        for hand_index, hand in enumerate(position.get("hands", [])):
+            for decision in hand.get("decisions", []):
+                found.append(
+                    {
+                        "spot": position.get("spot"),
+                        "hand": hand_index + 1,
+                        "step": decision.get("step"),
+                        "action": decision.get("action"),
+                        "by": decision.get("by"),
+                    }
+                )
+    return sorted(found, key=lambda item: (item["step"] or 0, item["spot"] or 0, item["hand"]))

@@ -1,0 +1,1 @@
+"""The server's own tables (players, bets, rounds, shoes) and their Alembic migrations."""

@@ -1,0 +1,119 @@
+"""Server tables (SQLAlchemy 2). The ledger owns ``ledger_*``; the server owns ``server_*``."""
+
+from __future__ import annotations
+
+from datetime import UTC, datetime
+
+from sqlalchemy import (
+    BigInteger,
+    Boolean,
+    DateTime,
+    ForeignKey,
+    Index,
+    Integer,
+    MetaData,
+    String,
+    Text,
+    UniqueConstraint,
+)
+from sqlalchemy.orm import DeclarativeBase, Mapped, mapped_column
+
+IdType = BigInteger().with_variant(Integer(), "sqlite")
+
+NAMING_CONVENTION = {
+    "ix": "ix_%(table_name)s_%(column_0_N_name)s",
+    "uq": "uq_%(table_name)s_%(column_0_N_name)s",
+    "ck": "ck_%(table_name)s_%(constraint_name)s",
+    "fk": "fk_%(table_name)s_%(column_0_name)s_%(referred_table_name)s",
+    "pk": "pk_%(table_name)s",
+}
+
+
+def utc_now() -> datetime:
+    return datetime.now(UTC)
+
+
+class ServerBase(DeclarativeBase):
+    metadata = MetaData(naming_convention=NAMING_CONVENTION)
+
+
+class Player(ServerBase):
+    __tablename__ = "server_players"
+
+    id: Mapped[str] = mapped_column(String(64), primary_key=True)
+    display_name: Mapped[str] = mapped_column(String(64))
+    token_hash: Mapped[str] = mapped_column(String(64), unique=True)
+    """SHA-256 of the bearer token (hex); the token itself is never stored."""
+    is_bot: Mapped[bool] = mapped_column(Boolean, default=False)
+    created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=utc_now)
+
+
+class Bet(ServerBase):
+    """An accepted bet message, by its client-chosen id: a retry is answered from here."""
+
+    __tablename__ = "server_bets"
+    __table_args__ = (UniqueConstraint("player_id", "bet_id"),)
+
+    id: Mapped[int] = mapped_column(IdType, primary_key=True, autoincrement=True)
+    player_id: Mapped[str] = mapped_column(String(64))
+    bet_id: Mapped[str] = mapped_column(String(64))
+    table_id: Mapped[str] = mapped_column(String(64))
+    round_no: Mapped[int] = mapped_column(BigInteger)
+    answer_json: Mapped[str] = mapped_column(Text)
+    created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=utc_now)
+
+
+class Round(ServerBase):
+    """A finished round (settled or cancelled) with everything the play record shows."""
+
+    __tablename__ = "server_rounds"
+    __table_args__ = (UniqueConstraint("table_id", "round_no"),)
+
+    id: Mapped[int] = mapped_column(IdType, primary_key=True, autoincrement=True)
+    table_id: Mapped[str] = mapped_column(String(64))
+    round_no: Mapped[int] = mapped_column(BigInteger)
+    title: Mapped[str] = mapped_column(String(64))
+    rules_version: Mapped[str] = mapped_column(String(64))
+    shoe_number: Mapped[int | None] = mapped_column(BigInteger, nullable=True)
+    round_in_shoe: Mapped[int | None] = mapped_column(Integer, nullable=True)
+    shoe_commitment: Mapped[str | None] = mapped_column(String(64), nullable=True)
+    status: Mapped[str] = mapped_column(String(16))
+    reason: Mapped[str | None] = mapped_column(Text, nullable=True)
+    events_json: Mapped[str] = mapped_column(Text)
+    """The core's event log (``boundless.server.event_codec``); empty when lost in a crash."""
+    ended_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=utc_now)
+
+
+class RoundPlayer(ServerBase):
+    __tablename__ = "server_round_players"
+    __table_args__ = (
+        UniqueConstraint("round_id", "player_id"),
+        Index("ix_server_round_players_player_round", "player_id", "round_id"),
+    )
+
+    id: Mapped[int] = mapped_column(IdType, primary_key=True, autoincrement=True)
+    round_id: Mapped[int] = mapped_column(IdType, ForeignKey("server_rounds.id"))
+    player_id: Mapped[str] = mapped_column(String(64))
+    staked: Mapped[int] = mapped_column(BigInteger)
+    paid: Mapped[int] = mapped_column(BigInteger)
+    balance_before: Mapped[int | None] = mapped_column(BigInteger, nullable=True)
+    balance_after: Mapped[int | None] = mapped_column(BigInteger, nullable=True)
+    results_json: Mapped[str] = mapped_column(Text)
+
+
+class Shoe(ServerBase):
+    """A shuffled shoe. ``cards`` and ``salt`` stay on the server until ``finished``."""
+
+    __tablename__ = "server_shoes"
+    __table_args__ = (UniqueConstraint("table_id", "shoe_number"),)
+
+    id: Mapped[int] = mapped_column(IdType, primary_key=True, autoincrement=True)
+    table_id: Mapped[str] = mapped_column(String(64))
+    shoe_number: Mapped[int] = mapped_column(BigInteger)
+    commitment: Mapped[str] = mapped_column(String(64))
+    salt: Mapped[str] = mapped_column(String(64))
+    cards: Mapped[str] = mapped_column(Text)
+    burn_json: Mapped[str | None] = mapped_column(Text, nullable=True)
+    finished: Mapped[bool] = mapped_column(Boolean, default=False)
+    shuffled_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=utc_now)
+    finished_at: Mapped[datetime | None] = mapped_column(DateTime(timezone=True), nullable=True)

@@ -1,0 +1,67 @@
+"""Lobby, titles and shoes: ``/api/v1/tables``, ``/api/v1/titles``, ``/api/v1/shoes``."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from fastapi import APIRouter
+
+from boundless.core.cards import Card
+from boundless.core.shoe import commitment_of
+from boundless.server.dependencies import CurrentPlayer, DbSession, OptionalPlayer, State
+from boundless.server.errors import NotFoundError
+from boundless.server.tables.repository import TableRepository
+from boundless.server.tables.schemas import NewPrivateTable
+
+router = APIRouter(prefix="/api/v1", tags=["tables"])
+
+
+@router.get("/tables")
+async def tables(state: State, viewer: OptionalPlayer) -> list[dict[str, Any]]:
+    return state.registry.lobby(None if viewer is None else viewer.player_id)
+
+
+@router.post("/tables", status_code=201)
+async def new_private_table(
+    body: NewPrivateTable, state: State, player: CurrentPlayer
+) -> dict[str, Any]:
+    table = state.registry.create_private(player, body.title, body.side_bets_offered)
+    return table.lobby_row()
+
+
+@router.get("/titles")
+async def titles(state: State) -> list[dict[str, Any]]:
+    return [
+        {
+            "key": key,
+            "name": rules.title.name,
+            "vocabulary": rules.title.vocabulary,
+            "shared": rules.table.shared,
+        }
+        for key, (rules, _) in sorted(state.registry.catalog.games.items())
+    ]
+
+
+@router.get("/titles/{key}")
+async def title(key: str, state: State) -> dict[str, Any]:
+    rules, _ = state.registry.catalog.get(key)
+    return rules.model_dump(mode="json")
+
+
+@router.get("/shoes/{table_id}/{shoe_number}")
+def shoe(table_id: str, shoe_number: int, session: DbSession) -> dict[str, Any]:
+    row = TableRepository(session).shoe(table_id, shoe_number)
+    if row is None:
+        raise NotFoundError(f"no shoe {shoe_number} at table {table_id!r}")
+    reveal = None
+    if row.finished:
+        cards = [row.cards[index : index + 2] for index in range(0, len(row.cards), 2)]
+        verified = commitment_of(row.salt, [Card.parse(code) for code in cards]) == row.commitment
+        reveal = {"salt": row.salt, "cards": cards, "verified": verified}
+    return {
+        "table_id": table_id,
+        "shoe_number": shoe_number,
+        "commitment": row.commitment,
+        "finished": row.finished,
+        "reveal": reveal,
+    }

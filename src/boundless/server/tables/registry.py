@@ -1,0 +1,116 @@
+"""The lobby: every open table and its runner task; shared tables at start, private on demand."""
+
+from __future__ import annotations
+
+import asyncio
+import secrets
+from collections.abc import Callable, Sequence
+
+from sqlalchemy.orm import Session, sessionmaker
+
+from boundless.core.errors import InvalidRuleSetError
+from boundless.core.random_source import RandomSource
+from boundless.core.round import SharedRound
+from boundless.entropy import CryptoSource
+from boundless.server.config import ServerConfig
+from boundless.server.errors import BadMessageError, NotFoundError
+from boundless.server.gateway.hub import Hub
+from boundless.server.players.service import PlayerIdentity
+from boundless.server.tables.runner import run_table
+from boundless.server.tables.table import Table
+from boundless.server.titles import TitleCatalog
+
+MAX_PRIVATE_TABLES_PER_PLAYER = 3
+
+
+class TableRegistry:
+    def __init__(
+        self,
+        hub: Hub,
+        sessions: sessionmaker[Session],
+        config: ServerConfig,
+        catalog: TitleCatalog,
+        randomness: Callable[[], RandomSource] = CryptoSource,
+    ) -> None:
+        self.randomness = randomness
+        self.hub = hub
+        self.sessions = sessions
+        self.config = config
+        self.catalog = catalog
+        self.tables: dict[str, Table] = {}
+        self.tasks: dict[str, asyncio.Task[None]] = {}
+        hub.on_presence(self._presence)
+
+    def _presence(self, player_id: str, connected: bool) -> None:
+        for table in self.tables.values():
+            table.presence_changed(player_id, connected)
+
+    def _new_table(
+        self,
+        table_id: str,
+        title: str,
+        owner: str | None = None,
+        offered: tuple[str, ...] | None = None,
+    ) -> Table:
+        rules, chart = self.catalog.get(title)
+        table = Table(
+            table_id=table_id,
+            name=rules.title.name,
+            rules=rules,
+            chart=chart,
+            randomness=self.randomness(),
+            hub=self.hub,
+            sessions=self.sessions,
+            timers=self.config.timers,
+            owner=owner,
+            offered_side_bets=offered,
+            bet_batch_seconds=self.config.bet_batch_seconds,
+        )
+        self.tables[table_id] = table
+        self.tasks[table_id] = asyncio.get_running_loop().create_task(
+            run_table(table), name=f"table {table_id}"
+        )
+        return table
+
+    def open_shared_tables(self) -> list[Table]:
+        return [self._new_table(f"{key}-1", key) for key in self.catalog.shared_keys()]
+
+    def create_private(
+        self, owner: PlayerIdentity, title: str, side_bets: Sequence[str] | None
+    ) -> Table:
+        rules, _ = self.catalog.get(title)
+        if rules.table.shared:
+            raise BadMessageError(
+                f"title {title!r} is played at its shared table {title}-1, not at private tables"
+            )
+        offered = None if side_bets is None else tuple(side_bets)
+        try:
+            SharedRound(rules, chart=self.catalog.get(title)[1], offered_side_bets=offered)
+        except InvalidRuleSetError as error:
+            raise BadMessageError(str(error)) from None
+        mine = [table for table in self.tables.values() if table.owner == owner.player_id]
+        if len(mine) >= MAX_PRIVATE_TABLES_PER_PLAYER:
+            raise BadMessageError(
+                f"at most {MAX_PRIVATE_TABLES_PER_PLAYER} private tables per player"
+            )
+        table_id = f"{title}-{secrets.token_hex(4)}"
+        return self._new_table(table_id, title, owner=owner.player_id, offered=offered)
+
+    def get(self, table_id: str) -> Table:
+        table = self.tables.get(table_id)
+        if table is None:
+            raise NotFoundError(f"no table {table_id!r}")
+        return table
+
+    def lobby(self, viewer: str | None = None) -> list[dict[str, object]]:
+        return [
+            table.lobby_row()
+            for table in self.tables.values()
+            if table.owner is None or table.owner == viewer
+        ]
+
+    async def stop(self) -> None:
+        for task in self.tasks.values():
+            task.cancel()
+        await asyncio.gather(*self.tasks.values(), return_exceptions=True)
+        self.tasks.clear()

@@ -1,0 +1,130 @@
+"""The clock around a table's rounds: betting window, insurance window, decision steps, dealer,
+settlement, the next round. One asyncio task per table.
+
+The betting window's timer starts with the first bet of the round (an empty table waits without
+a clock). A step ends at its deadline or as soon as every connected position on the spot has
+decided; the rest are autoplayed by the core. A pause freezes the running timer and keeps its
+remaining time for the resume.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import logging
+from collections.abc import Callable
+
+from boundless.core.errors import ShoeExhaustedError
+from boundless.core.round.round import DEALER, DECISIONS, INSURANCE, SETTLING
+from boundless.server.clock import now
+from boundless.server.tables.table import Table
+
+log = logging.getLogger("boundless.server.runner")
+
+
+async def wait_until(table: Table, done: Callable[[], bool], *, timed: bool) -> None:
+    """Sleep until ``done()``, the round ends or (``timed``) the table clock runs out.
+
+    A pause holds the wait (the clock is frozen meanwhile); every change wakes ``table.wake``.
+    """
+    while True:
+        table.wake.clear()
+        round_ = table.round
+        if round_ is None or round_.over:
+            return
+        if table.paused:
+            await table.wake.wait()
+            continue
+        if done():
+            return
+        timeout: float | None = None
+        if timed and table.clock.deadline is not None:
+            timeout = table.clock.deadline - now()
+            if timeout <= 0:
+                return
+        with contextlib.suppress(TimeoutError):
+            await asyncio.wait_for(table.wake.wait(), timeout)
+
+
+def _never() -> bool:
+    return False
+
+
+async def play_round(table: Table) -> None:
+    """One round from its betting window to its settlement (or cancellation)."""
+    round_ = table.open_round()
+    table.broadcast_state()
+    await wait_until(table, lambda: len(round_.book) > 0, timed=False)
+    if round_.over:
+        return
+    table.clock.start("betting", table.seconds("betting"), paused=table.paused)
+    table.broadcast_state()
+    await wait_until(table, _never, timed=True)
+    table.flush_bets()
+    if round_.over:
+        return
+    table.clock.stop()
+    round_.deal()
+    table.broadcast_state()
+    table.send_you_all()
+    while not round_.over:
+        if round_.phase == INSURANCE:
+            table.clock.start("insurance", table.seconds("insurance"))
+            table.broadcast_state()
+            table.send_you_all()
+            await wait_until(table, _never, timed=True)
+            if round_.over:
+                return
+            table.clock.stop()
+            round_.close_insurance()
+            table.broadcast_state()
+            table.send_you_all()
+        elif round_.phase == DECISIONS:
+            if round_.needs_decisions:
+                table.open_step()
+                if table.waiting:
+                    table.clock.start("decision", table.seconds("decision"))
+                    table.broadcast_state()
+                    await wait_until(table, lambda: not table.waiting, timed=True)
+                    if round_.over:
+                        return
+            table.clock.stop()
+            table.close_step()
+        elif round_.phase == DEALER:
+            round_.play_dealer()
+            table.broadcast_state()
+        elif round_.phase == SETTLING:
+            round_.settle()
+            table.settle()
+        else:
+            round_.advance()
+
+
+async def run_table(table: Table) -> None:
+    """Rounds forever (until the task is cancelled); a failing round is voided, not fatal."""
+    table.load_counters()
+    while True:
+        exhausted = False
+        try:
+            await play_round(table)
+        except asyncio.CancelledError:
+            raise
+        except ShoeExhaustedError as error:
+            exhausted = True
+            table.void(f"the shoe ran out of cards ({error}); every stake is returned")
+        except Exception:
+            log.exception("table %s round %s failed", table.table_id, table.round_no)
+            if table.round is not None and not table.recorded:
+                try:
+                    table.void("the round failed on the server; every stake is returned")
+                except Exception:
+                    log.exception("could not void %s round %s", table.table_id, table.round_no)
+                    await asyncio.sleep(1.0)
+        if table.round is not None and table.round.over:
+            table.end_round(exhausted)
+        gap = table.timers.round_gap()
+        if gap:
+            await asyncio.sleep(gap)
+        while table.paused:
+            table.wake.clear()
+            await table.wake.wait()

@@ -1,0 +1,243 @@
+"""A live server in a background thread, and a small WebSocket + REST client for the tests."""
+
+from __future__ import annotations
+
+import itertools
+import json
+import socket
+import threading
+import time
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+import httpx
+import uvicorn
+from websockets.sync.client import ClientConnection, connect
+
+from boundless.core.random_source import SeededSource
+from boundless.server.app import create_app
+from boundless.server.config import ServerConfig, TimerSettings
+from boundless.server.titles import TitleCatalog
+
+ADMIN_TOKEN = "test-admin-token"
+FAST_TIMERS = TimerSettings(
+    betting_seconds=0.5,
+    insurance_seconds=0.3,
+    decision_seconds=2.0,
+    round_gap_seconds=0.1,
+)
+Message = dict[str, Any]
+
+
+def free_port() -> int:
+    with socket.socket() as probe:
+        probe.bind(("127.0.0.1", 0))
+        return int(probe.getsockname()[1])
+
+
+def wait_until(condition: Callable[[], bool], timeout: float = 10.0, what: str = "") -> None:
+    deadline = time.monotonic() + timeout
+    while time.monotonic() < deadline:
+        if condition():
+            return
+        time.sleep(0.02)
+    raise AssertionError(f"timed out waiting for {what or condition}")
+
+
+@dataclass
+class LiveServer:
+    base_url: str
+    ws_url: str
+    database_url: str
+    config: ServerConfig
+    server: uvicorn.Server
+    thread: threading.Thread
+    http: httpx.Client = field(init=False)
+
+    def __post_init__(self) -> None:
+        self.http = httpx.Client(base_url=self.base_url, timeout=10.0)
+
+    @property
+    def app_state(self) -> Any:
+        return self.server.config.app.state  # type: ignore[attr-defined]
+
+    def table(self, table_id: str = "boundless-1") -> Any:
+        return self.app_state.server.registry.get(table_id)
+
+    def sign_up(self, name: str = "Ana") -> Message:
+        answer = self.http.post("/api/v1/players", json={"display_name": name})
+        assert answer.status_code == 201, answer.text
+        return dict(answer.json())
+
+    def admin(self, action: str, table_id: str = "boundless-1", **body: Any) -> httpx.Response:
+        return self.http.post(
+            f"/api/v1/admin/tables/{table_id}/{action}",
+            json=body or None,
+            headers={"Authorization": f"Bearer {ADMIN_TOKEN}"},
+        )
+
+    def client(self, token: str) -> Client:
+        return Client(connect(self.ws_url, max_size=2**24, compression=None).__enter__(), token)
+
+    def stop(self) -> None:
+        self.http.close()
+        self.server.should_exit = True
+        self.thread.join(timeout=15)
+
+
+def start_server(
+    data_dir: Path,
+    *,
+    database_url: str | None = None,
+    bots: int = 0,
+    timers: TimerSettings = FAST_TIMERS,
+    seed: int | None = 7,
+    catalog: TitleCatalog | None = None,
+    starting_grant: int = 100_000,
+) -> LiveServer:
+    port = free_port()
+    config = ServerConfig(
+        port=port,
+        data_dir=data_dir,
+        database_url=database_url,
+        bots=bots,
+        admin_token=ADMIN_TOKEN,
+        timers=timers,
+        web_dir=data_dir / "no-web",
+        starting_grant=starting_grant,
+        messages_per_second=1000.0,
+    )
+    if seed is None:
+        app = create_app(config, catalog)
+    else:
+        seeds = itertools.count(seed)
+        app = create_app(config, catalog, lambda: SeededSource(next(seeds)))
+    server = uvicorn.Server(
+        uvicorn.Config(
+            app,
+            host="127.0.0.1",
+            port=port,
+            log_level="warning",
+            ws="websockets-sansio",
+            ws_per_message_deflate=False,
+            lifespan="on",
+        )
+    )
+    thread = threading.Thread(target=server.run, daemon=True)
+    thread.start()
+    wait_until(lambda: server.started, 30.0, "the server to start")
+    return LiveServer(
+        f"http://127.0.0.1:{port}",
+        f"ws://127.0.0.1:{port}/ws",
+        config.resolved_database_url(),
+        config,
+        server,
+        thread,
+    )
+
+
+class Client:
+    """One player's socket: send protocol messages, read what comes back (kept in order)."""
+
+    def __init__(self, socket: ClientConnection, token: str) -> None:
+        self.socket = socket
+        self.token = token
+        self.seen: list[Message] = []
+        self._counter = itertools.count(1)
+
+    def send(self, body: Message) -> str:
+        request_id = body.get("request_id") or f"r{next(self._counter)}"
+        self.socket.send(json.dumps({"v": 1, "request_id": request_id, **body}))
+        return str(request_id)
+
+    def send_raw(self, text: str) -> None:
+        self.socket.send(text)
+
+    def recv(self, timeout: float = 10.0) -> Message:
+        message: Message = json.loads(self.socket.recv(timeout=timeout))
+        self.seen.append(message)
+        return message
+
+    def wait_for(
+        self, kind: str, where: Callable[[Message], bool] = lambda _: True, timeout: float = 15.0
+    ) -> Message:
+        deadline = time.monotonic() + timeout
+        while True:
+            left = deadline - time.monotonic()
+            if left <= 0:
+                raise AssertionError(f"no {kind!r} message within {timeout}s")
+            message = self.recv(left)
+            if message.get("type") == kind and where(message):
+                return message
+
+    def answer(self, request_id: str, timeout: float) -> Message:
+        deadline = time.monotonic() + timeout
+        while True:
+            left = deadline - time.monotonic()
+            if left <= 0:
+                raise AssertionError(f"no answer to {request_id!r}")
+            message = self.recv(left)
+            if message.get("type") in ("ack", "error") and message.get("request_id") == request_id:
+                return message
+
+    def hello(self) -> Message:
+        self.socket.send(json.dumps({"v": 1, "type": "hello", "token": self.token}))
+        return self.wait_for("welcome")
+
+    def request(self, body: Message, timeout: float = 10.0) -> Message:
+        return self.answer(self.send(body), timeout)
+
+    def close(self) -> None:
+        self.socket.close()
+
+
+def bet(client: Client, amount: int = 1000, table_id: str = "boundless-1", **extra: Any) -> Message:
+    bet_id = extra.pop("bet_id", f"b{time.monotonic_ns()}")
+    return client.request(
+        {
+            "type": "bet",
+            "table_id": table_id,
+            "bet_id": bet_id,
+            "bets": {"1": {"main": amount, **extra}},
+        }
+    )
+
+
+def play_to_settlement(
+    client: Client, policy: Callable[[Message], str | None] = lambda _: "stand"
+) -> Message:
+    """Answer insurance (decline) and decisions with ``policy`` until ``settled`` arrives."""
+    state: Message = {}
+    decided: set[tuple[str, int]] = set()
+    deadline = time.monotonic() + 30
+    while time.monotonic() < deadline:
+        message = client.recv(30)
+        kind = message.get("type")
+        if kind == "settled":
+            return message
+        if kind == "state":
+            state = message
+        if kind != "you" or not state.get("public"):
+            continue
+        public = state["public"]
+        if public["phase"] != "decisions":
+            continue
+        for position in message["player"]["positions"]:
+            key = (str(message["round_id"]), int(public["step"]))
+            if position["legal_actions"] and key not in decided:
+                action = policy(position)
+                if action is None:
+                    continue
+                decided.add(key)
+                client.send(
+                    {
+                        "type": "decide",
+                        "table_id": message["table_id"],
+                        "spot": position["spot"],
+                        "step": public["step"],
+                        "action": action if action in position["legal_actions"] else "stand",
+                    }
+                )
+    raise AssertionError("the round did not settle in time")
