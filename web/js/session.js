@@ -1,0 +1,92 @@
+// The signed-in player, the wallet in the top bar, toasts and error texts, shared by the views.
+import { api, setToken, token } from "./api.js";
+import { money } from "./format.js";
+import { t } from "./i18n.js";
+import { connect, disconnect } from "./socket.js";
+
+export const session = {
+  player: null, // {player_id, display_name, balance}
+  listeners: new Set(),
+  set(player) {
+    this.player = player;
+    for (const listener of this.listeners) listener(player);
+    renderWallet();
+  },
+  setBalance(balance) {
+    if (!this.player || typeof balance !== "number") return;
+    this.player = { ...this.player, balance };
+    for (const listener of this.listeners) listener(this.player);
+    renderWallet();
+  },
+  onChange(listener) {
+    this.listeners.add(listener);
+    return () => this.listeners.delete(listener);
+  },
+};
+
+export function renderWallet() {
+  const wallet = document.getElementById("wallet");
+  wallet.hidden = !session.player;
+  if (!session.player) return;
+  document.getElementById("wallet-name").textContent = session.player.display_name;
+  document.getElementById("wallet-balance").textContent = money(session.player.balance);
+}
+
+export function toast(text, kind = "info") {
+  const box = document.getElementById("toasts");
+  const item = document.createElement("div");
+  item.className = `toast toast-${kind}`;
+  item.textContent = text;
+  box.append(item);
+  setTimeout(() => item.classList.add("toast-out"), 3600);
+  setTimeout(() => item.remove(), 4200);
+}
+
+/** A refusal from the server, in the player's language when we know its code. */
+export function errorText(error) {
+  const code = error?.code;
+  const key = `error.${code}`;
+  const known = t(key);
+  if (known !== key) return known;
+  return t("error.generic", { detail: error?.detail || error?.message || String(code) });
+}
+
+export async function signIn(displayName) {
+  const answer = await api.signUp(displayName);
+  setToken(answer.token);
+  session.set({
+    player_id: answer.player_id,
+    display_name: answer.display_name,
+    balance: answer.balance,
+  });
+  connectSocket();
+  return answer;
+}
+
+export function signOut() {
+  setToken(null);
+  disconnect();
+  session.set(null);
+  window.dispatchEvent(new HashChangeEvent("hashchange"));
+}
+
+export function connectSocket() {
+  connect()
+    .then((welcome) => {
+      if (welcome.player) session.set({ ...session.player, ...welcome.player });
+    })
+    .catch((error) => {
+      if (error.code === "unauthorized") signOut();
+    });
+}
+
+export async function restoreSession() {
+  if (!token()) return;
+  try {
+    session.set(await api.me());
+    connectSocket();
+  } catch (error) {
+    if (error.status === 401 || error.status === 403) setToken(null);
+  }
+}
+

@@ -1,0 +1,196 @@
+// Lobby: sign-up, the open tables (title, players, phase) and private tables on demand.
+import { api, listOf } from "../api.js";
+import { h, money } from "../format.js";
+import { t } from "../i18n.js";
+import { errorText, session, signIn, signOut, toast } from "../session.js";
+import { sideBetGroups, sideBetName, titleName } from "./rule_text.js";
+
+const REFRESH_MS = 3000;
+
+let root = null;
+let timer = null;
+let tables = [];
+let titles = [];
+let ruleSets = new Map();
+let unsubscribe = null;
+let loadError = null;
+
+export function mount(element) {
+  root = element;
+  unsubscribe = session.onChange(() => render());
+  render();
+  refresh();
+  timer = setInterval(refresh, REFRESH_MS);
+}
+
+export function unmount() {
+  clearInterval(timer);
+  if (unsubscribe) unsubscribe();
+  root = null;
+}
+
+async function refresh() {
+  try {
+    const [tableList, titleList] = await Promise.all([api.tables(), titles.length ? titles : api.titles()]);
+    tables = listOf(tableList);
+    titles = listOf(titleList);
+    for (const title of titles) {
+      if (!ruleSets.has(title.key)) ruleSets.set(title.key, await api.title(title.key));
+    }
+    loadError = null;
+  } catch (error) {
+    loadError = error;
+  }
+  if (root) render();
+}
+
+function render() {
+  if (!root) return;
+  const focusedId = document.activeElement?.id;
+  root.replaceChildren(...[
+    h("h1.page-title", {}, t("lobby.title")),
+    session.player ? welcomeCard() : signUpCard(),
+    h("section.lobby-section", { "aria-labelledby": "tables-heading" },
+      h("h2#tables-heading", {}, t("lobby.tables")),
+      loadError ? h("p.error", { role: "alert" }, errorText(loadError)) : null,
+      tableList(),
+    ),
+    privateSection(),
+  ].filter(Boolean));
+  if (focusedId) document.getElementById(focusedId)?.focus();
+}
+
+function signUpCard() {
+  const input = h("input#signup-name", {
+    type: "text",
+    name: "display_name",
+    required: true,
+    maxlength: 32,
+    autocomplete: "nickname",
+    placeholder: t("signup.placeholder"),
+  });
+  const message = h("p.form-message", { role: "alert" });
+  const form = h("form.signup-card.panel", {
+    onsubmit: async (event) => {
+      event.preventDefault();
+      const name = input.value.trim();
+      if (!name) return;
+      form.querySelector("button").disabled = true;
+      try {
+        await signIn(name);
+        toast(t("signup.welcome", { name }), "good");
+      } catch (error) {
+        message.textContent = errorText(error);
+        form.querySelector("button").disabled = false;
+      }
+    },
+  },
+    h("h2", {}, t("signup.title")),
+    h("p.muted", {}, t("signup.intro")),
+    h("label.field", { for: "signup-name" }, t("signup.name_label")),
+    h("div.signup-row", {}, input, h("button.btn.btn-gold#signup-submit", { type: "submit" }, t("signup.submit"))),
+    message,
+  );
+  return form;
+}
+
+function welcomeCard() {
+  return h("section.panel.welcome-card", {},
+    h("div", {},
+      h("p.muted", {}, t("lobby.signed_in_as")),
+      h("p.welcome-name", {}, session.player.display_name),
+    ),
+    h("div.welcome-balance", {},
+      h("span.muted", {}, t("wallet.balance")),
+      h("strong#lobby-balance", {}, money(session.player.balance)),
+    ),
+    h("button.btn.btn-ghost", { type: "button", onclick: () => signOut() }, t("lobby.sign_out")),
+  );
+}
+
+function tableList() {
+  if (!tables.length) return h("p.muted", {}, loadError ? "" : t("lobby.no_tables"));
+  return h("ul.table-list", {},
+    tables.map((table) => {
+      const rules = ruleSets.get(table.title);
+      const spots = rules?.table?.spots ?? 1;
+      return h("li.table-card", { dataset: { tableId: table.table_id, title: table.title } },
+        h("div.table-card-felt", { "aria-hidden": "true" },
+          Array.from({ length: spots }, () => h("span.mini-spot")),
+        ),
+        h("div.table-card-body", {},
+          h("h3", {}, titleName(table.title, table.name)),
+          h("p.table-meta", {},
+            h("span", {}, t("lobby.players", { count: table.players ?? 0 })),
+            h("span", {}, t(`phase.${table.paused ? "paused" : table.phase || "waiting"}`)),
+            table.round_no ? h("span", {}, t("lobby.round_no", { n: table.round_no })) : null,
+            table.private ? h("span.badge", {}, t("lobby.private")) : null,
+          ),
+        ),
+        h("div.table-card-actions", {},
+          h("a.btn.btn-ghost", { href: `#/rules/${encodeURIComponent(table.title)}` }, t("lobby.rules")),
+          session.player
+            ? h("a.btn.btn-gold.join-table", { href: `#/table/${encodeURIComponent(table.table_id)}` }, t("lobby.join"))
+            : h("button.btn", { type: "button", disabled: true, title: t("lobby.sign_up_first") }, t("lobby.join")),
+        ),
+      );
+    }),
+  );
+}
+
+function privateSection() {
+  const privateTitles = titles.filter((title) => ruleSets.get(title.key)?.table?.shared === false);
+  if (!privateTitles.length) return null;
+  return h("section.lobby-section", { "aria-labelledby": "private-heading" },
+    h("h2#private-heading", {}, t("lobby.private_tables")),
+    h("p.muted", {}, t("lobby.private_intro")),
+    privateTitles.map((title) => privateForm(title, ruleSets.get(title.key))),
+  );
+}
+
+function privateForm(title, rules) {
+  const offer = rules.side_bet_offer || { mode: "all", choose_count: 0 };
+  const choosing = offer.mode === "player_chooses";
+  const groups = sideBetGroups(rules);
+  const boxes = [];
+  const message = h("p.form-message", { role: "alert" });
+  const form = h("form.panel.private-card", {
+    onsubmit: async (event) => {
+      event.preventDefault();
+      const chosen = boxes.filter((box) => box.checked).map((box) => box.value);
+      if (choosing && chosen.length !== offer.choose_count) {
+        message.textContent = t("private.choose_exactly", { n: offer.choose_count });
+        return;
+      }
+      try {
+        const table = await api.openPrivateTable(title.key, chosen);
+        location.hash = `#/table/${encodeURIComponent(table.table_id)}`;
+      } catch (error) {
+        message.textContent = errorText(error);
+      }
+    },
+  },
+    h("h3", {}, titleName(title.key, title.name)),
+    h("p.muted", {}, t("private.seats", { n: rules.table.spots })),
+    choosing
+      ? h("fieldset.side-choice", {},
+          h("legend", {}, t("private.choose_side_bets", { n: offer.choose_count })),
+          Object.entries(groups).map(([group, keys]) => {
+            const box = h("input", { type: "checkbox", name: "side_group", value: group });
+            box.addEventListener("change", () => {
+              const count = boxes.filter((b) => b.checked).length;
+              for (const other of boxes) other.disabled = !other.checked && count >= offer.choose_count;
+            });
+            boxes.push(box);
+            return h("label.check", {}, box, h("span", {}, keys.map((key) => sideBetName(rules, key)).join(" / ")));
+          }),
+        )
+      : null,
+    h("div.form-actions", {},
+      h("a.btn.btn-ghost", { href: `#/rules/${encodeURIComponent(title.key)}` }, t("lobby.rules")),
+      h("button.btn.btn-gold", { type: "submit", disabled: !session.player }, t("private.open")),
+    ),
+    message,
+  );
+  return form;
+}
