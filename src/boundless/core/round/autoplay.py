@@ -55,5 +55,5 @@ def _chart_choice(path: PathState, context: DecisionContext, legal: frozenset[Ac
 def fallback_for_player(path: PathState, context: DecisionContext) -> Action:
     """A player's double or split that coins no longer cover when the step executes."""
     if context.rules.fallbacks.insufficient_coins == "hit_if_11_or_less_else_stand":
-        return coin_fallback(path, Action.DOUBLE)
+        return coin_fallback(path)
     return second_choice(path, context, legal_actions(path, context))

@@ -90,12 +90,6 @@ def initial_path(cards: tuple[Card, Card], is_seated: bool) -> PathState:
     return PathState(hands=(hand,), current=1 if status == "blackjack" else 0)
 
 
-def settle_hand_immediately(path: PathState, status: HandStatus) -> PathState:
-    """End the initial hand without play (even money taken)."""
-    hand = replace(path.hands[0], status=status)
-    return PathState(hands=(hand,), current=1, cards_taken=path.cards_taken)
-
-
 @dataclass(frozen=True, slots=True)
 class DecisionContext:
     """What besides the path decides which actions are legal."""
@@ -159,7 +153,7 @@ def extra_stake_units(path: PathState, action: Action) -> int:
     return 0
 
 
-def coin_fallback(path: PathState, action: Action) -> Action:
+def coin_fallback(path: PathState) -> Action:
     """DECISIONS rule 12: without coins for a double or split, hit on 11 or less, else stand."""
     return Action.HIT if path.hand.total <= 11 else Action.STAND
 

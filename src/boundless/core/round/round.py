@@ -13,7 +13,7 @@ from typing import Protocol
 
 import numpy as np
 
-from boundless.core.cards import ACE, Card
+from boundless.core.cards import Card
 from boundless.core.errors import (
     EventLogError,
     IllegalActionError,
@@ -28,36 +28,32 @@ from boundless.core.money import format_amount
 from boundless.core.random_source import RandomSource
 from boundless.core.round import events as ev
 from boundless.core.round.actions import NO_DECISION, Action
+from boundless.core.round.apply import apply_event, final_payouts
 from boundless.core.round.betting import verify_bets
 from boundless.core.round.nodes import NodeTable
 from boundless.core.round.paths import (
     DecisionContext,
     PathState,
-    initial_path,
     legal_actions,
+)
+from boundless.core.round.phases import (
+    BETTING,
+    DEALER,
+    DECISIONS,
+    INSURANCE,
+    OVER,
+    SETTLING,
 )
 from boundless.core.round.positions import PositionBook
 from boundless.core.round.settlement import (
     DealerHand,
-    main_payouts,
-    odds_payout,
     side_bet_pattern,
-    surrender_term,
 )
 from boundless.core.round.steps import StepPlan, plan_step
 from boundless.core.rules import RuleSet
-from boundless.core.side_bets import PENDING, SIDE_BET_KINDS
+from boundless.core.side_bets import SIDE_BET_KINDS
 from boundless.core.strategy_chart import StrategyChart
 from boundless.core.wheel import spin_bonus_wheel
-
-BETTING = "betting"
-INSURANCE = "insurance"
-DECISIONS = "decisions"
-DEALER = "dealer"
-SETTLING = "settling"
-SETTLED = "settled"
-CANCELLED = "cancelled"
-OVER = frozenset({SETTLED, CANCELLED})
 
 
 class CardSource(Protocol):
@@ -764,278 +760,12 @@ class SharedRound:
 
     # ---- applying events -----------------------------------------------------------------
     def _apply(self, event: ev.Event) -> None:
-        if self.over and not isinstance(event, ev.RoundOpened):
-            raise EventLogError(f"{type(event).__name__} after the round ended")
-        handler = getattr(self, f"_on_{type(event).__name__}")
-        handler(event)
+        apply_event(self, event)
         self.events.append(event)
-
-    def _on_RoundOpened(self, event: ev.RoundOpened) -> None:
-        self.round_in_shoe = event.round_in_shoe
-        self.offered_side_bets = event.offered_side_bets
-
-    def _on_BetsPlaced(self, event: ev.BetsPlaced) -> None:
-        players = self.book.ensure_players(event.player_ids)
-        free = self.book.free
-        totals = event.main_amounts + (event.side_amounts.sum(axis=1) if event.side_keys else 0)
-        given = event.free_amounts >= 0
-        free[players[given]] = event.free_amounts[given]
-        np.subtract.at(free, players, totals)
-        width = max(1, len(self.book.side_keys))
-        sides = np.zeros((len(players), width), dtype=np.int64)
-        if event.side_keys:
-            sides[:, : len(event.side_keys)] = event.side_amounts
-        self.book.add_positions(
-            players,
-            np.asarray(event.spots),
-            np.asarray(event.main_amounts),
-            sides,
-            np.full(len(players), -1, dtype=np.int64),
-        )
-
-    def _on_FreeCoinsSet(self, event: ev.FreeCoinsSet) -> None:
-        players = self.book.ensure_players(event.player_ids)
-        self.book.free[players] = event.free_amounts
-
-    def _on_CardsDealt(self, event: ev.CardsDealt) -> None:
-        if self.phase != BETTING:
-            raise EventLogError("cards dealt outside betting")
-        self.up_card = event.up_card
-        self._hole_card = event.hole_card
-        self.dealer_cards = (event.up_card,)
-        spots = self.book.spot
-        seated = self.book.main > 0
-        for spot, first, second in event.spot_cards:
-            cards = (first, second)
-            self.spot_cards[spot] = cards
-            self.step_cards[spot] = []
-            self.step_takers[spot] = []
-            on_spot = np.flatnonzero(spots == spot)
-            self._spot_positions[spot] = on_spot
-            seated_node = self.nodes.add(initial_path(cards, True), spot)
-            empty_node = self.nodes.add(initial_path(cards, False), spot)
-            self.book.node[on_spot] = np.where(seated[on_spot], seated_node, empty_node)
-        self._resolve_side_bets("side_bets_initial", final=False)
-        insurance = self.rules.insurance
-        if insurance.offered and event.up_card.rank == ACE and seated.any():
-            self.phase = INSURANCE
-        else:
-            self._after_insurance()
-
-    def _on_InsuranceTaken(self, event: ev.InsuranceTaken) -> None:
-        positions = np.asarray(event.positions)
-        main = self.book.main[positions]
-        if event.even_money:
-            self.book.even_money[positions] = True
-            self._pay("even_money", positions, odds_payout(main, self.rules.payouts.win))
-            return
-        cost = self.rules.insurance.cost.of_array(main)
-        self.book.insurance[positions] = cost
-        np.subtract.at(self.book.free, self.book.player[positions], cost)
-
-    def _spot_of(self, position: int) -> int:
-        return int(self.book.spot[position])
-
-    def _on_InsuranceClosed(self, event: ev.InsuranceClosed) -> None:
-        self._after_insurance()
-
-    def _after_insurance(self) -> None:
-        assert self.up_card is not None
-        dealer = self.rules.dealer
-        if dealer.hole_card == "peek" and self.up_card.value in dealer.peek_up_values:
-            assert self._hole_card is not None
-            if is_natural((self.up_card, self._hole_card)):
-                self.hole_revealed = True
-                self.dealer_cards = (self.up_card, self._hole_card)
-                self.phase = SETTLING
-                return
-        self._pay_blackjacks_at_once()
-        self._open_next_spot(after=0)
-
-    def _pay_blackjacks_at_once(self) -> None:
-        assert self.up_card is not None
-        if self.up_card.value not in self.rules.payouts.blackjack_paid_at_once_up_values:
-            return
-        positions = np.flatnonzero(
-            (self.book.main > 0) & ~self.book.even_money & (self.book.node >= 0)
-        )
-        naturals = [p for p in positions.tolist() if self.path_of(p).hands[0].status == "blackjack"]
-        if naturals:
-            chosen = np.asarray(naturals, dtype=np.int64)
-            payout = odds_payout(self.book.main[chosen], self.rules.payouts.blackjack)
-            self._pay("blackjack_at_once", chosen, payout)
-
-    def _open_next_spot(self, after: int) -> None:
-        active = self.nodes.active
-        for spot in sorted(self._spot_positions):
-            if spot <= after:
-                continue
-            if active[self.book.node[self._spot_positions[spot]]].any():
-                self.phase = DECISIONS
-                self.current_spot = spot
-                self.step = 1
-                return
-        self.phase = DEALER
-        self.current_spot = 0
-        self.step = 0
-
-    def _on_DecisionsMade(self, event: ev.DecisionsMade) -> None:
-        if self.phase != DECISIONS or event.spot != self.current_spot or event.step != self.step:
-            raise EventLogError("decisions for a step that is not open")
-        self.book.pending[np.asarray(event.positions)] = event.actions
-
-    def _on_StepClosed(self, event: ev.StepClosed) -> None:
-        if self.phase != DECISIONS or event.spot != self.current_spot or event.step != self.step:
-            raise EventLogError("a step closed that is not open")
-        cached = self._plan
-        self._plan = None
-        if cached is not None and cached[:2] == (event.spot, event.step):
-            plan = cached[2]
-        else:
-            plan = plan_step(self, event.spot, event.step)
-        if plan.takes_card != (event.card is not None):
-            raise EventLogError(f"step {event.step} card does not match the decisions")
-        book = self.book
-        positions = plan.positions
-        if len(positions):
-            np.subtract.at(book.free, book.player[positions], plan.extra)
-            book.extra[positions] += plan.extra
-            children = np.array(
-                [
-                    self.nodes.child(parent, action, source, event.step, event.card, self.rules)
-                    for parent, action, source in plan.groups
-                ],
-                dtype=np.int64,
-            )
-            book.node[positions] = children[plan.group_of]
-            surrendered = np.isin(plan.actions, (int(Action.SURRENDER), int(Action.SURRENDER20)))
-            if surrendered.any():
-                chosen = positions[surrendered]
-                refunds = np.array(
-                    [
-                        surrender_term(self.path_of(p).hands[0], self.rules).payout(
-                            int(book.main[p])
-                        )
-                        for p in chosen.tolist()
-                    ],
-                    dtype=np.int64,
-                )
-                self._pay("surrender", chosen, refunds)
-        book.pending[self._spot_positions[event.spot]] = NO_DECISION
-        if event.card is not None:
-            self.step_cards[event.spot].append(event.card)
-            self.step_takers[event.spot].append(plan.takers)
-        if self.nodes.active[book.node[self._spot_positions[event.spot]]].any():
-            self.step += 1
-        else:
-            self._open_next_spot(after=event.spot)
-
-    def _on_DealerCardsDrawn(self, event: ev.DealerCardsDrawn) -> None:
-        if self.phase != DEALER:
-            raise EventLogError("dealer cards outside the dealer phase")
-        assert self.up_card is not None
-        if self._hole_card is not None:
-            self.dealer_cards = (self.up_card, self._hole_card, *event.cards)
-        else:
-            self.dealer_cards = (self.up_card, *event.cards)
-        self.hole_revealed = True
-        self.phase = SETTLING
-
-    def _on_WheelSpun(self, event: ev.WheelSpun) -> None:
-        if self.phase != SETTLING:
-            raise EventLogError("a wheel spun before the dealer finished")
-        amounts = event.payout_amounts.tolist()
-        for position, amount, labels in zip(
-            event.positions.tolist(), amounts, event.labels, strict=True
-        ):
-            self.wheel_results[(position, event.side_key)] = (amount, labels)
-
-    def _on_RoundSettled(self, event: ev.RoundSettled) -> None:
-        if self.phase != SETTLING:
-            raise EventLogError("settlement before the dealer finished")
-        self._resolve_side_bets("side_bets", final=True)
-        final = self.final_payouts()
-        owed = final - self.book.paid
-        self._pay("settlement", np.arange(len(self.book), dtype=np.int64), owed)
-        self.phase = SETTLED
-
-    def _on_RoundPaused(self, event: ev.RoundPaused) -> None:
-        self.paused = True
-
-    def _on_RoundResumed(self, event: ev.RoundResumed) -> None:
-        self.paused = False
-
-    def _on_RoundCancelled(self, event: ev.RoundCancelled) -> None:
-        refund = self.book.staked() - self.book.paid
-        self._pay("cancel_refund", np.arange(len(self.book), dtype=np.int64), refund)
-        self.paused = False
-        self.phase = CANCELLED
-
-    # ---- side bets and final payouts -----------------------------------------------------
-    def _resolve_side_bets(self, stage: str, final: bool) -> None:
-        """Pay every side bet whose result is known; ``final`` means the dealer hand is done."""
-        if not self.book.side_keys or self.up_card is None:
-            return
-        dealer = self.dealer_cards if final else None
-        for spot, cards in self.spot_cards.items():
-            on_spot = self._spot_positions[spot]
-            for column, key in enumerate(self.book.side_keys):
-                if (spot, key) in self.side_patterns and self.side_patterns[
-                    (spot, key)
-                ] is not PENDING:
-                    continue
-                bet = self.rules.side_bet(key)
-                assert bet is not None
-                stakes = self.book.sides[on_spot, column]
-                if not stakes.any():
-                    continue
-                if bet.wheel is not None and not final:
-                    continue  # the feature is played after the round (wheel bets settle last)
-                pattern = side_bet_pattern(bet, cards, self.up_card, dealer)
-                self.side_patterns[(spot, key)] = pattern
-                if pattern is PENDING:
-                    continue
-                self._pay(stage, on_spot, self._side_payouts(key, column, on_spot, pattern))
-
-    def _side_payouts(
-        self, key: str, column: int, positions: np.ndarray, pattern: object
-    ) -> np.ndarray:
-        """Payouts of one side bet for positions of one spot whose pattern is known."""
-        bet = self.rules.side_bet(key)
-        assert bet is not None
-        stakes = self.book.sides[positions, column]
-        if bet.wheel is None:
-            return odds_payout(stakes, bet.pays.get(pattern) if isinstance(pattern, str) else None)
-        if pattern is None:
-            return np.zeros_like(stakes)
-        return np.array(
-            [
-                self.wheel_results.get((p, key), (0, ()))[0] if stake else 0
-                for p, stake in zip(positions.tolist(), stakes.tolist(), strict=True)
-            ],
-            dtype=np.int64,
-        )
 
     def final_payouts(self) -> np.ndarray:
         """What each position is owed in total once the round is settled (stakes included)."""
-        book = self.book
-        dealer = self.dealer_hand
-        total = np.zeros(len(book), dtype=np.int64)
-        seated = np.flatnonzero((book.main > 0) & ~book.even_money)
-        total[seated] = main_payouts(
-            self.nodes.states, book.node[seated], book.main[seated], dealer, self.rules
-        )
-        even = np.flatnonzero(book.even_money)
-        total[even] = odds_payout(book.main[even], self.rules.payouts.win)
-        if dealer.blackjack:
-            total += odds_payout(book.insurance, self.rules.insurance.pays)
-        for spot in self.spot_cards:
-            on_spot = self._spot_positions[spot]
-            for column, key in enumerate(book.side_keys):
-                pattern = self.side_patterns.get((spot, key))
-                if pattern is not PENDING:
-                    total[on_spot] += self._side_payouts(key, column, on_spot, pattern)
-        return total
+        return final_payouts(self)
 
 
 def _parse_action(word: str, where: str) -> Action:
