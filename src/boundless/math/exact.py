@@ -138,6 +138,19 @@ def main_game_return(
     return _report(rules, "optimal", result.optimal)
 
 
+def first_move_values(
+    rules: RuleSet, up: int, first: int, second: int, *, shoe: Sequence[int] | None = None
+) -> dict[str, float]:
+    """Expected net result per initial unit of each first move for a two-card hand.
+
+    Card values 1 (ace) to 10. Moves: stand, hit, double, split (pairs), surrender; each
+    played optimally afterwards. Where the dealer peeks behind ``up`` the values are given
+    no dealer blackjack (as published tables print them); otherwise they include it.
+    """
+    analysis = FastAnalysis(GameParams.from_rules(rules, shoe), rules.key)
+    return analysis.first_move_values(up, (min(first, second), max(first, second)))
+
+
 @dataclass(frozen=True, slots=True)
 class InsuranceReport:
     """Insurance (and even money) against a dealer ace, from a freshly shuffled shoe.
@@ -223,6 +236,7 @@ __all__ = [
     "MainGameReport",
     "analyse_main_game",
     "derive_basic_strategy",
+    "first_move_values",
     "insurance_return",
     "main_game_return",
 ]

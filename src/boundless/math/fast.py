@@ -23,6 +23,7 @@ from boundless.math.fast_kernels import (
     MEAN,
     SQUARE,
     STAND_MEAN,
+    TIE,
     dealer_chances,
     dealt_chances,
     evaluate_hands,
@@ -340,7 +341,7 @@ class UpCard:
             for move in ROOT_TIE_ORDER:
                 if move in allowed:
                     mean = self.root_figures(by_hand[hand], move, tables)[0]
-                    if not best_move or mean > best_mean:
+                    if not best_move or mean > best_mean + TIE:
                         best_move, best_mean = move, mean
             return best_move
 
@@ -458,9 +459,13 @@ class UpCard:
         best_code, best_score = "", (0.0, 0.0)
         for code in candidate_codes(self.params, self.up, PAIR_CODES):
             moves = CELL_MOVES[code]
-            score = (means[moves[0]], means[moves[-1]])
-            if not best_code or score > best_score:
-                best_code, best_score = code, score
+            primary, secondary = means[moves[0]], means[moves[-1]]
+            if (
+                not best_code
+                or primary > best_score[0] + TIE
+                or (abs(primary - best_score[0]) <= TIE and secondary > best_score[1] + TIE)
+            ):
+                best_code, best_score = code, (primary, secondary)
         return best_code
 
 
@@ -494,6 +499,28 @@ class FastAnalysis:
         self.space: HandSpace = hand_space()
         self.trie = dealer_trie(params.dealer_hits_soft_17)
         self.shoe = np.array(params.value_counts, dtype=np.int64)
+
+    def first_move_values(self, up: int, hand: Hand) -> dict[str, float]:
+        """Each first move's mean for ``hand`` against ``up``; given no dealer blackjack
+        where the dealer peeks, else including it."""
+        card = UpCard(self, up)
+        card.compute_dealer()
+        tables = card.evaluate(None)
+        deal = next(deal for deal in card.deals if deal.hand == hand)
+        moves = ["stand", "hit"]
+        if self.params.double_allowed:
+            moves.append("double")
+        if hand[0] == hand[1] and self.params.split_allowed:
+            moves.append("split")
+        if self.params.can_surrender(up):
+            moves.append("surrender")
+        values = {}
+        for move in moves:
+            mean = card.root_figures(deal, move, tables)[0]
+            if card.rule == "peeked":
+                mean = (mean + deal.blackjack) / (1 - deal.blackjack)
+            values[move] = mean
+        return values
 
     def analyse_up(self, up: int, chart: StrategyChart | None, want_basic: bool) -> UpCardResult:
         card = UpCard(self, up)

@@ -18,6 +18,7 @@ BoolArray = npt.NDArray[np.bool_]
 
 HIT, STAND, DOUBLE = 0, 1, 2
 OUTCOMES = 7
+TIE = 1e-12  # means closer than this are equal (the reference's exact ties)
 BLACKJACK = 6
 CONTEXTS = 11
 
@@ -311,11 +312,13 @@ def evaluate_hands(
             if forced >= 0:
                 move = forced
             elif optimal:
+                # Exact ties go to the earlier move (stand, hit, double) as in the reference;
+                # a difference within rounding is a tie.
                 move = STAND
                 best = s_mean
-                if h_mean > best:
+                if h_mean > best + TIE:
                     move, best = HIT, h_mean
-                if can_double and 2.0 * d_mean > best:
+                if can_double and 2.0 * d_mean > best + TIE:
                     move = DOUBLE
             else:
                 move = _chart_move(first, second, soft[hand], total[hand], can_double)
@@ -606,8 +609,8 @@ def improve_cells(
                     secondary += share[index] * means[index, fallback]
                 if (
                     best_code < 0
-                    or primary > best_primary
-                    or (primary == best_primary and secondary > best_secondary)
+                    or primary > best_primary + TIE
+                    or (abs(primary - best_primary) <= TIE and secondary > best_secondary + TIE)
                 ):
                     best_code, best_primary, best_secondary = code, primary, secondary
         chosen[group] = best_code

@@ -75,6 +75,7 @@ class ReferenceAnalysis:
         self.title_key = title_key
         self.values = HandValues(params)
         self.shoe = self.values.shoe
+        self.states = cache(self._states)
 
     # -- the deal ---------------------------------------------------------------------------
 
@@ -283,7 +284,7 @@ class ReferenceAnalysis:
         chart = chart_from_columns(self.title_key, {up: column})
         return self.up_figures(up, column, self.chart_choice(chart, up), self.chart_play(column))[0]
 
-    def states(self, up: int) -> list[State]:
+    def _states(self, up: int) -> list[State]:
         """Every hand state play can reach against ``up``, lowest hard sum first."""
         found: set[State] = set()
         frontier: list[State] = []

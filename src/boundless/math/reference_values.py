@@ -94,6 +94,7 @@ class HandValues:
         self.dealer_outcomes = cache(self._dealer_outcomes)
         self._dealer_from = cache(self._dealer_from_uncached)
         self.optimal_moments = cache(self._optimal_moments)
+        self.stand_moments = cache(self._stand_moments)
 
     # -- the dealer -------------------------------------------------------------------------
 
@@ -184,7 +185,7 @@ class HandValues:
             parts = tuple(-chance for chance in parent_outcomes)
         return Moments(-weight, weight, parts)
 
-    def stand_moments(self, state: State) -> Moments:
+    def _stand_moments(self, state: State) -> Moments:
         up = state[0]
         chances = self.dealer_outcomes(self.shoe_of(state), up)
         total = hand_total(state[2])[0]

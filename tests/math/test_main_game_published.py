@@ -1,0 +1,114 @@
+"""Exact main-game figures against published ones, each with its source and tolerance.
+
+Wizard of Odds, Blackjack Appendix 9 (https://wizardofodds.com/games/blackjack/appendix/9/,
+pages ``1ds17r4``, ``1dh17r4``, ``2dh17r4``, ``5ds17r4``, ``5dh17r4``, ``euro-6dh17r4``,
+``euro-8dh17r4``): expected values of standing, hitting and doubling each two-card hand
+against a dealer ace, computed "by a recursive combinatorial program that considered the exact
+hand composition at every step", printed to 6 decimals, given no dealer blackjack (US peek),
+or for the no-hole-card tables with every bet lost to a dealer blackjack. Tolerance 1e-6.
+
+Game totals: the same pages give the whole game with resplits to four hands; J. A. Nairn's
+single-deck tables (http://www.geditcom.com/Blackjack/OneDeck.html, exact splitting) give the
+gain of those resplits over splitting once. Our split-once total plus Nairn's resplit gain
+must land on the Wizard's total within 2e-5 (the split conventions of the three analyses differ
+by about 1e-5).
+"""
+
+from __future__ import annotations
+
+from fractions import Fraction
+
+import pytest
+from main_game_rules import classic
+
+from boundless.math.exact import first_move_values, insurance_return, main_game_return
+from boundless.titles import load_title
+
+ACE = 1
+# (decks, dealer hits soft 17, peek up values, hand, (stand, hit, double))
+APPENDIX_9 = [
+    (1, False, (1, 10), (2, 1), (-0.661732, -0.067808, -0.593281)),
+    (1, False, (1, 10), (6, 4), (-0.636118, 0.081506, 0.048615)),
+    (1, False, (1, 10), (6, 5), (-0.634013, 0.172946, 0.240259)),
+    (1, False, (1, 10), (7, 1), (-0.101015, -0.108386, -0.357778)),
+    (1, True, (1, 10), (6, 4), (-0.575556, 0.045103, 0.030867)),
+    (1, True, (1, 10), (6, 5), (-0.575374, 0.143003, 0.234296)),
+    (2, True, (1, 10), (6, 4), (-0.587412, 0.038312, -0.003909)),
+    (2, True, (1, 10), (6, 5), (-0.587564, 0.121079, 0.166650)),
+    (5, False, (1, 10), (6, 4), (-0.661223, 0.081318, -0.002174)),
+    (5, False, (1, 10), (6, 5), (-0.660850, 0.148532, 0.133896)),
+    (5, True, (1, 10), (6, 4), (-0.594238, 0.034973, -0.023611)),
+    (5, True, (1, 10), (7, 3), (-0.593574, 0.034084, -0.026078)),
+    # No hole card, everything lost to a dealer blackjack: a hole card never checked
+    # (peek only behind a 2, which cannot make one) settles the same way.
+    (6, True, (2,), (6, 4), (-0.720814, -0.286818, -0.639108)),
+    (6, True, (2,), (6, 5), (-0.720879, -0.235772, -0.535879)),
+    (8, True, (2,), (6, 4), (-0.721150, -0.286345, -0.639456)),
+    (8, True, (2,), (2, 1), (-0.722307, -0.378980, -1.024082)),
+    (8, True, (2,), (7, 1), (-0.465508, -0.420237, -0.908247)),
+]
+
+
+@pytest.mark.parametrize(("decks", "hits_soft_17", "peek", "hand", "published"), APPENDIX_9)
+def test_hand_values_against_an_ace_match_wizard_of_odds_appendix_9(
+    decks: int,
+    hits_soft_17: bool,
+    peek: tuple[int, ...],
+    hand: tuple[int, int],
+    published: tuple[float, float, float],
+) -> None:
+    rules = classic(decks, hits_soft_17=hits_soft_17, peek_up_values=peek)
+    values = first_move_values(rules, ACE, *hand)
+    ours = (values["stand"], values["hit"], values["double"])
+    assert ours == pytest.approx(published, abs=1e-6)
+
+
+# (dealer hits soft 17, double after split, Wizard total with resplits, Nairn resplit gain)
+SINGLE_DECK_TOTALS = [
+    (False, False, 0.000423, -0.0001131 - -0.0002827),
+    (False, True, 0.001839, 0.0012948 - 0.0010066),
+    (True, False, -0.001513, -0.0020567 - -0.0022226),
+    (True, True, -0.000072, -0.0006239 - -0.0009109),
+]
+
+
+@pytest.mark.parametrize(("h17", "das", "wizard_total", "resplit_gain"), SINGLE_DECK_TOTALS)
+def test_single_deck_totals_agree_with_wizard_of_odds_after_resplits(
+    h17: bool, das: bool, wizard_total: float, resplit_gain: float
+) -> None:
+    report = main_game_return(classic(1, hits_soft_17=h17, double_after_split=das))
+    assert report.expected_value + resplit_gain == pytest.approx(wizard_total, abs=2e-5)
+
+
+def test_insurance_at_a_fresh_eight_deck_shoe() -> None:
+    """Insurance wins when the hole card is one of the 128 tens among the 415 unseen cards
+    (averaged over the player's hands); the Wizard of Odds gives a 7.47% house edge."""
+    report = insurance_return(load_title("boundless"))
+    assert report.insurance_return == 3 * Fraction(128, 415)
+    assert float(report.insurance_house_edge) == pytest.approx(0.0747, abs=5e-5)
+    # A player blackjack takes an ace and a ten: 127 tens in 413 cards.
+    assert report.natural_insurance_return == 3 * Fraction(127, 413)
+    assert report.natural_declined_value == Fraction(3, 2) * (1 - Fraction(127, 413))
+
+
+def test_even_money_titles_insure_only_hands_without_blackjack() -> None:
+    rules = classic(6)
+    rules = rules.model_copy(
+        update={"insurance": rules.insurance.model_copy(update={"blackjack_offer": "even_money"})}
+    )
+    report = insurance_return(rules)
+    # 6 decks: 96 tens among 311 unseen; hands without blackjack are weighted by their chance.
+    assert float(report.insurance_return) == pytest.approx(3 * 96 / 311, abs=5e-4)
+    assert report.insurance_return != 3 * Fraction(96, 311)
+    assert report.even_money_value == 1
+
+
+def test_boundless_title_figures() -> None:
+    """The shipped title's exact figures (regression guard; see docs/math.md)."""
+    rules = load_title("boundless")
+    optimal = main_game_return(rules, "optimal")
+    basic = main_game_return(rules, "basic")
+    assert optimal.return_to_player == pytest.approx(0.9951686845, abs=1e-9)
+    assert basic.return_to_player == pytest.approx(0.9951497399, abs=1e-9)
+    assert optimal.standard_deviation == pytest.approx(1.1455767, abs=1e-6)
+    assert basic.standard_deviation == pytest.approx(1.1453293, abs=1e-6)
