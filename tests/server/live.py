@@ -194,15 +194,20 @@ class Client:
 
 
 def bet(client: Client, amount: int = 1000, table_id: str = "boundless-1", **extra: Any) -> Message:
+    """Bet on spot 1; between rounds, wait for the next betting window and bet there."""
     bet_id = extra.pop("bet_id", f"b{time.monotonic_ns()}")
-    return client.request(
-        {
-            "type": "bet",
-            "table_id": table_id,
-            "bet_id": bet_id,
-            "bets": {"1": {"main": amount, **extra}},
-        }
-    )
+    body = {
+        "type": "bet",
+        "table_id": table_id,
+        "bet_id": bet_id,
+        "bets": {"1": {"main": amount, **extra}},
+    }
+    for _ in range(3):
+        answer = client.request(body)
+        if answer.get("error") != "wrong_phase":
+            return answer
+        client.wait_for("state", lambda m: (m.get("public") or {}).get("phase") == "betting")
+    return answer
 
 
 def play_to_settlement(

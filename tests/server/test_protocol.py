@@ -62,9 +62,10 @@ def test_errors_over_http_have_one_shape(server: LiveServer) -> None:
 
 def test_lobby_and_titles(server: LiveServer) -> None:
     tables = server.http.get("/api/v1/tables").json()
-    assert [row["table_id"] for row in tables] == ["boundless-1"]
     titles = server.http.get("/api/v1/titles").json()
-    assert titles[0]["key"] == "boundless"
+    shared = sorted(f"{title['key']}-1" for title in titles if title["shared"])
+    assert sorted(row["table_id"] for row in tables) == shared
+    assert "boundless-1" in shared and not any(row["private"] for row in tables)
     rules = server.http.get("/api/v1/titles/boundless").json()
     assert rules["timers"]["decision_seconds"] == 10
 

@@ -58,13 +58,15 @@ def create_app(
         upgrade_database(engine)
         upgrade_server_database(engine)
         sessions = make_session_factory(engine)
+        read_engine = make_engine(config.resolved_database_url(), read_only=True)
+        read_sessions = make_session_factory(read_engine)
         report = recover(sessions)
         if report.cancelled_rounds:
             log.warning("recovered: cancelled and refunded %s", ", ".join(report.cancelled_rounds))
         hub = Hub()
         registry = TableRegistry(hub, sessions, config, titles, randomness)
-        handler = MessageHandler(registry, hub, sessions, config.messages_per_second)
-        app.state.server = ServerState(config, sessions, registry)
+        handler = MessageHandler(registry, hub, read_sessions, config.messages_per_second)
+        app.state.server = ServerState(config, sessions, read_sessions, registry)
         app.state.handler = handler
         app.state.recovery = report
         shared = registry.open_shared_tables()
@@ -85,6 +87,7 @@ def create_app(
             await asyncio.gather(*bot_tasks, return_exceptions=True)
             await registry.stop()
             engine.dispose()
+            read_engine.dispose()
 
     app = FastAPI(title="Boundless", version="1", lifespan=lifespan)
     install_error_handlers(app)

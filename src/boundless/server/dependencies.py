@@ -20,6 +20,10 @@ from boundless.server.tables.registry import TableRegistry
 class ServerState:
     config: ServerConfig
     sessions: sessionmaker[Session]
+    """Writes. On SQLite each transaction takes the write lock, so a write transaction never
+    spans an ``await``: endpoints that write open and commit it themselves, in one block."""
+    read_sessions: sessionmaker[Session]
+    """Reads: a snapshot that never takes the write lock (safe across awaits)."""
     registry: TableRegistry
 
 
@@ -31,13 +35,13 @@ def server_state(request: Request) -> ServerState:
 State = Annotated[ServerState, Depends(server_state)]
 
 
-def transaction(state: State) -> Iterator[Session]:
-    """One database transaction per request: committed when the endpoint returns."""
-    with state.sessions.begin() as session:
+def read_transaction(state: State) -> Iterator[Session]:
+    """A read-only snapshot for the request (never the write lock)."""
+    with state.read_sessions.begin() as session:
         yield session
 
 
-DbSession = Annotated[Session, Depends(transaction)]
+ReadSession = Annotated[Session, Depends(read_transaction)]
 
 
 def bearer(authorization: str | None) -> str | None:
@@ -50,7 +54,7 @@ def bearer(authorization: str | None) -> str | None:
 
 
 def current_player(
-    session: DbSession, authorization: Annotated[str | None, Header()] = None
+    session: ReadSession, authorization: Annotated[str | None, Header()] = None
 ) -> PlayerIdentity:
     return PlayerService(session).authenticate(bearer(authorization))
 
@@ -61,7 +65,7 @@ def optional_player(
     token = bearer(authorization)
     if token is None:
         return None
-    with state.sessions.begin() as session:
+    with state.read_sessions.begin() as session:
         return PlayerService(session).authenticate(token)
 
 

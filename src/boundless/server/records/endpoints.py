@@ -6,7 +6,7 @@ from typing import Annotated, Any
 
 from fastapi import APIRouter, Query
 
-from boundless.server.dependencies import CurrentPlayer, DbSession
+from boundless.server.dependencies import CurrentPlayer, ReadSession
 from boundless.server.records.service import RecordService
 
 router = APIRouter(prefix="/api/v1", tags=["records"])
@@ -15,7 +15,7 @@ router = APIRouter(prefix="/api/v1", tags=["records"])
 @router.get("/records")
 def records(
     player: CurrentPlayer,
-    session: DbSession,
+    session: ReadSession,
     limit: Annotated[int, Query(ge=1, le=100)] = 20,
     before: str | None = None,
 ) -> dict[str, Any]:
@@ -23,5 +23,5 @@ def records(
 
 
 @router.get("/records/{round_id}")
-def record(round_id: str, player: CurrentPlayer, session: DbSession) -> dict[str, Any]:
+def record(round_id: str, player: CurrentPlayer, session: ReadSession) -> dict[str, Any]:
     return RecordService(session).detail(player.player_id, round_id)

@@ -8,7 +8,7 @@ from fastapi import APIRouter
 
 from boundless.core.cards import Card
 from boundless.core.shoe import commitment_of
-from boundless.server.dependencies import CurrentPlayer, DbSession, OptionalPlayer, State
+from boundless.server.dependencies import CurrentPlayer, OptionalPlayer, ReadSession, State
 from boundless.server.errors import NotFoundError
 from boundless.server.tables.repository import TableRepository
 from boundless.server.tables.schemas import NewPrivateTable
@@ -49,7 +49,7 @@ async def title(key: str, state: State) -> dict[str, Any]:
 
 
 @router.get("/shoes/{table_id}/{shoe_number}")
-def shoe(table_id: str, shoe_number: int, session: DbSession) -> dict[str, Any]:
+def shoe(table_id: str, shoe_number: int, session: ReadSession) -> dict[str, Any]:
     row = TableRepository(session).shoe(table_id, shoe_number)
     if row is None:
         raise NotFoundError(f"no shoe {shoe_number} at table {table_id!r}")

@@ -15,8 +15,8 @@ import logging
 from collections.abc import Callable
 
 from boundless.core.errors import ShoeExhaustedError
-from boundless.core.round.round import DEALER, DECISIONS, INSURANCE, SETTLING
 from boundless.server.clock import now
+from boundless.server.phases import DEALER, DECISIONS, INSURANCE, SETTLING
 from boundless.server.tables.table import Table
 
 log = logging.getLogger("boundless.server.runner")
@@ -52,9 +52,13 @@ def _never() -> bool:
 
 async def play_round(table: Table) -> None:
     """One round from its betting window to its settlement (or cancellation)."""
-    round_ = table.open_round()
+    table.open_round()
     table.broadcast_state()
-    await wait_until(table, lambda: len(round_.book) > 0, timed=False)
+    await wait_until(
+        table, lambda: table.round is not None and len(table.round.book) > 0, timed=False
+    )
+    round_ = table.round  # choose_side_bets may have replaced the empty round
+    assert round_ is not None
     if round_.over:
         return
     table.clock.start("betting", table.seconds("betting"), paused=table.paused)

@@ -19,7 +19,6 @@ from sqlalchemy.orm import Session, sessionmaker
 from boundless.core.errors import PhaseError, RulesError
 from boundless.core.random_source import RandomSource
 from boundless.core.round import Action, SharedRound
-from boundless.core.round.round import BETTING, CANCELLED, DECISIONS, INSURANCE
 from boundless.core.round.views import public_view
 from boundless.core.rules import RuleSet
 from boundless.core.shoe_cycle import RoundStart, ShoeCycle
@@ -31,6 +30,7 @@ from boundless.server.config import TimerSettings
 from boundless.server.errors import ConflictError, ForbiddenError, TablePausedError
 from boundless.server.event_codec import encode_events
 from boundless.server.gateway.hub import Hub
+from boundless.server.phases import BETTING, CANCELLED, DECISIONS, INSURANCE
 from boundless.server.players.service import PlayerIdentity
 from boundless.server.tables.clock import TableClock
 from boundless.server.tables.repository import TableRepository
@@ -600,8 +600,8 @@ class Table:
 
     def cancel(self, reason: str) -> dict[str, Any]:
         round_ = self.round
-        if round_ is None or round_.over:
-            raise ConflictError(f"table {self.table_id!r} has no round in play to cancel")
+        if round_ is None or round_.over or (not len(round_.book) and not self.pending_bets):
+            raise ConflictError(f"table {self.table_id!r} has no round with bets to cancel")
         round_id = self.round_id
         refunds = self.void(reason)
         return {

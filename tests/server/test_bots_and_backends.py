@@ -1,0 +1,90 @@
+"""Bots play rounds through the protocol; a full round on PostgreSQL where one is reachable."""
+
+from __future__ import annotations
+
+import uuid
+from pathlib import Path
+
+import psycopg
+import pytest
+from sqlalchemy.engine import make_url
+
+from boundless.ledger import check_books, make_engine, make_session_factory
+from boundless.server.config import TimerSettings
+from tests.ledger.conftest import _libpq_dsn, postgres_unavailable, postgres_url
+from tests.server.live import bet, play_to_settlement, start_server, wait_until
+
+BOT_TIMERS = TimerSettings(
+    scale=0.2,
+    betting_seconds=1.0,
+    insurance_seconds=0.5,
+    decision_seconds=2.0,
+    round_gap_seconds=0.5,
+)
+
+
+def _count(database_url: str, sql: str) -> int:
+    engine = make_engine(database_url)
+    with engine.connect() as connection:
+        value = int(connection.exec_driver_sql(sql).scalar_one())
+    engine.dispose()
+    return value
+
+
+def test_bots_play_rounds_through_the_protocol(tmp_path: Path) -> None:
+    live = start_server(tmp_path, bots=4, timers=BOT_TIMERS)
+    try:
+        settled = "SELECT count(*) FROM server_rounds WHERE status = 'settled'"
+        wait_until(lambda: _count(live.database_url, settled) >= 2, 60, "two bot rounds")
+        bot_lines = _count(
+            live.database_url,
+            "SELECT count(*) FROM server_round_players WHERE player_id LIKE 'bot-%'",
+        )
+        assert bot_lines >= 4
+        lobby = live.http.get("/api/v1/tables").json()[0]
+        assert lobby["watchers"] == 4
+        bots = live.app_state.bots
+        assert all(bot.connection.player is not None for bot in bots)
+    finally:
+        live.stop()
+    engine = make_engine(live.database_url)
+    with make_session_factory(engine).begin() as session:
+        assert check_books(session).ok
+    engine.dispose()
+
+
+def test_a_round_on_postgresql(tmp_path: Path) -> None:
+    reason = postgres_unavailable()
+    if reason is not None:
+        pytest.skip(reason)
+    schema = f"server_test_{uuid.uuid4().hex[:12]}"
+    dsn = _libpq_dsn(postgres_url())
+    with psycopg.connect(dsn, autocommit=True) as connection:
+        connection.execute(f'CREATE SCHEMA "{schema}"')
+    url = make_url(postgres_url()).update_query_dict({"options": f"-csearch_path={schema}"})
+    database_url = url.render_as_string(hide_password=False)
+    try:
+        live = start_server(tmp_path, database_url=database_url)
+        try:
+            player = live.sign_up("Pat")
+            client = live.client(player["token"])
+            client.hello()
+            client.request({"type": "join", "table_id": "boundless-1"})
+            assert bet(client, 1000, pair=100)["type"] == "ack"
+            settled = play_to_settlement(client)
+            assert settled["balance"] == 100_000 - 1100 + settled["paid"]
+            record = live.http.get(
+                f"/api/v1/records/{settled['round_id']}",
+                headers={"Authorization": f"Bearer {player['token']}"},
+            )
+            assert record.status_code == 200 and record.json()["status"] == "settled"
+            client.close()
+        finally:
+            live.stop()
+        engine = make_engine(database_url)
+        with make_session_factory(engine).begin() as session:
+            assert check_books(session).ok
+        engine.dispose()
+    finally:
+        with psycopg.connect(dsn, autocommit=True) as connection:
+            connection.execute(f'DROP SCHEMA IF EXISTS "{schema}" CASCADE')
