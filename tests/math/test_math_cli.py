@@ -5,6 +5,7 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
+import pytest
 import typer
 from typer.testing import CliRunner
 
@@ -82,3 +83,15 @@ def test_unknown_title_is_a_clear_error() -> None:
     result = runner.invoke(app(), ["rtp", "no-such-title"])
     assert result.exit_code == 2
     assert "unknown title" in result.output
+
+
+def test_strategy_derives_the_chart_of_a_title_without_a_chart_file(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setattr(math_commands, "load_chart", lambda key: None)
+    target = tmp_path / "chart.txt"
+    result = runner.invoke(app(), ["strategy", "boundless", "--output", str(target)])
+    assert result.exit_code == 0, result.output
+    text = target.read_text(encoding="utf-8")
+    assert "Hard totals" in text
+    assert "\x1b[" not in text
