@@ -22,7 +22,6 @@ OUTCOME_TOTALS = (17, 18, 19, 20, 21)
 BUST = 5
 DEALER_BLACKJACK = 6
 OUTCOME_COUNT = 7
-OUTCOME_NAMES = ("17", "18", "19", "20", "21", "bust", "blackjack")
 
 RANKS = 13
 VALUES = 10
@@ -167,16 +166,3 @@ class GameParams:
             weight_sum += count
             share_sum += count * Fraction(sum(n * (n - 1) for n in left), total * (total - 1))
         return share_sum / weight_sum if weight_sum else Fraction(0)
-
-
-def settle(total: int, outcome: int, win_pays: Fraction | float) -> Fraction | float:
-    """Net result per unit staked of a standing player ``total`` against a dealer ``outcome``.
-
-    A dealer blackjack is settled by the caller (it depends on the dealer-blackjack rule).
-    """
-    if outcome == BUST:
-        return win_pays
-    dealer_total = OUTCOME_TOTALS[outcome]
-    if total > dealer_total:
-        return win_pays
-    return 0 if total == dealer_total else -1
