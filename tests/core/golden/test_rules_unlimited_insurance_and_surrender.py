@@ -1,0 +1,246 @@
+"""Golden rounds of Blackjack Unlimited: insurance, even money and surrender.
+
+Unlimited document: "Insurance and Even Money", "Surrender", the payout line "Surrender pays half
+of the initial bet back"; DECISIONS.md rules 19 and 20 (and 22: autoplay takes no insurance).
+"""
+
+from __future__ import annotations
+
+import pytest
+from golden_helpers import snapshot
+from multi_spot_helpers import (
+    UNLIMITED,
+    Hand,
+    bet,
+    dealer,
+    hand,
+    net,
+    new_round,
+    paid_by_stage,
+    play,
+    result,
+)
+
+from boundless.core.errors import IllegalActionError, InsufficientCoinsError, PhaseError
+from boundless.core.round import Action
+from boundless.core.round.views import player_view
+
+
+def test_insurance_is_offered_against_an_ace_and_costs_half_the_bet() -> None:
+    # 9S 7H = 16 against AD; the dealer's second card 6C makes soft 17: insurance lost.
+    round_, _ = new_round(UNLIMITED, "9S AD 7H 6C")
+    bet(round_, "p", 1, main=3000, balance=10_000)
+    round_.deal()
+    assert round_.phase == "insurance"
+    assert player_view(round_, "p")["player"]["positions"][0]["insurance_offer"] == "insurance"
+    round_.take_insurance("p", 1)
+    assert player_view(round_, "p")["player"]["free_coins"] == 5500
+    play(round_, {("p", 1): ["stand"]})
+    assert dealer(round_) == "AD 6C"
+    insurance = result(round_, "p", 1).insurance
+    assert insurance is not None
+    assert (insurance.kind, insurance.stake, insurance.outcome) == ("insurance", 1500, "lose")
+    assert net(round_, "p") == -4500
+
+
+def test_insurance_pays_two_to_one_on_a_dealer_blackjack_and_the_double_comes_back() -> None:
+    """9S 7H = 16 against AD, both p and q insure. p stands; q doubles and takes 5C (21).
+    The dealer's second card KC makes blackjack: each loses the original bet only, and the
+    insurance returns 1,500 on 500, so both break even."""
+    round_, _ = new_round(UNLIMITED, "9S AD 7H 5C KC")
+    bet(round_, "p", 1)
+    bet(round_, "q", 1)
+    play(round_, {("p", 1): ["stand"], ("q", 1): ["double"]}, insurance=[("p", 1), ("q", 1)])
+    assert dealer(round_) == "AD KC"
+    assert hand(round_, "p", 1) == Hand("9S 7H", 16, 1000, "lose", 0)
+    assert hand(round_, "q", 1) == Hand("9S 7H 5C", 21, 2000, "lose", 1000)
+    for player in ("p", "q"):
+        insurance = result(round_, player, 1).insurance
+        assert insurance is not None
+        assert (insurance.stake, insurance.outcome, insurance.payout_amount) == (500, "win", 1500)
+        assert net(round_, player) == 0
+
+
+def test_insurance_is_lost_without_a_dealer_blackjack() -> None:
+    round_, _ = new_round(UNLIMITED, "TS AD 9H 7C")
+    bet(round_, "p", 1)
+    play(round_, {("p", 1): ["stand"]}, insurance=[("p", 1)])
+    assert dealer(round_) == "AD 7C"
+    assert hand(round_, "p", 1) == Hand("TS 9H", 19, 1000, "win", 2000)
+    assert net(round_, "p") == 500
+
+
+def test_insurance_is_answered_per_spot() -> None:
+    # p holds spot 1 (TS 9H) and spot 2 (9S 8H) against AD and insures spot 2 only; KC: blackjack.
+    round_, _ = new_round(UNLIMITED, "TS 9S AD 9H 8H KC")
+    bet(round_, "p", 1)
+    bet(round_, "p", 2, balance=None)
+    play(round_, {("p", 1): ["stand"], ("p", 2): ["stand"]}, insurance=[("p", 2)])
+    assert result(round_, "p", 1).insurance is None
+    insurance = result(round_, "p", 2).insurance
+    assert insurance is not None and insurance.payout_amount == 1500
+    assert net(round_, "p") == -1000 - 1000 - 500 + 1500
+
+
+def test_insurance_needs_the_coins() -> None:
+    round_, shoe = new_round(UNLIMITED, "9S AD 7H 6C")
+    bet(round_, "p", 1, balance=1400)
+    round_.deal()
+    before = snapshot(round_, shoe)
+    with pytest.raises(InsufficientCoinsError, match=r"insurance costs 5\.00"):
+        round_.take_insurance("p", 1)
+    assert snapshot(round_, shoe) == before
+
+
+@pytest.mark.parametrize("up", ["KD", "TD", "9D", "2D"])
+def test_no_insurance_or_even_money_against_any_other_up_card(up: str) -> None:
+    round_, shoe = new_round(UNLIMITED, f"AS 9S {up} KH 7H")
+    bet(round_, "a", 1)
+    bet(round_, "b", 2)
+    round_.deal()
+    assert round_.phase in ("decisions", "dealer")
+    before = snapshot(round_, shoe)
+    with pytest.raises(PhaseError):
+        round_.take_insurance("b", 2)
+    with pytest.raises(PhaseError):
+        round_.take_even_money("a", 1)
+    assert snapshot(round_, shoe) == before
+
+
+def test_a_blackjack_against_an_ace_is_offered_even_money_and_other_hands_insurance() -> None:
+    round_, shoe = new_round(UNLIMITED, "AS 9H AD KD 7C 7S")
+    bet(round_, "a", 1)
+    bet(round_, "b", 2)
+    round_.deal()
+    assert round_.can_take_even_money("a", 1) and not round_.can_take_insurance("a", 1)
+    assert round_.can_take_insurance("b", 2) and not round_.can_take_even_money("b", 2)
+    assert player_view(round_, "a")["player"]["positions"][0]["insurance_offer"] == "even_money"
+    before = snapshot(round_, shoe)
+    with pytest.raises(IllegalActionError, match="even money is only offered to a blackjack"):
+        round_.take_even_money("b", 2)
+    with pytest.raises(IllegalActionError, match="offered even money, not insurance"):
+        round_.take_insurance("a", 1)
+    assert snapshot(round_, shoe) == before
+
+
+@pytest.mark.parametrize(
+    ("second", "dealer_total"), [("KC", 21), ("7C", 18)], ids=["dealer-blackjack", "dealer-18"]
+)
+def test_even_money_pays_one_to_one_at_once_whatever_the_dealer_makes(
+    second: str, dealer_total: int
+) -> None:
+    round_, _ = new_round(UNLIMITED, f"AS AD KD {second}")
+    bet(round_, "a", 1)
+    round_.deal()
+    round_.take_even_money("a", 1)
+    assert paid_by_stage(round_) == [("even_money", {"a@1": 2000})]
+    play(round_)
+    assert round_.dealer_hand.total == dealer_total
+    assert hand(round_, "a", 1) == Hand("AS KD", 21, 1000, "even_money", 2000)
+    assert net(round_, "a") == 1000
+    assert paid_by_stage(round_) == [("even_money", {"a@1": 2000})]
+
+
+@pytest.mark.parametrize(
+    ("second", "outcome", "payout"),
+    [("KC", "push", 1000), ("7C", "blackjack", 2500)],
+    ids=["dealer-blackjack-push", "paid-3-to-2-after-the-dealer"],
+)
+def test_a_blackjack_that_declines_even_money_waits_for_the_dealers_hand(
+    second: str, outcome: str, payout: int
+) -> None:
+    round_, _ = new_round(UNLIMITED, f"AS AD KD {second}")
+    bet(round_, "a", 1)
+    play(round_)
+    assert hand(round_, "a", 1) == Hand("AS KD", 21, 1000, outcome, payout)
+    assert paid_by_stage(round_) == [("settlement", {"a@1": payout})]
+
+
+def test_nobody_is_insured_without_answering() -> None:
+    # TS 9H = 19 against AD: no answer, no insurance; the autoplay stands; KC: blackjack.
+    round_, _ = new_round(UNLIMITED, "TS AD 9H KC")
+    bet(round_, "p", 1)
+    round_.run_to_end()
+    assert result(round_, "p", 1).insurance is None
+    assert hand(round_, "p", 1) == Hand("TS 9H", 19, 1000, "lose", 0)
+
+
+def test_surrender_returns_half_the_bet_at_once() -> None:
+    # TS 6H = 16 against 9D surrenders; the dealer then draws 5C and 5D: 19.
+    round_, _ = new_round(UNLIMITED, "TS 9D 6H 5C 5D")
+    bet(round_, "p", 1)
+    round_.deal()
+    round_.decide("p", 1, "surrender")
+    round_.close_step()
+    assert round_.phase == "dealer"
+    assert paid_by_stage(round_) == [("surrender", {"p@1": 500})]
+    play(round_)
+    assert dealer(round_) == "9D 5C 5D"
+    assert hand(round_, "p", 1) == Hand("TS 6H", 16, 1000, "surrender", 500)
+    assert paid_by_stage(round_) == [("surrender", {"p@1": 500})]
+
+
+def test_a_surrendered_hand_keeps_its_half_when_the_dealer_then_makes_blackjack() -> None:
+    round_, _ = new_round(UNLIMITED, "TS TD 6C AC")
+    bet(round_, "a", 1)
+    bet(round_, "b", 1)
+    play(round_, {("a", 1): ["surrender"], ("b", 1): ["stand"]})
+    assert dealer(round_) == "TD AC" and round_.dealer_hand.blackjack
+    assert hand(round_, "a", 1) == Hand("TS 6C", 16, 1000, "surrender", 500)
+    assert hand(round_, "b", 1) == Hand("TS 6C", 16, 1000, "lose", 0)
+    assert net(round_, "a") == -500
+
+
+@pytest.mark.parametrize(
+    "up", ["2D", "3D", "4D", "5D", "6D", "7D", "8D", "9D", "TD", "JD", "QD", "KD"]
+)
+def test_surrender_is_offered_against_two_to_ten_value(up: str) -> None:
+    round_, _ = new_round(UNLIMITED, f"TS {up} 6H")
+    bet(round_, "p", 1)
+    round_.deal()
+    assert Action.SURRENDER in round_.legal_actions("p", 1)
+
+
+def test_surrender_is_not_offered_against_an_ace() -> None:
+    round_, shoe = new_round(UNLIMITED, "TS AD 6H 7C")
+    bet(round_, "p", 1)
+    round_.deal()
+    round_.close_insurance()
+    assert round_.legal_actions("p", 1) == frozenset({Action.HIT, Action.STAND, Action.DOUBLE})
+    before = snapshot(round_, shoe)
+    with pytest.raises(IllegalActionError, match="surrender is not allowed now"):
+        round_.decide("p", 1, "surrender")
+    assert snapshot(round_, shoe) == before
+
+
+def test_surrender_only_as_the_first_decision_of_each_spots_initial_hand() -> None:
+    """p plays spot 1 (TS 2H = 12) and spot 2 (9S 7C = 16) against 9D. On spot 1 p hits (4C)
+    and may no longer surrender; spot 2's first decision may still be a surrender."""
+    round_, shoe = new_round(UNLIMITED, "TS 9S 9D 2H 7C 4C 2C TC")
+    bet(round_, "p", 1)
+    bet(round_, "p", 2, balance=None)
+    round_.deal()
+    round_.decide("p", 1, "hit")
+    round_.close_step()
+    assert Action.SURRENDER not in round_.legal_actions("p", 1)
+    before = snapshot(round_, shoe)
+    with pytest.raises(IllegalActionError, match="surrender is not allowed now"):
+        round_.decide("p", 1, "surrender")
+    assert snapshot(round_, shoe) == before
+    round_.decide("p", 1, "stand")
+    round_.close_step()
+    assert Action.SURRENDER in round_.legal_actions("p", 2)
+    play(round_, {("p", 2): ["surrender"]})
+    assert hand(round_, "p", 1) == Hand("TS 2H 4C", 16, 1000, "lose", 0)
+    assert hand(round_, "p", 2) == Hand("9S 7C", 16, 1000, "surrender", 500)
+    assert dealer(round_) == "9D 2C TC"
+
+
+def test_no_surrender_after_a_split() -> None:
+    # 8S 8D against 6H: split; hand 1 takes 3C and is offered hit, stand, double only.
+    round_, _ = new_round(UNLIMITED, "8S 6H 8D 3C")
+    bet(round_, "p", 1)
+    round_.deal()
+    round_.decide("p", 1, "split")
+    round_.close_step()
+    assert round_.legal_actions("p", 1) == frozenset({Action.HIT, Action.STAND, Action.DOUBLE})

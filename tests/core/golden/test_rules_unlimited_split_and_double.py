@@ -1,0 +1,204 @@
+"""Golden rounds of Blackjack Unlimited: splits offered by the chart, Surrender 20%, doubles.
+
+Unlimited document: "Splitting Pairs" (Split or Surrender 20%, sub-hands one after the other, no
+re-split, split aces one card and no blackjack), the "IMPORTANT NOTE on SPLITTING PAIRS",
+"Doubling Down", the payout line "No split option pays 80% of the initial bet back";
+DECISIONS.md rules 2 (pairs by rank in this title), 17 and 21.
+"""
+
+from __future__ import annotations
+
+import pytest
+from golden_helpers import snapshot
+from multi_spot_helpers import (
+    UNLIMITED,
+    Hand,
+    bet,
+    dealer,
+    drawn,
+    hand,
+    hands,
+    net,
+    new_round,
+    paid_by_stage,
+    play,
+    step_cards,
+)
+
+from boundless.core.cards import Card
+from boundless.core.errors import IllegalActionError, InsufficientCoinsError
+from boundless.core.round import Action
+from boundless.titles import load_game
+
+SPLIT_OFFER = frozenset({Action.SPLIT, Action.SURRENDER20})
+RANKS = "A23456789TJQK"
+UP_CARDS = ("2", "3", "4", "5", "6", "7", "8", "9", "T", "A")
+
+
+def _options(pair: str, up: str) -> frozenset[Action]:
+    round_, _ = new_round(UNLIMITED, f"{pair[0]}S {up}H {pair[1]}D 5C 5C 5C 5C 5C")
+    bet(round_, "p", 1)
+    round_.deal()
+    if round_.phase == "insurance":
+        round_.close_insurance()
+    return round_.legal_actions("p", 1)
+
+
+@pytest.mark.parametrize(
+    ("pair", "up", "split"),
+    [
+        ("88", "6", True),
+        ("88", "T", True),  # chart Rp: surrender else split; the split is offered
+        ("88", "A", True),
+        ("AA", "A", True),
+        ("44", "5", True),
+        ("44", "4", False),
+        ("99", "6", True),
+        ("99", "7", False),
+        ("55", "6", False),
+        ("22", "8", False),
+        ("77", "7", True),
+        ("77", "8", False),
+        ("TT", "6", False),
+        ("JJ", "6", False),
+    ],
+)
+def test_split_is_offered_only_where_the_chart_splits(pair: str, up: str, split: bool) -> None:
+    options = _options(pair, up)
+    if split:
+        assert options == SPLIT_OFFER
+    else:
+        assert Action.SPLIT not in options and Action.SURRENDER20 not in options
+        assert {Action.HIT, Action.STAND, Action.DOUBLE} <= options
+
+
+def test_every_pair_against_every_up_card_follows_the_chart() -> None:
+    _, chart = load_game(UNLIMITED)
+    assert chart is not None
+    for rank in RANKS:
+        for up in UP_CARDS:
+            value = Card.parse(f"{rank}S").value
+            up_value = Card.parse(f"{up}S").value
+            expected = chart.says_split(value, up_value)
+            assert (_options(rank + rank, up) == SPLIT_OFFER) == expected, (rank, up)
+
+
+def test_ten_and_king_are_no_pair_and_get_the_ordinary_options() -> None:
+    options = _options("TK", "6")
+    assert options == frozenset({Action.HIT, Action.STAND, Action.DOUBLE, Action.SURRENDER})
+
+
+def test_surrender_20_returns_80_percent_at_once_and_keeps_it_against_a_dealer_blackjack() -> None:
+    # 8S 8D against TH: p declines the split (Surrender 20%); the dealer's AC makes blackjack.
+    round_, _ = new_round(UNLIMITED, "8S TH 8D AC")
+    bet(round_, "p", 1)
+    round_.deal()
+    round_.decide("p", 1, "surrender20")
+    round_.close_step()
+    assert paid_by_stage(round_) == [("surrender", {"p@1": 800})]
+    play(round_)
+    assert dealer(round_) == "TH AC"
+    assert hand(round_, "p", 1) == Hand("8S 8D", 16, 1000, "surrender20", 800)
+    assert net(round_, "p") == -200
+
+
+def test_split_hands_are_dealt_and_played_one_after_the_other() -> None:
+    """8S 8D against 6H. a splits: hand 1 takes 3C, hits 9C (20) and stands, and hand 2 takes
+    that step's card TD (18); b on the same spot takes Surrender 20% and no card.
+    The dealer takes TH (16) and 8C: bust."""
+    round_, _ = new_round(UNLIMITED, "8S 6H 8D 3C 9C TD TH 8C")
+    bet(round_, "a", 1)
+    bet(round_, "b", 1)
+    play(round_, {("a", 1): ["split", "hit", "stand", "stand"], ("b", 1): ["surrender20"]})
+    assert step_cards(round_, 1) == ["3C", "9C", "TD"]
+    assert drawn(round_, "a", 1) == ["3C", "9C", "TD"]
+    assert drawn(round_, "b", 1) == []
+    assert hands(round_, "a", 1) == [
+        Hand("8S 3C 9C", 20, 1000, "win", 2000),
+        Hand("8D TD", 18, 1000, "win", 2000),
+    ]
+    assert hand(round_, "b", 1) == Hand("8S 8D", 16, 1000, "surrender20", 800)
+    assert dealer(round_) == "6H TH 8C"
+
+
+def test_a_split_hand_cannot_be_split_again() -> None:
+    # 8S 8D against 6H: split; hand 1 takes 8C, a new pair of eights.
+    round_, shoe = new_round(UNLIMITED, "8S 6H 8D 8C 2C 3C TC TD")
+    bet(round_, "p", 1)
+    round_.deal()
+    round_.decide("p", 1, "split")
+    round_.close_step()
+    assert round_.legal_actions("p", 1) == frozenset({Action.HIT, Action.STAND, Action.DOUBLE})
+    before = snapshot(round_, shoe)
+    with pytest.raises(IllegalActionError, match="split is not allowed now"):
+        round_.decide("p", 1, "split")
+    assert snapshot(round_, shoe) == before
+
+
+def test_split_aces_take_exactly_one_card_each_and_no_double() -> None:
+    # AS AD against 6H: hand 1 takes KC (21, not blackjack), hand 2 takes 5D (16); no decision
+    # follows. The dealer takes TH and 2C: 18.
+    round_, _ = new_round(UNLIMITED, "AS 6H AD KC 5D TH 2C")
+    bet(round_, "p", 1)
+    round_.deal()
+    round_.decide("p", 1, "split")
+    round_.close_step()
+    assert round_.legal_actions("p", 1) == frozenset()  # hand 2 takes its card without asking
+    round_.close_step()
+    assert round_.phase == "dealer"
+    play(round_)
+    assert hands(round_, "p", 1) == [
+        Hand("AS KC", 21, 1000, "win", 2000),
+        Hand("AD 5D", 16, 1000, "lose", 0),
+    ]
+
+
+def test_double_takes_exactly_one_card_and_doubles_the_bet() -> None:
+    # 6S 5D = 11 against 6H doubles and takes 2C: 13, and stands. Dealer 6H TD 9C: bust.
+    round_, _ = new_round(UNLIMITED, "6S 6H 5D 2C TD 9C")
+    bet(round_, "p", 1)
+    play(round_, {("p", 1): ["double", "hit"]})
+    assert step_cards(round_, 1) == ["2C"]
+    assert hand(round_, "p", 1) == Hand("6S 5D 2C", 13, 2000, "win", 4000)
+
+
+@pytest.mark.parametrize("cards", ["TS 2D", "9S 8D", "AS 7D", "2S 3D"])
+def test_double_is_offered_on_any_first_two_cards(cards: str) -> None:
+    first, second = cards.split()
+    round_, _ = new_round(UNLIMITED, f"{first} 6H {second}")
+    bet(round_, "p", 1)
+    round_.deal()
+    assert Action.DOUBLE in round_.legal_actions("p", 1)
+
+
+def test_double_after_a_split() -> None:
+    """8S 8D against 6H: split; hand 1 takes 3C and doubles on TC (21); hand 2 takes 2C and
+    doubles on 9C (19). The dealer 6H 7D 4S stands on 17."""
+    round_, _ = new_round(UNLIMITED, "8S 6H 8D 3C TC 2C 9C 7D 4S")
+    bet(round_, "p", 1)
+    play(round_, {("p", 1): ["split", "double", "double"]})
+    assert hands(round_, "p", 1) == [
+        Hand("8S 3C TC", 21, 2000, "win", 4000),
+        Hand("8D 2C 9C", 19, 2000, "win", 4000),
+    ]
+    assert dealer(round_) == "6H 7D 4S"
+
+
+def test_split_and_double_need_the_coins() -> None:
+    round_, shoe = new_round(UNLIMITED, "8S 6H 8D 3C")
+    bet(round_, "p", 1, balance=1500)
+    round_.deal()
+    assert round_.legal_actions("p", 1) == frozenset({Action.SURRENDER20})
+    before = snapshot(round_, shoe)
+    with pytest.raises(InsufficientCoinsError, match=r"split costs 10\.00"):
+        round_.decide("p", 1, "split")
+    assert snapshot(round_, shoe) == before
+
+    round_, shoe = new_round(UNLIMITED, "6S 6H 5D 2C")
+    bet(round_, "p", 1, balance=1500)
+    round_.deal()
+    assert Action.DOUBLE not in round_.legal_actions("p", 1)
+    before = snapshot(round_, shoe)
+    with pytest.raises(InsufficientCoinsError, match=r"double costs 10\.00"):
+        round_.decide("p", 1, "double")
+    assert snapshot(round_, shoe) == before
