@@ -23,6 +23,8 @@ export function mount(element) {
   timer = setInterval(refresh, REFRESH_MS);
 }
 
+export { render };
+
 export function unmount() {
   clearInterval(timer);
   if (unsubscribe) unsubscribe();
@@ -30,6 +32,7 @@ export function unmount() {
 }
 
 async function refresh() {
+  const firstLoad = !titles.length;
   try {
     const [tableList, titleList] = await Promise.all([api.tables(), titles.length ? titles : api.titles()]);
     tables = listOf(tableList);
@@ -41,22 +44,41 @@ async function refresh() {
   } catch (error) {
     loadError = error;
   }
-  if (root) render();
+  // Only the table list changes every few seconds; forms keep what the player typed.
+  renderTables();
+  if (firstLoad) renderPrivate();
+}
+
+function renderPrivate() {
+  const slot = root?.querySelector("#private-slot");
+  if (slot) slot.replaceChildren(...[privateSection()].filter(Boolean));
+}
+
+function renderTables() {
+  const slot = root?.querySelector("#table-slot");
+  if (!slot) return;
+  slot.replaceChildren(
+    ...[loadError ? h("p.error", { role: "alert" }, errorText(loadError)) : null, tableList()].filter(Boolean),
+  );
 }
 
 function render() {
   if (!root) return;
   const focusedId = document.activeElement?.id;
+  const typedName = root.querySelector("#signup-name")?.value;
   root.replaceChildren(...[
     h("h1.page-title", {}, t("lobby.title")),
     session.player ? welcomeCard() : signUpCard(),
     h("section.lobby-section", { "aria-labelledby": "tables-heading" },
       h("h2#tables-heading", {}, t("lobby.tables")),
-      loadError ? h("p.error", { role: "alert" }, errorText(loadError)) : null,
-      tableList(),
+      h("div#table-slot"),
     ),
-    privateSection(),
+    h("div#private-slot"),
   ].filter(Boolean));
+  renderTables();
+  renderPrivate();
+  const nameInput = root.querySelector("#signup-name");
+  if (nameInput && typedName) nameInput.value = typedName;
   if (focusedId) document.getElementById(focusedId)?.focus();
 }
 
@@ -114,6 +136,7 @@ function tableList() {
     tables.map((table) => {
       const rules = ruleSets.get(table.title);
       const spots = rules?.table?.spots ?? 1;
+      const vocabulary = titles.find((title) => title.key === table.title)?.vocabulary;
       return h("li.table-card", { dataset: { tableId: table.table_id, title: table.title } },
         h("div.table-card-felt", { "aria-hidden": "true" },
           Array.from({ length: spots }, () => h("span.mini-spot")),
@@ -122,7 +145,7 @@ function tableList() {
           h("h3", {}, titleName(table.title, table.name)),
           h("p.table-meta", {},
             h("span", {}, t("lobby.players", { count: table.players ?? 0 })),
-            h("span", {}, t(`phase.${table.paused ? "paused" : table.phase || "waiting"}`)),
+            h("span", {}, t(`phase.${table.paused ? "paused" : table.phase || "waiting"}`, {}, vocabulary)),
             table.round_no ? h("span", {}, t("lobby.round_no", { n: table.round_no })) : null,
             table.private ? h("span.badge", {}, t("lobby.private")) : null,
           ),
@@ -138,23 +161,37 @@ function tableList() {
   );
 }
 
+let privateChoice = null; // the private title picked in the form
+
 function privateSection() {
-  const privateTitles = titles.filter((title) => ruleSets.get(title.key)?.table?.shared === false);
+  const privateTitles = titles.filter((title) => (title.shared ?? ruleSets.get(title.key)?.table?.shared) === false);
   if (!privateTitles.length) return null;
+  if (!privateTitles.some((title) => title.key === privateChoice)) privateChoice = privateTitles[0].key;
+  const rules = ruleSets.get(privateChoice);
   return h("section.lobby-section", { "aria-labelledby": "private-heading" },
     h("h2#private-heading", {}, t("lobby.private_tables")),
-    h("p.muted", {}, t("lobby.private_intro")),
-    privateTitles.map((title) => privateForm(title, ruleSets.get(title.key))),
+    rules ? privateForm(privateTitles, rules) : h("p.loading", {}, t("app.loading")),
   );
 }
 
-function privateForm(title, rules) {
+function privateForm(privateTitles, rules) {
   const offer = rules.side_bet_offer || { mode: "all", choose_count: 0 };
   const choosing = offer.mode === "player_chooses";
   const groups = sideBetGroups(rules);
   const boxes = [];
   const message = h("p.form-message", { role: "alert" });
-  const form = h("form.panel.private-card", {
+  const select = h("select#private-title", {
+    onchange: () => {
+      privateChoice = select.value;
+      renderPrivate();
+    },
+  }, privateTitles.map((title) =>
+    h("option", { value: title.key, selected: title.key === privateChoice }, titleName(title.key, title.name))));
+  const limitBoxes = () => {
+    const count = boxes.filter((box) => box.checked).length;
+    for (const box of boxes) box.disabled = !box.checked && count >= offer.choose_count;
+  };
+  return h("form.panel.private-card", {
     onsubmit: async (event) => {
       event.preventDefault();
       const chosen = boxes.filter((box) => box.checked).map((box) => box.value);
@@ -163,34 +200,30 @@ function privateForm(title, rules) {
         return;
       }
       try {
-        const table = await api.openPrivateTable(title.key, chosen);
+        const table = await api.openPrivateTable(privateChoice, chosen);
         location.hash = `#/table/${encodeURIComponent(table.table_id)}`;
       } catch (error) {
         message.textContent = errorText(error);
       }
     },
   },
-    h("h3", {}, titleName(title.key, title.name)),
-    h("p.muted", {}, t("private.seats", { n: rules.table.spots })),
+    h("p.muted", {}, t("lobby.private_intro"), " ", t("private.seats", { n: rules.table.spots })),
+    h("label.field", { for: "private-title" }, t("private.game")),
+    select,
     choosing
       ? h("fieldset.side-choice", {},
           h("legend", {}, t("private.choose_side_bets", { n: offer.choose_count })),
           Object.entries(groups).map(([group, keys]) => {
-            const box = h("input", { type: "checkbox", name: "side_group", value: group });
-            box.addEventListener("change", () => {
-              const count = boxes.filter((b) => b.checked).length;
-              for (const other of boxes) other.disabled = !other.checked && count >= offer.choose_count;
-            });
+            const box = h("input", { type: "checkbox", name: "side_group", value: group, onchange: limitBoxes });
             boxes.push(box);
             return h("label.check", {}, box, h("span", {}, keys.map((key) => sideBetName(rules, key)).join(" / ")));
           }),
         )
       : null,
     h("div.form-actions", {},
-      h("a.btn.btn-ghost", { href: `#/rules/${encodeURIComponent(title.key)}` }, t("lobby.rules")),
-      h("button.btn.btn-gold", { type: "submit", disabled: !session.player }, t("private.open")),
+      h("a.btn.btn-ghost", { href: `#/rules/${encodeURIComponent(privateChoice)}` }, t("lobby.rules")),
+      h("button.btn.btn-gold#private-open", { type: "submit", disabled: !session.player }, t("private.open")),
     ),
     message,
   );
-  return form;
 }

@@ -78,13 +78,15 @@ export function render() {
 function row(item) {
   const net = item.net ?? (item.paid ?? 0) - (item.staked ?? 0);
   const link = `#/records/${encodeURIComponent(item.round_id)}`;
+  // data-label names each cell where a phone shows the row as a card.
+  const cell = (spec, label, content) => h(spec, { dataset: { label } }, content);
   return h("tr.record-row", { dataset: { roundId: item.round_id } },
-    h("td", {}, h("a.record-link", { href: link }, dateTime(item.settled_at ?? item.started_at))),
-    h("td", {}, titleName(item.title, item.title)),
-    h("td.num", {}, item.round_no ?? "–"),
-    h("td.num", {}, money(item.staked)),
-    h("td.num", {}, money(item.paid)),
-    h(`td.num${net > 0 ? ".good" : net < 0 ? ".bad" : ""}`, {}, signedMoney(net)),
-    h("td", {}, t(`record_status.${item.status || "settled"}`)),
+    cell("td.record-when", t("records.when"), h("a.record-link", { href: link }, dateTime(item.settled_at ?? item.started_at))),
+    cell("td", t("records.game"), titleName(item.title, item.title)),
+    cell("td.num", t("records.round"), item.round_no ?? "–"),
+    cell("td.num", t("records.staked"), money(item.staked)),
+    cell("td.num", t("records.paid"), money(item.paid)),
+    cell(`td.num${net > 0 ? ".good" : net < 0 ? ".bad" : ""}`, t("records.net"), signedMoney(net)),
+    cell("td", t("records.status"), t(`record_status.${item.status || "settled"}`)),
   );
 }

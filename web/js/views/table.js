@@ -4,7 +4,7 @@
 // on a title's name.
 import { api } from "../api.js";
 import { cardElement, cardText, h, money, ratioPercent, shortMoney, signedMoney } from "../format.js";
-import { setVocabulary, t } from "../i18n.js";
+import { currentLanguage, setVocabulary, t } from "../i18n.js";
 import { errorText, session, toast } from "../session.js";
 import { newBetId, on, send, serverNow } from "../socket.js";
 import {
@@ -38,18 +38,20 @@ function fresh(tableId) {
     lastBets: null,
     placed: null, // {round_id, bets}
     placing: false,
-    decided: null, // {round_id, spot, step, action}
+    decided: null, // {round_id, spot, step, action, you: the view it was decided on}
     insuranceDone: new Set(), // "round:spot"
     step: null, // last step message
     seen: new Set(),
     roundId: null,
     log: [],
     settled: null,
+    lastResult: null, // {roundId, positions, balance} of the last settled round
     timerKind: null,
     choosing: false,
     error: null,
     frame: 0,
     tick: 0,
+    shown: null, // what the last draw showed (see draw)
   };
 }
 
@@ -149,19 +151,20 @@ function onYou(message) {
 function onStep(message) {
   if (!message.card) return; // the step closed with nobody taking a card
   v.step = { ...message, at: performance.now() };
-  const mine = (v.you?.player?.positions || []).some((p) => p.spot === message.spot);
   const text = t("table.step_card", {
     n: message.step,
     card: cardText(message.card),
     count: message.takers,
   });
   log(text);
-  if (mine) v.decided = null;
   schedule();
 }
 
 function onSettled(message) {
   v.settled = message;
+  if (Array.isArray(message.results) && message.results.length) {
+    v.lastResult = { roundId: message.round_id, positions: message.results, balance: message.balance };
+  }
   if (Array.isArray(message.results) && message.round_id === v.roundId) {
     // The settled results are the final word on this player's positions.
     v.you = { ...(v.you || {}), round_id: message.round_id, player: { ...(v.you?.player || {}), positions: message.results } };
@@ -392,7 +395,7 @@ async function placeBets() {
 
 async function decide(spot, action) {
   const step = pub().step;
-  v.decided = { round_id: v.roundId, spot, step, action };
+  v.decided = { round_id: v.roundId, spot, step, action, you: v.you };
   schedule();
   try {
     await send("decide", { table_id: v.tableId, spot, step, action });
@@ -452,6 +455,16 @@ function draw() {
     return;
   }
   if (!v.state || !v.rules) return;
+  // Redraw only when something shown changed: a redraw between a press and its release would
+  // swallow the tap.
+  const shown = JSON.stringify([
+    currentLanguage(), v.state.round_id, v.state.round_no, v.state.public, v.state.timer?.kind,
+    v.state.timer?.deadline_ms, v.state.seated, v.you, v.draft, v.placed, v.placing, v.decided?.action, v.chip,
+    v.step?.spot, v.step?.step, awaitingStep(), v.log.length, v.lastResult?.roundId, v.choosing, [...v.insuranceDone],
+    session.player?.balance,
+  ]);
+  if (shown === v.shown) return;
+  v.shown = shown;
   setVocabulary(v.rules.title.vocabulary);
   const focused = document.activeElement?.id;
   root.replaceChildren(
@@ -651,7 +664,7 @@ function dock() {
   const status = statusLine();
   items.push(h("p.dock-status#dock-status", { "aria-live": "polite" }, status));
   if (p.phase === "insurance") items.push(...insuranceOffers());
-  if (p.phase === "decisions") items.push(actionBar());
+  if (p.phase === "decisions" && positionOn(p.current_spot)) items.push(actionBar());
   if (p.phase === "betting") items.push(bettingControls());
   return items;
 }
@@ -667,9 +680,7 @@ function statusLine() {
   if (p.phase === "decisions") {
     const position = positionOn(p.current_spot);
     if (!position) return myPositions().length ? t("table.other_spot", { n: p.current_spot }) : t("table.watching");
-    if (v.decided && v.decided.step === p.step && v.decided.spot === p.current_spot) {
-      return t("table.you_chose", { action: actionLabel(v.decided.action) });
-    }
+    if (awaitingStep()) return t("table.you_chose", { action: actionLabel(v.decided.action) });
     if (position.legal_actions.length) return t("table.your_turn", { step: p.step });
     return t("table.waiting_others");
   }
@@ -683,6 +694,14 @@ function statusLine() {
   return "";
 }
 
+/** After a decision, until the step closes and a fresh view of the hand has come. */
+function awaitingStep() {
+  const d = v.decided;
+  if (!d || d.round_id !== v.roundId) return false;
+  const sameStep = d.step === pub().step && d.spot === pub().current_spot;
+  return sameStep || v.you === d.you;
+}
+
 function actionLabel(action) {
   const refund = v.rules.split?.decline_refund;
   return t(`action.${action}`, { pct: refund ? ratioPercent(refundComplement(refund)) : "" });
@@ -692,7 +711,7 @@ function actionBar() {
   const p = pub();
   const position = positionOn(p.current_spot);
   const legal = new Set(position?.legal_actions || []);
-  const waiting = v.decided && v.decided.step === p.step && v.decided.spot === p.current_spot;
+  const waiting = awaitingStep();
   const shown = ACTIONS.filter((action) => {
     if (action === "surrender20") return v.rules.split?.offered === "basic_strategy_pairs";
     if (action === "surrender") return v.rules.surrender?.allowed;
@@ -813,22 +832,27 @@ function sideChoice() {
 }
 
 // ---- side panel ------------------------------------------------------------------------------
+/** This round's results once settled; until then the last settled round of this visit. */
 function resultPanel() {
   const p = pub();
-  const positions = myPositions();
   const done = p.phase === "settled" || p.phase === "cancelled";
-  const region = h("section.panel.result-panel#results", { "aria-live": "polite", "aria-labelledby": "results-heading" },
-    h("h2#results-heading", {}, t("result.heading")));
-  if (!done || !positions.length) {
-    region.append(h("p.muted", {}, positions.length ? t("result.pending") : t("result.none")));
+  const current = done && myPositions().length ? { roundId: v.roundId, positions: myPositions(), balance: v.settled?.balance } : null;
+  const shown = current || v.lastResult;
+  const region = h("section.panel.result-panel#results", {
+    "aria-live": "polite",
+    "aria-labelledby": "results-heading",
+    dataset: { roundId: shown?.roundId ?? "" },
+  }, h("h2#results-heading", {}, shown && !current ? t("result.last_round") : t("result.heading")));
+  if (!shown) {
+    region.append(h("p.muted", {}, myPositions().length ? t("result.pending") : t("result.none")));
     return region;
   }
-  const net = netOf(positions);
+  const net = netOf(shown.positions);
   region.append(
     h(`p.result-net${net > 0 ? ".good" : net < 0 ? ".bad" : ""}#result-net`, { dataset: { net } }, signedMoney(net)),
   );
   const rows = [];
-  for (const position of positions) {
+  for (const position of shown.positions) {
     position.hands.forEach((hand, index) => {
       rows.push([
         (v.rules.table.spots > 1 ? t("table.spot", { n: position.spot }) + " · " : "") +
@@ -856,8 +880,8 @@ function resultPanel() {
       h("tbody", {}, rows.map((row) => h("tr", {}, row.map((cell, i) => h(i >= 2 ? "td.num" : "td", {}, cell))))),
     ),
   );
-  if (v.settled && typeof v.settled.balance === "number") {
-    region.append(h("p.muted", {}, t("result.balance_now", { amount: money(v.settled.balance) })));
+  if (typeof shown.balance === "number") {
+    region.append(h("p.muted#result-balance", { dataset: { balance: shown.balance } }, t("result.balance_now", { amount: money(shown.balance) })));
   }
   return region;
 }

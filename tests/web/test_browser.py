@@ -1,0 +1,343 @@
+"""The web client in a real browser against a real server.
+
+Starts ``boundless serve`` on a free port with a fresh data dir, short timers and two bots, then
+drives Debian's Chromium through Playwright: sign up, join Boundless, bet, play full rounds with
+at least one decision, check that the balance moves exactly by each round's result and that the
+play record lists the rounds, open a round's detail, check the shoe commitment code against the
+engine's, switch to Korean and Japanese, and save screenshots at desktop and phone width in
+``artifacts/screenshots/``.
+
+Needs the ``chromium`` command (``.ci/run`` installs it with apt); skips cleanly without it.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import re
+import shutil
+import socket
+import subprocess
+import sys
+import time
+import urllib.request
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from boundless.core.cards import parse_cards
+from boundless.core.shoe import commitment_of
+
+pytestmark = pytest.mark.slow
+
+ROOT = Path(__file__).resolve().parents[2]
+SCREENSHOTS = ROOT / "artifacts" / "screenshots"
+CHROMIUM_ARGS = [
+    "--no-sandbox",
+    "--headless",
+    "--disable-gpu",
+    "--disable-background-networking",
+    "--disable-component-update",
+    "--disable-sync",
+    "--no-first-run",
+]
+DESKTOP = {"width": 1280, "height": 900}
+PHONE = {"width": 360, "height": 780}
+ROUNDS_TO_PLAY = 3
+PLAY_DEADLINE_S = 75.0
+STARTING_GRANT = 100_000
+
+
+def _chromium() -> str:
+    path = shutil.which("chromium") or shutil.which("chromium-browser")
+    if path is None:
+        pytest.skip(
+            "Chromium is not installed: install Debian's 'chromium' package "
+            "(apt-get install chromium); .ci/run does this before the tests"
+        )
+    return path
+
+
+def _free_port() -> int:
+    with socket.socket() as probe:
+        probe.bind(("127.0.0.1", 0))
+        return int(probe.getsockname()[1])
+
+
+def _get_json(url: str, token: str | None = None) -> Any:
+    request = urllib.request.Request(url)
+    if token:
+        request.add_header("Authorization", f"Bearer {token}")
+    with urllib.request.urlopen(request, timeout=5) as response:
+        return json.load(response)
+
+
+@pytest.fixture(scope="module")
+def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
+    """A live server with short timers and two bots; yields its base URL."""
+    port = _free_port()
+    data_dir = tmp_path_factory.mktemp("serve-data")
+    log_path = data_dir / "serve.log"
+    command = [
+        sys.executable,
+        "-m",
+        "boundless.cli.main",
+        "serve",
+        "--port",
+        str(port),
+        "--data-dir",
+        str(data_dir),
+        "--bots",
+        "2",
+        "--starting-grant",
+        str(STARTING_GRANT),
+        "--betting-seconds",
+        "5",
+        "--insurance-seconds",
+        "4",
+        "--decision-seconds",
+        "6",
+        "--round-gap-seconds",
+        "2",
+        "--log-level",
+        "warning",
+    ]
+    env = {**os.environ, "BOUNDLESS_ADMIN_TOKEN": "browser-test-admin"}
+    with log_path.open("w") as log:
+        process = subprocess.Popen(command, cwd=ROOT, env=env, stdout=log, stderr=subprocess.STDOUT)
+    base = f"http://127.0.0.1:{port}"
+    try:
+        deadline = time.monotonic() + 30
+        while True:
+            try:
+                tables = _get_json(f"{base}/api/v1/tables")
+                if any(table["title"] == "boundless" for table in tables):
+                    break
+            except OSError:
+                pass
+            if process.poll() is not None or time.monotonic() > deadline:
+                pytest.fail(f"boundless serve did not start:\n{log_path.read_text()[-3000:]}")
+            time.sleep(0.2)
+        yield base
+    finally:
+        process.terminate()
+        try:
+            process.wait(timeout=10)
+        except subprocess.TimeoutExpired:
+            process.kill()
+            process.wait()
+
+
+@pytest.fixture(scope="module")
+def browser() -> Iterator[Any]:
+    executable = _chromium()
+    playwright_api = pytest.importorskip("playwright.sync_api")
+    with playwright_api.sync_playwright() as playwright:
+        instance = playwright.chromium.launch(executable_path=executable, args=CHROMIUM_ARGS)
+        yield instance
+        instance.close()
+
+
+def _shot(page: Any, name: str, full_page: bool = True) -> None:
+    SCREENSHOTS.mkdir(parents=True, exist_ok=True)
+    if not full_page:
+        page.evaluate("window.scrollTo(0, 0)")
+    page.screenshot(path=str(SCREENSHOTS / f"{name}.png"), full_page=full_page)
+
+
+def _wallet(page: Any) -> int:
+    """The balance in the top bar, in minor units."""
+    text = page.inner_text("#wallet-balance")
+    return int(re.sub(r"[^\d]", "", text))
+
+
+def _play_rounds(page: Any) -> tuple[dict[str, int], list[str]]:
+    """Bet and play until ROUNDS_TO_PLAY rounds settled with at least one decision.
+
+    Returns each played round's net (from the results panel) and the actions clicked.
+    """
+    nets: dict[str, int] = {}
+    actions: list[str] = []
+    deadline = time.monotonic() + PLAY_DEADLINE_S
+    shots = set()
+    while time.monotonic() < deadline and (len(nets) < ROUNDS_TO_PLAY or not actions):
+        main_spot = page.locator("#bet-1-main:not([disabled])")
+        if main_spot.count() and page.locator("#bet-place").count():
+            page.locator(".chip[data-amount='100']").click()
+            main_spot.click()
+            main_spot.click()
+            pair = page.locator("#bet-1-pair:not([disabled])")
+            if pair.count():
+                pair.click()
+            if "betting" not in shots:
+                _shot(page, "desktop-table-betting", full_page=False)
+                shots.add("betting")
+            page.click("#bet-place")
+            page.wait_for_selector("#dock-status:has-text('placed')", timeout=5000)
+            continue
+        decline = page.locator(".insurance-offer button[id^='decline-']")
+        if decline.count():
+            decline.first.click()
+            continue
+        enabled = page.locator(".action-btn:not([disabled])")
+        if enabled.count():
+            assert page.locator("#timer").is_visible()
+            legal = [button.get_attribute("data-action") for button in enabled.all()]
+            choice = "hit" if "hit" in legal and not actions else "stand"
+            if choice not in legal:
+                choice = legal[0]
+            page.click(f"#action-{choice}")
+            actions.append(choice)
+            page.wait_for_selector(
+                f"#action-{choice}:not([disabled])", state="detached", timeout=5000
+            )
+            if "decision" not in shots:
+                _shot(page, "desktop-table-decision", full_page=False)
+                shots.add("decision")
+            continue
+        results = page.locator("#results")
+        round_id = results.get_attribute("data-round-id") if results.count() else None
+        if round_id and round_id not in nets and page.locator("#result-net").count():
+            nets[round_id] = int(page.locator("#result-net").get_attribute("data-net"))
+            if "result" not in shots:
+                _shot(page, "desktop-table-result", full_page=False)
+                shots.add("result")
+        page.wait_for_timeout(150)
+    assert len(nets) >= ROUNDS_TO_PLAY, f"only {len(nets)} rounds settled in time"
+    assert actions, "no decision was ever offered"
+    return nets, actions
+
+
+def test_engine_and_browser_agree_on_shoe_commitments(server: str, browser: Any) -> None:
+    """The page's SHA-256 (WebCrypto, and its fallback for plain http) matches the shoe's."""
+    page = browser.new_page()
+    page.goto(server + "/")
+    page.wait_for_selector("body[data-ready='true']")
+    salt = "00ff" * 8
+    cards = ["AS", "TH", "9D", "2C", "KS", "QH", "7C"]
+    expected = commitment_of(salt, parse_cards(cards))
+    computed = page.evaluate(
+        """async ([salt, cards]) => {
+            const module = await import('/js/sha256.js');
+            const text = `${salt}:${cards.join('')}`;
+            const fallback = Array.from(module.sha256Bytes(new TextEncoder().encode(text)),
+                (b) => b.toString(16).padStart(2, '0')).join('');
+            return [await module.commitmentOf(salt, cards), fallback];
+        }""",
+        [salt, cards],
+    )
+    assert computed == [expected, expected]
+    page.close()
+
+
+def test_sign_up_play_record_and_languages(server: str, browser: Any) -> None:
+    context = browser.new_context(viewport=DESKTOP, reduced_motion="reduce", locale="en-US")
+    page = context.new_page()
+    errors: list[str] = []
+    page.on("pageerror", lambda error: errors.append(str(error)))
+    page.goto(server + "/")
+    page.wait_for_selector("body[data-ready='true']")
+    _shot(page, "desktop-lobby-signed-out")
+
+    # Sign up: the token is kept, the wallet shows the starting grant.
+    page.fill("#signup-name", "Ana")
+    page.click("#signup-submit")
+    page.wait_for_selector(".welcome-card")
+    token = page.evaluate("localStorage.getItem('boundless.token')")
+    assert token
+    assert _wallet(page) == STARTING_GRANT
+    page.wait_for_selector(".table-card[data-title='boundless'] .join-table")
+    _shot(page, "desktop-lobby")
+
+    # Join Boundless and play full rounds.
+    page.click(".table-card[data-title='boundless'] .join-table")
+    page.wait_for_selector(".felt")
+    start_balance = _wallet(page)
+    nets, actions = _play_rounds(page)
+    # Balance moves exactly by the results: after the last settled round, the wallet equals
+    # the start plus every round's net (no bet is open once the last result is in).
+    page.wait_for_function(
+        "expected => Number(document.querySelector('#wallet-balance').textContent"
+        ".replace(/[^0-9]/g, '')) === expected",
+        arg=start_balance + sum(nets.values()),
+        timeout=15000,
+    )
+    me = _get_json(f"{server}/api/v1/me", token)
+    assert me["balance"] == start_balance + sum(nets.values())
+
+    # The play record lists the rounds, newest first, with the same nets.
+    page.click("a[data-nav='records']")
+    page.wait_for_selector(".record-row")
+    rows = page.locator(".record-row")
+    listed = {
+        rows.nth(i).get_attribute("data-round-id"): rows.nth(i).locator("td").nth(5).inner_text()
+        for i in range(rows.count())
+    }
+    assert set(nets) <= set(listed)
+    records = _get_json(f"{server}/api/v1/records?limit=50", token)["items"]
+    assert {item["round_id"]: item["net"] for item in records if item["round_id"] in nets} == nets
+    _shot(page, "desktop-records")
+
+    # A round's full detail: cards in order, the decision, balance before and after, the shoe.
+    details = {
+        item["round_id"]: _get_json(f"{server}/api/v1/records/{item['round_id']}", token)
+        for item in records
+        if item["round_id"] in nets
+    }
+    decided_round, detail = next(
+        (round_id, found)
+        for round_id, found in details.items()
+        if any(decision["by"] == "player" for decision in found["decisions"])
+    )
+    mine = {d["action"] for d in detail["decisions"] if d["by"] == "player"}
+    assert mine <= set(actions)
+    page.click(f".record-row[data-round-id='{decided_round}'] .record-link")
+    page.wait_for_selector("#detail-cards .card-timeline li")
+    assert page.locator("#detail-cards .card-timeline li").count() == len(detail["cards"])
+    assert page.inner_text("#rules-version") == detail["rules_version"]
+    assert page.inner_text("#shoe-commitment") == detail["shoe"]["commitment"]
+    assert page.locator("#detail-decisions li").count() == len(detail["decisions"])
+    assert page.locator("#detail-decisions li[data-by='player']").count() >= 1
+    net = detail["paid"] - detail["staked"]
+    assert detail["balance_after"] - detail["balance_before"] == net
+    _shot(page, "desktop-record-detail")
+
+    # Korean, then Japanese, without a reload; the choice is remembered.
+    page.select_option("#lang-select", "ko")
+    page.wait_for_selector("a[data-nav='records']:has-text('플레이 기록')")
+    assert "카드" in page.inner_text("#detail-cards h2")
+    _shot(page, "desktop-record-detail-ko")
+    page.select_option("#lang-select", "ja")
+    page.wait_for_selector("a[data-nav='records']:has-text('プレイ履歴')")
+    assert "カード" in page.inner_text("#detail-cards h2")
+    assert page.evaluate("localStorage.getItem('boundless.lang')") == "ja"
+    page.click("a[data-nav='rules']")
+    page.wait_for_selector(".rules-page[data-title]")
+    assert "デッキ" in page.inner_text(".rules-page")
+    _shot(page, "desktop-rules-ja")
+
+    # Phone width: the same pages stay usable at 360 px.
+    page.set_viewport_size(PHONE)
+    page.goto(server + "/#/lobby")
+    page.wait_for_selector(".table-card[data-title='boundless'] .join-table")
+    assert page.evaluate("document.documentElement.scrollWidth") <= PHONE["width"]
+    _shot(page, "phone-lobby-ja")
+    page.click(".table-card[data-title='boundless'] .join-table")
+    page.wait_for_selector(".felt .bet-main")
+    assert page.evaluate("document.documentElement.scrollWidth") <= PHONE["width"]
+    _shot(page, "phone-table-ja", full_page=False)
+    page.select_option("#lang-select", "ko")
+    page.wait_for_selector("a[data-nav='lobby']:has-text('로비')")
+    _shot(page, "phone-table-ko", full_page=False)
+    page.goto(server + "/#/records")
+    page.wait_for_selector(".record-row")
+    _shot(page, "phone-records-ko")
+    page.select_option("#lang-select", "en")
+    page.goto(server + "/#/rules/boundless")
+    page.wait_for_selector(".rules-page[data-title='boundless']")
+    _shot(page, "phone-rules-en")
+
+    assert errors == []
+    context.close()
