@@ -31,7 +31,7 @@ from boundless.core.cards import ACE, Card
 from boundless.core.errors import InvalidRuleSetError
 from boundless.core.hands import hand_total
 
-Move = Literal["hit", "stand", "double", "split", "surrender"]
+Move = Literal["hit", "stand", "double", "split", "surrender", "surrender20"]
 CELL_MOVES: dict[str, tuple[Move, ...]] = {
     "H": ("hit",),
     "S": ("stand",),
@@ -91,6 +91,8 @@ class StrategyChart:
             for move in CELL_MOVES[cell]:
                 if move in allowed:
                     return move
+                if move == "surrender" and "surrender20" in allowed:
+                    return "surrender20"
         total = hand_total(cards)[0]
         return "hit" if total < 17 and "hit" in allowed else "stand"
 

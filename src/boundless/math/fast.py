@@ -283,7 +283,11 @@ class UpCard:
 
     def surrender_part(self, deal: Deal) -> float:
         """Surrender's mean on the blackjack-free scale of the other first moves."""
-        loss = 1.0 - float(self.params.surrender_refund)
+        return self.refund_part(deal, float(self.params.surrender_refund))
+
+    def refund_part(self, deal: Deal, refund: float) -> float:
+        """Giving the hand up for ``refund``, on the blackjack-free scale of the other moves."""
+        loss = 1.0 - refund
         if self.rule == "peeked":
             return -loss * (1 - deal.blackjack)
         if self.rule == "original_bets_only":
@@ -466,6 +470,12 @@ class UpCard:
                 or (abs(primary - best_score[0]) <= TIE and secondary > best_score[1] + TIE)
             ):
                 best_code, best_score = code, (primary, secondary)
+        if self.params.split_only_where_chart_splits and says_split(best_code):
+            # Basic strategy splits here, so the title offers Split or Surrender 20% only;
+            # the chart's "surrender" on this pair then means Surrender 20%.
+            deal = next(deal for deal in self.deals if deal.hand == (pair, pair))
+            decline = self.refund_part(deal, float(self.params.decline_refund))
+            return "Rp" if decline > means["split"] + TIE else "P"
         return best_code
 
 

@@ -517,6 +517,11 @@ class ReferenceAnalysis:
             score = (root_mean(moves[0]), root_mean(moves[-1]))
             if not best_code or score > best_score:
                 best_code, best_score = code, score
+        if self.params.split_only_where_chart_splits and says_split(best_code):
+            # Basic strategy splits here, so the title offers Split or Surrender 20% only;
+            # the chart's "surrender" on this pair then means Surrender 20%.
+            decline = self.surrender_part(state, self.params.decline_refund)
+            return "Rp" if decline > root_mean("split") else "P"
         return best_code
 
 

@@ -12,6 +12,7 @@ _MOVE_ACTION: dict[Move, Action] = {
     "double": Action.DOUBLE,
     "split": Action.SPLIT,
     "surrender": Action.SURRENDER,
+    "surrender20": Action.SURRENDER20,
 }
 COSTLY = frozenset({Action.DOUBLE, Action.SPLIT})
 
