@@ -17,12 +17,20 @@ def _register_commands() -> None:
     from boundless.cli import (
         admin_commands,
         ledger_commands,
+        math_commands,
         play_commands,
         replay_commands,
         serve_commands,
     )
 
-    for module in (play_commands, replay_commands, ledger_commands, serve_commands, admin_commands):
+    for module in (
+        serve_commands,
+        play_commands,
+        replay_commands,
+        math_commands,
+        ledger_commands,
+        admin_commands,
+    ):
         module.register(app)
 
 
