@@ -60,6 +60,7 @@ __all__ = [
     "side",
     "step_cards",
     "variant",
+    "with_side_bet",
 ]
 
 
@@ -73,6 +74,15 @@ def variant(game: str, **sections: Mapping[str, Any]) -> RuleSet:
     for section, fields in sections.items():
         data[section] = {**data[section], **fields}
     return rule_set_from_data(data, f"{game} (test variant)")
+
+
+def with_side_bet(game: str, key: str, **fields: Any) -> RuleSet:
+    """A shipped rule set with one side bet's fields replaced, e.g. ``variant="player_only"``."""
+    data = rules_of(game).model_dump(mode="json")
+    for item in data["side_bets"]:
+        if item["key"] == key:
+            item.update(fields)
+    return rule_set_from_data(data, f"{game} (test variant of {key})")
 
 
 def new_round(

@@ -52,7 +52,11 @@ def test_the_decision_time_is_ten_seconds_and_a_rule_set_number() -> None:
         pytest.param("TS 7H 7D", "stand", id="hard-17-v-7-S"),
         pytest.param("5S 6H 5D", "double", id="pair-of-fives-v-6-Dh"),
         pytest.param("9S 6H 9D", "split", id="nines-v-6-P"),
-        pytest.param("8S TH 8D", "split", id="eights-v-10-Rp-splits"),
+        # Rp (surrender, else split) on a pair offered only Split or Surrender 20%: the
+        # chart's surrender is the Surrender 20% (ruling of commit ee0a095).
+        pytest.param("8S TH 8D", "surrender20", id="eights-v-10-Rp-surrenders-20"),
+        pytest.param("AS AH AD", "surrender20", id="aces-v-ace-Rp-surrenders-20"),
+        pytest.param("8S 7H 8D", "split", id="eights-v-7-P-splits"),
     ],
 )
 def test_a_silent_hand_is_played_by_the_titles_chart(cards: str, first_move: str) -> None:

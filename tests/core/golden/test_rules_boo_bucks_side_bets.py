@@ -1,0 +1,248 @@
+"""Golden rounds of the Boo Bucks side bets, played through the round on stacked shoes.
+
+Boo Bucks document, "SIDE BET": Trifecta, Jack A-Tack (both variants, the four-jack pays that wait
+for the hole card), In Between (with the triple match), the "matches" table (Match the Dealer),
+the "pairs" table (Hole Card Bonus), "ONLY THE HIGHEST ELIGIBLE WIN IS AWARDED"; DECISIONS.md rules
+4, 28 and 30. Each case stakes 1.00 on seat 1 beside a 10.00 base wager; ``payout`` is what comes
+back, stake included (``N:1`` returns 100 + N x 100).
+"""
+
+from __future__ import annotations
+
+import pytest
+from multi_spot_helpers import (
+    BOO_BUCKS,
+    Hand,
+    bet,
+    hand,
+    new_round,
+    paid_by_stage,
+    play,
+    rules_of,
+    side,
+    with_side_bet,
+)
+
+from boundless.core.rules import RuleSet
+from boundless.core.side_bets import PENDING
+
+STAKE = 100
+
+
+def _round(
+    key: str,
+    player: str,
+    up: str,
+    hole: str = "7C",
+    *,
+    game: str = BOO_BUCKS,
+    rules: RuleSet | None = None,
+) -> tuple[object, list[tuple[str, dict[str, int]]]]:
+    """Deal the case, note the payments made with the deal, play the round out (stand)."""
+    first, second = player.split()
+    other = "trifecta" if key != "trifecta" else "in_between"
+    round_, _ = new_round(
+        game, f"{first} {up} {second} {hole} TC TC TC TC", offered=(key, other), rules=rules
+    )
+    bet(round_, "p", 1, sides={key: STAKE})
+    round_.deal()
+    at_deal = paid_by_stage(round_)
+    play(round_, {("p", 1): ["stand"]})
+    return round_, at_deal
+
+
+def _check(key: str, player: str, up: str, pattern: str | None, payout: int, **kw: str) -> None:
+    round_, at_deal = _round(key, player, up, **kw)
+    outcome = "win" if pattern is not None else "lose"
+    assert side(round_, "p", 1, key) == (outcome, pattern, payout)  # type: ignore[arg-type]
+    # Known from the first two cards and the up card: settled with the deal.
+    assert at_deal == ([("side_bets_initial", {"p@1": payout})] if payout else [])
+
+
+@pytest.mark.parametrize(
+    ("player", "up", "pattern", "payout"),
+    [
+        ("5S 5H", "5D", "three_fives", 20_100),
+        ("5S 5S", "5S", "three_fives", 20_100),  # also trips and a flush: only the highest pays
+        ("9H TH", "JH", "straight_flush", 3100),
+        ("AD 2D", "3D", "straight_flush", 3100),
+        ("QC KC", "AC", "straight_flush", 3100),
+        ("7S 7H", "7C", "three_of_a_kind", 2100),
+        ("QS KH", "AD", "straight", 1100),
+        ("AS 2H", "3D", "straight", 1100),
+        ("4S 2H", "3D", "straight", 1100),
+        ("2H 9H", "KH", "flush", 600),
+        ("KS AH", "2D", None, 0),  # K-A-2 is no straight
+        ("2S 4H", "6D", None, 0),
+        ("4S 4H", "5D", None, 0),
+    ],
+)
+def test_trifecta_three_card_poker_with_the_up_card(
+    player: str, up: str, pattern: str | None, payout: int
+) -> None:
+    _check("trifecta", player, up, pattern, payout)
+
+
+@pytest.mark.parametrize(
+    ("player", "up", "pattern", "payout"),
+    [
+        ("KS QH", "9D", "any_20", 600),
+        ("TS TH", "9D", "any_20", 600),
+        ("AS 9H", "9D", "any_20", 600),  # a soft 20 is a 20
+        ("JD JC", "9D", "any_two_jacks", 2100),
+        ("JD JD", "9D", "two_suited_jacks", 5100),
+        ("JH JS", "9D", "any_two_one_eyed_jacks", 10_100),
+        ("JS JS", "9D", "suited_one_eyed_jacks", 20_100),
+        ("JH JH", "JD", "suited_one_eyed_jacks", 20_100),  # JD is no one-eyed jack: no waiting
+        ("KS AH", "9D", None, 0),  # 21 is not 20
+        ("KS 9H", "9D", None, 0),
+        ("JD 9C", "9D", None, 0),
+    ],
+)
+def test_jack_a_tack_two_card_pays_are_awarded_when_the_cards_are_dealt(
+    player: str, up: str, pattern: str | None, payout: int
+) -> None:
+    _check("jack_a_tack", player, up, pattern, payout)
+
+
+@pytest.mark.parametrize(
+    ("player", "up", "hole", "pattern", "payout"),
+    [
+        ("JH JS", "JH", "JS", "any_four_one_eyed_jacks", 100_100),
+        ("JH JH", "JH", "JH", "four_identical_one_eyed_jacks", 500_100),
+        ("JS JS", "JS", "JH", "any_four_one_eyed_jacks", 100_100),
+        ("JH JS", "JS", "9C", "any_two_one_eyed_jacks", 10_100),  # waited, then the two-jack pay
+        ("JS JS", "JH", "JD", "suited_one_eyed_jacks", 20_100),
+    ],
+)
+def test_jack_a_tack_four_jack_candidates_wait_for_the_hole_card(
+    player: str, up: str, hole: str, pattern: str, payout: int
+) -> None:
+    first, second = player.split()
+    round_, _ = new_round(
+        BOO_BUCKS, f"{first} {up} {second} {hole} TC TC", offered=("jack_a_tack", "trifecta")
+    )
+    bet(round_, "p", 1, sides={"jack_a_tack": STAKE})
+    round_.deal()
+    assert round_.side_patterns[(1, "jack_a_tack")] is PENDING
+    assert paid_by_stage(round_) == []
+    assert side(round_, "p", 1, "jack_a_tack") == (None, None, None)
+    play(round_, {("p", 1): ["stand"]})
+    assert side(round_, "p", 1, "jack_a_tack") == ("win", pattern, payout)
+    # paid once the round is over and the hole card shown, before the main-game settlement
+    assert paid_by_stage(round_)[0] == ("side_bets", {"p@1": payout})
+
+
+def test_a_waiting_jack_a_tack_is_resolved_when_the_peek_shows_a_dealer_blackjack() -> None:
+    # JH JS against JS with AS in the hole: the round ends at the peek; two one-eyed jacks pay.
+    round_, _ = new_round(BOO_BUCKS, "JH JS JS AS", offered=("jack_a_tack", "trifecta"))
+    bet(round_, "p", 1, sides={"jack_a_tack": STAKE})
+    play(round_)
+    assert side(round_, "p", 1, "jack_a_tack") == ("win", "any_two_one_eyed_jacks", 10_100)
+    assert hand(round_, "p", 1) == Hand("JH JS", 20, 1000, "lose", 0)
+
+
+def test_jack_a_tack_player_only_variant_never_waits_and_has_no_four_jack_pays() -> None:
+    rules = with_side_bet(BOO_BUCKS, "jack_a_tack", variant="player_only")
+    round_, at_deal = _round("jack_a_tack", "JH JS", "JS", hole="JH", rules=rules)
+    assert at_deal == [("side_bets_initial", {"p@1": 10_100})]
+    assert side(round_, "p", 1, "jack_a_tack") == ("win", "any_two_one_eyed_jacks", 10_100)  # type: ignore[arg-type]
+
+
+def test_the_single_deck_preset_plays_the_player_only_variant() -> None:
+    rules = rules_of("boo-bucks-single-deck")
+    jack = rules.side_bet("jack_a_tack")
+    assert jack is not None and jack.variant == "player_only"
+    assert "any_four_one_eyed_jacks" not in jack.pays
+    _, at_deal = _round("jack_a_tack", "JH JS", "JD", game="boo-bucks-single-deck")
+    assert at_deal == [("side_bets_initial", {"p@1": 10_100})]
+
+
+def test_the_with_dealer_variant_pays_table_has_the_four_jack_lines() -> None:
+    jack = rules_of(BOO_BUCKS).side_bet("jack_a_tack")
+    assert jack is not None and jack.variant == "with_dealer"
+    assert {name: str(odds) for name, odds in jack.pays.items()} == {
+        "four_identical_one_eyed_jacks": "5000:1",
+        "any_four_one_eyed_jacks": "1000:1",
+        "suited_one_eyed_jacks": "200:1",
+        "any_two_one_eyed_jacks": "100:1",
+        "two_suited_jacks": "50:1",
+        "any_two_jacks": "20:1",
+        "any_20": "5:1",
+    }
+
+
+@pytest.mark.parametrize(
+    ("player", "up", "pattern", "payout"),
+    [
+        ("7S 7H", "7D", "triple_match", 3100),
+        ("5S 7H", "6D", "spread_1", 1100),
+        ("5S 8H", "6D", "spread_2", 700),
+        ("TS KH", "JD", "spread_2", 700),
+        ("5S 9H", "7D", "spread_3", 500),
+        ("2S AH", "7D", "spread_over_3", 200),
+        ("QS AH", "KD", "spread_1", 1100),  # the ace ranks high
+        ("AS 3H", "2D", None, 0),  # ... and never low
+        ("2S KH", "AD", None, 0),
+        ("5S 6H", "5D", None, 0),  # equal to one card is not between
+        ("7S 7H", "8D", None, 0),  # a pair without the triple match
+        ("5S 6H", "9D", None, 0),  # consecutive ranks leave nothing between
+        ("9S 2H", "KD", None, 0),  # outside
+    ],
+)
+def test_in_between_ranks_two_to_ace_with_the_triple_match(
+    player: str, up: str, pattern: str | None, payout: int
+) -> None:
+    _check("in_between", player, up, pattern, payout)
+
+
+@pytest.mark.parametrize(
+    ("player", "pattern", "payout"),
+    [
+        ("7D 7D", "two_suited_matches", 2300),
+        ("7D 7S", "suited_plus_unsuited", 1600),
+        ("7D 9C", "suited_match", 1200),
+        ("7S 7C", "two_unsuited_matches", 900),
+        ("7S 9C", "one_unsuited_match", 500),
+        ("8S 9C", None, 0),
+        ("8D 9D", None, 0),  # same suit, other rank: no match
+    ],
+)
+def test_match_the_dealer_the_matches_table(player: str, pattern: str | None, payout: int) -> None:
+    _check("match_the_dealer", player, "7D", pattern, payout)
+
+
+@pytest.mark.parametrize(
+    ("player", "pattern", "payout"),
+    [
+        ("8S 8S", "suited_pair", 1900),
+        ("8S 8H", "non_suited_pair", 1100),
+        ("KS KD", "non_suited_pair", 1100),
+        ("KS QS", None, 0),  # equal value, different rank: no pair
+        ("8S 9S", None, 0),
+    ],
+)
+def test_hole_card_bonus_the_pairs_table(player: str, pattern: str | None, payout: int) -> None:
+    _check("hole_card_bonus", player, "5D", pattern, payout)
+
+
+def test_side_bets_pay_on_each_seats_own_cards_whatever_the_main_hand_does() -> None:
+    """Seat 1 (5S 6S) and seat 2 (8H 8D) against 7S, hole KH. Seat 1: Trifecta straight flush
+    (5-6-7 of spades) beside a base wager that hits to 21; seat 2: In Between loses (8-8
+    against 7) and so does the base wager, 16 against 17."""
+    round_, _ = new_round(BOO_BUCKS, "5S 8H 7S 6S 8D KH TC", offered=("trifecta", "in_between"))
+    bet(round_, "p", 1, main=1000, sides={"trifecta": 100})
+    bet(round_, "p", 2, main=1000, sides={"in_between": 100, "trifecta": 100}, balance=None)
+    play(round_, {("p", 1): ["hit"], ("p", 2): ["stand"]})
+    assert hand(round_, "p", 1) == Hand("5S 6S TC", 21, 1000, "win", 2000)
+    assert side(round_, "p", 1, "trifecta") == ("win", "straight_flush", 3100)
+    assert side(round_, "p", 2, "trifecta") == ("lose", None, 0)
+    assert side(round_, "p", 2, "in_between") == ("lose", None, 0)
+    assert hand(round_, "p", 2) == Hand("8H 8D", 16, 1000, "lose", 0)
+
+
+def test_only_the_highest_eligible_win_is_paid_once() -> None:
+    round_, _ = _round("trifecta", "5S 5S", "5S")
+    payments = [amounts for _, amounts in paid_by_stage(round_)]  # type: ignore[arg-type]
+    assert payments[0] == {"p@1": 20_100}
+    assert sum(1 for amounts in payments if "p@1" in amounts) == 2  # the side bet, then the hand
