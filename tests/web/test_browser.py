@@ -341,3 +341,64 @@ def test_sign_up_play_record_and_languages(server: str, browser: Any) -> None:
 
     assert errors == []
     context.close()
+
+
+def test_private_table_seat_rule_and_shoe_verification(server: str, browser: Any) -> None:
+    """A private table from the lobby: pick its side bets, see the seat rule, play a round, and
+    verify its shoe (reshuffled every round, so revealed at once) with one click."""
+    context = browser.new_context(viewport=DESKTOP, reduced_motion="reduce", locale="en-US")
+    page = context.new_page()
+    errors: list[str] = []
+    page.on("pageerror", lambda error: errors.append(str(error)))
+    page.goto(server + "/")
+    page.wait_for_selector("body[data-ready='true']")
+    page.fill("#signup-name", "Bo")
+    page.click("#signup-submit")
+    page.wait_for_selector("#private-open")
+    title = page.input_value("#private-title")
+    rules = _get_json(f"{server}/api/v1/titles/{title}")
+    offer = rules["side_bet_offer"]
+    assert offer["mode"] == "player_chooses"
+    boxes = page.locator("input[name='side_group']")
+    for index in range(offer["choose_count"]):
+        boxes.nth(index).check()
+    assert boxes.nth(offer["choose_count"]).is_disabled()
+    page.click("#private-open")
+    page.wait_for_selector("#bet-place")
+    spots = rules["table"]["spots"]
+    assert page.locator(".felt .bet-main").count() == spots
+
+    # The seat rule: a main bet may be at most N times the seat to its right.
+    multiple = rules["table"]["main_bet_max_multiple_of_right"]
+    page.locator(".chip[data-amount='100']").click()
+    page.click("#bet-2-main")
+    for _ in range(multiple + 1):
+        page.click("#bet-1-main")
+    page.wait_for_selector(".bet-problems li")
+    assert page.locator("#bet-place").is_disabled()
+    _shot(page, "desktop-private-seat-rule", full_page=False)
+    page.click("#bet-undo")
+    page.wait_for_selector(".bet-problems", state="detached")
+    page.click("#bet-place")
+    page.wait_for_selector("#dock-status:has-text('placed')")
+
+    deadline = time.monotonic() + 40
+    while not page.locator("#result-net").count() and time.monotonic() < deadline:
+        answer = page.locator(
+            "#action-stand:not([disabled]), .insurance-offer button[id^='decline-']"
+        )
+        if answer.count():
+            answer.first.click()
+        page.wait_for_timeout(200)
+    assert page.locator("#result-net").count(), "the private round did not settle"
+    _shot(page, "desktop-private-result", full_page=False)
+
+    page.click("a[data-nav='records']")
+    page.wait_for_selector(".record-link")
+    page.locator(".record-link").first.click()
+    page.click("#verify-shoe")
+    page.wait_for_selector("#verify-result.good")
+    assert page.inner_text("#verify-result code") == page.inner_text("#shoe-commitment")
+    _shot(page, "desktop-shoe-verified")
+    assert errors == []
+    context.close()
