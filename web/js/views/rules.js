@@ -123,7 +123,7 @@ function limits(r) {
 function roundFlow(r) {
   const lines = [t("rules.round.betting", { seconds: r.timers.betting_seconds })];
   lines.push(r.side_bets?.length ? t("rules.round.side_only") : null);
-  lines.push(r.table.shared && r.table.spots > 1 ? t("rules.round.deal_spots") : t("rules.round.deal"));
+  lines.push(r.table.spots > 1 ? t("rules.round.deal_spots") : t("rules.round.deal"));
   if (r.table.shared) lines.push(t("rules.round.steps"));
   if (r.table.spots > 1) lines.push(t("rules.round.spot_order"));
   lines.push(
