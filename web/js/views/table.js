@@ -74,12 +74,15 @@ export function mount(element, tableId) {
     session.onChange(() => schedule()),
   );
   v.tick = setInterval(drawTimer, 200);
-  root.replaceChildren(h("p.loading", {}, t("app.loading")));
+  // Redraws replace v.body only: the live region stays in place so screen readers announce it.
+  v.body = h("div.table-view", {}, h("p.loading", {}, t("app.loading")));
+  v.live = h("div.sr-only#table-live", { "aria-live": "polite", "aria-atomic": "true" });
+  root.replaceChildren(v.body, v.live);
   join();
 }
 
 export function unmount() {
-  if (v) {
+  if (v?.tick) {
     clearInterval(v.tick);
     send("leave", { table_id: v.tableId }).catch(() => {});
   }
@@ -109,18 +112,23 @@ async function onState(message) {
   if (message.round_id !== v.roundId) newRound(message);
   v.state = message;
   if (first || !v.rules) {
+    let rules = null;
     try {
-      v.rules = await api.title(message.public.title);
-      if (!v) return;
-      v.chip ??= chipValues()[0] ?? null;
+      rules = await api.title(message.public.title);
     } catch (error) {
-      v.error = error;
+      if (v) v.error = error;
     }
+    if (!v) return;
+    v.rules ??= rules;
+    v.chip ??= chipValues()[0] ?? null;
   }
   const kind = message.timer?.kind ?? null;
   if (kind !== v.timerKind) {
     v.timerKind = kind;
-    announceTimer(message.timer);
+    if (message.timer) {
+      const seconds = Math.max(0, Math.round((message.timer.deadline_ms - serverNow()) / 1000));
+      announce(t(`timer.${message.timer.kind}`, { seconds }));
+    }
   }
   schedule();
 }
@@ -187,11 +195,9 @@ function log(text) {
   v.log.length = Math.min(v.log.length, MAX_LOG);
 }
 
-function announceTimer(timer) {
-  const live = document.getElementById("timer-live");
-  if (!live) return;
-  if (!timer) live.textContent = "";
-  else live.textContent = t(`timer.${timer.kind}`, { seconds: Math.max(0, Math.round((timer.deadline_ms - serverNow()) / 1000)) });
+/** Say it once in the table's live region (timer starts, your turn, results). */
+function announce(text) {
+  if (v?.live && text && v.live.textContent !== text) v.live.textContent = text;
 }
 
 // ---- derived data -------------------------------------------------------------------------
@@ -451,7 +457,7 @@ function card(slot, code, options = {}) {
 function draw() {
   if (!root) return;
   if (v.error && !v.state) {
-    root.replaceChildren(h("p.error.panel", { role: "alert" }, errorText(v.error), " ", h("a", { href: "#/lobby" }, t("nav.lobby"))));
+    v.body.replaceChildren(h("p.error.panel", { role: "alert" }, errorText(v.error), " ", h("a", { href: "#/lobby" }, t("nav.lobby"))));
     return;
   }
   if (!v.state || !v.rules) return;
@@ -467,7 +473,7 @@ function draw() {
   v.shown = shown;
   setVocabulary(v.rules.title.vocabulary);
   const focused = document.activeElement?.id;
-  root.replaceChildren(
+  v.body.replaceChildren(
     header(),
     h("div.table-layout", {},
       h("section.felt", { "aria-label": t("table.felt") },
@@ -479,8 +485,8 @@ function draw() {
       h("section.dock", { "aria-label": t("table.controls") }, dock()),
       h("aside.side-panel", {}, resultPanel(), stepPanel(), logPanel()),
     ),
-    h("div.sr-only#timer-live", { "aria-live": "polite", "aria-atomic": "true" }),
   );
+  announce(statusLine());
   if (focused) document.getElementById(focused)?.focus();
   drawTimer();
 }
@@ -662,7 +668,7 @@ function dock() {
   const p = pub();
   const items = [];
   const status = statusLine();
-  items.push(h("p.dock-status#dock-status", { "aria-live": "polite" }, status));
+  items.push(h("p.dock-status#dock-status", {}, status));
   if (p.phase === "insurance") items.push(...insuranceOffers());
   if (p.phase === "decisions" && positionOn(p.current_spot)) items.push(actionBar());
   if (p.phase === "betting") items.push(bettingControls());
@@ -839,7 +845,6 @@ function resultPanel() {
   const current = done && myPositions().length ? { roundId: v.roundId, positions: myPositions(), balance: v.settled?.balance } : null;
   const shown = current || v.lastResult;
   const region = h("section.panel.result-panel#results", {
-    "aria-live": "polite",
     "aria-labelledby": "results-heading",
     dataset: { roundId: shown?.roundId ?? "" },
   }, h("h2#results-heading", {}, shown && !current ? t("result.last_round") : t("result.heading")));
@@ -890,7 +895,7 @@ function stepPanel() {
   if (!v.step) return null;
   const shared = pub().spots?.[String(v.step.spot)];
   const takers = v.step.takers;
-  return h("section.panel.step-panel#step-panel", { "aria-live": "polite" },
+  return h("section.panel.step-panel#step-panel", {},
     h("h2", {}, t("table.step_heading", { n: v.step.step })),
     h("div.step-show", {},
       cardElement(v.step.card, { fresh: performance.now() - v.step.at < 600 }),
