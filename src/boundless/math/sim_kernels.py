@@ -1,0 +1,737 @@
+"""The simulator's nopython kernels: the generator, one round, whole shoes, a recorded shoe.
+
+One round follows the engine's card order (DECISIONS rule 8 with one position per spot): each
+spot's first card, the up card, each spot's second card, the hole card (peek games); spots play
+left to right, a split hand 1 takes cards until it finishes, then hand 2; then the dealer
+(second card first in no-hole-card games). :mod:`boundless.math.sim_reference` plays the same
+rounds in plain Python with the core's own objects; tests hold the two equal, and hold the kernel
+to the engine card for card.
+
+Everything numba compiles lives in this one file, with the array layouts it reads: numba's
+cache is keyed by the file that defines a kernel, so a kernel split over files could load a
+stale compilation after an edit to a helper. The kernels run with numba's reference counting
+off (``_nrt=False``): they allocate nothing (the wrapper, :mod:`boundless.math.simulation`,
+passes every array in), and counting references on array arguments made them six times slower.
+
+Statistics, per bet (row 0 the main game, row ``1 + i`` side bet ``i``), in ``stats[row, ...]``:
+``ST_HAND_SQ`` the sum of squares of each spot's result (main: net per initial unit; side bet:
+payout per unit), and over shoes ``Y`` (a shoe's summed results) and ``N`` (its stakes, in
+units): ``ST_Y``, ``ST_YY``, ``ST_N``, ``ST_NN``, ``ST_YN``. A shoe is the sampling unit of the
+confidence intervals (the rounds of one shoe share its cards).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any, TypeVar
+
+import numpy as np
+import numpy.typing as npt
+from numba import njit
+
+I64 = npt.NDArray[np.int64]
+I8 = npt.NDArray[np.int8]
+F64 = npt.NDArray[np.float64]
+U64 = npt.NDArray[np.uint64]
+# Side tables in the order SideTables.kernel_arrays() gives them.
+SideArrays = tuple[I64, I8, I8, F64, I8, F64, I64, I64, I64, F64, I8, F64, F64, I64]
+# Work arrays (see boundless.math.simulation.work_arrays): hands, cards, spot_hands, spot_cards,
+# dealer, out_main, out_side, cur, shoe sums [2, bets], no pre-drawn wheel numbers.
+Work = tuple[I64, I8, I64, I64, I8, F64, F64, I64, F64, U64]
+Function = TypeVar("Function", bound=Callable[..., Any])
+
+# ---- layouts ---------------------------------------------------------------------------
+# Integer parameters ip[].
+IP_CARDS = 0  # cards in the shoe
+IP_CUT = 1  # cut index: the shoe ends after the round in which a card past it was drawn
+IP_BURN = 2
+IP_RESHUFFLE = 3  # reshuffle before every round
+IP_SPOTS = 4
+IP_PEEK = 5  # 1: the dealer has a hole card and peeks with peek-up values
+IP_PEEK_MASK = 6  # bit v set: peek with up value v (1..10)
+IP_H17 = 7
+IP_DOUBLE = 8
+IP_DOUBLE_AFTER_SPLIT = 9
+IP_DOUBLE_SPLIT_ACES = 10
+IP_SPLIT = 11
+IP_PAIR_BY_RANK = 12
+IP_SPLIT_ACES_ONE_CARD = 13
+IP_SPLIT_CHART_ONLY = 14  # split offered only where the chart splits
+IP_SPLIT_DECLINE = 15  # such a pair is offered split or surrender-20 only
+IP_SURRENDER = 16
+IP_SURRENDER_MASK = 17
+IP_POLICY = 18
+IP_ORIGINAL_BETS_ONLY = 19  # no hole card: a dealer blackjack takes only the original bet
+IP_SIDES = 20
+IP_SIZE = 21
+# Float parameters fp[]: winnings per unit (stake not included) and refunds per unit.
+FP_BLACKJACK, FP_WIN, FP_SURRENDER, FP_DECLINE = 0, 1, 2, 3
+FP_SIZE = 4
+# Actions: the engine's Action codes (core/round/actions.py).
+HIT, STAND, DOUBLE, SPLIT, SURRENDER, SURRENDER20 = 0, 1, 2, 3, 4, 5
+POLICY_CHART, POLICY_HIT_TO_12 = 0, 1
+# chart[table, row, up value] is a cell index; cell_moves[cell] its first and fall-back moves.
+CHART_HARD, CHART_SOFT, CHART_PAIRS = 0, 1, 2
+# Side-bet methods (see boundless.math.sim_side_tables).
+TABLE, BUST, WHEEL_SPOT, WHEEL_DEALER = 0, 1, 2, 3
+# cur[]: shoe position, next pre-drawn wheel number, shoe exhausted.
+CUR_POS, CUR_WHEEL, CUR_EXHAUSTED = 0, 1, 2
+CUR_SIZE = 3
+# hands[h, field]; hand h of spot s is 2*s (+1 for the second split hand).
+H_COUNT, H_HARD, H_ACES, H_UNITS, H_STATUS, H_SPLIT, H_SPLIT_ACES = 0, 1, 2, 3, 4, 5, 6
+H_FIELDS = 7
+DECIDING, STOOD, BUSTED, SURRENDERED, SURRENDERED20, NATURAL = 0, 1, 2, 3, 4, 5
+MAX_CARDS = 24  # a hand or the dealer never holds more (21 ones then a busting card)
+UNAVAILABLE = -1.0  # out_side value for a bet not offered this round
+TWO_POW_53 = 9007199254740992.0
+MASK32 = (1 << 32) - 1
+ST_HAND_SQ, ST_Y, ST_YY, ST_N, ST_NN, ST_YN = 0, 1, 2, 3, 4, 5
+ST_FIELDS = 6
+C_ROUNDS, C_SHOES, C_VOID = 0, 1, 2
+C_FIELDS = 3
+# rec_round[r, field] in play_shoe
+R_USED, R_DEALER, R_ROUND, R_VOID, R_HANDS, R_BURNED = 0, 1, 2, 3, 4, 5
+R_FIELDS = 6
+
+
+def kernel(function: Function) -> Function:
+    """Compile in nopython mode, cached, without reference counting (nothing is allocated)."""
+    options: dict[str, Any] = {"cache": True, "_nrt": False}
+    compiled: Function = njit(**options)(function)
+    return compiled
+
+
+# ---- xoshiro256** (plain-Python twin: boundless.math.sim_rng) --------------------------
+@kernel
+def _rotl(value: np.uint64, shift: int) -> np.uint64:
+    return (value << np.uint64(shift)) | (value >> np.uint64(64 - shift))
+
+
+@kernel
+def next_u64(state: U64) -> np.uint64:
+    s0, s1, s2, s3 = state[0], state[1], state[2], state[3]
+    result = _rotl(s1 * np.uint64(5), 7) * np.uint64(9)
+    t = s1 << np.uint64(17)
+    s2 ^= s0
+    s3 ^= s1
+    s1 ^= s2
+    s0 ^= s3
+    s2 ^= t
+    s3 = _rotl(s3, 45)
+    state[0], state[1], state[2], state[3] = s0, s1, s2, s3
+    return result
+
+
+@kernel
+def randbelow(state: U64, bound: int) -> int:
+    """Uniform integer in ``0 .. bound-1`` for ``1 <= bound < 2**32`` (Lemire, with rejection)."""
+    limit = np.uint64(bound)
+    product = (next_u64(state) >> np.uint64(32)) * limit
+    low = product & np.uint64(MASK32)
+    if low < limit:
+        threshold = (np.uint64(1 << 32) - limit) % limit
+        while low < threshold:
+            product = (next_u64(state) >> np.uint64(32)) * limit
+            low = product & np.uint64(MASK32)
+    return int(product >> np.uint64(32))
+
+
+# ---- one round -------------------------------------------------------------------------
+@kernel
+def card_value(card: int) -> int:
+    rank_index = card >> 2
+    return 10 if rank_index >= 9 else rank_index + 1
+
+
+@kernel
+def draw(deck: I8, cur: I64, rng: U64, lazy: bool) -> int:
+    """The next card; with ``lazy`` the shoe is shuffled as it is dealt (forward Fisher-Yates)."""
+    position = cur[CUR_POS]
+    size = deck.shape[0]
+    if position >= size:
+        cur[CUR_EXHAUSTED] = 1
+        return 0
+    if lazy:
+        other = position + randbelow(rng, size - position)
+        card = deck[other]
+        deck[other] = deck[position]
+        deck[position] = card
+    cur[CUR_POS] = position + 1
+    return int(deck[position])
+
+
+@kernel
+def best_total(hard: int, aces: int) -> int:
+    return hard + 10 if aces and hard <= 11 else hard
+
+
+@kernel
+def _add(hands: I64, cards: I8, hand: int, card: int) -> int:
+    count = hands[hand, H_COUNT]
+    if count < MAX_CARDS:
+        cards[hand, count] = card
+    hands[hand, H_COUNT] = count + 1
+    value = card_value(card)
+    hands[hand, H_HARD] += value
+    if value == 1:
+        hands[hand, H_ACES] = 1
+    return best_total(hands[hand, H_HARD], hands[hand, H_ACES])
+
+
+@kernel
+def _pick(cell: int, legal: int, cell_moves: I8) -> int:
+    """The cell's first allowed move; a surrender may be a surrender-20 (StrategyChart.choose)."""
+    for slot in range(2):
+        move = cell_moves[cell, slot]
+        if move >= 0:
+            if (legal >> move) & 1:
+                return int(move)
+            if move == SURRENDER and (legal >> SURRENDER20) & 1:
+                return SURRENDER20
+    return -1
+
+
+@kernel
+def legal_mask(
+    ip: I64, chart: I8, cell_moves: I8, hands: I64, cards: I8, hand: int, up: int, split: bool
+) -> int:
+    """Bit mask of the legal actions (engine: core.round.paths.legal_actions)."""
+    count = hands[hand, H_COUNT]
+    first = not split and count == 2
+    one, two = int(cards[hand, 0]), int(cards[hand, 1])
+    offered = False
+    if ip[IP_SPLIT] and first:
+        by_rank = ip[IP_PAIR_BY_RANK] != 0
+        pair = (one >> 2) == (two >> 2) if by_rank else card_value(one) == card_value(two)
+        if pair:
+            offered = True
+            if ip[IP_SPLIT_CHART_ONLY]:
+                cell = chart[CHART_PAIRS, card_value(one), up]
+                offered = cell_moves[cell, 0] == SPLIT or cell_moves[cell, 1] == SPLIT
+    if offered and ip[IP_SPLIT_DECLINE]:
+        return (1 << SPLIT) | (1 << SURRENDER20)
+    legal = (1 << HIT) | (1 << STAND)
+    if (
+        ip[IP_DOUBLE]
+        and count == 2
+        and (hands[hand, H_SPLIT] == 0 or ip[IP_DOUBLE_AFTER_SPLIT])
+        and (hands[hand, H_SPLIT_ACES] == 0 or ip[IP_DOUBLE_SPLIT_ACES])
+    ):
+        legal |= 1 << DOUBLE
+    if offered:
+        legal |= 1 << SPLIT
+    if ip[IP_SURRENDER] and first and (ip[IP_SURRENDER_MASK] >> up) & 1:
+        legal |= 1 << SURRENDER
+    return legal
+
+
+@kernel
+def decide(
+    ip: I64, chart: I8, cell_moves: I8, hands: I64, cards: I8, hand: int, up: int, split: bool
+) -> int:
+    """The policy's action (engine: core.round.autoplay and StrategyChart.choose)."""
+    hard, aces = hands[hand, H_HARD], hands[hand, H_ACES]
+    total = best_total(hard, aces)
+    if ip[IP_POLICY] == POLICY_HIT_TO_12:
+        return HIT if total <= 11 else STAND
+    legal = legal_mask(ip, chart, cell_moves, hands, cards, hand, up, split)
+    move = -1
+    if (legal >> SPLIT) & 1:
+        move = _pick(chart[CHART_PAIRS, card_value(int(cards[hand, 0])), up], legal, cell_moves)
+    if move < 0:
+        if aces and hard <= 11:
+            cell = chart[CHART_SOFT, min(total, 21), up]
+        else:
+            cell = chart[CHART_HARD, max(4, min(total, 21)), up]
+        move = _pick(cell, legal, cell_moves)
+    if move < 0:
+        move = HIT if total < 17 and (legal & 1) == 1 else STAND
+    if (legal >> move) & 1:
+        return move
+    return SURRENDER20 if (legal >> SURRENDER20) & 1 else STAND
+
+
+@kernel
+def _play_hand(
+    ip: I64,
+    chart: I8,
+    cell_moves: I8,
+    hands: I64,
+    cards: I8,
+    hand: int,
+    up: int,
+    split: bool,
+    deck: I8,
+    cur: I64,
+    rng: U64,
+    lazy: bool,
+) -> bool:
+    """Decide and draw until the hand is finished; True when the policy splits it."""
+    while hands[hand, H_STATUS] == DECIDING:
+        action = decide(ip, chart, cell_moves, hands, cards, hand, up, split)
+        if action == STAND:
+            hands[hand, H_STATUS] = STOOD
+        elif action == SURRENDER:
+            hands[hand, H_STATUS] = SURRENDERED
+        elif action == SURRENDER20:
+            hands[hand, H_STATUS] = SURRENDERED20
+        elif action == SPLIT:
+            return True
+        else:
+            if action == DOUBLE:
+                hands[hand, H_UNITS] *= 2
+            total = _add(hands, cards, hand, draw(deck, cur, rng, lazy))
+            if total > 21:
+                hands[hand, H_STATUS] = BUSTED
+            elif total == 21 or action == DOUBLE:
+                hands[hand, H_STATUS] = STOOD
+    return False
+
+
+@kernel
+def _start_hand(hands: I64, cards: I8, hand: int, card: int, split: int) -> None:
+    hands[hand, H_COUNT] = 0
+    hands[hand, H_HARD] = 0
+    hands[hand, H_ACES] = 0
+    hands[hand, H_UNITS] = 1
+    hands[hand, H_STATUS] = DECIDING
+    hands[hand, H_SPLIT] = split
+    hands[hand, H_SPLIT_ACES] = 0
+    _add(hands, cards, hand, card)
+
+
+@kernel
+def _play_spot(
+    ip: I64,
+    chart: I8,
+    cell_moves: I8,
+    hands: I64,
+    cards: I8,
+    spot_hands: I64,
+    spot: int,
+    up: int,
+    deck: I8,
+    cur: I64,
+    rng: U64,
+    lazy: bool,
+) -> None:
+    first = 2 * spot
+    if hands[first, H_STATUS] != DECIDING:
+        return
+    if not _play_hand(ip, chart, cell_moves, hands, cards, first, up, False, deck, cur, rng, lazy):
+        return
+    one, two = int(cards[first, 0]), int(cards[first, 1])
+    aces = 1 if (one >> 2) == 0 else 0
+    spot_hands[spot] = 2
+    _start_hand(hands, cards, first, one, 1)
+    _start_hand(hands, cards, first + 1, two, 1)
+    hands[first, H_SPLIT_ACES] = aces
+    hands[first + 1, H_SPLIT_ACES] = aces
+    for hand in range(first, first + 2):
+        total = _add(hands, cards, hand, draw(deck, cur, rng, lazy))
+        if total == 21 or (aces and ip[IP_SPLIT_ACES_ONE_CARD]):
+            hands[hand, H_STATUS] = STOOD
+        else:
+            _play_hand(ip, chart, cell_moves, hands, cards, hand, up, True, deck, cur, rng, lazy)
+
+
+@kernel
+def _settle_spot(
+    ip: I64,
+    fp: F64,
+    hands: I64,
+    spot_hands: I64,
+    spot: int,
+    dealer_total: int,
+    dealer_natural: bool,
+) -> float:
+    """Net main-game result of the spot per initial unit (engine: settlement.path_terms)."""
+    payout = 0.0
+    stake = 0.0
+    for index in range(spot_hands[spot]):
+        hand = 2 * spot + index
+        units = float(hands[hand, H_UNITS])
+        status = hands[hand, H_STATUS]
+        stake += units
+        if status == SURRENDERED:
+            pay = units * fp[FP_SURRENDER]
+        elif status == SURRENDERED20:
+            pay = units * fp[FP_DECLINE]
+        elif status == NATURAL:
+            pay = units if dealer_natural else units * (1.0 + fp[FP_BLACKJACK])
+        elif dealer_natural:
+            # No hole card: a dealer blackjack takes only the original bet (DECISIONS rule 18).
+            pay = units - (1.0 if index == 0 else 0.0) if ip[IP_ORIGINAL_BETS_ONLY] else 0.0
+        elif status == BUSTED:
+            pay = 0.0
+        else:
+            total = best_total(hands[hand, H_HARD], hands[hand, H_ACES])
+            if dealer_total > 21 or total > dealer_total:
+                pay = units * (1.0 + fp[FP_WIN])
+            elif total == dealer_total:
+                pay = units
+            else:
+                pay = 0.0
+        payout += pay
+    return payout - stake
+
+
+@kernel
+def _wheel_number(rng: U64, wheel_ks: U64, cur: I64) -> np.uint64:
+    """53 random bits: pre-drawn ones while they last, else from the generator."""
+    index = cur[CUR_WHEEL]
+    if index < wheel_ks.shape[0]:
+        cur[CUR_WHEEL] = index + 1
+        drawn: np.uint64 = wheel_ks[index]
+        return drawn
+    return next_u64(rng) >> np.uint64(11)
+
+
+@kernel
+def spin(sides: SideArrays, bet: int, rng: U64, wheel_ks: U64, cur: I64) -> float:
+    """One Bonus Spin Xtreme feature; payout per unit wagered (engine: core.wheel)."""
+    inner_cum, inner_total, inner_count = sides[6], sides[7], sides[8]
+    inner_pay, inner_power = sides[9], sides[10]
+    outer_cum, outer_pay, outer_count = sides[11], sides[12], sides[13]
+    drawn = (_wheel_number(rng, wheel_ks, cur) * np.uint64(inner_total[bet])) >> np.uint64(53)
+    wedge = 0
+    while wedge < inner_count[bet] - 1 and drawn >= np.uint64(inner_cum[bet, wedge]):
+        wedge += 1
+    pay: float = inner_pay[bet, wedge]
+    if inner_power[bet, wedge]:
+        chance = float(_wheel_number(rng, wheel_ks, cur)) / TWO_POW_53
+        outer = 0
+        while outer < outer_count[bet] - 1 and chance >= outer_cum[bet, outer]:
+            outer += 1
+        pay += outer_pay[bet, outer]
+    return pay
+
+
+@kernel
+def settle_side_bets(
+    sides: SideArrays,
+    max_round: I64,
+    round_in_shoe: int,
+    spot_cards: I64,
+    spots: int,
+    dealer: I8,
+    dealer_count: int,
+    dealer_total: int,
+    rng: U64,
+    wheel_ks: U64,
+    cur: I64,
+    out_side: F64,
+) -> None:
+    """Payout per unit of every side bet on every spot, in the engine's order (bet, then spot)."""
+    kind, table, pend, pay, trig, bust_pay = (
+        sides[0],
+        sides[1],
+        sides[2],
+        sides[3],
+        sides[4],
+        sides[5],
+    )
+    up, hole = int(dealer[0]), int(dealer[1])
+    for bet in range(kind.shape[0]):
+        available = max_round[bet] == 0 or round_in_shoe <= max_round[bet]
+        for spot in range(spots):
+            if not available:
+                out_side[bet, spot] = UNAVAILABLE
+                continue
+            one, two = spot_cards[spot, 0], spot_cards[spot, 1]
+            method = kind[bet]
+            result = 0.0
+            if method == TABLE:
+                code = int(table[bet, one * 2704 + two * 52 + up])
+                if code <= -2:
+                    code = int(pend[bet, -2 - code, hole])
+                if code >= 0:
+                    result = pay[bet, code]
+            elif method == BUST:
+                if dealer_total > 21:
+                    result = bust_pay[bet, min(dealer_count, bust_pay.shape[1] - 1)]
+            else:
+                where = one * 52 + two if method == WHEEL_SPOT else up * 52 + hole
+                if trig[bet, where]:
+                    result = spin(sides, bet, rng, wheel_ks, cur)
+            out_side[bet, spot] = result
+
+
+@kernel
+def play_round(
+    ip: I64,
+    fp: F64,
+    chart: I8,
+    cell_moves: I8,
+    sides: SideArrays,
+    max_round: I64,
+    deck: I8,
+    cur: I64,
+    rng: U64,
+    lazy: bool,
+    wheel_ks: U64,
+    round_in_shoe: int,
+    hands: I64,
+    cards: I8,
+    spot_hands: I64,
+    spot_cards: I64,
+    dealer: I8,
+    out_main: F64,
+    out_side: F64,
+) -> int:
+    """Play one round from the shoe at ``cur``; returns the number of dealer cards."""
+    spots = ip[IP_SPOTS]
+    for spot in range(spots):
+        card = draw(deck, cur, rng, lazy)
+        _start_hand(hands, cards, 2 * spot, card, 0)
+        spot_hands[spot] = 1
+        spot_cards[spot, 0] = card
+    up = draw(deck, cur, rng, lazy)
+    up_value = card_value(up)
+    for spot in range(spots):
+        card = draw(deck, cur, rng, lazy)
+        _add(hands, cards, 2 * spot, card)
+        spot_cards[spot, 1] = card
+        if hands[2 * spot, H_HARD] == 11 and hands[2 * spot, H_ACES]:
+            hands[2 * spot, H_STATUS] = NATURAL
+    dealer[0] = up
+    hard = up_value
+    aces = 1 if up_value == 1 else 0
+    count = 1
+    peeked_natural = False
+    if ip[IP_PEEK]:
+        hole = draw(deck, cur, rng, lazy)
+        dealer[1] = hole
+        count = 2
+        hard += card_value(hole)
+        aces |= 1 if card_value(hole) == 1 else 0
+        peeked_natural = ((ip[IP_PEEK_MASK] >> up_value) & 1) == 1 and hard == 11 and aces == 1
+    if not peeked_natural:
+        for spot in range(spots):
+            _play_spot(
+                ip,
+                chart,
+                cell_moves,
+                hands,
+                cards,
+                spot_hands,
+                spot,
+                up_value,
+                deck,
+                cur,
+                rng,
+                lazy,
+            )
+        if count == 1:
+            dealer[1] = draw(deck, cur, rng, lazy)
+            count = 2
+            hard += card_value(dealer[1])
+            aces |= 1 if card_value(dealer[1]) == 1 else 0
+        if not (hard == 11 and aces):
+            while True:
+                total = best_total(hard, aces)
+                soft = aces == 1 and hard <= 11
+                if total < 17 or (total == 17 and soft and ip[IP_H17]):
+                    card = draw(deck, cur, rng, lazy)
+                    if count < MAX_CARDS:
+                        dealer[count] = card
+                    count += 1
+                    hard += card_value(card)
+                    aces |= 1 if card_value(card) == 1 else 0
+                else:
+                    break
+    dealer_natural = count == 2 and hard == 11 and aces == 1
+    dealer_total = best_total(hard, aces)
+    for spot in range(spots):
+        out_main[spot] = _settle_spot(ip, fp, hands, spot_hands, spot, dealer_total, dealer_natural)
+    if ip[IP_SIDES]:
+        settle_side_bets(
+            sides,
+            max_round,
+            round_in_shoe,
+            spot_cards,
+            spots,
+            dealer,
+            count,
+            dealer_total,
+            rng,
+            wheel_ks,
+            cur,
+            out_side,
+        )
+    return count
+
+
+@kernel
+def _burn(ip: I64, deck: I8, cur: I64, rng: U64, lazy: bool) -> None:
+    """Reveal the first card and burn as many more as its value (DECISIONS rule 15)."""
+    if ip[IP_BURN]:
+        shown = draw(deck, cur, rng, lazy)
+        for _ in range(card_value(shown)):
+            draw(deck, cur, rng, lazy)
+
+
+@kernel
+def simulate_chunk(
+    ip: I64,
+    fp: F64,
+    chart: I8,
+    cell_moves: I8,
+    sides: SideArrays,
+    max_round: I64,
+    deck: I8,
+    rng: U64,
+    quota: int,
+    work: Work,
+    stats: F64,
+    counts: I64,
+) -> None:
+    """Play whole shoes, shuffled as dealt, until at least ``quota`` rounds; add to the sums."""
+    hands, cards, spot_hands, spot_cards, dealer, out_main, out_side, cur, shoe, no_ks = work
+    spots = ip[IP_SPOTS]
+    bets = 1 + ip[IP_SIDES]
+    reshuffle = ip[IP_RESHUFFLE] != 0
+    cut = ip[IP_CUT]
+    played = 0
+    while played < quota:
+        cur[CUR_POS] = 0
+        cur[CUR_EXHAUSTED] = 0
+        _burn(ip, deck, cur, rng, True)
+        shoe[:, :] = 0.0
+        round_in_shoe = 0
+        while True:
+            round_in_shoe += 1
+            play_round(
+                ip,
+                fp,
+                chart,
+                cell_moves,
+                sides,
+                max_round,
+                deck,
+                cur,
+                rng,
+                True,
+                no_ks,
+                round_in_shoe,
+                hands,
+                cards,
+                spot_hands,
+                spot_cards,
+                dealer,
+                out_main,
+                out_side,
+            )
+            if cur[CUR_EXHAUSTED]:
+                counts[C_VOID] += 1  # the engine voids a round the shoe cannot finish
+                break
+            for spot in range(spots):
+                net = out_main[spot]
+                shoe[0, 0] += net
+                stats[0, ST_HAND_SQ] += net * net
+            shoe[1, 0] += spots
+            for bet in range(bets - 1):
+                if out_side[bet, 0] == UNAVAILABLE:
+                    continue
+                for spot in range(spots):
+                    paid = out_side[bet, spot]
+                    shoe[0, bet + 1] += paid
+                    stats[bet + 1, ST_HAND_SQ] += paid * paid
+                shoe[1, bet + 1] += spots
+            played += 1
+            if reshuffle or cur[CUR_POS] > cut:
+                break
+        for row in range(bets):
+            y, n = shoe[0, row], shoe[1, row]
+            stats[row, ST_Y] += y
+            stats[row, ST_YY] += y * y
+            stats[row, ST_N] += n
+            stats[row, ST_NN] += n * n
+            stats[row, ST_YN] += y * n
+        counts[C_SHOES] += 1
+    counts[C_ROUNDS] += played
+
+
+@kernel
+def play_shoe(
+    ip: I64,
+    fp: F64,
+    chart: I8,
+    cell_moves: I8,
+    sides: SideArrays,
+    max_round: I64,
+    deck: I8,
+    wheel_ks: U64,
+    rng: U64,
+    work: Work,
+    rec_cards: I8,
+    rec_hand: I64,
+    rec_dealer: I8,
+    rec_round: I64,
+    rec_main: F64,
+    rec_side: F64,
+) -> int:
+    """Play the stacked ``deck`` as the title's shoe (burn, cut card) and record every round,
+    at most ``len(rec_round)`` rounds; returns the number played.
+
+    ``rec_cards[r, spot, hand, k]`` the cards of each hand (-1 after the last);
+    ``rec_hand[r, spot, hand, (count, status, units)]``; ``rec_dealer[r, k]``;
+    ``rec_round[r, R_*]``; ``rec_main[r, spot]``; ``rec_side[r, bet, spot]``. Pre-drawn
+    ``wheel_ks`` (53-bit numbers) drive the wheels, then ``rng``.
+    """
+    hands, cards, spot_hands, spot_cards, dealer, out_main, out_side, cur, _, _ = work
+    spots = ip[IP_SPOTS]
+    cur[:] = 0
+    _burn(ip, deck, cur, rng, False)
+    burned = cur[CUR_POS]
+    played = 0
+    while played < rec_round.shape[0]:
+        start = cur[CUR_POS]
+        cards[:, :] = -1
+        dealer[:] = -1
+        count = play_round(
+            ip,
+            fp,
+            chart,
+            cell_moves,
+            sides,
+            max_round,
+            deck,
+            cur,
+            rng,
+            False,
+            wheel_ks,
+            played + 1,
+            hands,
+            cards,
+            spot_hands,
+            spot_cards,
+            dealer,
+            out_main,
+            out_side,
+        )
+        record = rec_round[played]
+        record[R_USED] = cur[CUR_POS] - start
+        record[R_DEALER] = count
+        record[R_ROUND] = played + 1
+        record[R_VOID] = cur[CUR_EXHAUSTED]
+        record[R_BURNED] = burned
+        for slot in range(MAX_CARDS):
+            rec_dealer[played, slot] = dealer[slot]
+        record[R_HANDS] = 0
+        for spot in range(spots):
+            rec_main[played, spot] = out_main[spot]
+            for bet in range(out_side.shape[0]):
+                rec_side[played, bet, spot] = out_side[bet, spot]
+            record[R_HANDS] += spot_hands[spot]
+            for index in range(spot_hands[spot]):
+                hand = 2 * spot + index
+                for slot in range(MAX_CARDS):
+                    rec_cards[played, spot, index, slot] = cards[hand, slot]
+                rec_hand[played, spot, index, 0] = hands[hand, H_COUNT]
+                rec_hand[played, spot, index, 1] = hands[hand, H_STATUS]
+                rec_hand[played, spot, index, 2] = hands[hand, H_UNITS]
+        played += 1
+        if cur[CUR_EXHAUSTED] or ip[IP_RESHUFFLE] or cur[CUR_POS] > ip[IP_CUT]:
+            break
+    return played
