@@ -46,7 +46,7 @@ CHROMIUM_ARGS = [
 DESKTOP = {"width": 1280, "height": 900}
 PHONE = {"width": 360, "height": 780}
 ROUNDS_TO_PLAY = 3
-PLAY_DEADLINE_S = 75.0
+PLAY_DEADLINE_S = 100.0
 STARTING_GRANT = 100_000
 
 
@@ -94,7 +94,7 @@ def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
         "--starting-grant",
         str(STARTING_GRANT),
         "--betting-seconds",
-        "5",
+        "7",
         "--insurance-seconds",
         "4",
         "--decision-seconds",

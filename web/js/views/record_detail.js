@@ -182,7 +182,8 @@ function stakeRows() {
         paid: hand.payout ?? 0,
       });
     });
-    if (position.insurance) {
+    // Even money shows as the hand's own outcome; only real insurance gets a row of its own.
+    if (position.insurance && position.insurance.kind !== "even_money") {
       const insurance = position.insurance;
       rows.push({ what: where + t(`wager.${insurance.kind}`), outcome: insurance.outcome ? t(`outcome.${insurance.outcome}`) : "–", staked: insurance.stake, paid: insurance.payout ?? 0 });
     }

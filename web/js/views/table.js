@@ -867,7 +867,8 @@ function resultPanel() {
         money(hand.payout ?? 0),
       ]);
     });
-    if (position.insurance) {
+    // Even money shows as the hand's own outcome; only real insurance gets a row of its own.
+    if (position.insurance && position.insurance.kind !== "even_money") {
       rows.push([t(`insurance.${position.insurance.kind}`), position.insurance.outcome ? t(`outcome.${position.insurance.outcome}`) : "–", money(position.insurance.stake), money(position.insurance.payout ?? 0)]);
     }
     for (const [key, side] of Object.entries(position.side_bets || {})) {
