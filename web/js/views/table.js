@@ -183,8 +183,14 @@ function onSettled(message) {
 }
 
 function onNotice(message) {
-  const key = `notice.${message.kind}`;
-  const text = t(key, { detail: typeof message.detail === "string" ? message.detail : "" });
+  const detail = message.detail && typeof message.detail === "object" ? message.detail : {};
+  let text = t(`notice.${message.kind}`, {
+    n: detail.shoe_number ?? "",
+    commitment: String(detail.commitment ?? "").slice(0, 12),
+  });
+  if (message.kind === "shuffle" && detail.burn?.revealed) {
+    text += " " + t("notice.burn", { card: cardText(detail.burn.revealed), count: detail.burn.burned?.length ?? 0 });
+  }
   log(text);
   toast(text, message.kind === "cancelled" || message.kind === "paused" ? "warn" : "info");
   schedule();
