@@ -316,3 +316,34 @@ def test_without_coins_for_the_charts_split_the_second_choice_applies() -> None:
     bet(round_, "p", 1, balance=1000)
     round_.run_to_end()
     assert hand(round_, "p", 1) == Hand("8S 8D", 16, 1000, "surrender", 500)
+
+
+def test_card_values_numbers_at_face_value_pictures_ten_aces_one_or_eleven() -> None:
+    """Seat 1 AS 6H is soft 17 and hits 9C: 16 (the ace now 1); seat 2 KS QH is 20; seat 3
+    2S 9D is 11. The dealer 8H 9H has 17."""
+    round_, _ = new_round(BOO_BUCKS, "AS KS 2S 8H 6H QH 9D 9H 9C TC")
+    _seats(round_, 1000, 1000, 1000)
+    round_.deal()
+    assert [round_.path_of(p).hand.total for p in round_.positions_of("p")] == [17, 20, 11]
+    play(round_, {("p", 1): ["hit", "stand"], ("p", 2): ["stand"], ("p", 3): ["hit"]})
+    assert hand(round_, "p", 1) == Hand("AS 6H 9C", 16, 1000, "lose", 0)
+    assert hand(round_, "p", 2) == Hand("KS QH", 20, 1000, "win", 2000)
+    assert hand(round_, "p", 3) == Hand("2S 9D TC", 21, 1000, "win", 2000)
+
+
+def test_a_malfunction_voids_all_pays_and_plays() -> None:
+    """Seat 1's Trifecta (5S 6S with 7S up: straight flush) is paid with the deal and seat 2
+    surrenders; then the round is voided: every stake comes back and nothing more."""
+    round_, _ = new_round(BOO_BUCKS, "5S TS 7S 6S 6H KH", offered=("trifecta", "in_between"))
+    bet(round_, "p", 1, main=1000, sides={"trifecta": 100})
+    bet(round_, "p", 2, main=1000, balance=None)
+    round_.deal()
+    round_.decide("p", 1, "stand")
+    round_.close_step()
+    round_.decide("p", 2, "surrender")
+    round_.close_step()
+    assert [stage for stage, _ in paid_by_stage(round_)] == ["side_bets_initial", "surrender"]
+    round_.cancel("malfunction")
+    assert round_.phase == "cancelled"
+    assert round_.paid().tolist() == round_.staked().tolist() == [1100, 1000]
+    assert net(round_, "p") == 0

@@ -186,3 +186,9 @@ def test_an_operator_may_set_any_switch() -> None:
     play(round_, {("p", 1): ["hit", "stand"]})
     assert dealer(round_) == "6H AC 2S"  # soft 17 hits to 19
     assert ShoeCycle(rules, SeededSource(1)).start_round().shuffled.card_count == 52  # type: ignore[union-attr]
+
+
+@pytest.mark.parametrize("preset", BOO_BUCKS_PRESETS)
+def test_the_documented_main_wager_return_is_carried_by_every_preset(preset: str) -> None:
+    # The exact return of each preset is computed by the math suite (docs/math.md).
+    assert rules_of(preset).title.documented_rtp == 0.996
