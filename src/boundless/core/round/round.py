@@ -8,7 +8,7 @@ applies it. Only :meth:`SharedRound._apply` changes state, so replaying the even
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from typing import Protocol
 
 import numpy as np
@@ -298,11 +298,7 @@ class SharedRound:
         return self.verify_place_bets([player_id], [spot], [main_amount], sides, free)
 
     def can_place_bet(self, *args: object, **kwargs: object) -> bool:
-        try:
-            self.verify_place_bet(*args, **kwargs)  # type: ignore[arg-type]
-        except RulesError:
-            return False
-        return True
+        return _succeeds(self.verify_place_bet, *args, **kwargs)
 
     def place_bet(
         self,
@@ -337,11 +333,7 @@ class SharedRound:
             raise PhaseError("no bets were placed; there is nothing to deal")
 
     def can_deal(self) -> bool:
-        try:
-            self.verify_deal()
-        except RulesError:
-            return False
-        return True
+        return _succeeds(self.verify_deal)
 
     def deal(self) -> ev.CardsDealt:
         """Close betting and deal: each occupied spot, the up card, each spot again, the hole."""
@@ -392,11 +384,7 @@ class SharedRound:
         self._verify_insurance(player_id, spot, even_money=False)
 
     def can_take_insurance(self, player_id: str, spot: int = 1) -> bool:
-        try:
-            self.verify_take_insurance(player_id, spot)
-        except RulesError:
-            return False
-        return True
+        return _succeeds(self.verify_take_insurance, player_id, spot)
 
     def take_insurance(self, player_id: str, spot: int = 1) -> ev.InsuranceTaken:
         position = self._verify_insurance(player_id, spot, even_money=False)
@@ -408,11 +396,7 @@ class SharedRound:
         self._verify_insurance(player_id, spot, even_money=True)
 
     def can_take_even_money(self, player_id: str, spot: int = 1) -> bool:
-        try:
-            self.verify_take_even_money(player_id, spot)
-        except RulesError:
-            return False
-        return True
+        return _succeeds(self.verify_take_even_money, player_id, spot)
 
     def take_even_money(self, player_id: str, spot: int = 1) -> ev.InsuranceTaken:
         position = self._verify_insurance(player_id, spot, even_money=True)
@@ -530,11 +514,7 @@ class SharedRound:
         return position
 
     def can_decide(self, player_id: str, spot: int, action: Action | str) -> bool:
-        try:
-            self.verify_decide(player_id, spot, action)
-        except RulesError:
-            return False
-        return True
+        return _succeeds(self.verify_decide, player_id, spot, action)
 
     def decide(self, player_id: str, spot: int, action: Action | str) -> ev.DecisionsMade:
         """Record the player's decision for this step; it executes when the step closes."""
@@ -766,6 +746,15 @@ class SharedRound:
     def final_payouts(self) -> np.ndarray:
         """What each position is owed in total once the round is settled (stakes included)."""
         return final_payouts(self)
+
+
+def _succeeds(check: Callable[..., object], *args: object, **kwargs: object) -> bool:
+    """The ``can_x`` of a ``verify_x``: whether it passes (it never changes anything)."""
+    try:
+        check(*args, **kwargs)
+    except RulesError:
+        return False
+    return True
 
 
 def _parse_action(word: str, where: str) -> Action:
