@@ -16,6 +16,7 @@ from boundless.cli.table_seats import (
     InsuranceOffer,
     Seat,
     SeatView,
+    SideBetChoice,
     SpotBet,
 )
 from boundless.core.round import Action
@@ -33,13 +34,21 @@ def _affordable(amount: int, offer: BetOffer, low: int, high: int, budget: int) 
 
 
 class Bot:
-    """Shared bet sizing; subclasses choose their actions."""
+    """Shared bet sizing and spot choice; subclasses choose their actions."""
 
     label = "bot"
     main_multiple = 1
+    spots_wanted = 1
 
-    def __init__(self) -> None:
+    def __init__(self, seat_index: int = 0) -> None:
         self.rejections: list[str] = []
+        self.seat_index = seat_index  # spreads the bots over a table's spots
+
+    def spots(self, offer: BetOffer) -> list[int]:
+        """The spots this bot plays: its own first spot, then the next ones, up to the limit."""
+        count = min(self.spots_wanted, offer.max_spots, len(offer.spots))
+        start = self.seat_index % len(offer.spots)
+        return [offer.spots[(start + step) % len(offer.spots)] for step in range(count)]
 
     def main_amount(self, offer: BetOffer) -> int:
         wanted = offer.min_main_amount * BASE_BET_IN_MINIMUMS * self.main_multiple
@@ -51,16 +60,26 @@ class Bot:
         return {}
 
     def bet(self, offer: BetOffer) -> Sequence[SpotBet]:
-        main = self.main_amount(offer)
-        sides = self.side_amounts(offer, offer.balance - main)
-        candidates = [SpotBet(offer.spots[0], main, sides), SpotBet(offer.spots[0], main, {})]
-        for candidate in candidates:
-            if candidate.total_amount > 0 and offer.check([candidate]) is None:
-                return [candidate]
+        chosen = self.spots(offer)
+        for spots in (chosen, chosen[:1]):
+            share = offer.balance // len(spots)
+            main = _affordable(
+                self.main_amount(offer), offer, offer.min_main_amount, offer.max_main_amount, share
+            )
+            sides = self.side_amounts(offer, share - main)
+            for candidate in (
+                [SpotBet(spot, main, sides) for spot in spots],
+                [SpotBet(spot, main, {}) for spot in spots],
+            ):
+                if candidate[0].total_amount > 0 and offer.check(candidate) is None:
+                    return candidate
         return []
 
     def insurance(self, offer: InsuranceOffer) -> bool:
         return False
+
+    def choose_side_bets(self, choice: SideBetChoice) -> Sequence[str]:
+        return choice.current  # a bot hosting a table keeps the offer in force
 
     def decide(self, view: SeatView) -> Action | None:
         return None
@@ -94,6 +113,7 @@ class DoublerBot(Bot):
 
     label = "doubles & splits"
     main_multiple = 2
+    spots_wanted = 2
 
     def insurance(self, offer: InsuranceOffer) -> bool:
         return True
@@ -157,21 +177,25 @@ class BotSpec:
     policy: type[Bot]
 
 
-def bot_lineup(count: int) -> list[BotSpec]:
-    """``count`` bots cycling through the policies, each with its own name."""
+def bot_lineup(count: int, side_bets: bool = True) -> list[BotSpec]:
+    """``count`` bots cycling through the policies, each with its own name.
+
+    Without side bets at the table the side-bets-only policy would never play: it is left out.
+    """
+    policies = [p for p in POLICIES if side_bets or p is not SideBetsOnlyBot]
     specs = []
     for index in range(count):
         base = BOT_NAMES[index % len(BOT_NAMES)]
         name = base if index < len(BOT_NAMES) else f"{base} {index // len(BOT_NAMES) + 1}"
-        specs.append(BotSpec(name, POLICIES[index % len(POLICIES)]))
+        specs.append(BotSpec(name, policies[index % len(policies)]))
     return specs
 
 
-def bot_seats(count: int, balance: int) -> list[Seat]:
-    """Seats for ``count`` bots, each starting with ``balance``."""
+def bot_seats(count: int, balance: int, side_bets: bool = True) -> list[Seat]:
+    """Seats for ``count`` bots, each starting with ``balance``, spread over the spots."""
     seats = []
-    for spec in bot_lineup(count):
-        decider: Decider = spec.policy()
+    for index, spec in enumerate(bot_lineup(count, side_bets)):
+        decider: Decider = spec.policy(index)
         seats.append(
             Seat(
                 player_id=f"bot-{spec.name.lower().replace(' ', '-')}",

@@ -55,7 +55,10 @@ def run_game(
             _save_reveal(reveal_dir, event, console)
 
     human = Seat(HUMAN_ID, HUMAN_NAME, screen, balance, host=True)
-    seats = [human, *bot_seats(bots, balance)]
+    private = not rules.table.shared
+    if private:
+        bots = 0  # a private table has one player: you
+    seats = [human, *bot_seats(bots, balance, side_bets=bool(rules.side_bets))]
     driver = TableDriver(rules, chart, source, seats, observer=observe)
     words = screen.words
     console.rule(f"[bold]{rules.title.name}[/bold]")
@@ -65,6 +68,18 @@ def run_game(
         f"{format_amount(rules.limits.max_main_amount)} · type q (or Ctrl-D) to leave",
         highlight=False,
     )
+    if private:
+        console.print(
+            f"A private table: you play alone, on up to {rules.table.max_spots_per_player} "
+            f"seat(s) numbered 1-{rules.table.spots} from your left.",
+            highlight=False,
+        )
+    elif rules.table.spots > 1:
+        console.print(
+            f"{rules.table.spots} shared spots: play up to {rules.table.max_spots_per_player} "
+            "of them; everyone on a spot shares its cards.",
+            highlight=False,
+        )
     if len(seats) > 1:
         at_table = ", ".join(f"{seat.name} ({policy_label(seat)})" for seat in seats[1:])
         console.print(f"At the table: {at_table}", highlight=False)
@@ -117,7 +132,7 @@ def play(
         typer.Option(help="Save each finished shoe's reveal here (for `boundless verify-shoe`)."),
     ] = None,
 ) -> None:
-    """Play a shared table in the terminal against the dealer, with a few bot players."""
+    """Play a title's table in the terminal: a shared table with bots, or a private one."""
     try:
         rules, chart = load_game(title)
     except RulesError as error:

@@ -28,6 +28,7 @@ from boundless.cli.table_events import (
     SeatResult,
     ShoeRetired,
     ShoeShuffled,
+    SideBetsOffered,
     StepTaken,
     TableEvent,
 )
@@ -36,6 +37,7 @@ from boundless.cli.table_seats import (
     InsuranceOffer,
     PlayerLeft,
     SeatView,
+    SideBetChoice,
     SpotBet,
 )
 from boundless.core.cards import Card
@@ -151,6 +153,26 @@ def side_name(key: str) -> str:
     return key.replace("_", " ").title()
 
 
+def parse_numbers(text: str) -> list[int]:
+    """``"1 3"``, ``"1,3"`` or ``"13"`` → ``[1, 3]``; ``ValueError`` when not numbers."""
+    cleaned = text.replace(",", " ").split()
+    digits = cleaned if len(cleaned) > 1 else list(cleaned[0]) if cleaned else []
+    if not digits or not all(item.isdigit() for item in digits):
+        raise ValueError(f"{text.strip()!r} is not a list of numbers")
+    return [int(item) for item in digits]
+
+
+def parse_spots(text: str) -> list[int]:
+    """Spot numbers as :func:`parse_numbers` reads them, each at most once."""
+    try:
+        spots = parse_numbers(text)
+    except ValueError:
+        raise ValueError(f"{text.strip()!r}: type spot numbers such as 1 or 1 3") from None
+    if len(set(spots)) != len(spots):
+        raise ValueError(f"{text.strip()!r} names a spot twice")
+    return spots
+
+
 def pattern_name(pattern: str) -> str:
     return pattern.replace("_", " ")
 
@@ -195,6 +217,7 @@ class TerminalTable:
         self.words = VOCABULARIES[rules.title.vocabulary]
         self._input: InputFn = input_fn if input_fn is not None else console.input
         self._last_bets: list[SpotBet] = []
+        self._last_spots: list[int] = []
         self._names: dict[str, str] = {}
 
     # ---- small helpers -------------------------------------------------------------------
@@ -271,11 +294,14 @@ class TerminalTable:
         parts = [f"main {self.amount(bet.main_amount)}"] if bet.main_amount else []
         parts += [f"{side_name(k)} {self.amount(v)}" for k, v in bet.side_amounts.items() if v]
         text = " + ".join(parts)
-        return f"spot {bet.spot}: {text}" if len(offer.spots) > 1 else text
+        return f"{offer.spot_word} {bet.spot}: {text}" if len(offer.spots) > 1 else text
 
     def _show_side_options(self, offer: BetOffer) -> None:
         words = self.words
-        if offer.side_options:
+        if offer.side_options and all(option.rounds_left is None for option in offer.side_options):
+            names = ", ".join(side_name(option.key) for option in offer.side_options)
+            self.say(f"{words.side_bet.capitalize()}s open: {names}")
+        elif offer.side_options:
             left = " · ".join(
                 f"{side_name(option.key)}: " + rounds_left_text(option.rounds_left)
                 for option in offer.side_options
@@ -287,14 +313,53 @@ class TerminalTable:
 
     def _ask_bets(self, offer: BetOffer) -> list[SpotBet]:
         bets: list[SpotBet] = []
-        for spot in offer.spots:
+        for spot in self._spots_to_ask(offer):
             if len(bets) >= offer.max_spots:
                 break
-            where = f" on spot {spot}" if len(offer.spots) > 1 else ""
+            where = f" on {offer.spot_word} {spot}" if len(offer.spots) > 1 else ""
             bet = self._ask_spot(offer, spot, where, bets)
             if bet.total_amount > 0:
                 bets.append(bet)
-        return bets
+        return sorted(bets, key=lambda bet: bet.spot)
+
+    def _spots_to_ask(self, offer: BetOffer) -> list[int]:
+        """Every seat of a private table, the spots the player picks at a shared one.
+
+        Under the seat rule (a main bet at most N times the seat to its right) the seats are
+        asked from the right, so an amount the rule refuses is always the one just typed.
+        """
+        spots = list(offer.spots)
+        if len(spots) == 1:
+            return spots
+        if offer.private:
+            if offer.seat_rule_multiple:
+                self.say(
+                    f"[dim]Seats are asked from the right: a seat's main {self.words.bet} may be "
+                    f"at most {offer.seat_rule_multiple} times the total on the seat to its "
+                    "right.[/dim]"
+                )
+                return spots[::-1]
+            return spots
+        default = self._last_spots or spots[:1]
+        listed = " ".join(map(str, spots))
+        while True:
+            answer = self.ask(
+                f"Spots to play ({listed}; up to {offer.max_spots}) "
+                f"[{' '.join(map(str, default))}] > "
+            )
+            try:
+                chosen = parse_spots(answer) if answer else list(default)
+            except ValueError as problem:
+                self.error(str(problem))
+                continue
+            outside = [spot for spot in chosen if spot not in spots]
+            if outside:
+                self.error(f"there is no spot {outside[0]}: the table has spots {listed}")
+            elif len(chosen) > offer.max_spots:
+                self.error(f"a player may play at most {offer.max_spots} spots")
+            else:
+                self._last_spots = sorted(chosen)
+                return self._last_spots
 
     def _ask_spot(self, offer: BetOffer, spot: int, where: str, earlier: list[SpotBet]) -> SpotBet:
         words = self.words
@@ -344,9 +409,43 @@ class TerminalTable:
             except ValueError as problem:
                 self.error(str(problem))
 
+    def choose_side_bets(self, choice: SideBetChoice) -> Sequence[str]:
+        """Pick the side bets on offer while no bet is on the table; Enter keeps the last ones."""
+        groups = list(choice.groups)
+        listed = "  ".join(
+            f"[bold]{index}[/bold] {escape(self._group_name(group, choice.groups[group]))}"
+            for index, group in enumerate(groups, start=1)
+        )
+        current = [str(groups.index(group) + 1) for group in choice.current]
+        self.say(f"{self.words.side_bet.capitalize()}s: {listed}")
+        while True:
+            answer = self.ask(
+                f"Choose {choice.count} {self.words.side_bet}s to offer [{' '.join(current)}] > "
+            )
+            if answer == "":
+                return choice.current
+            try:
+                picked = parse_numbers(answer)
+            except ValueError:
+                self.error(f"{answer!r}: type {choice.count} numbers from the list, e.g. 1 3")
+                continue
+            if len(set(picked)) != len(picked):
+                self.error(f"{answer!r}: choose {choice.count} different {self.words.side_bet}s")
+                continue
+            if any(not 1 <= number <= len(groups) for number in picked):
+                self.error(f"{answer!r}: the numbers run from 1 to {len(groups)}")
+                continue
+            names = [groups[number - 1] for number in picked]
+            problem = choice.check(names)
+            if problem is None:
+                return names
+            self.error(problem)
+
     def insurance(self, offer: InsuranceOffer) -> bool:
         words = self.words
         hand = cards_markup(offer.cards)
+        if self.rules.table.spots > 1:
+            hand = f"{self._spot_word()} {offer.spot} {hand}"
         if offer.kind == "even_money":
             question = (
                 f"Your {hand} is a blackjack and the {words.dealer} shows "
@@ -372,6 +471,8 @@ class TerminalTable:
         label = "Your hand"
         if len(view.hands) > 1:
             label = f"Your hand {view.hand_index + 1} of {len(view.hands)}"
+        if self.rules.table.spots > 1:
+            label += f" on {self._spot_word()} {view.spot}"
         self.say(
             f"{label}: {cards_markup(view.cards)} "
             f"({total_text(view.cards, view.hand.from_split)}) · {self.words.dealer} shows "
@@ -392,6 +493,23 @@ class TerminalTable:
 
     def rejected(self, message: str) -> None:
         self.error(message)
+
+    def _spot_word(self) -> str:
+        return "spot" if self.rules.table.shared else "seat"
+
+    def _where(self, position: PositionResult) -> str:
+        """``"seat 2 "`` on a table of several spots, else nothing."""
+        return f"{self._spot_word()} {position.spot} " if self.rules.table.spots > 1 else ""
+
+    def _group_name(self, group: str, keys: Sequence[str]) -> str:
+        if len(keys) == 1:
+            return side_name(keys[0])
+        places = []
+        for key in keys:
+            bet = self.rules.side_bet(key)
+            target = bet.target if bet is not None else "spot"
+            places.append("the dealer's hand" if target == "dealer" else f"a {self._spot_word()}")
+        return f"{side_name(group)} (on {' or '.join(places)})"
 
     # ---- drawing the table's events ------------------------------------------------------
     def __call__(self, event: TableEvent) -> None:
@@ -433,12 +551,16 @@ class TerminalTable:
             style="dim",
         )
 
+    def _show_SideBetsOffered(self, event: SideBetsOffered) -> None:
+        offered = ", ".join(side_name(key) for key in event.keys)
+        self.say(f"{self.words.side_bet.capitalize()}s on offer this round: {offered}")
+
     def _show_BetsTaken(self, event: BetsTaken) -> None:
         words = self.words
         for bet in event.bets:
             parts = [f"main {words.bet} {self.amount(bet.main_amount)}"] if bet.main_amount else []
             parts += [f"{side_name(k)} {self.amount(v)}" for k, v in bet.side_amounts.items()]
-            spot = f" (spot {bet.spot})" if self.rules.table.spots > 1 else ""
+            spot = f" ({self._spot_word()} {bet.spot})" if self.rules.table.spots > 1 else ""
             self.say(f"  {self.name(bet.name)}{spot}: " + " + ".join(parts))
         if event.sitting_out:
             self.say(f"  [dim]sitting out: {', '.join(event.sitting_out)}[/dim]")
@@ -446,7 +568,9 @@ class TerminalTable:
     def _show_CardsDealt(self, event: CardsDealt) -> None:
         words = self.words
         for spot, cards in sorted(event.spot_cards.items()):
-            where = "Shared cards" if len(event.spot_cards) == 1 else f"Spot {spot} cards"
+            where = f"{self._spot_word().capitalize()} {spot} cards"
+            if self.rules.table.spots == 1:
+                where = "Shared cards" if self.rules.table.shared else "Your cards"
             self.say(f"{where}: {cards_markup(cards)} ({total_text(cards)})")
         hole = " + [dim]face down[/dim]" if event.hole_card_dealt else ""
         self.say(f"{words.dealer.capitalize()}: {card_markup(event.up_card)}{hole}")
@@ -475,7 +599,7 @@ class TerminalTable:
         else:
             takers = ", ".join(self.name(name) for name in event.takers)
             line = f"step {event.step}: {card_markup(event.card)} → {takers}"
-        where = f"spot {event.spot} " if self.rules.table.spots > 1 else ""
+        where = f"{self._spot_word()} {event.spot} " if self.rules.table.spots > 1 else ""
         self.say(f"  {where}{line}" + (f"   [dim]({moves})[/dim]" if moves else ""))
         mine = event.hands.get(self.player_id)
         me = self._names.get(self.player_id)
@@ -534,7 +658,9 @@ class TerminalTable:
                     self._balance_text(seat) if last else "",
                 )
         self.console.print(table)
-        if report.last_in_shoe:
+        if report.last_in_shoe and self.rules.shoe.reshuffle_every_round:
+            self.say("[dim]The shoe is reshuffled before every round.[/dim]")
+        elif report.last_in_shoe:
             self.say(
                 f"[yellow]The cut card is out: that was the last round of shoe "
                 f"{report.shoe_number}; the next round starts a new shoe.[/yellow]"
@@ -554,7 +680,7 @@ class TerminalTable:
             if insurance is not None:
                 outcome = insurance.outcome or ""
                 yield (
-                    insurance.kind.replace("_", " "),
+                    self._where(position) + insurance.kind.replace("_", " "),
                     "",
                     words.side_win if outcome in ("win", "paid") else words.side_lose,
                     self.amount(insurance.stake),
@@ -567,8 +693,10 @@ class TerminalTable:
                     if won
                     else words.side_lose
                 )
+                if side.wheel_labels:
+                    result += " (wheel: " + escape(" → ".join(side.wheel_labels)) + ")"
                 yield (
-                    side_name(side.key),
+                    self._where(position) + side_name(side.key),
                     "",
                     result,
                     self.amount(side.stake),
@@ -580,6 +708,7 @@ class TerminalTable:
         count = len(position.hands)
         for index, hand in enumerate(position.hands):
             what = f"hand {index + 1}/{count}" if count > 1 else "hand"
+            what = self._where(position) + what
             total = total_text(hand.cards, count > 1)
             if hand.bet_amount > position.main_amount:
                 total += ", doubled"

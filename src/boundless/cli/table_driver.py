@@ -27,6 +27,7 @@ from boundless.cli.table_events import (
     SeatResult,
     ShoeRetired,
     ShoeShuffled,
+    SideBetsOffered,
     StepMove,
     StepTaken,
     TableEvent,
@@ -37,6 +38,7 @@ from boundless.cli.table_seats import (
     PlayerLeft,
     Seat,
     SeatView,
+    SideBetChoice,
     SideOption,
     SpotBet,
 )
@@ -75,7 +77,9 @@ class TableDriver:
             raise ValueError("seat player ids must be unique")
         self.rules = rules
         self.chart = chart
+        self.source = source  # the shuffles and the bonus wheels
         self.cycle = ShoeCycle(rules, source)
+        self.offered: tuple[str, ...] | None = None  # side-bet groups the host put on offer
         self.seats = list(seats)
         self.observer: Observer = observer or _ignore
         self.house_result = 0
@@ -117,12 +121,17 @@ class TableDriver:
         assert shoe is not None
         if start.shuffled is not None:
             self.observer(ShoeShuffled(start.shuffled, shoe.remaining))
+        if not self._choose_side_bets():
+            self.cycle.end_round()
+            return None
         round_ = SharedRound(
             self.rules,
             round_in_shoe=start.round_in_shoe,
             chart=self.chart,
             cards=shoe,
+            offered_side_bets=self.offered,
             shoe_commitment=start.commitment,
+            randomness=self.source,
         )
         self.round = round_
         self.observer(
@@ -190,6 +199,48 @@ class TableDriver:
         seat.connected = False
         self.observer(SeatLeft(seat.name, "quit", mid_round))
 
+    # -- the side-bet offer --
+    def _choose_side_bets(self) -> bool:
+        """Where the player picks the side bets on offer, ask the host (no bet is on the table
+        yet); False when the host left."""
+        offer = self.rules.side_bet_offer
+        if offer.mode != "player_chooses":
+            return True
+        groups = self.rules.side_bet_groups()
+        if self.offered is None:
+            self.offered = tuple(list(groups)[: offer.choose_count])
+        host = next((seat for seat in self.seats if seat.present and seat.host), None)
+        host = host or next((seat for seat in self.seats if seat.present), None)
+        choose = getattr(host.decider, "choose_side_bets", None) if host is not None else None
+        if host is not None and choose is not None:
+            choice = SideBetChoice(
+                host.player_id, groups, offer.choose_count, self.offered, self._check_offer
+            )
+            try:
+                for _ in range(MAX_ATTEMPTS):
+                    wanted = tuple(choose(choice))
+                    problem = self._check_offer(wanted)
+                    if problem is None:
+                        self.offered = tuple(self.rules.group_of(name) or name for name in wanted)
+                        break
+                    host.decider.rejected(problem)
+            except PlayerLeft:
+                self._leave(host, mid_round=False)
+                if host.host:
+                    self.open = False
+                    return False
+        self.observer(
+            SideBetsOffered(self.offered, tuple(k for g in self.offered for k in groups[g]))
+        )
+        return True
+
+    def _check_offer(self, names: Sequence[str]) -> str | None:
+        try:
+            SharedRound(self.rules, chart=self.chart, offered_side_bets=list(names))
+        except RulesError as error:
+            return str(error)
+        return None
+
     # -- betting --
     def _offer(self, round_: SharedRound, seat: Seat, shoe_number: int) -> BetOffer:
         rules = self.rules
@@ -224,6 +275,8 @@ class TableDriver:
             side_options=tuple(options),
             closed_side_options=tuple(k for k in round_.offered_side_bets if k not in available),
             check=check,
+            private=not rules.table.shared,
+            seat_rule_multiple=rules.table.main_bet_max_multiple_of_right,
         )
 
     def _columns(

@@ -36,6 +36,14 @@ class RoundOpened:
 
 
 @dataclass(frozen=True, slots=True)
+class SideBetsOffered:
+    """The side-bet groups the host put on offer for the round, and the keys they open."""
+
+    groups: tuple[str, ...]
+    keys: tuple[str, ...]
+
+
+@dataclass(frozen=True, slots=True)
 class PlacedBet:
     player_id: str
     name: str
@@ -141,6 +149,7 @@ TableEvent = (
     ShoeRetired
     | ShoeShuffled
     | RoundOpened
+    | SideBetsOffered
     | BetsTaken
     | CardsDealt
     | InsuranceClosed

@@ -60,9 +60,30 @@ class BetOffer:
     side_options: tuple[SideOption, ...]
     closed_side_options: tuple[str, ...]
     check: Callable[[Sequence[SpotBet]], str | None]
+    private: bool = False  # one player at the table, on any of its seats
+    seat_rule_multiple: int = 0  # a main bet at most N x the total of the seat to its right
 
     def side_option(self, key: str) -> SideOption | None:
         return next((option for option in self.side_options if option.key == key), None)
+
+    @property
+    def spot_word(self) -> str:
+        return "seat" if self.private else "spot"
+
+
+@dataclass(frozen=True, slots=True)
+class SideBetChoice:
+    """Which side-bet groups to put on offer, asked while no bet is on the table.
+
+    ``groups`` maps each offer group to its side-bet keys (a wheel group holds a seat key and a
+    dealer key); ``current`` is the choice in force; ``check`` asks the engine about a choice.
+    """
+
+    player_id: str
+    groups: Mapping[str, Sequence[str]]
+    count: int
+    current: tuple[str, ...]
+    check: Callable[[Sequence[str]], str | None]
 
 
 @dataclass(frozen=True, slots=True)
@@ -121,6 +142,13 @@ class Decider(Protocol):
 
     def insurance(self, offer: InsuranceOffer) -> bool:
         """Whether to take the insurance (or even money) offered."""
+        ...
+
+    def choose_side_bets(self, choice: SideBetChoice) -> Sequence[str]:
+        """The side-bet groups to offer this round (asked of the host where the player chooses).
+
+        Deciders without this method keep the choice in force.
+        """
         ...
 
     def decide(self, view: SeatView) -> Action | None:
