@@ -371,3 +371,12 @@ def test_play_command_runs_a_private_title_from_typed_input() -> None:
     assert "Side bets on offer this round: Jack A Tack, In Between" in result.output
     assert "shuffle of 52 cards" in result.output
     assert "Final chips:" in result.output
+
+
+def test_leaving_at_the_side_bet_choice_ends_the_game_before_any_bet() -> None:
+    console, out = _console()
+    keys = Keys(console, end_after=0)
+    driver = _run("boo-bucks", keys, console, seed=1, rounds=None)
+    assert keys.prompts[0].startswith("Choose 2 side bets to offer")
+    assert driver.rounds_played == 0 and not driver.open
+    assert "Final chips: 1,000.00" in out.getvalue()
