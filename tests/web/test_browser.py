@@ -27,6 +27,11 @@ from typing import Any
 
 import pytest
 
+try:
+    from playwright.sync_api import TimeoutError as PlaywrightTimeout
+except ImportError:  # the browser fixture skips these tests
+    PlaywrightTimeout = TimeoutError
+
 from boundless.core.cards import parse_cards
 from boundless.core.shoe import commitment_of
 
@@ -153,33 +158,55 @@ def _wallet(page: Any) -> int:
     return int(re.sub(r"[^\d]", "", text))
 
 
-def _play_rounds(page: Any) -> tuple[dict[str, int], list[str]]:
-    """Bet and play until ROUNDS_TO_PLAY rounds settled with at least one decision.
+def _try_click(locator: Any) -> bool:
+    """Click unless the control goes away first (a window closing as the test reaches it)."""
+    try:
+        locator.click(timeout=1500)
+    except PlaywrightTimeout:
+        return False
+    return True
 
-    Returns each played round's net (from the results panel) and the actions clicked.
+
+def _play_rounds(page: Any) -> tuple[dict[str, int], list[str]]:
+    """Bet and play until ROUNDS_TO_PLAY rounds settled with at least one decision, and every
+    round bet on has settled. Returns each round's net (results panel) and the actions taken.
     """
     nets: dict[str, int] = {}
+    placed: set[str] = set()
     actions: list[str] = []
+    shots: set[str] = set()
     deadline = time.monotonic() + PLAY_DEADLINE_S
-    shots = set()
-    while time.monotonic() < deadline and (len(nets) < ROUNDS_TO_PLAY or not actions):
+    while time.monotonic() < deadline:
+        results = page.locator("#results")
+        shown = results.get_attribute("data-round-id") if results.count() else None
+        if shown and shown not in nets and page.locator("#result-net").count():
+            nets[shown] = int(page.locator("#result-net").get_attribute("data-net"))
+            if "result" not in shots:
+                _shot(page, "desktop-table-result", full_page=False)
+                shots.add("result")
+        enough = len(nets) >= ROUNDS_TO_PLAY and actions
+        if enough and placed <= set(nets):
+            break
         main_spot = page.locator("#bet-1-main:not([disabled])")
-        if main_spot.count() and page.locator("#bet-place").count():
-            page.locator(".chip[data-amount='100']").click()
-            main_spot.click()
-            main_spot.click()
-            pair = page.locator("#bet-1-pair:not([disabled])")
-            if pair.count():
-                pair.click()
+        if not enough and main_spot.count() and page.locator("#bet-place").count():
+            current = page.get_attribute(".felt", "data-round-id")
+            _try_click(page.locator(".chip[data-amount='100']"))
+            if _try_click(main_spot):
+                _try_click(main_spot)
+            _try_click(page.locator("#bet-1-pair:not([disabled])"))
             if "betting" not in shots:
                 _shot(page, "desktop-table-betting", full_page=False)
                 shots.add("betting")
-            page.click("#bet-place")
-            page.wait_for_selector("#dock-status:has-text('placed')", timeout=5000)
+            if _try_click(page.locator("#bet-place:not([disabled])")):
+                try:
+                    page.wait_for_selector("#dock-status:has-text('placed')", timeout=3000)
+                    placed.add(current)
+                except PlaywrightTimeout:
+                    pass  # betting closed first: try the next round
             continue
         decline = page.locator(".insurance-offer button[id^='decline-']")
         if decline.count():
-            decline.first.click()
+            _try_click(decline.first)
             continue
         enabled = page.locator(".action-btn:not([disabled])")
         if enabled.count():
@@ -188,25 +215,19 @@ def _play_rounds(page: Any) -> tuple[dict[str, int], list[str]]:
             choice = "hit" if "hit" in legal and not actions else "stand"
             if choice not in legal:
                 choice = legal[0]
-            page.click(f"#action-{choice}")
-            actions.append(choice)
-            page.wait_for_selector(
-                f"#action-{choice}:not([disabled])", state="detached", timeout=5000
-            )
-            if "decision" not in shots:
-                _shot(page, "desktop-table-decision", full_page=False)
-                shots.add("decision")
+            if _try_click(page.locator(f"#action-{choice}:not([disabled])")):
+                actions.append(choice)
+                page.wait_for_selector(
+                    f"#action-{choice}:not([disabled])", state="detached", timeout=5000
+                )
+                if "decision" not in shots:
+                    _shot(page, "desktop-table-decision", full_page=False)
+                    shots.add("decision")
             continue
-        results = page.locator("#results")
-        round_id = results.get_attribute("data-round-id") if results.count() else None
-        if round_id and round_id not in nets and page.locator("#result-net").count():
-            nets[round_id] = int(page.locator("#result-net").get_attribute("data-net"))
-            if "result" not in shots:
-                _shot(page, "desktop-table-result", full_page=False)
-                shots.add("result")
         page.wait_for_timeout(150)
     assert len(nets) >= ROUNDS_TO_PLAY, f"only {len(nets)} rounds settled in time"
     assert actions, "no decision was ever offered"
+    assert placed <= set(nets), "a round bet on did not settle in time"
     return nets, actions
 
 

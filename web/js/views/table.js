@@ -482,7 +482,7 @@ function draw() {
   v.body.replaceChildren(
     header(),
     h("div.table-layout", {},
-      h("section.felt", { "aria-label": t("table.felt") },
+      h("section.felt", { "aria-label": t("table.felt"), dataset: { roundId: v.roundId ?? "" } },
         dealerZone(),
         h("p.felt-arc", { "aria-hidden": "true" }, feltText()),
         h("div.spots", { dataset: { count: spotNumbers().length } }, spotNumbers().map(spotZone)),
