@@ -21,6 +21,7 @@ def _register_commands() -> None:
         play_commands,
         replay_commands,
         serve_commands,
+        simulate_commands,
     )
 
     for module in (
@@ -28,6 +29,7 @@ def _register_commands() -> None:
         play_commands,
         replay_commands,
         math_commands,
+        simulate_commands,
         ledger_commands,
         admin_commands,
     ):

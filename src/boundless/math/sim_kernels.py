@@ -41,7 +41,7 @@ Work = tuple[I64, I8, I64, I64, I8, F64, F64, I64, F64, U64]
 Function = TypeVar("Function", bound=Callable[..., Any])
 
 # ---- layouts ---------------------------------------------------------------------------
-# Integer parameters ip[].
+# Integer parameters ip[] (the policy's decisions are in moves[], below).
 IP_CARDS = 0  # cards in the shoe
 IP_CUT = 1  # cut index: the shoe ends after the round in which a card past it was drawn
 IP_BURN = 2
@@ -50,30 +50,25 @@ IP_SPOTS = 4
 IP_PEEK = 5  # 1: the dealer has a hole card and peeks with peek-up values
 IP_PEEK_MASK = 6  # bit v set: peek with up value v (1..10)
 IP_H17 = 7
-IP_DOUBLE = 8
-IP_DOUBLE_AFTER_SPLIT = 9
-IP_DOUBLE_SPLIT_ACES = 10
-IP_SPLIT = 11
-IP_PAIR_BY_RANK = 12
-IP_SPLIT_ACES_ONE_CARD = 13
-IP_SPLIT_CHART_ONLY = 14  # split offered only where the chart splits
-IP_SPLIT_DECLINE = 15  # such a pair is offered split or surrender-20 only
-IP_SURRENDER = 16
-IP_SURRENDER_MASK = 17
-IP_POLICY = 18
-IP_ORIGINAL_BETS_ONLY = 19  # no hole card: a dealer blackjack takes only the original bet
-IP_SIDES = 20
-IP_SIZE = 21
+IP_SPLIT_ACES_ONE_CARD = 8
+IP_ORIGINAL_BETS_ONLY = 9  # no hole card: a dealer blackjack takes only the original bet
+IP_SIDES = 10
+IP_SIZE = 11
 # Float parameters fp[]: winnings per unit (stake not included) and refunds per unit.
 FP_BLACKJACK, FP_WIN, FP_SURRENDER, FP_DECLINE = 0, 1, 2, 3
 FP_SIZE = 4
 # Actions: the engine's Action codes (core/round/actions.py).
 HIT, STAND, DOUBLE, SPLIT, SURRENDER, SURRENDER20 = 0, 1, 2, 3, 4, 5
-POLICY_CHART, POLICY_HIT_TO_12 = 0, 1
-# chart[table, row, up value] is a cell index; cell_moves[cell] its first and fall-back moves.
-CHART_HARD, CHART_SOFT, CHART_PAIRS = 0, 1, 2
+# moves[]: the policy's decision tables, by up value 0..10 (0 unused) in the last place.
+# First decision of a spot's two cards: [rank index 1, rank index 2, up];
+# a split hand's two cards: [split aces, hard sum 0..31, has an ace, up];
+# a hand of three or more cards: [hard sum 0..31, has an ace, up].
+MV_FIRST = 0
+MV_SPLIT = MV_FIRST + 13 * 13 * 11
+MV_LATER = MV_SPLIT + 2 * 32 * 2 * 11
+MV_SIZE = MV_LATER + 32 * 2 * 11
 # Side-bet methods (see boundless.math.sim_side_tables).
-TABLE, BUST, WHEEL_SPOT, WHEEL_DEALER = 0, 1, 2, 3
+TABLE, BUST, WHEEL_SPOT, WHEEL_DEALER, PAIR_TABLE = 0, 1, 2, 3, 4
 # cur[]: shoe position, next pre-drawn wheel number, shoe exhausted.
 CUR_POS, CUR_WHEEL, CUR_EXHAUSTED = 0, 1, 2
 CUR_SIZE = 3
@@ -97,6 +92,13 @@ R_FIELDS = 6
 def kernel(function: Function) -> Function:
     """Compile in nopython mode, cached, without reference counting (nothing is allocated)."""
     options: dict[str, Any] = {"cache": True, "_nrt": False}
+    compiled: Function = njit(**options)(function)
+    return compiled
+
+
+def inlined_kernel(function: Function) -> Function:
+    """A kernel numba inlines into its callers (big argument lists cost a copy per call)."""
+    options: dict[str, Any] = {"cache": True, "_nrt": False, "inline": "always"}
     compiled: Function = njit(**options)(function)
     return compiled
 
@@ -179,83 +181,23 @@ def _add(hands: I64, cards: I8, hand: int, card: int) -> int:
 
 
 @kernel
-def _pick(cell: int, legal: int, cell_moves: I8) -> int:
-    """The cell's first allowed move; a surrender may be a surrender-20 (StrategyChart.choose)."""
-    for slot in range(2):
-        move = cell_moves[cell, slot]
-        if move >= 0:
-            if (legal >> move) & 1:
-                return int(move)
-            if move == SURRENDER and (legal >> SURRENDER20) & 1:
-                return SURRENDER20
-    return -1
-
-
-@kernel
-def legal_mask(
-    ip: I64, chart: I8, cell_moves: I8, hands: I64, cards: I8, hand: int, up: int, split: bool
-) -> int:
-    """Bit mask of the legal actions (engine: core.round.paths.legal_actions)."""
-    count = hands[hand, H_COUNT]
-    first = not split and count == 2
-    one, two = int(cards[hand, 0]), int(cards[hand, 1])
-    offered = False
-    if ip[IP_SPLIT] and first:
-        by_rank = ip[IP_PAIR_BY_RANK] != 0
-        pair = (one >> 2) == (two >> 2) if by_rank else card_value(one) == card_value(two)
-        if pair:
-            offered = True
-            if ip[IP_SPLIT_CHART_ONLY]:
-                cell = chart[CHART_PAIRS, card_value(one), up]
-                offered = cell_moves[cell, 0] == SPLIT or cell_moves[cell, 1] == SPLIT
-    if offered and ip[IP_SPLIT_DECLINE]:
-        return (1 << SPLIT) | (1 << SURRENDER20)
-    legal = (1 << HIT) | (1 << STAND)
-    if (
-        ip[IP_DOUBLE]
-        and count == 2
-        and (hands[hand, H_SPLIT] == 0 or ip[IP_DOUBLE_AFTER_SPLIT])
-        and (hands[hand, H_SPLIT_ACES] == 0 or ip[IP_DOUBLE_SPLIT_ACES])
-    ):
-        legal |= 1 << DOUBLE
-    if offered:
-        legal |= 1 << SPLIT
-    if ip[IP_SURRENDER] and first and (ip[IP_SURRENDER_MASK] >> up) & 1:
-        legal |= 1 << SURRENDER
-    return legal
-
-
-@kernel
-def decide(
-    ip: I64, chart: I8, cell_moves: I8, hands: I64, cards: I8, hand: int, up: int, split: bool
-) -> int:
-    """The policy's action (engine: core.round.autoplay and StrategyChart.choose)."""
+def decide(moves: I8, hands: I64, cards: I8, hand: int, up: int, split: bool) -> int:
+    """The policy's action, looked up in its decision tables (see sim_policy)."""
     hard, aces = hands[hand, H_HARD], hands[hand, H_ACES]
-    total = best_total(hard, aces)
-    if ip[IP_POLICY] == POLICY_HIT_TO_12:
-        return HIT if total <= 11 else STAND
-    legal = legal_mask(ip, chart, cell_moves, hands, cards, hand, up, split)
-    move = -1
-    if (legal >> SPLIT) & 1:
-        move = _pick(chart[CHART_PAIRS, card_value(int(cards[hand, 0])), up], legal, cell_moves)
-    if move < 0:
-        if aces and hard <= 11:
-            cell = chart[CHART_SOFT, min(total, 21), up]
-        else:
-            cell = chart[CHART_HARD, max(4, min(total, 21)), up]
-        move = _pick(cell, legal, cell_moves)
-    if move < 0:
-        move = HIT if total < 17 and (legal & 1) == 1 else STAND
-    if (legal >> move) & 1:
-        return move
-    return SURRENDER20 if (legal >> SURRENDER20) & 1 else STAND
+    if hands[hand, H_COUNT] == 2:
+        if split:
+            return int(
+                moves[MV_SPLIT + ((hands[hand, H_SPLIT_ACES] * 32 + hard) * 2 + aces) * 11 + up]
+            )
+        pair = (cards[hand, 0] >> 2) * 13 + (cards[hand, 1] >> 2)
+        return int(moves[MV_FIRST + pair * 11 + up])
+    return int(moves[MV_LATER + (hard * 2 + aces) * 11 + up])
 
 
 @kernel
 def _play_hand(
     ip: I64,
-    chart: I8,
-    cell_moves: I8,
+    moves: I8,
     hands: I64,
     cards: I8,
     hand: int,
@@ -268,7 +210,7 @@ def _play_hand(
 ) -> bool:
     """Decide and draw until the hand is finished; True when the policy splits it."""
     while hands[hand, H_STATUS] == DECIDING:
-        action = decide(ip, chart, cell_moves, hands, cards, hand, up, split)
+        action = decide(moves, hands, cards, hand, up, split)
         if action == STAND:
             hands[hand, H_STATUS] = STOOD
         elif action == SURRENDER:
@@ -303,8 +245,7 @@ def _start_hand(hands: I64, cards: I8, hand: int, card: int, split: int) -> None
 @kernel
 def _play_spot(
     ip: I64,
-    chart: I8,
-    cell_moves: I8,
+    moves: I8,
     hands: I64,
     cards: I8,
     spot_hands: I64,
@@ -318,7 +259,7 @@ def _play_spot(
     first = 2 * spot
     if hands[first, H_STATUS] != DECIDING:
         return
-    if not _play_hand(ip, chart, cell_moves, hands, cards, first, up, False, deck, cur, rng, lazy):
+    if not _play_hand(ip, moves, hands, cards, first, up, False, deck, cur, rng, lazy):
         return
     one, two = int(cards[first, 0]), int(cards[first, 1])
     aces = 1 if (one >> 2) == 0 else 0
@@ -332,7 +273,7 @@ def _play_spot(
         if total == 21 or (aces and ip[IP_SPLIT_ACES_ONE_CARD]):
             hands[hand, H_STATUS] = STOOD
         else:
-            _play_hand(ip, chart, cell_moves, hands, cards, hand, up, True, deck, cur, rng, lazy)
+            _play_hand(ip, moves, hands, cards, hand, up, True, deck, cur, rng, lazy)
 
 
 @kernel
@@ -387,7 +328,7 @@ def _wheel_number(rng: U64, wheel_ks: U64, cur: I64) -> np.uint64:
     return next_u64(rng) >> np.uint64(11)
 
 
-@kernel
+@inlined_kernel
 def spin(sides: SideArrays, bet: int, rng: U64, wheel_ks: U64, cur: I64) -> float:
     """One Bonus Spin Xtreme feature; payout per unit wagered (engine: core.wheel)."""
     inner_cum, inner_total, inner_count = sides[6], sides[7], sides[8]
@@ -407,7 +348,7 @@ def spin(sides: SideArrays, bet: int, rng: U64, wheel_ks: U64, cur: I64) -> floa
     return pay
 
 
-@kernel
+@inlined_kernel
 def settle_side_bets(
     sides: SideArrays,
     max_round: I64,
@@ -441,7 +382,11 @@ def settle_side_bets(
             one, two = spot_cards[spot, 0], spot_cards[spot, 1]
             method = kind[bet]
             result = 0.0
-            if method == TABLE:
+            if method == PAIR_TABLE:
+                code = int(table[bet, one * 52 + two])
+                if code >= 0:
+                    result = pay[bet, code]
+            elif method == TABLE:
                 code = int(table[bet, one * 2704 + two * 52 + up])
                 if code <= -2:
                     code = int(pend[bet, -2 - code, hole])
@@ -457,12 +402,11 @@ def settle_side_bets(
             out_side[bet, spot] = result
 
 
-@kernel
+@inlined_kernel
 def play_round(
     ip: I64,
     fp: F64,
-    chart: I8,
-    cell_moves: I8,
+    moves: I8,
     sides: SideArrays,
     max_round: I64,
     deck: I8,
@@ -510,8 +454,7 @@ def play_round(
         for spot in range(spots):
             _play_spot(
                 ip,
-                chart,
-                cell_moves,
+                moves,
                 hands,
                 cards,
                 spot_hands,
@@ -575,8 +518,7 @@ def _burn(ip: I64, deck: I8, cur: I64, rng: U64, lazy: bool) -> None:
 def simulate_chunk(
     ip: I64,
     fp: F64,
-    chart: I8,
-    cell_moves: I8,
+    moves: I8,
     sides: SideArrays,
     max_round: I64,
     deck: I8,
@@ -604,8 +546,7 @@ def simulate_chunk(
             play_round(
                 ip,
                 fp,
-                chart,
-                cell_moves,
+                moves,
                 sides,
                 max_round,
                 deck,
@@ -656,8 +597,7 @@ def simulate_chunk(
 def play_shoe(
     ip: I64,
     fp: F64,
-    chart: I8,
-    cell_moves: I8,
+    moves: I8,
     sides: SideArrays,
     max_round: I64,
     deck: I8,
@@ -692,8 +632,7 @@ def play_shoe(
         count = play_round(
             ip,
             fp,
-            chart,
-            cell_moves,
+            moves,
             sides,
             max_round,
             deck,

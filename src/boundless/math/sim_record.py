@@ -53,8 +53,7 @@ def record_shoe(
     played = play_shoe(
         spec.ip,
         spec.fp,
-        spec.chart,
-        spec.cell_moves,
+        spec.moves,
         spec.sides.kernel_arrays(),
         spec.sides.max_round,
         np.asarray(deck, dtype=np.int8).copy(),

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass, field
+from typing import Literal
 
 from boundless.core.cards import ACE, Card
 from boundless.core.hands import hand_total, is_natural
@@ -20,8 +21,9 @@ from boundless.core.side_bets import SIDE_BET_KINDS
 from boundless.core.strategy_chart import StrategyChart
 from boundless.core.wheel import spin_bonus_wheel
 from boundless.math.sim_rng import py_next_u64, py_randbelow
-from boundless.math.sim_spec import Policy
 
+Policy = Literal["basic", "autoplay"]
+POLICIES: tuple[Policy, ...] = ("basic", "autoplay")
 FINISHING = {"stand": "stood", "surrender": "surrendered", "surrender20": "surrendered20"}
 
 

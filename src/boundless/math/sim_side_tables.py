@@ -4,6 +4,8 @@ Every table entry is what :func:`boundless.core.round.settlement.side_bet_patter
 engine's own settlement function) answers for those cards, so the kernel cannot disagree with
 the engine about a pattern. Four methods:
 
+``PAIR_TABLE``
+    Bets read from the player's two cards alone: ``table[c1*52 + c2]``, as below.
 ``TABLE``
     Bets read from the player's two cards and the up card: ``table[c1*2704 + c2*52 + up]`` is
     the paid pattern's index into ``pay`` (``-1``: no win). A bet that waits for the hole card
@@ -29,7 +31,7 @@ from boundless.core.round.settlement import side_bet_pattern
 from boundless.core.rules import RuleSet, SideBetRules
 from boundless.core.side_bets import PENDING, SIDE_BET_KINDS
 from boundless.core.wheel import check_wheel, outer_outcomes
-from boundless.math.sim_kernels import BUST, TABLE, WHEEL_DEALER, WHEEL_SPOT
+from boundless.math.sim_kernels import BUST, PAIR_TABLE, TABLE, WHEEL_DEALER, WHEEL_SPOT
 
 TRIPLES = 52 * 52 * 52
 PAIRS = 52 * 52
@@ -244,6 +246,11 @@ def build_side_tables(rules: RuleSet) -> SideTables:
         else:
             kind[row] = TABLE
             table[row], pend_rows[row] = _pattern_table(bet)
+            by_cards = table[row].reshape(PAIRS, 52)
+            if (by_cards == by_cards[:, :1]).all():
+                # The up card never matters: a 52 x 52 table stays in the first-level cache.
+                kind[row] = PAIR_TABLE
+                table[row, :PAIRS] = by_cards[:, 0]
     most_pending = max([len(rows) for rows in pend_rows] + [1])
     pend = np.full((n, most_pending, 52), -1, dtype=np.int8)
     for row, rows in enumerate(pend_rows):

@@ -130,8 +130,7 @@ def run_chunk(spec: SimSpec, seed: np.random.SeedSequence, quota: int) -> tuple[
     simulate_chunk(
         spec.ip,
         spec.fp,
-        spec.chart,
-        spec.cell_moves,
+        spec.moves,
         spec.sides.kernel_arrays(),
         spec.sides.max_round,
         fresh_deck(spec),

@@ -1,0 +1,96 @@
+"""``boundless simulate`` through Typer's test runner."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import typer
+from typer.testing import CliRunner
+
+from boundless.cli import simulate_commands
+from boundless.cli.main import app as main_app
+
+runner = CliRunner()
+
+
+def app() -> typer.Typer:
+    local = typer.Typer()
+    simulate_commands.register(local)
+    local.command("noop", hidden=True)(lambda: None)  # keep "simulate" a subcommand
+    return local
+
+
+def test_json_has_every_bet_with_an_interval() -> None:
+    result = runner.invoke(
+        app(),
+        ["simulate", "boundless", "--rounds", "50000", "--seed", "1", "--workers", "1", "--json"],
+    )
+    assert result.exit_code == 0, result.output
+    payload = json.loads(result.stdout)
+    assert payload["title"] == "boundless" and payload["rounds"] >= 50_000
+    assert payload["seed"] == 1 and payload["policy"] == "basic" and payload["spots"] == 1
+    assert set(payload["side_bets"]) == {"pair", "bust_bonus", "lucky_trio", "poker_trio"}
+    main = payload["main"]
+    low, high = main["ci95"]
+    assert low < main["return"] < high and 0.97 < main["return"] < 1.02
+    assert 1.0 < main["standard_deviation"] < 1.3
+    # Side bets are offered in the first 40 or 45 rounds of a shoe only.
+    assert payload["side_bets"]["pair"]["rounds"] < payload["rounds"]
+
+
+def test_a_seed_gives_the_same_figures_on_any_number_of_workers() -> None:
+    common = ["simulate", "unlimited", "--rounds", "60000", "--seed", "5", "--json"]
+    one = runner.invoke(app(), [*common, "--workers", "1"])
+    two = runner.invoke(app(), [*common, "--workers", "2"])
+    assert one.exit_code == two.exit_code == 0, one.output + two.output
+    first, second = json.loads(one.stdout), json.loads(two.stdout)
+    assert first["main"] == second["main"] and first["rounds"] == second["rounds"]
+
+
+def test_table_with_exact_figures_and_a_plot(tmp_path: Path) -> None:
+    target = tmp_path / "convergence.png"
+    result = runner.invoke(
+        app(),
+        [
+            "simulate",
+            "boo-bucks-no-das",
+            "--rounds",
+            "30000",
+            "--seed",
+            "2",
+            "--workers",
+            "1",
+            "--exact",
+            "--plot",
+            str(target),
+        ],
+    )
+    assert result.exit_code == 0, result.output
+    assert "main game" in result.stdout and "bonus_spin_xtreme_dealer" in result.stdout
+    assert "exact" in result.stdout and "house edge" in result.stdout
+    assert target.stat().st_size > 10_000
+
+
+def test_autoplay_policy_and_one_spot() -> None:
+    result = runner.invoke(
+        app(),
+        ["simulate", "boundless", "--rounds", "30000", "--policy", "autoplay", "--spots", "1",
+         "--workers", "1", "--json"],
+    )  # fmt: skip
+    assert result.exit_code == 0, result.output
+    payload = json.loads(result.stdout)
+    # Hitting until over 11 never doubles, splits or surrenders: a much worse game.
+    assert payload["policy"] == "autoplay" and payload["main"]["return"] < 0.98
+
+
+def test_unknown_title_and_too_many_spots_are_errors() -> None:
+    unknown = runner.invoke(app(), ["simulate", "no-such-title", "--rounds", "10"])
+    assert unknown.exit_code == 2 and "unknown title" in unknown.output
+    spots = runner.invoke(app(), ["simulate", "boundless", "--rounds", "10", "--spots", "3"])
+    assert spots.exit_code == 2 and "1 spot" in spots.output
+
+
+def test_the_command_is_registered() -> None:
+    result = runner.invoke(main_app, ["simulate", "--help"])
+    assert result.exit_code == 0 and "--rounds" in result.output
