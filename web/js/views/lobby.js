@@ -1,7 +1,7 @@
 // Lobby: sign-up, the open tables (title, players, phase) and private tables on demand.
 import { api, listOf } from "../api.js";
 import { h, money } from "../format.js";
-import { t } from "../i18n.js";
+import { setVocabulary, t } from "../i18n.js";
 import { errorText, session, signIn, signOut, toast } from "../session.js";
 import { sideBetGroups, sideBetName, titleName } from "./rule_text.js";
 
@@ -168,10 +168,17 @@ function privateSection() {
   if (!privateTitles.length) return null;
   if (!privateTitles.some((title) => title.key === privateChoice)) privateChoice = privateTitles[0].key;
   const rules = ruleSets.get(privateChoice);
-  return h("section.lobby-section", { "aria-labelledby": "private-heading" },
-    h("h2#private-heading", {}, t("lobby.private_tables")),
-    rules ? privateForm(privateTitles, rules) : h("p.loading", {}, t("app.loading")),
-  );
+  if (!rules) return h("p.loading", {}, t("app.loading"));
+  // The form speaks the chosen game's own words (its side bets, its dealer).
+  setVocabulary(rules.title.vocabulary);
+  try {
+    return h("section.lobby-section", { "aria-labelledby": "private-heading" },
+      h("h2#private-heading", {}, t("lobby.private_tables")),
+      privateForm(privateTitles, rules),
+    );
+  } finally {
+    setVocabulary(null);
+  }
 }
 
 function privateForm(privateTitles, rules) {
@@ -216,7 +223,7 @@ function privateForm(privateTitles, rules) {
           Object.entries(groups).map(([group, keys]) => {
             const box = h("input", { type: "checkbox", name: "side_group", value: group, onchange: limitBoxes });
             boxes.push(box);
-            return h("label.check", {}, box, h("span", {}, keys.map((key) => sideBetName(rules, key)).join(" / ")));
+            return h("label.check", {}, box, h("span", {}, sideBetName(rules, keys[0])));
           }),
         )
       : null,

@@ -831,7 +831,7 @@ function sideChoice() {
       Object.entries(groups).map(([group, keys]) => {
         const box = h("input", { type: "checkbox", value: group, checked: offered.has(group), onchange: update });
         boxes.push(box);
-        return h("label.check", {}, box, h("span", {}, keys.map((key) => sideBetName(v.rules, key)).join(" / ")));
+        return h("label.check", {}, box, h("span", {}, sideBetName(v.rules, keys[0])));
       }),
     ),
     h("div.button-row", {},
