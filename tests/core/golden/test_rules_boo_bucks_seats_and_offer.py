@@ -113,11 +113,6 @@ def test_seats_are_numbered_one_to_three(spot: int) -> None:
         bet(round_, "p", spot)
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason="engine bug: a private table (table.shared = false, Boo Bucks' single player) "
-    "accepts bets from a second player",
-)
 def test_a_private_table_takes_one_player_only() -> None:
     round_, _ = new_round(BOO_BUCKS, CARDS)
     bet(round_, "p", 1)

@@ -25,11 +25,6 @@ SCENARIOS = Path(__file__).parent / "scenarios" / "multi_spot"
 INPUTS = sorted(
     path for path in SCENARIOS.glob("*.json") if not path.name.endswith(".expected.json")
 )
-EVEN_MONEY_DOUBLE_COUNT = pytest.mark.xfail(
-    strict=True,
-    reason="engine bug: scenario output lists an even-money payout both as the hand's payout "
-    "and as its insurance entry's payout, so payouts minus stakes exceed the balance change",
-)
 
 
 def test_every_multi_spot_scenario_has_an_expected_output() -> None:
@@ -58,19 +53,7 @@ def _entries(player: dict[str, Any]) -> list[dict[str, Any]]:
     return entries
 
 
-def _balance_cases() -> list[Any]:
-    cases = []
-    for path in INPUTS:
-        players = json.loads(path.with_suffix(".expected.json").read_text())["players"]
-        even_money = any(
-            entry.get("kind") == "even_money" for player in players for entry in _entries(player)
-        )
-        marks = [EVEN_MONEY_DOUBLE_COUNT] if even_money else []
-        cases.append(pytest.param(path, id=path.stem, marks=marks))
-    return cases
-
-
-@pytest.mark.parametrize("path", _balance_cases())
+@pytest.mark.parametrize("path", INPUTS, ids=[path.stem for path in INPUTS])
 def test_multi_spot_scenario_balances_add_up(path: Path) -> None:
     # balance_after - balance_before = payouts - stakes (scenario-format.md, "Output").
     output = json.loads(path.with_suffix(".expected.json").read_text())
@@ -279,10 +262,6 @@ def test_multi_spot_replay_error_exits_2_with_one_line(
     assert words in err
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason="engine bug: a private table (Boo Bucks, one player) accepts a second player",
-)
 def test_a_second_player_at_a_boo_bucks_table_exits_2(tmp_path: Path) -> None:
     path = tmp_path / "scenario.json"
     data = copy.deepcopy(BOO_BUCKS)

@@ -118,6 +118,12 @@ def _verify_positions_and_coins(
         if taken.any():
             row = int(existing_rows[np.argmax(taken)])
             raise InvalidBetError(f"{who(row)}: this player already has a bet on this spot")
+    if not rules.table.shared:
+        seated = {book.player_ids[int(index)] for index in np.unique(book.player)}
+        strangers = [row for row, player_id in enumerate(player_ids) if player_id not in seated]
+        if len(seated | {player_ids[row] for row in strangers}) > 1:
+            row = strangers[0] if seated else int(np.argmax(codes != codes[0]))
+            raise InvalidBetError(f"{who(row)}: this private table is already another player's")
     spots_held = np.bincount(codes, minlength=len(ids))
     known_rows = known >= 0
     spots_held[known_rows] += (table[known[known_rows]] >= 0).sum(axis=1)

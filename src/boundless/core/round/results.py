@@ -102,7 +102,8 @@ def position_result(round_: SharedRound, position: int) -> PositionResult:
             )
     insurance: InsuranceResult | None = None
     if even_money:
-        insurance = InsuranceResult("even_money", 0, "paid", rules.payouts.win.payout(main))
+        # Even money costs nothing extra; its payout is the hand's (counted there once).
+        insurance = InsuranceResult("even_money", 0, "taken", 0)
     elif book.insurance[position]:
         stake = int(book.insurance[position])
         won = round_.dealer_hand.blackjack

@@ -736,6 +736,8 @@ class SharedRound:
             return
         positions, amounts = positions[keep], amounts[keep]
         np.add.at(self.book.paid, positions, amounts)
+        # Paid coins are the player's again at once: a later double or split may use them.
+        np.add.at(self.book.free, self.book.player[positions], amounts)
         self.payments.append(Payment(stage, positions, amounts))
 
     # ---- applying events -----------------------------------------------------------------
