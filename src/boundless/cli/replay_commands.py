@@ -5,6 +5,7 @@ from __future__ import annotations
 import json
 import sys
 from pathlib import Path
+from typing import Annotated
 
 import typer
 
@@ -35,7 +36,7 @@ def _read_json(path: Path) -> object:
     raise AssertionError("unreachable")
 
 
-def replay(scenario: Path = typer.Argument(..., help="Scenario JSON file")) -> None:
+def replay(scenario: Annotated[Path, typer.Argument(help="Scenario JSON file")]) -> None:
     """Play one round from a stacked shoe and print the result as JSON."""
     data = _read_json(scenario)
     try:
@@ -45,7 +46,9 @@ def replay(scenario: Path = typer.Argument(..., help="Scenario JSON file")) -> N
     print(json.dumps(result, indent=2))
 
 
-def verify_shoe(reveal: Path = typer.Argument(..., help="Revealed shoe JSON file")) -> None:
+def verify_shoe(
+    reveal: Annotated[Path, typer.Argument(help="Revealed shoe JSON file")],
+) -> None:
     """Check a revealed shoe (salt and card order) against its published commitment."""
     data = _read_json(reveal)
     try:
