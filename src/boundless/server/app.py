@@ -7,7 +7,7 @@ import logging
 from collections.abc import AsyncIterator, Callable
 from contextlib import asynccontextmanager
 
-from fastapi import FastAPI, Request, WebSocket
+from fastapi import FastAPI, Request
 from fastapi.exceptions import RequestValidationError
 from fastapi.responses import HTMLResponse, JSONResponse
 from fastapi.staticfiles import StaticFiles
@@ -23,7 +23,7 @@ from boundless.server.dependencies import ServerState
 from boundless.server.errors import BadMessageError, ServerError, error_reply
 from boundless.server.gateway.handler import MessageHandler
 from boundless.server.gateway.hub import Hub
-from boundless.server.gateway.websocket import serve_socket
+from boundless.server.gateway.websocket import WebSocketFront
 from boundless.server.players.endpoints import router as players_router
 from boundless.server.records.endpoints import router as records_router
 from boundless.server.recovery import recover
@@ -46,7 +46,7 @@ def create_app(
     config: ServerConfig,
     catalog: TitleCatalog | None = None,
     randomness: Callable[[], RandomSource] = CryptoSource,
-) -> FastAPI:
+) -> WebSocketFront:
     """The server app. ``catalog`` and ``randomness`` are for tests (extra titles, seeded shoes);
     production uses the shipped titles and the OS CSPRNG."""
     titles = catalog or TitleCatalog.shipped(config.titles)
@@ -96,10 +96,6 @@ def create_app(
     app.include_router(records_router)
     app.include_router(admin_router)
 
-    @app.websocket("/ws")
-    async def websocket(websocket: WebSocket) -> None:
-        await serve_socket(websocket, websocket.app.state.handler)
-
     @app.get("/healthz", include_in_schema=False)
     async def healthz() -> dict[str, str]:
         return {"status": "ok"}
@@ -115,7 +111,7 @@ def create_app(
 
         if web_dir.is_dir():
             app.mount("/", StaticFiles(directory=web_dir), name="web")
-    return app
+    return WebSocketFront(app)
 
 
 def install_error_handlers(app: FastAPI) -> None:

@@ -21,6 +21,7 @@ from boundless.core.rules import RuleSet
 from boundless.ledger import LedgerService, grant_key
 from boundless.server.gateway.handler import MessageHandler
 from boundless.server.gateway.hub import Connection
+from boundless.server.messages import Frame
 from boundless.server.players.service import PlayerService
 
 log = logging.getLogger("boundless.server.bots")
@@ -71,8 +72,8 @@ class BotConnection(Connection):
         super().__init__()
         self.inbox = inbox
 
-    def push(self, frame: str) -> None:
-        self.inbox.put_nowait(orjson.loads(frame))
+    def push(self, frame: Frame) -> None:
+        self.inbox.put_nowait(orjson.loads(frame.data))
 
     def close(self, reason: str) -> None:
         self.inbox.put_nowait(None)

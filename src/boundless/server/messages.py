@@ -19,8 +19,37 @@ from boundless.server.players.service import PlayerIdentity
 Message = dict[str, Any]
 
 
-def encode(message: Message) -> str:
-    return orjson.dumps(message).decode("utf-8")
+class Frame:
+    """One serialised message: the JSON text once, and its WebSocket frame once, for every
+    socket that receives it (a broadcast costs one serialisation, not one per socket)."""
+
+    __slots__ = ("_wire", "data")
+
+    def __init__(self, data: bytes) -> None:
+        self.data = data
+        self._wire: bytes | None = None
+
+    @property
+    def text(self) -> str:
+        return self.data.decode("utf-8")
+
+    @property
+    def wire(self) -> bytes:
+        """The RFC 6455 text frame a server sends (FIN, opcode 1, unmasked)."""
+        if self._wire is None:
+            length = len(self.data)
+            if length < 126:
+                header = bytes((0x81, length))
+            elif length < 1 << 16:
+                header = bytes((0x81, 126)) + length.to_bytes(2, "big")
+            else:
+                header = bytes((0x81, 127)) + length.to_bytes(8, "big")
+            self._wire = header + self.data
+        return self._wire
+
+
+def encode(message: Message) -> Frame:
+    return Frame(orjson.dumps(message))
 
 
 def welcome(player: PlayerIdentity, balance: int) -> Message:
@@ -50,24 +79,67 @@ def notice(table_id: str, kind: str, detail: Any) -> Message:
 
 def player_part(round_: SharedRound, player_id: str) -> dict[str, Any]:
     """The core's ``player_view(...)["player"]`` without building the public part again."""
-    index = round_.book.player_index(player_id)
-    return {
-        "id": player_id,
-        "free_coins": None if index is None else int(round_.book.free[index]),
-        "positions": [
-            position_view(round_, position_result(round_, position), position)
-            for position in round_.positions_of(player_id)
-        ],
-    }
+    return ViewCache(round_).player_part(player_id)
 
 
-def you(
-    table_id: str, round_id: str, round_: SharedRound, player_id: str, balance: int | None
-) -> Message:
+class ViewCache:
+    """Position views of one moment of a round, shared by positions that look the same.
+
+    At a shared table thousands of positions share a path, a stake and enough coins; their
+    views are equal, so each distinct one is built once (by the core's ``position_view``). The
+    key holds everything a view depends on: the path node, stakes, insurance, payments, the
+    pending decision, wheel results, and the free coins up to twice the main bet (the most any
+    legal-action or insurance check compares them with). Build a new cache after any change.
+    """
+
+    def __init__(self, round_: SharedRound) -> None:
+        self.round = round_
+        self.views: dict[tuple[Any, ...], dict[str, Any]] = {}
+        self.wheel_keys = [bet.key for bet in round_.rules.side_bets if bet.wheel is not None]
+
+    def _key(self, position: int) -> tuple[Any, ...]:
+        round_ = self.round
+        book = round_.book
+        main = int(book.main[position])
+        free = int(book.free[book.player[position]])
+        wheels = tuple(round_.wheel_results.get((position, key)) for key in self.wheel_keys)
+        return (
+            int(book.spot[position]),
+            int(book.node[position]),
+            main,
+            book.sides[position].tobytes(),
+            int(book.insurance[position]),
+            bool(book.even_money[position]),
+            int(book.extra[position]),
+            int(book.paid[position]),
+            int(book.pending[position]),
+            min(free, 2 * main),
+            wheels,
+        )
+
+    def position(self, position: int) -> dict[str, Any]:
+        key = self._key(position)
+        view = self.views.get(key)
+        if view is None:
+            view = position_view(self.round, position_result(self.round, position), position)
+            self.views[key] = view
+        return view
+
+    def player_part(self, player_id: str) -> dict[str, Any]:
+        round_ = self.round
+        index = round_.book.player_index(player_id)
+        return {
+            "id": player_id,
+            "free_coins": None if index is None else int(round_.book.free[index]),
+            "positions": [self.position(p) for p in round_.positions_of(player_id)],
+        }
+
+
+def you(table_id: str, round_id: str, part: dict[str, Any], balance: int | None) -> Message:
     return {
         "type": "you",
         "table_id": table_id,
         "round_id": round_id,
-        "player": player_part(round_, player_id),
+        "player": part,
         "balance": balance,
     }

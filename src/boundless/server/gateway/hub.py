@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
-from boundless.server.messages import Message, encode
+from boundless.server.messages import Frame, Message, encode
 from boundless.server.players.service import PlayerIdentity
 
 
@@ -15,7 +15,7 @@ class Connection:
         self.player: PlayerIdentity | None = None
         self.tables: set[str] = set()
 
-    def push(self, frame: str) -> None:
+    def push(self, frame: Frame) -> None:
         raise NotImplementedError
 
     def close(self, reason: str) -> None:

@@ -1,33 +1,64 @@
-"""The ``/ws`` endpoint: one socket per client, a writer task per socket, the shared handler."""
+"""``/ws`` as a plain ASGI app: one socket per client, the shared message handler.
+
+Outgoing messages are written straight to the socket as pre-built RFC 6455 frames when the
+ASGI server exposes its transport (uvicorn does: the ``send`` callable is a method of the
+connection's protocol object). A broadcast then costs one serialisation and one framing for all
+sockets and one ``transport.write`` per socket, in call order, so messages stay in order. Where
+no transport is exposed, frames go through a per-socket queue and the ASGI ``send``.
+"""
 
 from __future__ import annotations
 
 import asyncio
 import contextlib
 import logging
-
-from starlette.websockets import WebSocket, WebSocketDisconnect
+from typing import Any
 
 from boundless.server.gateway.handler import MessageHandler
 from boundless.server.gateway.hub import Connection
+from boundless.server.messages import Frame
 
 log = logging.getLogger("boundless.server.websocket")
 HELLO_SECONDS = 10.0
-MAX_QUEUED_FRAMES = 2_000
+MAX_BUFFERED_BYTES = 8 * 2**20
 """A socket that falls this far behind is closed (it can reconnect and resync)."""
+MAX_QUEUED_FRAMES = 2_000
 POLICY_VIOLATION = 1008
+Scope = dict[str, Any]
+
+
+def raw_transport(send: Any) -> Any | None:
+    """uvicorn's transport behind an ASGI ``send``, or None (then the queue path is used)."""
+    protocol = getattr(send, "__self__", None)
+    if not type(protocol).__module__.startswith("uvicorn.protocols.websockets"):
+        return None
+    transport = getattr(protocol, "transport", None)
+    needed = ("write", "is_closing", "get_write_buffer_size")
+    if transport is None or not all(hasattr(transport, name) for name in needed):
+        return None
+    return transport
 
 
 class SocketConnection(Connection):
-    def __init__(self, websocket: WebSocket) -> None:
+    def __init__(self, send: Any) -> None:
         super().__init__()
-        self.websocket = websocket
-        self.queue: asyncio.Queue[str | None] = asyncio.Queue()
+        self.send = send
+        self.transport: Any | None = None
+        self.queue: asyncio.Queue[Frame | None] = asyncio.Queue()
         self.closed = False
         self.close_reason: str | None = None
 
-    def push(self, frame: str) -> None:
+    def push(self, frame: Frame) -> None:
         if self.closed:
+            return
+        transport = self.transport
+        if transport is not None:
+            if transport.is_closing():
+                self.close("the socket closed")
+                return
+            transport.write(frame.wire)
+            if transport.get_write_buffer_size() > MAX_BUFFERED_BYTES:
+                self.close("the client is not reading its messages")
             return
         if self.queue.qsize() >= MAX_QUEUED_FRAMES:
             self.close("the client is not reading its messages")
@@ -41,46 +72,49 @@ class SocketConnection(Connection):
             self.queue.put_nowait(None)
 
     async def write(self) -> None:
-        """Send queued frames in order until closed."""
-        send = self.websocket.send_text
+        """The queue path: send queued frames in order until closed, then close the socket."""
         while True:
             frame = await self.queue.get()
             if frame is None:
                 break
-            await send(frame)
+            await self.send({"type": "websocket.send", "text": frame.text})
         with contextlib.suppress(Exception):
-            await self.websocket.close(POLICY_VIOLATION if self.close_reason else 1000)
+            code = POLICY_VIOLATION if self.close_reason else 1000
+            await self.send({"type": "websocket.close", "code": code})
 
 
-async def serve_socket(websocket: WebSocket, handler: MessageHandler) -> None:
-    await websocket.accept()
-    connection = SocketConnection(websocket)
+async def serve_socket(scope: Scope, receive: Any, send: Any, handler: MessageHandler) -> None:
+    first = await receive()
+    if first["type"] != "websocket.connect":
+        return
+    await send({"type": "websocket.accept"})
+    connection = SocketConnection(send)
+    connection.transport = raw_transport(send)
     writer = asyncio.get_running_loop().create_task(connection.write())
     try:
-        first = await asyncio.wait_for(_receive(websocket), HELLO_SECONDS)
-        if first is not None:
-            await handler.handle_text(connection, first)
+        frame = await asyncio.wait_for(_receive(receive), HELLO_SECONDS)
+        if frame is not None:
+            await handler.handle_text(connection, frame)
         if connection.player is None:
             connection.close("not authenticated")
         else:
             while not connection.closed:
-                frame = await _receive(websocket)
+                frame = await _receive(receive)
                 if frame is None:
                     break
                 await handler.handle_text(connection, frame)
-    except (WebSocketDisconnect, TimeoutError, RuntimeError):
+    except (TimeoutError, OSError, RuntimeError):
         pass
     finally:
         handler.forget(connection)
-        connection.close("" if connection.close_reason is None else connection.close_reason)
-        connection.close_reason = connection.close_reason or None
+        connection.close(connection.close_reason or "")
         with contextlib.suppress(Exception):
             await asyncio.wait_for(writer, 5.0)
         writer.cancel()
 
 
-async def _receive(websocket: WebSocket) -> str | bytes | None:
-    message = await websocket.receive()
+async def _receive(receive: Any) -> str | bytes | None:
+    message = await receive()
     if message["type"] == "websocket.disconnect":
         return None
     text = message.get("text")
@@ -88,3 +122,22 @@ async def _receive(websocket: WebSocket) -> str | bytes | None:
         return str(text)
     data = message.get("bytes")
     return b"" if data is None else bytes(data)
+
+
+class WebSocketFront:
+    """The outermost ASGI app: ``/ws`` goes to :func:`serve_socket` with the server's own
+    ``send``; everything else (HTTP, lifespan) to the FastAPI app."""
+
+    def __init__(self, app: Any, path: str = "/ws") -> None:
+        self.app = app
+        self.path = path
+
+    @property
+    def state(self) -> Any:
+        return self.app.state
+
+    async def __call__(self, scope: Scope, receive: Any, send: Any) -> None:
+        if scope["type"] == "websocket" and scope.get("path") == self.path:
+            await serve_socket(scope, receive, send, self.app.state.handler)
+            return
+        await self.app(scope, receive, send)

@@ -66,11 +66,25 @@ class TableRegistry:
             offered_side_bets=offered,
             bet_batch_seconds=self.config.bet_batch_seconds,
         )
+        table.seated_elsewhere = self.seated_elsewhere
         self.tables[table_id] = table
         self.tasks[table_id] = asyncio.get_running_loop().create_task(
             run_table(table), name=f"table {table_id}"
         )
         return table
+
+    def seated_elsewhere(self, player_id: str, table_id: str) -> bool:
+        """Whether the player has a bet in a round in play at another table."""
+        for other in self.tables.values():
+            round_ = other.round
+            if (
+                other.table_id != table_id
+                and round_ is not None
+                and not round_.over
+                and round_.book.player_index(player_id) is not None
+            ):
+                return True
+        return False
 
     def open_shared_tables(self) -> list[Table]:
         return [self._new_table(f"{key}-1", key) for key in self.catalog.shared_keys()]

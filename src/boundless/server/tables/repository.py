@@ -32,17 +32,19 @@ class TableRepository:
         """Stored answers of bets already accepted, by (player_id, bet_id)."""
         if not keys:
             return {}
-        players = sorted({player for player, _ in keys})
-        bet_ids = sorted({bet for _, bet in keys})
-        rows = self.session.execute(
-            select(Bet.player_id, Bet.bet_id, Bet.answer_json).where(
-                Bet.player_id.in_(players), Bet.bet_id.in_(bet_ids)
-            )
-        )
         wanted = set(keys)
-        return {
-            (row[0], row[1]): orjson.loads(row[2]) for row in rows if (row[0], row[1]) in wanted
-        }
+        found: dict[tuple[str, str], Any] = {}
+        players = sorted({player for player, _ in keys})
+        for start in range(0, len(players), 500):  # by the index's first column, then filter
+            rows = self.session.execute(
+                select(Bet.player_id, Bet.bet_id, Bet.answer_json).where(
+                    Bet.player_id.in_(players[start : start + 500])
+                )
+            )
+            for row in rows:
+                if (row[0], row[1]) in wanted:
+                    found[(row[0], row[1])] = orjson.loads(row[2])
+        return found
 
     def add_bets(
         self, table_id: str, round_no: int, answers: Sequence[tuple[str, str, Any]]

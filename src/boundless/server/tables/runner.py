@@ -93,7 +93,9 @@ async def play_round(table: Table) -> None:
                     if round_.over:
                         return
             table.clock.stop()
-            table.close_step()
+            changed = table.close_step()
+            await asyncio.sleep(0)  # queued sockets (if any) send the step card first
+            table.after_step(changed)
         elif round_.phase == DEALER:
             round_.play_dealer()
             table.broadcast_state()

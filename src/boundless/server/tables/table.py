@@ -90,6 +90,7 @@ class Table:
         self.recorded = False
         self.shoe_published = False
         self.rounds_played = 0
+        self.seated_elsewhere: Callable[[str, str], bool] = lambda _player, _table: False
 
     # ---- setup and queries -----------------------------------------------------------------
     def load_counters(self) -> None:
@@ -150,19 +151,23 @@ class Table:
     def broadcast_state(self) -> None:
         self.hub.broadcast(self.table_id, self.state_message())
 
-    def you_message(self, player_id: str) -> messages.Message | None:
+    def you_message(
+        self, player_id: str, views: messages.ViewCache | None = None
+    ) -> messages.Message | None:
         round_ = self.round
         if round_ is None or round_.book.player_index(player_id) is None:
             return None
         assert self.round_id is not None
-        return messages.you(
-            self.table_id, self.round_id, round_, player_id, self.balances.get(player_id)
-        )
+        part = (views or messages.ViewCache(round_)).player_part(player_id)
+        return messages.you(self.table_id, self.round_id, part, self.balances.get(player_id))
 
     def send_you(self, player_ids: Any) -> None:
+        if self.round is None:
+            return
+        views = messages.ViewCache(self.round)
         for player_id in player_ids:
             if self.hub.is_connected(player_id):
-                message = self.you_message(player_id)
+                message = self.you_message(player_id, views)
                 if message is not None:
                     self.hub.send_player(player_id, message)
 
@@ -413,9 +418,14 @@ class Table:
             if not self.waiting:
                 self.wake.set()
 
-    def close_step(self) -> None:
-        """Close the open step: refresh coins for doubles and splits, execute, stake extras,
-        then the step card goes to everyone before anything else."""
+    def close_step(self) -> np.ndarray:
+        """Close the open step: refresh the coins of players whose double or split the round
+        may not cover, execute, send the step card to everyone, then stake the extras in the
+        ledger. Returns the positions whose view changed (for :meth:`after_step`).
+
+        The stakes are written after the card is out (the step is decided by then: fall-backs
+        used the refreshed coins, and nothing else moves coins on this loop in between). If the
+        write fails, the round is voided and every stake the ledger holds is returned."""
         round_ = self.round
         assert round_ is not None
         closed_ms = now_ms()
@@ -426,19 +436,14 @@ class Table:
         movers = on_spot[(pending == int(Action.DOUBLE)) | (pending == int(Action.SPLIT))]
         nodes_before = book.node[on_spot].copy()
         extra_before = book.extra[on_spot].copy()
-        with self.sessions.begin() as session:
-            service = TableService(session)
-            if len(movers):
-                ids = sorted({book.player_ids[i] for i in book.player[movers].tolist()})
-                balances = service.wallet_balances(ids)
-                round_.set_free_coins(ids, [balances.get(player, 0) for player in ids])
-            event = round_.close_step()
-            delta = book.extra[on_spot] - extra_before
-            orders = self._extra_orders(round_, on_spot[delta > 0], delta[delta > 0], step)
-            service.stake(self.table_id, self.round_no, orders)
-            if orders:
-                fresh = service.wallet_balances([order.player_id for order in orders])
-                self.balances.update(fresh)
+        doubtful = self._coins_in_doubt(round_, movers)
+        if doubtful:
+            with self.sessions.begin() as session:
+                balances = TableService(session).wallet_balances(doubtful)
+            round_.set_free_coins(doubtful, [balances.get(player, 0) for player in doubtful])
+        event = round_.close_step()
+        delta = book.extra[on_spot] - extra_before
+        orders = self._extra_orders(round_, on_spot[delta > 0], delta[delta > 0], step)
         takers = round_.step_takers.get(spot, [])
         self.hub.broadcast(
             self.table_id,
@@ -454,8 +459,36 @@ class Table:
                 "sent_ms": now_ms(),
             },
         )
+        if orders:
+            with self.sessions.begin() as session:
+                service = TableService(session)
+                service.stake(self.table_id, self.round_no, orders)
+                self.balances.update(service.wallet_balances([o.player_id for o in orders]))
+        return np.asarray(on_spot[book.node[on_spot] != nodes_before])
+
+    def _coins_in_doubt(self, round_: SharedRound, movers: np.ndarray) -> list[str]:
+        """Players with a pending double or split whose coins the round may overstate: those
+        short by the round's count, and those betting at another table too."""
+        if not len(movers):
+            return []
+        book = round_.book
+        players = book.player[movers]
+        short = book.free[players] < book.main[movers]
+        ids = [book.player_ids[index] for index in players.tolist()]
+        return sorted(
+            {
+                player_id
+                for player_id, is_short in zip(ids, short.tolist(), strict=True)
+                if is_short or self.seated_elsewhere(player_id, self.table_id)
+            }
+        )
+
+    def after_step(self, changed: np.ndarray) -> None:
+        """The new public state, then each player whose hands changed or who decides next."""
+        round_ = self.round
+        assert round_ is not None
         self.broadcast_state()
-        changed = on_spot[book.node[on_spot] != nodes_before]
+        book = round_.book
         touched = np.union1d(changed, round_.positions_awaiting_decision())
         players = np.unique(book.player[touched]).tolist()
         self.send_you(book.player_ids[index] for index in players)
@@ -464,20 +497,27 @@ class Table:
     def _extra_orders(
         round_: SharedRound, positions: np.ndarray, amounts: np.ndarray, step: int
     ) -> list[StakeOrder]:
-        orders = []
+        """Ledger stakes for the doubles and splits executed at ``step`` (kind per path node)."""
         book = round_.book
-        for position, amount in zip(positions.tolist(), amounts.tolist(), strict=True):
+        kinds: dict[int, str] = {}
+        for node in np.unique(book.node[positions]).tolist():
             kind = "double"
-            for hand in round_.path_of(position).hands:
+            for hand in round_.nodes.states[node].hands:
                 for move in hand.moves:
                     if move.step == step and move.action in EXTRA_KINDS:
                         kind = EXTRA_KINDS[move.action]
-            player_id = book.player_ids[int(book.player[position])]
-            spot = int(book.spot[position])
-            orders.append(
-                StakeOrder(player_id, position_key(player_id, spot), f"{kind}:{step}", amount)
+            kinds[node] = f"{kind}:{step}"
+        ids = book.player_ids
+        return [
+            StakeOrder(ids[player], f"{ids[player]}@{spot}", kinds[node], amount)
+            for player, spot, node, amount in zip(
+                book.player[positions].tolist(),
+                book.spot[positions].tolist(),
+                book.node[positions].tolist(),
+                amounts.tolist(),
+                strict=True,
             )
-        return orders
+        ]
 
     # ---- settlement and cancellation -------------------------------------------------------
     def _lines(self) -> tuple[list[tuple[str, int, int]], dict[str, Any]]:
@@ -493,9 +533,9 @@ class Table:
             (player_id, int(staked[index]), int(paid[index]))
             for index, player_id in enumerate(book.player_ids)
         ]
+        views = messages.ViewCache(round_)
         results = {
-            player_id: messages.player_part(round_, player_id)["positions"]
-            for player_id in book.player_ids
+            player_id: views.player_part(player_id)["positions"] for player_id in book.player_ids
         }
         return lines, results
 

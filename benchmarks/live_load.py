@@ -1,0 +1,524 @@
+"""Load: N real WebSocket clients at one Boundless table, betting and deciding, round after round.
+
+    python benchmarks/live_load.py                          # 1,000, 5,000 and 10,000 players
+    python benchmarks/live_load.py --players 10000 --json   # one JSON line
+
+The server runs as ``boundless serve`` in its own process (SQLite in a temporary folder); the
+clients run in ``--processes`` other processes, each an asyncio loop with a minimal WebSocket
+client (RFC 6455 framing by hand, so the clients cost little CPU). Players are created directly
+in the database before the server starts (sign-up is not what this measures).
+
+Measured: the step broadcast latency (the ``step`` message's ``closed_ms``, the server's clock when
+the step closed, to the moment a client parsed it), messages per second through the server,
+the server process's CPU and peak memory, and whether every round settled exactly once in the
+ledger (one ``settle`` transaction per round, each player one ``settled`` message per round,
+``check_books`` clean).
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import base64
+import hashlib
+import json
+import multiprocessing
+import os
+import resource
+import secrets
+import signal
+import socket
+import struct
+import subprocess
+import sys
+import tempfile
+import time
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+import httpx
+import numpy as np
+import orjson
+import psutil
+from sqlalchemy import insert
+
+from boundless.ledger import (
+    LedgerService,
+    check_books,
+    grant_key,
+    make_engine,
+    make_session_factory,
+    upgrade_database,
+)
+from boundless.server.players.service import hash_token
+from boundless.server.storage.database import upgrade_server_database
+from boundless.server.storage.models import Player, utc_now
+
+TABLE = "boundless-1"
+GRANT = 1_000_000
+BET = 1_000
+CONNECT_CONCURRENCY = 200
+DOUBLE_PERCENT = int(os.environ.get("LOAD_DOUBLE_PERCENT", "10"))
+
+
+def raise_fd_limit() -> None:
+    soft, hard = resource.getrlimit(resource.RLIMIT_NOFILE)
+    resource.setrlimit(resource.RLIMIT_NOFILE, (hard, hard))
+
+
+def free_port() -> int:
+    with socket.socket() as probe:
+        probe.bind(("127.0.0.1", 0))
+        return int(probe.getsockname()[1])
+
+
+# ---- players -------------------------------------------------------------------------------
+def seed_players(database_url: str, count: int) -> list[tuple[str, str]]:
+    """``count`` players with tokens and coins, written straight to the database."""
+    engine = make_engine(database_url)
+    upgrade_database(engine)
+    upgrade_server_database(engine)
+    players = [(f"load{index:06d}", secrets.token_urlsafe(16)) for index in range(count)]
+    now = utc_now()
+    with make_session_factory(engine).begin() as session:
+        session.execute(
+            insert(Player),
+            [
+                {
+                    "id": player_id,
+                    "display_name": f"Load {index}",
+                    "token_hash": hash_token(token),
+                    "is_bot": True,
+                    "created_at": now,
+                }
+                for index, (player_id, token) in enumerate(players)
+            ],
+        )
+        ledger = LedgerService(session)
+        ids = [player_id for player_id, _ in players]
+        ledger.open_wallets(ids)
+        ledger.grant_many([(p, GRANT, grant_key(p, "load")) for p in ids])
+    engine.dispose()
+    return players
+
+
+# ---- a minimal WebSocket client ------------------------------------------------------------
+def client_frame(text: bytes) -> bytes:
+    """A masked text frame (the zero mask: valid, and the payload stays as it is)."""
+    length = len(text)
+    if length < 126:
+        header = struct.pack("!BB", 0x81, 0x80 | length)
+    elif length < 65536:
+        header = struct.pack("!BBH", 0x81, 0x80 | 126, length)
+    else:
+        header = struct.pack("!BBQ", 0x81, 0x80 | 127, length)
+    return header + b"\x00\x00\x00\x00" + text
+
+
+@dataclass
+class Stats:
+    latencies: list[float] = field(default_factory=list)
+    server_part: list[float] = field(default_factory=list)
+    received: int = 0
+    sent: int = 0
+    settled: dict[str, int] = field(default_factory=dict)
+    errors: dict[str, int] = field(default_factory=dict)
+    bets: int = 0
+
+
+class LoadClient(asyncio.Protocol):
+    def __init__(self, player_id: str, token: str, rounds: int, stats: Stats, port: int) -> None:
+        self.player_id = player_id
+        self.token = token
+        self.rounds = rounds
+        self.stats = stats
+        self.port = port
+        self.transport: Any = None
+        self.buffer = bytearray()
+        self.open = asyncio.get_running_loop().create_future()
+        self.handshaken = False
+        self.bet_rounds: set[str] = set()
+        self.done_rounds = 0
+        self.step = 0
+        self.phase = ""
+        self.round_id: str | None = None
+        self.decided: set[tuple[str, int]] = set()
+        self.finished = asyncio.get_running_loop().create_future()
+        self.counter = 0
+        self.doubler = int(player_id[4:]) % 100 < DOUBLE_PERCENT
+        """A tenth of the players double whenever they may (extra stakes every round)."""
+
+    def connection_made(self, transport: Any) -> None:
+        self.transport = transport
+        key = base64.b64encode(os.urandom(16)).decode()
+        transport.write(
+            (
+                f"GET /ws HTTP/1.1\r\nHost: 127.0.0.1:{self.port}\r\nUpgrade: websocket\r\n"
+                f"Connection: Upgrade\r\nSec-WebSocket-Key: {key}\r\n"
+                "Sec-WebSocket-Version: 13\r\n\r\n"
+            ).encode()
+        )
+
+    def send(self, body: dict[str, Any]) -> None:
+        assert self.transport is not None
+        self.counter += 1
+        self.transport.write(client_frame(orjson.dumps({"v": 1, **body})))
+        self.stats.sent += 1
+
+    def data_received(self, data: bytes) -> None:
+        self.buffer += data
+        if not self.handshaken:
+            end = self.buffer.find(b"\r\n\r\n")
+            if end < 0:
+                return
+            if not self.buffer.startswith(b"HTTP/1.1 101"):
+                self.open.set_exception(RuntimeError(bytes(self.buffer[:200]).decode()))
+                return
+            del self.buffer[: end + 4]
+            self.handshaken = True
+            self.open.set_result(None)
+        buffer = self.buffer
+        while len(buffer) >= 2:
+            opcode = buffer[0] & 0x0F
+            length = buffer[1] & 0x7F
+            offset = 2
+            if length == 126:
+                if len(buffer) < 4:
+                    return
+                length = struct.unpack_from("!H", buffer, 2)[0]
+                offset = 4
+            elif length == 127:
+                if len(buffer) < 10:
+                    return
+                length = struct.unpack_from("!Q", buffer, 2)[0]
+                offset = 10
+            if len(buffer) < offset + length:
+                return
+            payload = bytes(buffer[offset : offset + length])
+            del buffer[: offset + length]
+            if opcode == 0x1:
+                self.on_message(payload)
+            elif opcode == 0x9 and self.transport is not None:  # pong echoes the ping's data
+                self.transport.write(
+                    struct.pack("!BB", 0x8A, 0x80 | len(payload)) + bytes(4) + payload
+                )
+            elif opcode == 0x8:
+                if not self.finished.done():
+                    self.finished.set_result(None)
+
+    def connection_lost(self, exc: Exception | None) -> None:
+        if not self.finished.done():
+            self.finished.set_result(None)
+
+    def on_message(self, payload: bytes) -> None:
+        received = time.time() * 1000.0
+        self.stats.received += 1
+        message = orjson.loads(payload)
+        kind = message.get("type")
+        if kind == "step":
+            self.stats.latencies.append(received - message["closed_ms"])
+            self.stats.server_part.append(message["sent_ms"] - message["closed_ms"])
+        elif kind == "state":
+            public = message.get("public") or {}
+            self.phase = public.get("phase", "")
+            self.step = public.get("step", 0)
+            self.round_id = message.get("round_id")
+            self.maybe_bet()
+        elif kind == "you":
+            self.decide(message)
+        elif kind == "settled":
+            round_id = message["round_id"]
+            self.stats.settled[round_id] = self.stats.settled.get(round_id, 0) + 1
+            self.done_rounds += 1
+            if self.done_rounds >= self.rounds and not self.finished.done():
+                self.finished.set_result(None)
+        elif kind == "error":
+            code = message.get("error", "?")
+            self.stats.errors[code] = self.stats.errors.get(code, 0) + 1
+
+    def maybe_bet(self) -> None:
+        round_id = self.round_id
+        if (
+            self.phase == "betting"
+            and round_id is not None
+            and round_id not in self.bet_rounds
+            and self.done_rounds < self.rounds
+            and go.is_set()
+        ):
+            self.bet_rounds.add(round_id)
+            self.stats.bets += 1
+            self.send(
+                {
+                    "type": "bet",
+                    "table_id": TABLE,
+                    "bet_id": f"{round_id.replace(':', '-')}-{self.player_id}",
+                    "bets": {"1": {"main": BET}},
+                }
+            )
+
+    def decide(self, message: dict[str, Any]) -> None:
+        if self.phase != "decisions":
+            return
+        for position in message["player"]["positions"]:
+            legal = position["legal_actions"]
+            current = position["current_hand"]
+            key = (message["round_id"], self.step)
+            if not legal or current is None or key in self.decided:
+                continue
+            self.decided.add(key)
+            hand = position["hands"][current]
+            total = hand["total"]
+            if "double" in legal and (total in (10, 11) or self.doubler):
+                action = "double"
+            else:
+                action = "hit" if total < 17 else "stand"
+            self.send(
+                {
+                    "type": "decide",
+                    "table_id": TABLE,
+                    "spot": position["spot"],
+                    "step": self.step,
+                    "action": action,
+                }
+            )
+
+
+go = asyncio.Event()
+
+
+async def run_clients(
+    port: int, players: Sequence[tuple[str, str]], rounds: int, pipe: Any, timeout: float
+) -> None:
+    loop = asyncio.get_running_loop()
+    stats = Stats()
+    clients: list[LoadClient] = []
+    limit = asyncio.Semaphore(CONNECT_CONCURRENCY)
+
+    async def connect(player_id: str, token: str) -> None:
+        async with limit:
+            for attempt in range(5):
+                try:
+                    _, client = await loop.create_connection(
+                        lambda: LoadClient(player_id, token, rounds, stats, port),
+                        "127.0.0.1",
+                        port,
+                    )
+                    await client.open
+                    break
+                except (OSError, RuntimeError):
+                    await asyncio.sleep(0.2 * (attempt + 1))
+            else:
+                raise RuntimeError(f"{player_id} could not connect")
+            client.send({"type": "hello", "token": token})
+            client.send({"type": "join", "table_id": TABLE})
+            clients.append(client)
+
+    await asyncio.gather(*(connect(p, t) for p, t in players))
+    pipe.send(("connected", len(clients)))
+    await loop.run_in_executor(None, pipe.recv)  # the coordinator says go
+    go.set()
+    for client in clients:  # bet in the window that is open now
+        client.maybe_bet()
+    started = time.time()
+    try:
+        await asyncio.wait_for(asyncio.gather(*(c.finished for c in clients)), timeout)
+    except TimeoutError:
+        pass
+    elapsed = time.time() - started
+    for client in clients:
+        if client.transport is not None:
+            client.transport.close()
+    pipe.send(
+        (
+            "done",
+            {
+                "latencies": stats.latencies,
+                "server_part": stats.server_part,
+                "received": stats.received,
+                "sent": stats.sent,
+                "settled": stats.settled,
+                "errors": stats.errors,
+                "bets": stats.bets,
+                "elapsed": elapsed,
+                "finished": sum(1 for c in clients if c.done_rounds >= rounds),
+            },
+        )
+    )
+
+
+def client_process(
+    port: int, players: Sequence[tuple[str, str]], rounds: int, pipe: Any, timeout: float
+) -> None:
+    raise_fd_limit()
+    import uvloop
+
+    uvloop.run(run_clients(port, players, rounds, pipe, timeout))
+
+
+# ---- the run -------------------------------------------------------------------------------
+def start_server(
+    data_dir: Path, port: int, players: int, decision: float
+) -> subprocess.Popen[bytes]:
+    betting = max(3.0, players / 1500)
+    command = [sys.executable, "-m", "boundless.cli.main", "serve", "--port", str(port)]
+    command += ["--data-dir", str(data_dir), "--admin-token", "load", "--log-level", "warning"]
+    command += ["--betting-seconds", f"{betting:.1f}", "--decision-seconds", str(decision)]
+    command += ["--insurance-seconds", "2", "--round-gap-seconds", "1"]
+    env = {k: v for k, v in os.environ.items() if k != "BOUNDLESS_DATABASE_URL"}
+    log = (data_dir / "serve.log").open("wb")
+    process = subprocess.Popen(command, stdout=log, stderr=subprocess.STDOUT, env=env)
+    deadline = time.time() + 60
+    while time.time() < deadline:
+        try:
+            if httpx.get(f"http://127.0.0.1:{port}/healthz", timeout=1).status_code == 200:
+                return process
+        except httpx.HTTPError:
+            time.sleep(0.2)
+    raise RuntimeError("the server did not start")
+
+
+def settled_once(
+    database_url: str, players: int, per_client_settled: dict[str, int]
+) -> dict[str, Any]:
+    engine = make_engine(database_url)
+    with make_session_factory(engine).begin() as session:
+        ledger = LedgerService(session)
+        closed = ledger.rounds("closed", TABLE)
+        open_rounds = ledger.rounds("open", TABLE)
+        settle_counts = []
+        for info in closed:
+            kinds = [t.kind for t in ledger.round_transactions(TABLE, info.round_no)]
+            settle_counts.append(kinds.count("settle"))
+        books = check_books(session)
+    engine.dispose()
+    rounds = len(closed)
+    messages_ok = all(count == players for count in per_client_settled.values())
+    once = (
+        rounds > 0
+        and books.ok
+        and not open_rounds
+        and all(count == 1 for count in settle_counts)
+        and len(per_client_settled) == rounds
+        and messages_ok
+    )
+    return {
+        "rounds": rounds,
+        "settled_once": once,
+        "books_ok": books.ok,
+        "settle_transactions": settle_counts,
+        "settled_messages": per_client_settled,
+    }
+
+
+def run(players: int, rounds: int, processes: int, decision: float) -> dict[str, Any]:
+    raise_fd_limit()
+    workdir = Path(tempfile.mkdtemp(prefix="boundless-load-"))
+    database_url = f"sqlite:///{workdir / 'boundless.sqlite'}"
+    seeded = seed_players(database_url, players)
+    port = free_port()
+    server = start_server(workdir, port, players, decision)
+    server_process = psutil.Process(server.pid)
+    context = multiprocessing.get_context("spawn")
+    pipes = []
+    workers = []
+    share = [seeded[index::processes] for index in range(processes)]
+    timeout = 60.0 + rounds * (40 + decision * 8)
+    for part in share:
+        ours, theirs = context.Pipe()
+        worker = context.Process(target=client_process, args=(port, part, rounds, theirs, timeout))
+        worker.start()
+        pipes.append(ours)
+        workers.append(worker)
+    connected = sum(pipe.recv()[1] for pipe in pipes)
+    cpu_before = server_process.cpu_times()
+    started = time.time()
+    for pipe in pipes:
+        pipe.send("go")
+    peak_rss = 0
+    results: list[dict[str, Any]] = []
+    waiting = list(pipes)
+    while waiting:
+        peak_rss = max(peak_rss, server_process.memory_info().rss)
+        for pipe in list(waiting):
+            if pipe.poll(0.25):
+                results.append(pipe.recv()[1])
+                waiting.remove(pipe)
+    elapsed = time.time() - started
+    cpu_after = server_process.cpu_times()
+    for worker in workers:
+        worker.join(timeout=30)
+    server.send_signal(signal.SIGTERM)
+    server.wait(timeout=60)
+    latencies = np.array([x for result in results for x in result["latencies"]], dtype=float)
+    server_part = np.array([x for result in results for x in result["server_part"]], dtype=float)
+    settled: dict[str, int] = {}
+    for result in results:
+        for round_id, count in result["settled"].items():
+            settled[round_id] = settled.get(round_id, 0) + count
+    check = settled_once(database_url, players, settled)
+    received = sum(result["received"] for result in results)
+    sent = sum(result["sent"] for result in results)
+    cpu = (cpu_after.user + cpu_after.system) - (cpu_before.user + cpu_before.system)
+    return {
+        "players": players,
+        "connected": connected,
+        "p50_ms": round(float(np.percentile(latencies, 50)), 1) if len(latencies) else None,
+        "p99_ms": round(float(np.percentile(latencies, 99)), 1) if len(latencies) else None,
+        "max_ms": round(float(latencies.max()), 1) if len(latencies) else None,
+        "close_to_send_p50_ms": round(float(np.percentile(server_part, 50)), 1)
+        if len(server_part)
+        else None,
+        "steps_measured": int(len(latencies)),
+        "rounds": check["rounds"],
+        "settled_once": check["settled_once"],
+        "messages_per_s": round((received + sent) / elapsed),
+        "server_cpu_s": round(cpu, 1),
+        "server_cpu_pct": round(100 * cpu / elapsed),
+        "server_peak_mib": round(peak_rss / 2**20),
+        "seconds": round(elapsed, 1),
+        "errors": {k: v for r in results for k, v in r["errors"].items()},
+        "settle_transactions": check["settle_transactions"],
+        "settled_messages": check["settled_messages"],
+        "clients_finished": sum(result["finished"] for result in results),
+        "workdir": str(workdir),
+    }
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(
+        description=__doc__, formatter_class=argparse.RawTextHelpFormatter
+    )
+    parser.add_argument(
+        "--players", type=int, action="append", help="repeatable; default 1k, 5k, 10k"
+    )
+    parser.add_argument("--rounds", type=int, default=2)
+    parser.add_argument("--processes", type=int, default=2, help="client processes")
+    parser.add_argument("--decision-seconds", type=float, default=10.0)
+    parser.add_argument("--json", action="store_true", help="one JSON line per size")
+    args = parser.parse_args()
+    sizes = args.players or [1_000, 5_000, 10_000]
+    for players in sizes:
+        result = run(players, args.rounds, args.processes, args.decision_seconds)
+        if args.json:
+            print(
+                json.dumps(
+                    {
+                        "players": result["players"],
+                        "p50_ms": result["p50_ms"],
+                        "p99_ms": result["p99_ms"],
+                        "rounds": result["rounds"],
+                        "settled_once": result["settled_once"],
+                    }
+                ),
+                flush=True,
+            )
+        else:
+            print(json.dumps(result, indent=1), flush=True)
+    if not args.json:
+        print(f"rerun: python benchmarks/live_load.py {' '.join(sys.argv[1:])}".rstrip())
+
+
+if __name__ == "__main__":
+    main()
