@@ -20,7 +20,7 @@ from __future__ import annotations
 import argparse
 import asyncio
 import base64
-import hashlib
+import contextlib
 import json
 import multiprocessing
 import os
@@ -64,7 +64,7 @@ DOUBLE_PERCENT = int(os.environ.get("LOAD_DOUBLE_PERCENT", "10"))
 
 
 def raise_fd_limit() -> None:
-    soft, hard = resource.getrlimit(resource.RLIMIT_NOFILE)
+    _soft, hard = resource.getrlimit(resource.RLIMIT_NOFILE)
     resource.setrlimit(resource.RLIMIT_NOFILE, (hard, hard))
 
 
@@ -168,52 +168,57 @@ class LoadClient(asyncio.Protocol):
         self.stats.sent += 1
 
     def data_received(self, data: bytes) -> None:
-        self.buffer += data
+        received = time.time() * 1000.0  # the bytes reached this process now
+        if self.buffer:
+            self.buffer += data
+            data = bytes(self.buffer)
+            self.buffer.clear()
         if not self.handshaken:
-            end = self.buffer.find(b"\r\n\r\n")
+            end = data.find(b"\r\n\r\n")
             if end < 0:
+                self.buffer += data
                 return
-            if not self.buffer.startswith(b"HTTP/1.1 101"):
-                self.open.set_exception(RuntimeError(bytes(self.buffer[:200]).decode()))
+            if not data.startswith(b"HTTP/1.1 101"):
+                self.open.set_exception(RuntimeError(data[:200].decode()))
                 return
-            del self.buffer[: end + 4]
+            data = data[end + 4 :]
             self.handshaken = True
             self.open.set_result(None)
-        buffer = self.buffer
-        while len(buffer) >= 2:
-            opcode = buffer[0] & 0x0F
-            length = buffer[1] & 0x7F
-            offset = 2
+        start, size = 0, len(data)
+        while size - start >= 2:
+            opcode = data[start] & 0x0F
+            length = data[start + 1] & 0x7F
+            offset = start + 2
             if length == 126:
-                if len(buffer) < 4:
-                    return
-                length = struct.unpack_from("!H", buffer, 2)[0]
-                offset = 4
+                if size - start < 4:
+                    break
+                length = struct.unpack_from("!H", data, start + 2)[0]
+                offset = start + 4
             elif length == 127:
-                if len(buffer) < 10:
-                    return
-                length = struct.unpack_from("!Q", buffer, 2)[0]
-                offset = 10
-            if len(buffer) < offset + length:
-                return
-            payload = bytes(buffer[offset : offset + length])
-            del buffer[: offset + length]
+                if size - start < 10:
+                    break
+                length = struct.unpack_from("!Q", data, start + 2)[0]
+                offset = start + 10
+            if size < offset + length:
+                break
+            payload = data[offset : offset + length]
+            start = offset + length
             if opcode == 0x1:
-                self.on_message(payload)
+                self.on_message(payload, received)
             elif opcode == 0x9 and self.transport is not None:  # pong echoes the ping's data
                 self.transport.write(
                     struct.pack("!BB", 0x8A, 0x80 | len(payload)) + bytes(4) + payload
                 )
-            elif opcode == 0x8:
-                if not self.finished.done():
-                    self.finished.set_result(None)
+            elif opcode == 0x8 and not self.finished.done():
+                self.finished.set_result(None)
+        if start < size:
+            self.buffer += data[start:]
 
     def connection_lost(self, exc: Exception | None) -> None:
         if not self.finished.done():
             self.finished.set_result(None)
 
-    def on_message(self, payload: bytes) -> None:
-        received = time.time() * 1000.0
+    def on_message(self, payload: bytes, received: float) -> None:
         self.stats.received += 1
         message = orjson.loads(payload)
         kind = message.get("type")
@@ -322,10 +327,8 @@ async def run_clients(
     for client in clients:  # bet in the window that is open now
         client.maybe_bet()
     started = time.time()
-    try:
+    with contextlib.suppress(TimeoutError):
         await asyncio.wait_for(asyncio.gather(*(c.finished for c in clients)), timeout)
-    except TimeoutError:
-        pass
     elapsed = time.time() - started
     for client in clients:
         if client.transport is not None:
@@ -470,7 +473,7 @@ def run(players: int, rounds: int, processes: int, decision: float) -> dict[str,
         "close_to_send_p50_ms": round(float(np.percentile(server_part, 50)), 1)
         if len(server_part)
         else None,
-        "steps_measured": int(len(latencies)),
+        "steps_measured": len(latencies),
         "rounds": check["rounds"],
         "settled_once": check["settled_once"],
         "messages_per_s": round((received + sent) / elapsed),

@@ -20,6 +20,9 @@ from boundless.server.phases import DEALER, DECISIONS, INSURANCE, SETTLING
 from boundless.server.tables.table import Table
 
 log = logging.getLogger("boundless.server.runner")
+STEP_HEAD_START_SECONDS = 0.05
+"""After a step card is sent, the state and the players' views follow this much later: the card
+reaches every socket first (and, on one machine, the readers get the CPU to take it)."""
 
 
 async def wait_until(table: Table, done: Callable[[], bool], *, timed: bool) -> None:
@@ -94,7 +97,7 @@ async def play_round(table: Table) -> None:
                         return
             table.clock.stop()
             changed = table.close_step()
-            await asyncio.sleep(0)  # queued sockets (if any) send the step card first
+            await asyncio.sleep(STEP_HEAD_START_SECONDS)
             table.after_step(changed)
         elif round_.phase == DEALER:
             round_.play_dealer()
