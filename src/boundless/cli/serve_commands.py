@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import logging
 import os
+from dataclasses import replace
 from pathlib import Path
 from typing import Annotated
 
@@ -66,8 +67,10 @@ def serve(
             round_gap_seconds=round_gap_seconds,
         ),
         web_dir=web_dir or default_web_dir(),
-        **({"admin_token": admin_token} if admin_token else {}),
-    ).with_admin_token()
+    )
+    if admin_token:
+        config = replace(config, admin_token=admin_token)
+    config = config.with_admin_token()
     logging.basicConfig(level=log_level.upper(), format="%(levelname)s %(name)s: %(message)s")
     shown_host = "127.0.0.1" if host in ("0.0.0.0", "::") else host
     typer.echo(f"Boundless is serving at http://{shown_host}:{port}/")
