@@ -135,6 +135,22 @@ def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
             process.wait()
 
 
+@pytest.fixture
+def failure_shots(request: pytest.FixtureRequest) -> Iterator[list[Any]]:
+    """Pages to photograph (with their text) when the test fails, for CI's artifacts."""
+    pages: list[Any] = []
+    yield pages
+    report = getattr(request.node, "rep_call", None)
+    if report is not None and report.failed:
+        for index, page in enumerate(pages):
+            name = f"failure-{request.node.name}-{index}"
+            try:
+                _shot(page, name)
+                (SCREENSHOTS / f"{name}.txt").write_text(page.inner_text("body"))
+            except Exception as error:  # the page may be gone; the failure itself matters more
+                print(f"could not save {name}: {error}")
+
+
 @pytest.fixture(scope="module")
 def browser() -> Iterator[Any]:
     executable = _chromium()
@@ -253,9 +269,12 @@ def test_engine_and_browser_agree_on_shoe_commitments(server: str, browser: Any)
     page.close()
 
 
-def test_sign_up_play_record_and_languages(server: str, browser: Any) -> None:
+def test_sign_up_play_record_and_languages(
+    server: str, browser: Any, failure_shots: list[Any]
+) -> None:
     context = browser.new_context(viewport=DESKTOP, reduced_motion="reduce", locale="en-US")
     page = context.new_page()
+    failure_shots.append(page)
     errors: list[str] = []
     page.on("pageerror", lambda error: errors.append(str(error)))
     page.goto(server + "/")
@@ -364,11 +383,14 @@ def test_sign_up_play_record_and_languages(server: str, browser: Any) -> None:
     context.close()
 
 
-def test_private_table_seat_rule_and_shoe_verification(server: str, browser: Any) -> None:
+def test_private_table_seat_rule_and_shoe_verification(
+    server: str, browser: Any, failure_shots: list[Any]
+) -> None:
     """A private table from the lobby: pick its side bets, see the seat rule, play a round, and
     verify its shoe (reshuffled every round, so revealed at once) with one click."""
     context = browser.new_context(viewport=DESKTOP, reduced_motion="reduce", locale="en-US")
     page = context.new_page()
+    failure_shots.append(page)
     errors: list[str] = []
     page.on("pageerror", lambda error: errors.append(str(error)))
     page.goto(server + "/")
