@@ -139,9 +139,15 @@ def _pay_blackjacks_at_once(round_: SharedRound) -> None:
     positions = np.flatnonzero(
         (round_.book.main > 0) & ~round_.book.even_money & (round_.book.node >= 0)
     )
-    naturals = [p for p in positions.tolist() if round_.path_of(p).hands[0].status == "blackjack"]
-    if naturals:
-        chosen = np.asarray(naturals, dtype=np.int64)
+    natural_nodes = np.array(
+        [
+            bool(state.hands) and state.hands[0].status == "blackjack"
+            for state in round_.nodes.states
+        ],
+        dtype=np.bool_,
+    )
+    chosen = positions[natural_nodes[round_.book.node[positions]]]
+    if len(chosen):
         payout = odds_payout(round_.book.main[chosen], round_.rules.payouts.blackjack)
         round_._pay("blackjack_at_once", chosen, payout)
 

@@ -50,6 +50,7 @@ class PositionBook:
         self.side_keys = tuple(side_keys)
         self.player_ids: list[str] = []
         self._player_index: dict[str, int] = {}
+        self._factorized: tuple[Sequence[str], tuple[Array, Array, list[str]]] | None = None
         self._free = Column(np.int64)
         self._position_of = Column(np.int64, width=MAX_SPOTS, fill=-1)
         self._player = Column(np.int64)
@@ -70,8 +71,17 @@ class PositionBook:
     def factorize(self, player_ids: Sequence[str]) -> tuple[Array, Array, list[str]]:
         """Per row: a batch-local player code, and each code's index here (-1: new player).
 
-        Returns ``(codes, known_index_by_code, ids_by_code)``.
+        Returns ``(codes, known_index_by_code, ids_by_code)``. The last answer is kept for the
+        same sequence object, so checking a batch and then applying it reads the ids once.
         """
+        cached = self._factorized
+        if cached is not None and cached[0] is player_ids:
+            return cached[1]
+        result = self._factorize(player_ids)
+        self._factorized = (player_ids, result)
+        return result
+
+    def _factorize(self, player_ids: Sequence[str]) -> tuple[Array, Array, list[str]]:
         local = dict(zip(player_ids, range(len(player_ids)), strict=True))
         if len(local) == len(player_ids):
             codes = np.arange(len(player_ids), dtype=np.int64)  # the usual case: no repeats
@@ -90,6 +100,8 @@ class PositionBook:
     def ensure_players(self, player_ids: Sequence[str]) -> Array:
         """Indices of the players, registering the new ones with zero free coins."""
         codes, known, ids = self.factorize(player_ids)
+        self._factorized = None  # registering players changes what is known
+        known = known.copy()
         fresh = np.flatnonzero(known < 0)
         if len(fresh):
             start = len(self.player_ids)

@@ -18,6 +18,7 @@ from boundless.core.errors import (
     EventLogError,
     IllegalActionError,
     InsufficientCoinsError,
+    InvalidBetError,
     InvalidRuleSetError,
     PhaseError,
     RulesError,
@@ -237,6 +238,7 @@ class SharedRound:
     ) -> ev.BetsPlaced:
         """Check a batch of bets; returns the event that placing them would apply."""
         self._require(BETTING)
+        player_ids = tuple(player_ids)  # the event keeps this very tuple (see factorize)
         count = len(player_ids)
         spots_array = np.asarray(spots, dtype=np.int64)
         main_array = np.asarray(main_amounts, dtype=np.int64)
@@ -244,8 +246,7 @@ class SharedRound:
         sides = np.zeros((count, max(1, len(keys))), dtype=np.int64)
         for key, amounts in (side_amounts or {}).items():
             if key not in keys:
-                raise_unknown = [bet for bet in keys]
-                raise RulesError(f"unknown side bet {key!r} (this title has {raise_unknown})")
+                raise InvalidBetError(f"unknown side bet {key!r} (this title has {list(keys)})")
             sides[:, keys.index(key)] = np.asarray(amounts, dtype=np.int64)
         free = (
             np.full(count, -1, dtype=np.int64)
@@ -265,7 +266,7 @@ class SharedRound:
             free,
         )
         return ev.BetsPlaced(
-            tuple(player_ids),
+            player_ids,
             ev.frozen_array(spots_array),
             ev.frozen_array(main_array),
             keys,
