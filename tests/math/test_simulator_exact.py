@@ -1,13 +1,14 @@
 """Simulated returns against the exact ones, every shipped title, main game and every side bet.
 
 Bound: |simulated - exact| <= 4 standard errors of the simulation + ALLOWANCE. The allowance
-covers the known differences of model (boundless.math.sim_compare): the cut-card effect of the
-8-deck shoes, measured at a few in 100,000 (docs/math.md, "Simulation"), and the cards other
-spots draw before the dealer. It is far below the 4 standard errors these runs resolve; the
-fresh-shoe runs take none. Bonus Spin Xtreme jackpots pay about a million units a few times in a
-billion rounds, so a run of this size sees none and its sample variance understates the error:
-those bets are bounded with the exact standard deviation instead, and a jackpot-free copy of the
-title is checked with the tight bound.
+is the cut-card effect on the main game of the 8-deck shoes, measured at -0.029% +- 0.006%
+(Boundless) and -0.023% +- 0.006% (Unlimited) in runs of 8e8 and 4e8 rounds (docs/math.md,
+"Simulation"); everything else the simulator plays has exactly the exact figure in expectation
+(boundless.math.sim_compare), so the side bets, the reshuffled titles and the fresh-shoe runs
+take none. Bonus Spin Xtreme jackpots pay about a million units a few times in a billion rounds,
+so a run of this size sees none and its sample variance understates the error: those bets are
+bounded with the exact standard deviation instead, and a jackpot-free copy of the title is
+checked with the tight bound.
 """
 
 from __future__ import annotations
@@ -24,7 +25,7 @@ from boundless.math.sim_stats import BetEstimate
 from boundless.math.simulation import SimulationResult, simulate
 
 SIGMAS = 4.0
-ALLOWANCE = 2e-4
+ALLOWANCE = 5e-4
 WORKERS = 2
 ROUNDS = {"boundless": 3_000_000, "unlimited": 1_000_000}
 BOO_BUCKS_ROUNDS = 400_000
@@ -41,7 +42,7 @@ def _within(estimate: BetEstimate, exact: ExactFigure, allowance: float) -> None
     )
 
 
-def _check(rules: RuleSet, result: SimulationResult, allowance: float) -> None:
+def _check(rules: RuleSet, result: SimulationResult, main_allowance: float) -> None:
     exact = exact_figures(rules, game(rules.key)[1], result.policy)
     assert set(exact) == set(result.estimates)  # every bet has its exact figure
     for key, figure in exact.items():
@@ -51,7 +52,7 @@ def _check(rules: RuleSet, result: SimulationResult, allowance: float) -> None:
             bound = SIGMAS * figure.standard_deviation / math.sqrt(estimate.rounds)
             assert abs(estimate.value - figure.value) <= bound, key
         else:
-            _within(estimate, figure, allowance)
+            _within(estimate, figure, main_allowance if bet is None else 0.0)
 
 
 @pytest.mark.parametrize("key", TITLES)
