@@ -121,6 +121,7 @@ def client_frame(text: bytes) -> bytes:
 class Stats:
     latencies: list[float] = field(default_factory=list)
     server_part: list[float] = field(default_factory=list)
+    by_step: dict[str, list[float]] = field(default_factory=dict)
     received: int = 0
     sent: int = 0
     settled: dict[str, int] = field(default_factory=dict)
@@ -224,6 +225,8 @@ class LoadClient(asyncio.Protocol):
         kind = message.get("type")
         if kind == "step":
             self.stats.latencies.append(received - message["closed_ms"])
+            step_key = f"{message['round_id']}/{message['step']}"
+            self.stats.by_step.setdefault(step_key, []).append(received - message["closed_ms"])
             self.stats.server_part.append(message["sent_ms"] - message["closed_ms"])
         elif kind == "state":
             public = message.get("public") or {}
@@ -339,6 +342,7 @@ async def run_clients(
             {
                 "latencies": stats.latencies,
                 "server_part": stats.server_part,
+                "by_step": stats.by_step,
                 "received": stats.received,
                 "sent": stats.sent,
                 "settled": stats.settled,
@@ -461,6 +465,10 @@ def run(players: int, rounds: int, processes: int, decision: float) -> dict[str,
         for round_id, count in result["settled"].items():
             settled[round_id] = settled.get(round_id, 0) + count
     check = settled_once(database_url, players, settled)
+    by_step: dict[str, list[float]] = {}
+    for result in results:
+        for key, values in result["by_step"].items():
+            by_step.setdefault(key, []).extend(values)
     received = sum(result["received"] for result in results)
     sent = sum(result["sent"] for result in results)
     cpu = (cpu_after.user + cpu_after.system) - (cpu_before.user + cpu_before.system)
@@ -482,6 +490,9 @@ def run(players: int, rounds: int, processes: int, decision: float) -> dict[str,
         "server_peak_mib": round(peak_rss / 2**20),
         "seconds": round(elapsed, 1),
         "errors": {k: v for r in results for k, v in r["errors"].items()},
+        "p99_ms_by_step": {
+            key: round(float(np.percentile(values, 99)), 1) for key, values in by_step.items()
+        },
         "settle_transactions": check["settle_transactions"],
         "settled_messages": check["settled_messages"],
         "clients_finished": sum(result["finished"] for result in results),
