@@ -226,7 +226,8 @@ def _play_rounds(page: Any) -> tuple[dict[str, int], list[str]]:
             continue
         enabled = page.locator(".action-btn:not([disabled])")
         if enabled.count():
-            assert page.locator("#timer").is_visible()
+            # The decision timer is drawn from the state's deadline (it may follow the hand).
+            page.locator("#timer").wait_for(state="visible", timeout=3000)
             legal = [button.get_attribute("data-action") for button in enabled.all()]
             choice = "hit" if "hit" in legal and not actions else "stand"
             if choice not in legal:

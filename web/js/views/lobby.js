@@ -17,7 +17,8 @@ let loadError = null;
 
 export function mount(element) {
   root = element;
-  unsubscribe = session.onChange(() => render());
+  // The balance changes often: redraw only the account card, never the forms.
+  unsubscribe = session.onChange(() => renderAccount());
   render();
   refresh();
   timer = setInterval(refresh, REFRESH_MS);
@@ -54,9 +55,33 @@ function renderPrivate() {
   if (slot) slot.replaceChildren(...[privateSection()].filter(Boolean));
 }
 
-function renderTables() {
+let accountShown = null; // who the account card shows: null, or the signed-in player's id
+
+function renderAccount() {
+  const slot = root?.querySelector("#account-slot");
+  if (!slot) return;
+  const who = session.player?.player_id ?? null;
+  if (who !== accountShown) {
+    // Signed in or out: the card, the join buttons and the private form change.
+    accountShown = who;
+    slot.replaceChildren(session.player ? welcomeCard() : signUpCard());
+    renderTables(true);
+    const open = root.querySelector("#private-open");
+    if (open) open.disabled = !session.player;
+    return;
+  }
+  const balance = root.querySelector("#lobby-balance");
+  if (balance && session.player) balance.textContent = money(session.player.balance);
+}
+
+let tablesShown = null; // what the table list shows now, to redraw only on change
+
+function renderTables(force = false) {
   const slot = root?.querySelector("#table-slot");
   if (!slot) return;
+  const shown = JSON.stringify([tables, loadError?.code, ruleSets.size]);
+  if (!force && shown === tablesShown && slot.childElementCount) return;
+  tablesShown = shown;
   slot.replaceChildren(
     ...[loadError ? h("p.error", { role: "alert" }, errorText(loadError)) : null, tableList()].filter(Boolean),
   );
@@ -68,14 +93,15 @@ function render() {
   const typedName = root.querySelector("#signup-name")?.value;
   root.replaceChildren(...[
     h("h1.page-title", {}, t("lobby.title")),
-    session.player ? welcomeCard() : signUpCard(),
+    h("div#account-slot", {}, session.player ? welcomeCard() : signUpCard()),
     h("section.lobby-section", { "aria-labelledby": "tables-heading" },
       h("h2#tables-heading", {}, t("lobby.tables")),
       h("div#table-slot"),
     ),
     h("div#private-slot"),
   ].filter(Boolean));
-  renderTables();
+  accountShown = session.player?.player_id ?? null;
+  renderTables(true);
   renderPrivate();
   const nameInput = root.querySelector("#signup-name");
   if (nameInput && typedName) nameInput.value = typedName;
