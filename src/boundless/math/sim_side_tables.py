@@ -69,7 +69,7 @@ class SideTables:
     max_round: IntArray  # [n] last round of the shoe the bet is offered (0: every round)
     table: Int8Array  # [n, 52**3]
     pend: Int8Array  # [n, pending, 52]
-    pay: FloatArray  # [n, patterns] payout per unit staked, stake included
+    pay: FloatArray  # [n, 1 + patterns]: pay[1 + pattern index] per unit staked; pay[0] = 0
     trig: Int8Array  # [n, 52**2]
     bust_pay: FloatArray  # [n, MAX_BUST_COUNT + 1]
     inner_cum: IntArray  # [n, MAX_WEDGES] cumulative integer weights
@@ -194,7 +194,7 @@ def build_side_tables(rules: RuleSet) -> SideTables:
     kind = np.zeros(n, dtype=np.int64)
     max_round = np.array([bet.max_round or 0 for bet in bets], dtype=np.int64)
     table = np.full((n, TRIPLES), -1, dtype=np.int8)
-    pays = np.zeros((n, most_patterns), dtype=np.float64)
+    pays = np.zeros((n, 1 + most_patterns), dtype=np.float64)
     trig = np.zeros((n, PAIRS), dtype=np.int8)
     bust_pay = np.zeros((n, MAX_BUST_COUNT + 1), dtype=np.float64)
     inner_cum = np.zeros((n, MAX_WEDGES), dtype=np.int64)
@@ -208,7 +208,7 @@ def build_side_tables(rules: RuleSet) -> SideTables:
     pend_rows: list[Int8Array] = []
     for row, bet in enumerate(bets):
         for slot, pattern in enumerate(bet.pays):
-            pays[row, slot] = _pay_multiple(bet, pattern)
+            pays[row, slot + 1] = _pay_multiple(bet, pattern)
         pend_rows.append(np.full((1, 52), -1, dtype=np.int8))
         if SIDE_BET_KINDS[bet.kind].uses_wheel:
             assert bet.wheel is not None
