@@ -121,17 +121,21 @@ def simulate_command(
         disable=as_json and not err.is_terminal,
     ) as progress:
         task = progress.add_task("rounds", total=rounds)
-        result = simulate(
-            rules,
-            chart,
-            rounds,
-            policy=policy.value,
-            seed=seed,
-            workers=workers,
-            spots=spots,
-            fresh_shoe=fresh_shoe,
-            progress=lambda done: progress.update(task, completed=min(done, rounds)),
-        )
+        try:
+            result = simulate(
+                rules,
+                chart,
+                rounds,
+                policy=policy.value,
+                seed=seed,
+                workers=workers,
+                spots=spots,
+                fresh_shoe=fresh_shoe,
+                progress=lambda done: progress.update(task, completed=min(done, rounds)),
+            )
+        except ValueError as error:  # a request the title cannot play (no chart, spots)
+            _fail(str(error))
+            raise AssertionError("unreachable") from error
     exact: dict[str, ExactFigure] = {}
     if compare or plot is not None:
         with err.status("computing the exact figures", spinner="dots"):
