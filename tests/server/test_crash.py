@@ -6,9 +6,14 @@ import os
 import signal
 import subprocess
 import sys
+import uuid
+from collections.abc import Iterator
 from pathlib import Path
 
 import httpx
+import psycopg
+import pytest
+from sqlalchemy.engine import make_url
 
 from boundless.ledger import (
     Category,
@@ -17,14 +22,37 @@ from boundless.ledger import (
     make_engine,
     make_session_factory,
 )
+from tests.ledger.conftest import _libpq_dsn, postgres_unavailable, postgres_url
 from tests.server.live import Client, bet, free_port, wait_until
 
 ROUND_MIDDLE = ("insurance", "decisions")
 
 
-def serve(data_dir: Path, port: int, log: Path) -> subprocess.Popen[bytes]:
+@pytest.fixture(params=["sqlite", "postgresql"])
+def database_url(request: pytest.FixtureRequest, tmp_path: Path) -> Iterator[str]:
+    """A SQLite file, or a fresh schema in the machine's PostgreSQL (skipped when absent)."""
+    if request.param == "sqlite":
+        yield f"sqlite:///{tmp_path / 'data' / 'boundless.sqlite'}"
+        return
+    reason = postgres_unavailable()
+    if reason is not None:
+        pytest.skip(reason)
+    schema = f"crash_test_{uuid.uuid4().hex[:12]}"
+    dsn = _libpq_dsn(postgres_url())
+    with psycopg.connect(dsn, autocommit=True) as connection:
+        connection.execute(f'CREATE SCHEMA "{schema}"')
+    url = make_url(postgres_url()).update_query_dict({"options": f"-csearch_path={schema}"})
+    try:
+        yield url.render_as_string(hide_password=False)
+    finally:
+        with psycopg.connect(dsn, autocommit=True) as connection:
+            connection.execute(f'DROP SCHEMA IF EXISTS "{schema}" CASCADE')
+
+
+def serve(data_dir: Path, port: int, log: Path, database_url: str) -> subprocess.Popen[bytes]:
     command = [sys.executable, "-m", "boundless.cli.main", "serve", "--port", str(port)]
     command += ["--data-dir", str(data_dir), "--admin-token", "crash-test"]
+    command += ["--database-url", database_url]
     command += ["--betting-seconds", "0.3", "--insurance-seconds", "30", "--decision-seconds", "30"]
     command += ["--round-gap-seconds", "0.1", "--log-level", "warning"]
     env = {key: value for key, value in os.environ.items() if key != "BOUNDLESS_DATABASE_URL"}
@@ -49,10 +77,12 @@ def client_for(port: int, token: str) -> Client:
     return client
 
 
-def test_a_round_in_flight_is_refunded_exactly_once_after_a_crash(tmp_path: Path) -> None:
+def test_a_round_in_flight_is_refunded_exactly_once_after_a_crash(
+    tmp_path: Path, database_url: str
+) -> None:
     port = free_port()
     log = tmp_path / "serve.log"
-    process = serve(tmp_path / "data", port, log)
+    process = serve(tmp_path / "data", port, log, database_url)
     base = f"http://127.0.0.1:{port}"
     players = [httpx.post(f"{base}/api/v1/players", json={"display_name": n}).json() for n in "AB"]
     clients = [client_for(port, player["token"]) for player in players]
@@ -80,10 +110,10 @@ def test_a_round_in_flight_is_refunded_exactly_once_after_a_crash(tmp_path: Path
     for client in clients:
         client.close()
 
-    database = f"sqlite:///{tmp_path / 'data' / 'boundless.sqlite'}"
+    database = database_url
     table_id, round_no = in_flight.rsplit(":", 1)
     for restart in range(2):
-        process = serve(tmp_path / "data", port, log)
+        process = serve(tmp_path / "data", port, log, database_url)
         try:
             engine = make_engine(database)
             with make_session_factory(engine).begin() as session:

@@ -4,11 +4,12 @@ at a private table. The server reads rule sets only; nothing here names a title.
 from __future__ import annotations
 
 from collections.abc import Iterator
+from typing import Any
 
 import pytest
 
 from boundless.titles import load_game, shipped_title_keys
-from tests.server.live import LiveServer, bet, play_to_settlement, start_server
+from tests.server.live import LiveServer, bet, play_to_settlement, start_server, wait_until
 
 
 @pytest.fixture(scope="module")
@@ -40,3 +41,15 @@ def test_a_round_of_each_title(live: LiveServer, key: str) -> None:
     assert settled["staked"] >= amount
     assert settled["balance"] == player["balance"] - settled["staked"] + settled["paid"]
     client.close()
+    if rules.shoe.reshuffle_every_round:  # the shoe ends with the round: its reveal is public
+
+        def revealed() -> dict[str, Any] | None:
+            detail = live.http.get(f"/api/v1/records/{settled['round_id']}", headers=headers)
+            shoe: dict[str, Any] = detail.json()["shoe"]
+            return shoe if shoe["finished"] else None
+
+        wait_until(lambda: revealed() is not None, 10, "the shoe's reveal")
+        shoe = revealed()
+        assert shoe is not None and shoe["reveal"]["verified"] is True
+        public = live.http.get(f"/api/v1/shoes/{table_id}/{shoe['number']}").json()
+        assert public["reveal"]["cards"] == shoe["reveal"]["cards"]
