@@ -6,7 +6,7 @@ import { MINOR_DIGITS, cardElement, cardText, dateTime, h, locale, money, signed
 import { setVocabulary, t } from "../i18n.js";
 import { commitmentOf } from "../sha256.js";
 import { errorText, session } from "../session.js";
-import { patternName, sideBetName, titleName } from "./rule_text.js";
+import { actionName, patternName, sideBetName, titleName } from "./rule_text.js";
 
 let root = null;
 let roundId = null;
@@ -143,19 +143,13 @@ function decisions() {
           d.spot !== undefined && (rules?.table?.spots ?? 1) > 1 ? t("table.spot", { n: d.spot }) : null,
           split && d.hand !== undefined ? t("table.hand_n", { n: d.hand }) : null,
         ].filter(Boolean).join(" · ")),
-        h("strong", {}, actionName(d.action)),
+        h("strong", {}, d.action ? actionName(rules, d.action) : "–"),
         h(`span.tag${by === "player" ? "" : ".tag-auto"}`, {}, t(`by.${by}`)),
       );
     }),
   );
 }
 
-function actionName(action) {
-  const refund = rules?.split?.decline_refund;
-  if (!action) return "–";
-  const [n, d] = refund ? String(refund).split("/").map(Number) : [0, 1];
-  return t(`action.${action}`, { pct: refund ? `${Math.round(((d - n) / d) * 100)}%` : "" });
-}
 
 // ---- stakes and payouts ---------------------------------------------------------------------
 /** A fraction of a minor unit ("1/2") lost to rounding down, as an amount ("0.005"). */

@@ -1,6 +1,6 @@
 // Words for data: title, side-bet and pattern names, odds and up-card lists, all read from the
 // rule set (GET /api/v1/titles/{key}) so the text never drifts from the game.
-import { h } from "../format.js";
+import { h, ratioPercent } from "../format.js";
 import { hasKey, t } from "../i18n.js";
 
 export function titleName(key, fallback) {
@@ -91,4 +91,10 @@ export function payTable(rules, bet) {
       h("tr", {}, h("td", {}, patternName(rules, bet.key, row.pattern)), h("td.num", {}, odds(row.pays))),
     )),
   );
+}
+
+/** An action's button word; "surrender20" names what the house keeps ("Surrender 20%"). */
+export function actionName(rules, action) {
+  const refund = rules?.split?.decline_refund;
+  return t(`action.${action}`, { pct: refund ? ratioPercent(refundComplement(refund)) : "" });
 }

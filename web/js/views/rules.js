@@ -3,7 +3,7 @@ import { api, listOf } from "../api.js";
 import { h, money, percent, ratioPercent } from "../format.js";
 import { setVocabulary, t } from "../i18n.js";
 import { errorText } from "../session.js";
-import { payTable, refundComplement, sideBetName, titleName, upCardList } from "./rule_text.js";
+import { actionName, payTable, sideBetName, titleName, upCardList } from "./rule_text.js";
 
 let root = null;
 let titleKey = null;
@@ -163,12 +163,12 @@ function actionTable(r) {
     parts.push(r.split.split_aces_one_card ? t("rules.action.split_aces_one") : t("rules.action.split_aces_hit"));
     parts.push(t("rules.action.split_21"));
     if (r.split.offered === "basic_strategy_pairs") {
-      parts.push(t("rules.action.split_chart", { action: t("action.surrender20", { pct: ratioPercent(refundComplement(r.split.decline_refund)) }) }));
+      parts.push(t("rules.action.split_chart", { action: actionName(r, "surrender20") }));
     }
     rows.push(["split", parts.join(" ")]);
   }
   if (r.split.offered === "basic_strategy_pairs" && r.split.decline_refund) {
-    rows.push(["surrender20", t("rules.action.surrender20", { pct: ratioPercent(r.split.decline_refund) }), { pct: ratioPercent(refundComplement(r.split.decline_refund)) }]);
+    rows.push(["surrender20", t("rules.action.surrender20", { pct: ratioPercent(r.split.decline_refund) })]);
   }
   if (r.surrender.allowed) {
     rows.push(["surrender", t("rules.action.surrender", { pct: ratioPercent(r.surrender.refund), cards: upCardList(r.surrender.up_values) })]);
@@ -180,8 +180,8 @@ function actionTable(r) {
   }
   return h("table.rules-table", {},
     h("thead", {}, h("tr", {}, h("th", { scope: "col" }, t("rules.action")), h("th", { scope: "col" }, t("rules.description")))),
-    h("tbody", {}, rows.map(([word, text, params]) =>
-      h("tr", {}, h("th", { scope: "row" }, word === "fallback" ? t("rules.action.fallback") : t(`action.${word}`, params)), h("td", {}, text)),
+    h("tbody", {}, rows.map(([word, text]) =>
+      h("tr", {}, h("th", { scope: "row" }, word === "fallback" ? t("rules.action.fallback") : actionName(r, word)), h("td", {}, text)),
     )),
   );
 }

@@ -3,13 +3,13 @@
 // Everything is driven by the title's rule set and the server's state/you messages: no branch
 // on a title's name.
 import { api } from "../api.js";
-import { cardElement, cardText, h, money, ratioPercent, shortMoney, signedMoney } from "../format.js";
+import { cardElement, cardText, h, money, shortMoney, signedMoney } from "../format.js";
 import { currentLanguage, setVocabulary, t } from "../i18n.js";
 import { errorText, session, toast } from "../session.js";
 import { newBetId, on, send, serverNow } from "../socket.js";
 import {
+  actionName,
   patternName,
-  refundComplement,
   sideBetGroups,
   sideBetName,
   sideBetRules,
@@ -692,7 +692,7 @@ function statusLine() {
   if (p.phase === "decisions") {
     const position = positionOn(p.current_spot);
     if (!position) return myPositions().length ? t("table.other_spot", { n: p.current_spot }) : t("table.watching");
-    if (awaitingStep()) return t("table.you_chose", { action: actionLabel(v.decided.action) });
+    if (awaitingStep()) return t("table.you_chose", { action: actionName(v.rules, v.decided.action) });
     if (position.legal_actions.length) return t("table.your_turn", { step: p.step });
     return t("table.waiting_others");
   }
@@ -712,11 +712,6 @@ function awaitingStep() {
   if (!d || d.round_id !== v.roundId) return false;
   const sameStep = d.step === pub().step && d.spot === pub().current_spot;
   return sameStep || v.you === d.you;
-}
-
-function actionLabel(action) {
-  const refund = v.rules.split?.decline_refund;
-  return t(`action.${action}`, { pct: refund ? ratioPercent(refundComplement(refund)) : "" });
 }
 
 function actionBar() {
@@ -739,7 +734,7 @@ function actionBar() {
         disabled: waiting || !legal.has(action),
         dataset: { action },
         onclick: () => decide(p.current_spot, action),
-      }, actionLabel(action)),
+      }, actionName(v.rules, action)),
     ),
   );
 }
