@@ -20,7 +20,7 @@ from boundless.ledger import LedgerError, make_engine, make_session_factory, upg
 from boundless.server.bots import Bot, bot_seats
 from boundless.server.config import ServerConfig
 from boundless.server.dependencies import ServerState
-from boundless.server.errors import BadMessageError, ServerError, error_reply
+from boundless.server.errors import BadMessageError, ServerError, error_reply, http_reply
 from boundless.server.gateway.handler import MessageHandler
 from boundless.server.gateway.hub import Hub
 from boundless.server.gateway.websocket import WebSocketFront
@@ -131,12 +131,8 @@ def install_error_handlers(app: FastAPI) -> None:
 
     async def http_error(_request: Request, error: Exception) -> JSONResponse:
         assert isinstance(error, StarletteHTTPException)
-        code = {404: "not_found", 405: "bad_message", 401: "unauthorized"}.get(
-            error.status_code, "bad_message"
-        )
-        return JSONResponse(
-            {"error": code, "detail": str(error.detail)}, status_code=error.status_code
-        )
+        reply = http_reply(error.status_code, str(error.detail))
+        return JSONResponse(reply.body(), status_code=reply.status)
 
     for kind in (ServerError, RulesError, LedgerError):
         app.add_exception_handler(kind, refusal)

@@ -91,6 +91,17 @@ def error_reply(error: Exception) -> ErrorReply:
     raise TypeError(f"{type(error).__name__} is not a refusal") from error
 
 
+INTERNAL_ERROR = ErrorReply(500, "internal_error", "the server failed to handle this message")
+"""What a client gets when the server itself failed (the cause is logged, never sent)."""
+
+HTTP_CODES = {401: UnauthorizedError.code, 403: ForbiddenError.code, 404: NotFoundError.code}
+
+
+def http_reply(status: int, detail: str) -> ErrorReply:
+    """A refusal by the web framework itself (no such route, wrong method)."""
+    return ErrorReply(status, HTTP_CODES.get(status, BadMessageError.code), detail)
+
+
 def is_refusal(error: Exception) -> bool:
     return isinstance(error, ServerError | RulesError | LedgerError | ValidationError)
 

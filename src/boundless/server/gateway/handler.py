@@ -15,8 +15,8 @@ from sqlalchemy.orm import Session, sessionmaker
 
 from boundless.server import messages
 from boundless.server.errors import (
+    INTERNAL_ERROR,
     BadMessageError,
-    ErrorReply,
     RateLimitedError,
     UnauthorizedError,
     error_reply,
@@ -42,7 +42,6 @@ from boundless.server.tables.registry import TableRegistry
 from boundless.server.tables.service import BetRequest
 
 log = logging.getLogger("boundless.server.handler")
-INTERNAL = ErrorReply(500, "internal_error", "the server failed to handle this message")
 
 
 class TokenBucket:
@@ -112,7 +111,7 @@ class MessageHandler:
             reply = error_reply(error)
         else:
             log.exception("unexpected error handling a message", exc_info=error)
-            reply = INTERNAL
+            reply = INTERNAL_ERROR
         self.hub.send(connection, messages.error(request_id, reply))
 
     async def _dispatch(
