@@ -52,7 +52,10 @@ class Bet(ServerBase):
     """An accepted bet message, by its client-chosen id: a retry is answered from here."""
 
     __tablename__ = "server_bets"
-    __table_args__ = (UniqueConstraint("player_id", "bet_id"),)
+    __table_args__ = (
+        UniqueConstraint("player_id", "bet_id"),
+        Index("ix_server_bets_bet_id", "bet_id"),
+    )
 
     id: Mapped[int] = mapped_column(IdType, primary_key=True, autoincrement=True)
     player_id: Mapped[str] = mapped_column(String(64))

@@ -34,11 +34,11 @@ class TableRepository:
             return {}
         wanted = set(keys)
         found: dict[tuple[str, str], Any] = {}
-        players = sorted({player for player, _ in keys})
-        for start in range(0, len(players), 500):  # by the index's first column, then filter
+        bet_ids = sorted({bet_id for _, bet_id in keys})
+        for start in range(0, len(bet_ids), 500):  # by the bet id index, then the pair
             rows = self.session.execute(
                 select(Bet.player_id, Bet.bet_id, Bet.answer_json).where(
-                    Bet.player_id.in_(players[start : start + 500])
+                    Bet.bet_id.in_(bet_ids[start : start + 500])
                 )
             )
             for row in rows:
