@@ -96,6 +96,7 @@ def start_server(
     seed: int | None = 7,
     catalog: TitleCatalog | None = None,
     starting_grant: int = 100_000,
+    messages_per_second: float = 1000.0,
 ) -> LiveServer:
     port = free_port()
     config = ServerConfig(
@@ -107,7 +108,7 @@ def start_server(
         timers=timers,
         web_dir=data_dir / "no-web",
         starting_grant=starting_grant,
-        messages_per_second=1000.0,
+        messages_per_second=messages_per_second,
     )
     if seed is None:
         app = create_app(config, catalog)
@@ -172,7 +173,7 @@ class Client:
             if message.get("type") == kind and where(message):
                 return message
 
-    def answer(self, request_id: str, timeout: float) -> Message:
+    def answer(self, request_id: str, timeout: float = 10.0) -> Message:
         deadline = time.monotonic() + timeout
         while True:
             left = deadline - time.monotonic()

@@ -3,11 +3,12 @@
 from __future__ import annotations
 
 import json
+from pathlib import Path
 
 from sqlalchemy import select
 
 from boundless.ledger import LedgerService, check_books, make_engine, make_session_factory
-from tests.server.live import LiveServer, bet, play_to_settlement
+from tests.server.live import LiveServer, bet, play_to_settlement, start_server
 
 
 def test_sign_up_hello_and_me(server: LiveServer) -> None:
@@ -132,3 +133,19 @@ def test_hole_card_is_not_sent_before_it_is_revealed(server: LiveServer) -> None
         if message.get("type") == "step":
             assert message["card"] != hole or message["step"] >= 1
     client.close()
+
+
+def test_a_flooding_socket_is_rate_limited(tmp_path: Path) -> None:
+    live = start_server(tmp_path, messages_per_second=5)
+    try:
+        player = live.sign_up("Flo")
+        client = live.client(player["token"])
+        client.hello()
+        ids = [client.send({"type": "resync", "table_id": "boundless-1"}) for _ in range(30)]
+        answers = [client.answer(request_id) for request_id in ids]
+        limited = [answer for answer in answers if answer.get("error") == "rate_limited"]
+        assert limited and len(limited) < 30
+        assert answers[0]["type"] == "ack"
+        client.close()
+    finally:
+        live.stop()
