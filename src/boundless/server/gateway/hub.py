@@ -22,7 +22,7 @@ class Connection:
         raise NotImplementedError
 
 
-PresenceListener = Callable[[str, bool], None]
+PresenceListener = Callable[[str, str, bool], None]
 
 
 class Hub:
@@ -32,16 +32,17 @@ class Hub:
         self._listeners: list[PresenceListener] = []
 
     def on_presence(self, listener: PresenceListener) -> None:
-        """``listener(player_id, connected)`` when a player's first socket opens or last closes."""
+        """``listener(player_id, table_id, present)`` when a player starts or stops watching a
+        table with at least one socket (a closed socket stops watching everything)."""
         self._listeners.append(listener)
+
+    def _notify(self, player_id: str, table_id: str, present: bool) -> None:
+        for listener in self._listeners:
+            listener(player_id, table_id, present)
 
     def attach(self, connection: Connection) -> None:
         assert connection.player is not None
-        sockets = self.by_player.setdefault(connection.player.player_id, set())
-        sockets.add(connection)
-        if len(sockets) == 1:
-            for listener in self._listeners:
-                listener(connection.player.player_id, True)
+        self.by_player.setdefault(connection.player.player_id, set()).add(connection)
 
     def detach(self, connection: Connection) -> None:
         for table_id in list(connection.tables):
@@ -50,24 +51,35 @@ class Hub:
             return
         player_id = connection.player.player_id
         sockets = self.by_player.get(player_id)
-        if sockets is None or connection not in sockets:
-            return
-        sockets.discard(connection)
-        if not sockets:
-            del self.by_player[player_id]
-            for listener in self._listeners:
-                listener(player_id, False)
+        if sockets is not None:
+            sockets.discard(connection)
+            if not sockets:
+                del self.by_player[player_id]
 
     def is_connected(self, player_id: str) -> bool:
         return player_id in self.by_player
 
+    def is_watching(self, player_id: str, table_id: str) -> bool:
+        """Whether one of the player's sockets watches the table (their decisions are awaited)."""
+        sockets = self.by_player.get(player_id, ())
+        return any(table_id in socket.tables for socket in sockets)
+
     def watch(self, connection: Connection, table_id: str) -> None:
+        player_id = None if connection.player is None else connection.player.player_id
+        before = player_id is not None and self.is_watching(player_id, table_id)
         self.watchers.setdefault(table_id, set()).add(connection)
         connection.tables.add(table_id)
+        if player_id is not None and not before:
+            self._notify(player_id, table_id, True)
 
     def unwatch(self, connection: Connection, table_id: str) -> None:
+        if table_id not in connection.tables:
+            return
         self.watchers.get(table_id, set()).discard(connection)
         connection.tables.discard(table_id)
+        player_id = None if connection.player is None else connection.player.player_id
+        if player_id is not None and not self.is_watching(player_id, table_id):
+            self._notify(player_id, table_id, False)
 
     def watcher_count(self, table_id: str) -> int:
         return len(self.watchers.get(table_id, ()))

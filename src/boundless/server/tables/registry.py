@@ -41,9 +41,10 @@ class TableRegistry:
         self.tasks: dict[str, asyncio.Task[None]] = {}
         hub.on_presence(self._presence)
 
-    def _presence(self, player_id: str, connected: bool) -> None:
-        for table in self.tables.values():
-            table.presence_changed(player_id, connected)
+    def _presence(self, player_id: str, table_id: str, present: bool) -> None:
+        table = self.tables.get(table_id)
+        if table is not None:
+            table.presence_changed(player_id, present)
 
     def _new_table(
         self,

@@ -387,20 +387,23 @@ class Table:
             self.wake.set()
 
     def open_step(self) -> None:
-        """Start waiting for the connected positions that have a decision to make."""
+        """Start waiting for the positions that have a decision to make and whose player
+        watches this table (a socket that joined it); the others are autoplayed."""
         round_ = self.round
         assert round_ is not None
         awaiting = round_.positions_awaiting_decision()
         ids = round_.book.player_ids
         players = round_.book.player[awaiting].tolist()
-        connected = self.hub.is_connected
+        watching = self.hub.is_watching
+        table_id = self.table_id
         self.waiting = {
             position
             for position, player in zip(awaiting.tolist(), players, strict=True)
-            if connected(ids[player])
+            if watching(ids[player], table_id)
         }
 
-    def presence_changed(self, player_id: str, connected: bool) -> None:
+    def presence_changed(self, player_id: str, present: bool) -> None:
+        """A player started or stopped watching this table: await their decision or not."""
         round_ = self.round
         if round_ is None or round_.phase != DECISIONS or self.clock.kind != "decision":
             return
@@ -410,7 +413,7 @@ class Table:
         position = round_.book.position_of(index, round_.current_spot)
         if position is None:
             return
-        if connected:
+        if present:
             if position in round_.positions_awaiting_decision():
                 self.waiting.add(position)
         else:
