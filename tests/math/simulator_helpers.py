@@ -5,6 +5,7 @@ from __future__ import annotations
 import random
 from collections import Counter
 from functools import cache
+from typing import TypedDict
 
 from boundless.core.rules import RuleSet
 from boundless.core.strategy_chart import StrategyChart
@@ -33,7 +34,13 @@ def spec_of(key: str, policy: Policy) -> SimSpec:
     return build_spec(rules, chart, policy)
 
 
-def shoe_options(spec: SimSpec) -> dict[str, object]:
+class ShoeOptions(TypedDict):
+    burn: bool
+    reshuffle: bool
+    cut_index: int
+
+
+def shoe_options(spec: SimSpec) -> ShoeOptions:
     return {
         "burn": bool(spec.ip[IP_BURN]),
         "reshuffle": bool(spec.ip[IP_RESHUFFLE]),

@@ -24,6 +24,7 @@ from tests.math.simulator_helpers import (
 )
 
 from boundless.math.sim_record import record_shoe
+from boundless.math.sim_reference import Policy
 
 # What the compared rounds must exercise, by title family and policy.
 BOUNDLESS_SIDES = {
@@ -55,9 +56,9 @@ def _family(key: str) -> str:
 
 @pytest.mark.parametrize("policy", POLICIES)
 @pytest.mark.parametrize("key", TITLES)
-def test_kernel_plays_engine_shoes_card_for_card(key: str, policy: str) -> None:
+def test_kernel_plays_engine_shoes_card_for_card(key: str, policy: Policy) -> None:
     rules, chart = game(key)
-    spec = spec_of(key, policy)  # type: ignore[arg-type]
+    spec = spec_of(key, policy)
     shoes = 150 if rules.shoe.reshuffle_every_round else 10
     seen: Counter[str] = Counter()
     for seed in range(shoes):
