@@ -24,6 +24,7 @@ from tests.math.simulator_helpers import (
 from boundless.core.cards import ALL_CARDS, Card
 from boundless.core.round.settlement import side_bet_pattern
 from boundless.core.side_bets import PENDING
+from boundless.math.side_bets import what_if
 from boundless.math.sim_kernels import (
     C_FIELDS,
     PAIR_TABLE,
@@ -42,6 +43,7 @@ from boundless.math.sim_reference import (
     simulate_chunk_reference,
 )
 from boundless.math.sim_rng import py_next_u64, py_randbelow, seed_state
+from boundless.math.sim_spec import build_spec
 from boundless.math.simulation import fresh_deck, work_arrays
 
 
@@ -154,3 +156,35 @@ def test_side_tables_are_the_evaluators_answers(key: str) -> None:
                 if code <= -2:
                     code = int(sides.pend[row, -2 - code, hole])
             assert (names[code] if code >= 0 else None) == pattern, (bet.key, one, two, up)
+
+
+def test_a_shoe_that_runs_out_voids_the_round_like_the_reference() -> None:
+    # One deck dealt to the last card: the round the shoe cannot finish is voided.
+    rules, chart = game("boundless")
+    variant = what_if(rules, {"shoe": {"decks": 1, "penetration": 1.0, "min_cards_behind_cut": 0}})
+    spec = build_spec(variant, chart, "basic")
+    state = seed_state(np.random.SeedSequence(4))
+    stats = np.zeros((1 + spec.sides.count, ST_FIELDS))
+    counts = np.zeros(C_FIELDS, dtype=np.int64)
+    simulate_chunk(
+        spec.ip,
+        spec.fp,
+        spec.moves,
+        spec.sides.kernel_arrays(),
+        spec.sides.max_round,
+        fresh_deck(spec),
+        state.copy(),
+        200,
+        work_arrays(spec),
+        stats,
+        counts,
+    )
+    plain_stats, plain_counts = simulate_chunk_reference(
+        ReferenceGame(variant, chart, "basic", 1),
+        [int(code) for code in fresh_deck(spec)],
+        [int(word) for word in state],
+        200,
+        **shoe_options(spec),
+    )
+    assert counts[2] == counts[1] > 0  # every shoe ends on a voided round
+    assert counts.tolist() == plain_counts and stats.tolist() == plain_stats
