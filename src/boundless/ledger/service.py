@@ -74,6 +74,12 @@ class LedgerService:
     def wallet_balance(self, player_id: str) -> int:
         return self.balance(wallet_account(player_id))
 
+    def wallet_balances(self, player_ids: Sequence[str]) -> dict[str, int]:
+        """Many wallets in a few statements; players without a wallet are left out."""
+        names = {wallet_account(check_identifier("player id", p)): p for p in set(player_ids)}
+        rows = self.repository.accounts_by_names(list(names))
+        return {names[name]: row.balance for name, row in rows.items()}
+
     def round_info(self, table_id: str, round_no: int) -> RoundInfo | None:
         check_identifier("table id", table_id)
         row = self.repository.round_row(table_id, check_round_no(round_no))

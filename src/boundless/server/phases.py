@@ -1,13 +1,13 @@
-"""The round's phase names as the core reports them (``SharedRound.phase``, ``public_view``).
+"""The round's phase names (part of the wire protocol), as the core defines them."""
 
-Kept here as plain strings: they are part of the wire protocol, whatever module of the core
-defines them.
-"""
+from boundless.core.round.phases import (
+    BETTING,
+    CANCELLED,
+    DEALER,
+    DECISIONS,
+    INSURANCE,
+    SETTLED,
+    SETTLING,
+)
 
-BETTING = "betting"
-INSURANCE = "insurance"
-DECISIONS = "decisions"
-DEALER = "dealer"
-SETTLING = "settling"
-SETTLED = "settled"
-CANCELLED = "cancelled"
+__all__ = ["BETTING", "CANCELLED", "DEALER", "DECISIONS", "INSURANCE", "SETTLED", "SETTLING"]

@@ -27,6 +27,7 @@ from boundless.core.round.phases import (
     SETTLED,
     SETTLING,
 )
+from boundless.core.round.results import ExtraStakes
 from boundless.core.round.settlement import (
     main_payouts,
     odds_payout,
@@ -189,6 +190,17 @@ def _on_StepClosed(round_: SharedRound, event: ev.StepClosed) -> None:
     if len(positions):
         np.subtract.at(book.free, book.player[positions], plan.extra)
         book.extra[positions] += plan.extra
+        costly = plan.extra > 0
+        if costly.any():
+            round_.extra_stakes.append(
+                ExtraStakes(
+                    event.spot,
+                    event.step,
+                    positions[costly],
+                    plan.extra[costly],
+                    plan.actions[costly],
+                )
+            )
         children = np.array(
             [
                 round_.nodes.child(parent, action, source, event.step, event.card, round_.rules)

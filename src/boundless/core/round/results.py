@@ -6,6 +6,8 @@ from dataclasses import dataclass
 from fractions import Fraction
 from typing import TYPE_CHECKING
 
+import numpy as np
+
 from boundless.core.cards import Card
 from boundless.core.round.actions import Source
 from boundless.core.round.settlement import path_terms
@@ -13,6 +15,17 @@ from boundless.core.side_bets import PENDING
 
 if TYPE_CHECKING:
     from boundless.core.round.round import SharedRound
+
+
+@dataclass(frozen=True, slots=True)
+class ExtraStakes:
+    """Doubles and splits one step executed: who added how much, and by which action."""
+
+    spot: int
+    step: int
+    positions: np.ndarray
+    amounts: np.ndarray
+    actions: np.ndarray  # Action codes (DOUBLE or SPLIT)
 
 
 @dataclass(frozen=True, slots=True)

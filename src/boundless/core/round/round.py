@@ -46,6 +46,7 @@ from boundless.core.round.phases import (
     SETTLING,
 )
 from boundless.core.round.positions import PositionBook
+from boundless.core.round.results import ExtraStakes
 from boundless.core.round.settlement import (
     DealerHand,
     side_bet_pattern,
@@ -108,6 +109,7 @@ class SharedRound:
         self.current_spot = 0
         self.step = 0
         self.payments: list[Payment] = []
+        self.extra_stakes: list[ExtraStakes] = []
         self.side_patterns: dict[tuple[int, str], object] = {}
         self._spot_positions: dict[int, np.ndarray] = {}
         self._plan: tuple[int, int, StepPlan] | None = None

@@ -22,7 +22,6 @@ from boundless.ledger import (
     LedgerService,
     PlayerSettlement,
     PostedTransaction,
-    wallet_account,
 )
 from boundless.ledger.records import StakeOrder
 from boundless.server.errors import BadMessageError
@@ -114,9 +113,7 @@ class TableService:
         self.records = TableRepository(session)
 
     def wallet_balances(self, player_ids: Sequence[str]) -> dict[str, int]:
-        names = {wallet_account(player_id): player_id for player_id in set(player_ids)}
-        rows = self.ledger.repository.accounts_by_names(list(names))
-        return {names[name]: row.balance for name, row in rows.items()}
+        return self.ledger.wallet_balances(player_ids)
 
     # -- bets ------------------------------------------------------------------------------
     def accept_bets(
@@ -199,7 +196,17 @@ class TableService:
             staked.append((index, request, balance))
         return staked
 
-    # -- extra stakes ----------------------------------------------------------------------
+    # -- early credits and extra stakes ------------------------------------------------------
+    def credit_early(
+        self, table_id: str, round_no: int, step: int, credits: dict[str, int]
+    ) -> None:
+        """Pay players coins the round already paid them (a blackjack paid at once, a
+        surrender), so a double or split at ``step`` can use them."""
+        for player_id, amount in sorted(credits.items()):
+            self.ledger.pay(
+                table_id, round_no, player_id, f"{player_id}@early", amount, f"payout:early{step}"
+            )
+
     def stake(self, table_id: str, round_no: int, orders: Sequence[StakeOrder]) -> None:
         if orders:
             self.ledger.stake_many(table_id, round_no, list(orders))
@@ -211,13 +218,19 @@ class TableService:
         lines: Sequence[tuple[str, int, int]],
         balance_before: dict[str, int],
         results: dict[str, Any],
+        credited: dict[str, int],
     ) -> dict[str, int]:
-        """Pay the round in one ledger transaction and write its play record; balances after."""
+        """Pay the round in one ledger transaction and write its play record; balances after.
+
+        ``credited`` is what each player was already paid during the round (early credits)."""
         if any(staked for _, staked, _ in lines):
             self.ledger.settle_round(
                 record.table_id,
                 record.round_no,
-                [PlayerSettlement(player, staked, paid) for player, staked, paid in lines],
+                [
+                    PlayerSettlement(player, staked, paid - credited.get(player, 0))
+                    for player, staked, paid in lines
+                ],
             )
         after = self.wallet_balances([player for player, _, _ in lines])
         self._write_record(record, "settled", None, lines, balance_before, after, results)

@@ -19,6 +19,7 @@ from sqlalchemy.orm import Session, sessionmaker
 from boundless.core.errors import PhaseError, RulesError
 from boundless.core.random_source import RandomSource
 from boundless.core.round import Action, SharedRound
+from boundless.core.round.results import ExtraStakes
 from boundless.core.round.views import public_view
 from boundless.core.rules import RuleSet
 from boundless.core.shoe_cycle import RoundStart, ShoeCycle
@@ -42,8 +43,10 @@ from boundless.server.tables.service import (
     position_key,
 )
 
+FINAL_STAGES = frozenset({"settlement", "cancel_refund"})
+
 log = logging.getLogger("boundless.server.table")
-EXTRA_KINDS = {Action.DOUBLE: "double", Action.SPLIT: "split"}
+EXTRA_KINDS = {int(Action.DOUBLE): "double", int(Action.SPLIT): "split"}
 
 
 class Table:
@@ -86,6 +89,7 @@ class Table:
         self._flush_handle: asyncio.TimerHandle | None = None
         self.balance_before: dict[str, int] = {}
         self.balances: dict[str, int] = {}
+        self.credited: dict[str, int] = {}
         self.waiting: set[int] = set()
         self.recorded = False
         self.shoe_published = False
@@ -195,6 +199,7 @@ class Table:
             randomness=self.randomness,
         )
         self.balance_before = {}
+        self.credited = {}
         self.waiting = set()
         self.recorded = False
         self.clock.stop()
@@ -438,15 +443,22 @@ class Table:
         pending = book.pending[on_spot]
         movers = on_spot[(pending == int(Action.DOUBLE)) | (pending == int(Action.SPLIT))]
         nodes_before = book.node[on_spot].copy()
-        extra_before = book.extra[on_spot].copy()
         doubtful = self._coins_in_doubt(round_, movers)
         if doubtful:
             with self.sessions.begin() as session:
                 balances = TableService(session).wallet_balances(doubtful)
-            round_.set_free_coins(doubtful, [balances.get(player, 0) for player in doubtful])
+            # The round counts coins it paid early (not yet in the wallet) as the player's.
+            early = self._uncredited(round_)
+            round_.set_free_coins(
+                doubtful, [balances.get(player, 0) + early.get(player, 0) for player in doubtful]
+            )
+        stakes_before = len(round_.extra_stakes)
         event = round_.close_step()
-        delta = book.extra[on_spot] - extra_before
-        orders = self._extra_orders(round_, on_spot[delta > 0], delta[delta > 0], step)
+        orders = [
+            order
+            for stakes in round_.extra_stakes[stakes_before:]
+            for order in self._extra_orders(round_, stakes)
+        ]
         takers = round_.step_takers.get(spot, [])
         self.hub.broadcast(
             self.table_id,
@@ -463,11 +475,32 @@ class Table:
             },
         )
         if orders:
+            early = self._uncredited(round_)
+            credits = {o.player_id: early[o.player_id] for o in orders if early.get(o.player_id)}
             with self.sessions.begin() as session:
                 service = TableService(session)
+                # Coins paid early in the round reach the wallet before a double uses them.
+                service.credit_early(self.table_id, self.round_no, step, credits)
                 service.stake(self.table_id, self.round_no, orders)
                 self.balances.update(service.wallet_balances([o.player_id for o in orders]))
+            for player_id, amount in credits.items():
+                self.credited[player_id] = self.credited.get(player_id, 0) + amount
         return np.asarray(on_spot[book.node[on_spot] != nodes_before])
+
+    def _uncredited(self, round_: SharedRound) -> dict[str, int]:
+        """Coins the round paid before settlement that the ledger has not credited yet."""
+        book = round_.book
+        paid = np.zeros(len(book.player_ids), dtype=np.int64)
+        for payment in round_.payments:
+            if payment.stage not in FINAL_STAGES:
+                np.add.at(paid, book.player[payment.positions], payment.amounts)
+        owed = {}
+        for index in np.flatnonzero(paid).tolist():
+            player_id = book.player_ids[index]
+            amount = int(paid[index]) - self.credited.get(player_id, 0)
+            if amount > 0:
+                owed[player_id] = amount
+        return owed
 
     def _coins_in_doubt(self, round_: SharedRound, movers: np.ndarray) -> list[str]:
         """Players with a pending double or split whose coins the round may overstate: those
@@ -497,27 +530,21 @@ class Table:
         self.send_you(book.player_ids[index] for index in players)
 
     @staticmethod
-    def _extra_orders(
-        round_: SharedRound, positions: np.ndarray, amounts: np.ndarray, step: int
-    ) -> list[StakeOrder]:
-        """Ledger stakes for the doubles and splits executed at ``step`` (kind per path node)."""
+    def _extra_orders(round_: SharedRound, stakes: ExtraStakes) -> list[StakeOrder]:
+        """Ledger stakes for the doubles and splits one step executed."""
         book = round_.book
-        kinds: dict[int, str] = {}
-        for node in np.unique(book.node[positions]).tolist():
-            kind = "double"
-            for hand in round_.nodes.states[node].hands:
-                for move in hand.moves:
-                    if move.step == step and move.action in EXTRA_KINDS:
-                        kind = EXTRA_KINDS[move.action]
-            kinds[node] = f"{kind}:{step}"
         ids = book.player_ids
         return [
-            StakeOrder(ids[player], f"{ids[player]}@{spot}", kinds[node], amount)
-            for player, spot, node, amount in zip(
-                book.player[positions].tolist(),
-                book.spot[positions].tolist(),
-                book.node[positions].tolist(),
-                amounts.tolist(),
+            StakeOrder(
+                ids[player],
+                f"{ids[player]}@{stakes.spot}",
+                f"{EXTRA_KINDS[action]}:{stakes.step}",
+                amount,
+            )
+            for player, action, amount in zip(
+                book.player[stakes.positions].tolist(),
+                stakes.actions.tolist(),
+                stakes.amounts.tolist(),
                 strict=True,
             )
         ]
@@ -548,7 +575,7 @@ class Table:
         try:
             with self.sessions.begin() as session:
                 after = TableService(session).settle(
-                    self.record(), lines, self.balance_before, results
+                    self.record(), lines, self.balance_before, results, self.credited
                 )
         except Exception:
             log.exception("settlement of %s round %s failed; voiding", self.table_id, self.round_no)
