@@ -135,11 +135,21 @@ class ViewCache:
         }
 
 
-def you(table_id: str, round_id: str, part: dict[str, Any], balance: int | None) -> Message:
+def you(
+    table_id: str,
+    round_id: str,
+    part: dict[str, Any],
+    balance: int | None,
+    phase: str,
+    step: int,
+) -> Message:
+    """A player's own part; ``phase`` and ``step`` say which step its legal actions are for."""
     return {
         "type": "you",
         "table_id": table_id,
         "round_id": round_id,
+        "phase": phase,
+        "step": step,
         "player": part,
         "balance": balance,
     }

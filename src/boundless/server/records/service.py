@@ -6,6 +6,7 @@ from the database, so the record is there while a table is paused and after a re
 
 from __future__ import annotations
 
+from datetime import UTC, datetime
 from typing import Any
 
 import orjson
@@ -113,7 +114,7 @@ class RecordService:
                     "category": str(transaction.category),
                     "kind": transaction.kind,
                     "wallet_amount": amount,
-                    "created_at": transaction.created_at.isoformat(),
+                    "created_at": as_utc(transaction.created_at).isoformat(),
                 }
             )
         return shown
@@ -125,7 +126,7 @@ def _summary(round_row: Round, line: RoundPlayer) -> dict[str, Any]:
         "table_id": round_row.table_id,
         "title": round_row.title,
         "round_no": round_row.round_no,
-        "settled_at": round_row.ended_at.isoformat(),
+        "settled_at": as_utc(round_row.ended_at).isoformat(),
         "status": round_row.status,
         "staked": line.staked,
         "paid": line.paid,
@@ -169,3 +170,8 @@ def decisions_of(positions: list[dict[str, Any]]) -> list[dict[str, Any]]:
                     }
                 )
     return sorted(found, key=lambda item: (item["step"] or 0, item["spot"] or 0, item["hand"]))
+
+
+def as_utc(moment: datetime) -> datetime:
+    """SQLite hands back naive datetimes; every stored time is UTC."""
+    return moment if moment.tzinfo is not None else moment.replace(tzinfo=UTC)

@@ -163,7 +163,14 @@ class Table:
             return None
         assert self.round_id is not None
         part = (views or messages.ViewCache(round_)).player_part(player_id)
-        return messages.you(self.table_id, self.round_id, part, self.balances.get(player_id))
+        return messages.you(
+            self.table_id,
+            self.round_id,
+            part,
+            self.balances.get(player_id),
+            round_.phase,
+            round_.step,
+        )
 
     def send_you(self, player_ids: Any) -> None:
         if self.round is None:
