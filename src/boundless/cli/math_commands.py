@@ -19,7 +19,7 @@ from rich.table import Table
 from boundless.core.errors import RulesError
 from boundless.core.rules import RuleSet
 from boundless.core.strategy_chart import StrategyChart
-from boundless.math.chart_render import chart_csv, chart_html, chart_png, chart_rich
+from boundless.math.chart_render import chart_csv, chart_html, chart_note, chart_png, chart_rich
 from boundless.titles import load_chart, load_title
 
 EXIT_BAD_INPUT = 2
@@ -87,22 +87,23 @@ def strategy(
         with _working(f"Deriving the basic strategy of {title}"):
             chart = derive_basic_strategy(rules)
     name = rules.title.name
+    note = chart_note(rules)
     if output_format is ChartFormat.png:
         target = output or Path(f"{title}-strategy.png")
-        chart_png(chart, name, target)
+        chart_png(chart, name, target, note)
         print(f"wrote {target}")
         return
     if output_format is ChartFormat.text:
         if output is None:
-            Console().print(chart_rich(chart, name))
+            Console().print(chart_rich(chart, name, note))
             return
         console = Console(record=True, file=io.StringIO(), width=100)
-        console.print(chart_rich(chart, name))
+        console.print(chart_rich(chart, name, note))
         text = console.export_text()
     elif output_format is ChartFormat.csv:
         text = chart_csv(chart)
     else:
-        text = chart_html(chart, name)
+        text = chart_html(chart, name, note)
     if output is None:
         sys.stdout.write(text)
     else:

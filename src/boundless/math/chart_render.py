@@ -11,6 +11,7 @@ from rich.console import Group
 from rich.table import Table
 from rich.text import Text
 
+from boundless.core.rules import RuleSet
 from boundless.core.strategy_chart import (
     HARD_ROWS,
     PAIR_ROWS,
@@ -76,8 +77,8 @@ def legend_lines() -> list[str]:
     return [f"{code:<2}  {meaning}" for code, meaning in MEANINGS.items()]
 
 
-def chart_rich(chart: StrategyChart, title: str) -> Group:
-    """Coloured Rich tables, one per section, and the legend."""
+def chart_rich(chart: StrategyChart, title: str, note: str = "") -> Group:
+    """Coloured Rich tables, one per section, and the legend (and the title's ``note``)."""
     parts: list[Table | Text] = [Text(f"Basic strategy: {title}", style="bold")]
     rows = chart_rows(chart)
     for section, heading, _ in SECTIONS:
@@ -92,6 +93,8 @@ def chart_rich(chart: StrategyChart, title: str) -> Group:
             table.add_row(label, *styled)
         parts.append(table)
     parts.append(Text("Dealer up card across the top.  " + "   ".join(legend_lines())))
+    if note:
+        parts.append(Text(note, style="italic"))
     return Group(*parts)
 
 
@@ -104,7 +107,7 @@ def chart_csv(chart: StrategyChart) -> str:
     return buffer.getvalue()
 
 
-def chart_html(chart: StrategyChart, title: str) -> str:
+def chart_html(chart: StrategyChart, title: str, note: str = "") -> str:
     """A self-contained HTML page with the coloured chart and the legend."""
     out = [
         "<!DOCTYPE html>",
@@ -116,6 +119,8 @@ def chart_html(chart: StrategyChart, title: str) -> str:
         f"<h1>Basic strategy: {html.escape(title)}</h1>",
         "<p>Columns: the dealer's up card.</p>",
     ]
+    if note:
+        out.append(f"<p><em>{html.escape(note)}</em></p>")
     rows = chart_rows(chart)
     for section, heading, _ in SECTIONS:
         out.append(f"<h2>{heading}</h2><table><tr><th></th>")
@@ -140,7 +145,7 @@ def chart_html(chart: StrategyChart, title: str) -> str:
     return "\n".join(out) + "\n"
 
 
-def chart_png(chart: StrategyChart, title: str, path: Path) -> None:
+def chart_png(chart: StrategyChart, title: str, path: Path, note: str = "") -> None:
     """Draw the chart as a colour picture: three grids of cells and a legend."""
     from matplotlib.backends.backend_agg import FigureCanvasAgg
     from matplotlib.figure import Figure
@@ -174,5 +179,19 @@ def chart_png(chart: StrategyChart, title: str, path: Path) -> None:
         for code, meaning in MEANINGS.items()
     ]
     figure.legend(handles=handles, loc="lower center", ncol=4, frameon=False)
+    if note:
+        figure.text(0.5, 0.01, note, ha="center", fontsize=9, style="italic")
     figure.subplots_adjust(left=0.05, right=0.98, top=0.86, bottom=0.14, wspace=0.25)
     figure.savefig(path, dpi=120)
+
+
+def chart_note(rules: RuleSet) -> str:
+    """What a reader of this title's chart must know beyond the legend."""
+    if rules.split.offered == "basic_strategy_pairs" and rules.split.decline_refund:
+        refund = rules.split.decline_refund
+        return (
+            "Pairs marked P or Rp are the only pairs this title lets you split; there the other "
+            f"choice is to give the hand up for {refund.numerator}/{refund.denominator} of the "
+            "bet (Surrender 20%), which Rp prefers to the split."
+        )
+    return ""
