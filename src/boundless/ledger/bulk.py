@@ -20,7 +20,6 @@ from boundless.ledger.errors import (
     UnknownAccountError,
 )
 from boundless.ledger.lookups import house_of, round_for_write, where
-from boundless.ledger.models import utc_now
 from boundless.ledger.posting import Plan, Poster, WriteRequest, posted, refuse_negative_wallets
 from boundless.ledger.records import (
     GrantOrder,
@@ -30,6 +29,7 @@ from boundless.ledger.records import (
     StakeOrder,
 )
 from boundless.ledger.repository import LedgerRepository, NewTransaction
+from boundless.ledger.sql_conventions import utc_now
 from boundless.ledger.write_requests import (
     grant_request,
     settle_round_request,

@@ -11,7 +11,8 @@ from sqlalchemy import Select, and_, bindparam, func, insert, select, update
 from sqlalchemy.dialects import postgresql, sqlite
 from sqlalchemy.orm import Session
 
-from boundless.ledger.models import ACCOUNTS, ENTRIES, ROUNDS, TRANSACTIONS, utc_now
+from boundless.ledger.models import ACCOUNTS, ENTRIES, ROUNDS, TRANSACTIONS
+from boundless.ledger.sql_conventions import utc_now
 
 CHUNK = 2000
 """Most ids bound into one ``IN (...)`` list (well inside SQLite's and psycopg's limits)."""

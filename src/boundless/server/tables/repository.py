@@ -10,7 +10,8 @@ import orjson
 from sqlalchemy import func, insert, select, update
 from sqlalchemy.orm import Session
 
-from boundless.server.storage.models import Bet, Round, RoundPlayer, Shoe, utc_now
+from boundless.ledger.sql_conventions import utc_now
+from boundless.server.storage.models import Bet, Round, RoundPlayer, Shoe
 
 
 @dataclass(frozen=True, slots=True)
