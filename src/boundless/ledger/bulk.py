@@ -28,7 +28,7 @@ from boundless.ledger.records import (
     PostedTransaction,
     StakeOrder,
 )
-from boundless.ledger.repository import LedgerRepository, NewTransaction
+from boundless.ledger.repository import LedgerRepository
 from boundless.ledger.sql_conventions import utc_now
 from boundless.ledger.write_requests import (
     grant_request,
@@ -153,20 +153,7 @@ class BulkWriter:
     ) -> dict[str, PostedTransaction]:
         created_at = utc_now()
         ids = self.repository.insert_transactions(
-            [
-                NewTransaction(
-                    key=request.key,
-                    fingerprint=request.fingerprint(),
-                    description=request.description,
-                    category=request.category.value,
-                    kind=request.kind,
-                    round_id=route.round_id,
-                    player_id=request.player_id,
-                    position=request.position,
-                )
-                for request, _ in fresh
-            ],
-            created_at,
+            [request.header(route.round_id) for request, _ in fresh], created_at
         )
         deltas: dict[int, int] = {}
         rows: list[tuple[int, int, int]] = []

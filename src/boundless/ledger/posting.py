@@ -58,6 +58,19 @@ class WriteRequest:
         )
         return hashlib.sha256(canonical.encode()).hexdigest()
 
+    def header(self, round_id: int | None) -> NewTransaction:
+        """The transaction row this request writes."""
+        return NewTransaction(
+            key=self.key,
+            fingerprint=self.fingerprint(),
+            description=self.description,
+            category=self.category.value,
+            kind=self.kind,
+            round_id=round_id,
+            player_id=self.player_id,
+            position=self.position,
+        )
+
 
 @dataclass(slots=True)
 class Plan:
@@ -104,18 +117,7 @@ class Poster:
                 plan = build()
                 if sum(plan.amounts.values()) != 0:  # pragma: no cover - a bug, never input
                     raise AssertionError(f"unbalanced plan for {request.key}: {plan.amounts}")
-                transaction_id = self.repository.insert_transaction(
-                    NewTransaction(
-                        key=request.key,
-                        fingerprint=request.fingerprint(),
-                        description=request.description,
-                        category=request.category.value,
-                        kind=request.kind,
-                        round_id=plan.round_id,
-                        player_id=request.player_id,
-                        position=request.position,
-                    )
-                )
+                transaction_id = self.repository.insert_transaction(request.header(plan.round_id))
                 accounts = self.repository.lock_accounts(plan.amounts)
                 refuse_negative_wallets(accounts, plan.amounts)
                 self.repository.insert_entries(transaction_id, plan.amounts)
