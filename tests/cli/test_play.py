@@ -13,6 +13,7 @@ from pathlib import Path
 
 import pytest
 import typer
+from play_helpers import START, play_title, text_console
 from rich.console import Console
 from typer.testing import CliRunner
 
@@ -40,8 +41,6 @@ from boundless.core.random_source import SeededSource
 from boundless.core.round import Action
 from boundless.core.shoe import commitment_of
 from boundless.titles import load_game
-
-START = 100_000
 
 
 class ScriptedDecider:
@@ -330,24 +329,13 @@ class Keyboard:
 
 
 def _console() -> tuple[Console, io.StringIO]:
-    out = io.StringIO()
-    return Console(file=out, width=130, color_system=None, force_terminal=False), out
+    return text_console(130)
 
 
 def _run(
     keyboard: Keyboard, console: Console, *, seed: int, bots: int = 4, rounds: int | None = None
 ) -> TableDriver:
-    rules, chart = load_game("boundless")
-    return play_commands.run_game(
-        rules,
-        chart,
-        SeededSource(seed),
-        balance=START,
-        bots=bots,
-        rounds=rounds,
-        console=console,
-        input_fn=keyboard,
-    )
+    return play_title("boundless", keyboard, console, seed=seed, bots=bots, rounds=rounds)
 
 
 def test_console_game_reprompts_on_bad_input() -> None:

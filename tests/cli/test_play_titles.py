@@ -15,6 +15,7 @@ from collections.abc import Sequence
 
 import pytest
 import typer
+from play_helpers import START, play_title, text_console
 from rich.console import Console
 from typer.testing import CliRunner
 
@@ -35,7 +36,6 @@ from boundless.core.random_source import SeededSource
 from boundless.core.round import Action
 from boundless.titles import load_game, shipped_title_keys
 
-START = 100_000
 S20_MENU = "[bold]u[/bold]=surrender 20%"
 TITLES = [key for key in shipped_title_keys() if key != "boundless"]
 
@@ -80,22 +80,13 @@ class Keys:
 
 
 def _console() -> tuple[Console, io.StringIO]:
-    out = io.StringIO()
-    return Console(file=out, width=200, color_system=None, force_terminal=False), out
+    return text_console(200)
 
 
-def _run(title: str, keys: Keys, console: Console, *, seed: int, rounds: int, bots: int = 4):
-    rules, chart = load_game(title)
-    return play_commands.run_game(
-        rules,
-        chart,
-        SeededSource(seed),
-        balance=START,
-        bots=bots,
-        rounds=rounds,
-        console=console,
-        input_fn=keys,
-    )
+def _run(
+    title: str, keys: Keys, console: Console, *, seed: int, rounds: int | None, bots: int = 4
+) -> TableDriver:
+    return play_title(title, keys, console, seed=seed, rounds=rounds, bots=bots)
 
 
 # ---- a private table: Boo Bucks ------------------------------------------------------------
