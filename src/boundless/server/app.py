@@ -20,10 +20,18 @@ from boundless.ledger import LedgerError, make_engine, make_session_factory, upg
 from boundless.server.bots import Bot, bot_seats
 from boundless.server.config import ServerConfig
 from boundless.server.dependencies import ServerState
-from boundless.server.errors import BadMessageError, ServerError, error_reply, http_reply
+from boundless.server.errors import (
+    INTERNAL_ERROR,
+    BadMessageError,
+    NotFoundError,
+    ServerError,
+    error_reply,
+    http_reply,
+)
 from boundless.server.gateway.handler import MessageHandler
 from boundless.server.gateway.hub import Hub
 from boundless.server.gateway.websocket import WebSocketFront
+from boundless.server.http_guards import BodyLimit, FaultGuard
 from boundless.server.players.endpoints import router as players_router
 from boundless.server.records.endpoints import router as records_router
 from boundless.server.recovery import recover
@@ -91,6 +99,8 @@ def create_app(
 
     app = FastAPI(title="Boundless", version="1", lifespan=lifespan)
     install_error_handlers(app)
+    app.add_middleware(BodyLimit, max_bytes=config.max_body_bytes)
+    app.add_middleware(FaultGuard)  # added last: the outermost, it sees every fault
     app.include_router(players_router)
     app.include_router(tables_router)
     app.include_router(records_router)
@@ -134,7 +144,16 @@ def install_error_handlers(app: FastAPI) -> None:
         reply = http_reply(error.status_code, str(error.detail))
         return JSONResponse(reply.body(), status_code=reply.status)
 
+    async def beyond_range(request: Request, error: Exception) -> JSONResponse:
+        # SQLite refuses to bind an integer over 64 bits; no stored row can have such a key
+        if "too large to convert" not in str(error):
+            log.error("unexpected overflow answering %s", request.url.path, exc_info=error)
+            return JSONResponse(INTERNAL_ERROR.body(), status_code=INTERNAL_ERROR.status)
+        reply = error_reply(NotFoundError(f"nothing at {request.url.path}: a number is too large"))
+        return JSONResponse(reply.body(), status_code=reply.status)
+
     for kind in (ServerError, RulesError, LedgerError):
         app.add_exception_handler(kind, refusal)
     app.add_exception_handler(RequestValidationError, malformed)
     app.add_exception_handler(StarletteHTTPException, http_error)
+    app.add_exception_handler(OverflowError, beyond_range)

@@ -53,6 +53,8 @@ class ServerConfig:
     """Bets arriving within this window are written in one database transaction."""
     messages_per_second: float = 50.0
     """Per-socket rate limit (token bucket with a burst of twice this)."""
+    max_body_bytes: int = 16_384
+    """Largest REST request body (413 ``too_large`` beyond it; no endpoint needs more)."""
     titles: tuple[str, ...] | None = None
     """Title keys to open shared tables for; ``None``: every shipped title."""
 

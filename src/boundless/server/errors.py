@@ -65,6 +65,20 @@ class ConflictError(ServerError):
     status = 409
 
 
+class TooLargeError(ServerError):
+    """A request body or WebSocket message over the size limit."""
+
+    code = "too_large"
+    status = 413
+
+
+class TooManySocketsError(ServerError):
+    """A player already has as many sockets open as the server allows."""
+
+    code = "too_many_sockets"
+    status = 429
+
+
 LEDGER_STATUS = {"idempotency_conflict": 409, "round_closed": 409}
 
 
@@ -94,7 +108,13 @@ def error_reply(error: Exception) -> ErrorReply:
 INTERNAL_ERROR = ErrorReply(500, "internal_error", "the server failed to handle this message")
 """What a client gets when the server itself failed (the cause is logged, never sent)."""
 
-HTTP_CODES = {401: UnauthorizedError.code, 403: ForbiddenError.code, 404: NotFoundError.code}
+HTTP_CODES = {
+    401: UnauthorizedError.code,
+    403: ForbiddenError.code,
+    404: NotFoundError.code,
+    413: TooLargeError.code,
+    429: RateLimitedError.code,
+}
 
 
 def http_reply(status: int, detail: str) -> ErrorReply:

@@ -24,7 +24,7 @@ MAX_PAGE = 100
 
 def split_round_id(round_id: str) -> tuple[str, int]:
     table_id, _, number = round_id.rpartition(":")
-    if not table_id or not number.isdigit():
+    if not table_id or not (number.isascii() and number.isdigit()):  # '²'.isdigit() is true
         raise BadMessageError(f"a round id looks like 'boundless-1:42', got {round_id!r}")
     return table_id, int(number)
 
