@@ -44,21 +44,32 @@ from boundless.server.tables.service import BetRequest
 log = logging.getLogger("boundless.server.handler")
 
 
+IGNORED_BURSTS = 10
+"""A socket refused this many bursts in a row is closed (a flood, not a hasty client)."""
+
+
 class TokenBucket:
     def __init__(self, rate: float) -> None:
         self.rate = rate
         self.capacity = max(1.0, 2 * rate)
         self.tokens = self.capacity
         self.stamp = time.monotonic()
+        self.refused_in_a_row = 0
 
     def take(self) -> bool:
         moment = time.monotonic()
         self.tokens = min(self.capacity, self.tokens + (moment - self.stamp) * self.rate)
         self.stamp = moment
         if self.tokens < 1:
+            self.refused_in_a_row += 1
             return False
         self.tokens -= 1
+        self.refused_in_a_row = 0
         return True
+
+    def ignored(self) -> bool:
+        """The client kept sending ten bursts' worth after being told to slow down."""
+        return self.refused_in_a_row > IGNORED_BURSTS * self.capacity
 
 
 class MessageHandler:
@@ -68,37 +79,62 @@ class MessageHandler:
         hub: Hub,
         sessions: sessionmaker[Session],
         messages_per_second: float,
+        max_sockets_per_player: int = 0,
     ) -> None:
         self.registry = registry
         self.hub = hub
         self.sessions = sessions
         self.messages_per_second = messages_per_second
+        self.max_sockets_per_player = max_sockets_per_player
+        """0: no cap (in-process use); the app passes the configured cap."""
         self._buckets: dict[int, TokenBucket] = {}
 
     def forget(self, connection: Connection) -> None:
         self._buckets.pop(id(connection), None)
         self.hub.detach(connection)
 
+    def _charge(self, connection: Connection) -> None:
+        """Every frame costs a token, readable or not (garbage must not bypass the limit)."""
+        bucket = self._buckets.get(id(connection))
+        if bucket is None:
+            bucket = self._buckets[id(connection)] = TokenBucket(self.messages_per_second)
+        if bucket.take():
+            return
+        if bucket.ignored():
+            connection.close("rate limit ignored")
+        raise RateLimitedError(
+            f"more than {self.messages_per_second:g} messages per second; slow down"
+        )
+
     async def handle_text(self, connection: Connection, text: str | bytes) -> None:
         """Handle one frame from a client; answers go to ``connection``."""
         raw: object = None
+        unreadable: Exception | None = None
         try:
             raw = decode_text(text)
+        except Exception as error:
+            unreadable = error
+        try:
+            self._charge(connection)
+            if unreadable is not None:
+                raise unreadable
             message = parse_client_message(raw)
         except Exception as error:
             self._refuse(connection, request_id_of(raw), error)
             return
-        await self.handle(connection, message)
+        await self._answer(connection, message)
 
     async def handle(self, connection: Connection, message: ClientMessage) -> None:
+        """Handle one already-validated message (in-process bots)."""
         try:
-            bucket = self._buckets.get(id(connection))
-            if bucket is None and connection.player is not None:
-                bucket = self._buckets[id(connection)] = TokenBucket(self.messages_per_second)
-            if bucket is not None and not bucket.take():
-                raise RateLimitedError(
-                    f"more than {self.messages_per_second:g} messages per second; slow down"
-                )
+            self._charge(connection)
+        except RateLimitedError as error:
+            self._refuse(connection, message.request_id, error)
+            return
+        await self._answer(connection, message)
+
+    async def _answer(self, connection: Connection, message: ClientMessage) -> None:
+        try:
             answer = await self._dispatch(connection, message)
         except Exception as error:
             self._refuse(connection, message.request_id, error)
