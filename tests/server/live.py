@@ -18,7 +18,7 @@ from websockets.sync.client import ClientConnection, connect
 
 from boundless.core.random_source import SeededSource
 from boundless.server.app import create_app
-from boundless.server.config import ServerConfig, TimerSettings
+from boundless.server.config import ServerConfig, TimerSettings, transport_options
 from boundless.server.titles import TitleCatalog
 
 ADMIN_TOKEN = "test-admin-token"
@@ -121,9 +121,8 @@ def start_server(
             host="127.0.0.1",
             port=port,
             log_level="warning",
-            ws="websockets-sansio",
-            ws_per_message_deflate=False,
             lifespan="on",
+            **transport_options(),
         )
     )
     thread = threading.Thread(target=server.run, daemon=True)

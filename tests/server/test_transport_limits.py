@@ -4,13 +4,20 @@ REST bodies are bounded by Content-Length and by the bytes streamed."""
 
 from __future__ import annotations
 
+import base64
+import contextlib
 import json
+import os
+import socket
 from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
 from websockets.exceptions import ConnectionClosed
+from websockets.sync.client import connect
 
+from boundless.server.errors import BadMessageError
+from boundless.server.protocol import MAX_MESSAGE_BYTES, decode_text
 from tests.server.live import LiveServer, start_server
 
 MESSAGE_TOO_BIG = 1009
@@ -61,3 +68,117 @@ def test_valid_but_refused_frames_are_charged_too(slow_server: LiveServer) -> No
     codes, close_code = answers_until_closed(slow_server, token, [frame] * 400)
     assert "rate_limited" in codes
     assert close_code == POLICY_VIOLATION
+
+
+@pytest.fixture
+def live(tmp_path: Path) -> Iterator[LiveServer]:
+    server = start_server(tmp_path)
+    yield server
+    server.stop()
+
+
+def host_port(live: LiveServer) -> tuple[str, int]:
+    return "127.0.0.1", live.config.port
+
+
+def read_until(sock: socket.socket, marker: bytes) -> bytes:
+    data = b""
+    while marker not in data:
+        chunk = sock.recv(65_536)
+        if not chunk:
+            break
+        data += chunk
+    return data
+
+
+def test_a_16_mb_frame_header_before_hello_is_closed_with_1009_unread(live: LiveServer) -> None:
+    """Only the frame header and 1,000 of the 16 MiB announced bytes are sent: the server must
+    answer from the header (before hello), not wait to buffer the payload."""
+    with socket.create_connection(host_port(live), timeout=10) as sock:
+        key = base64.b64encode(os.urandom(16)).decode()
+        sock.sendall(
+            (
+                f"GET /ws HTTP/1.1\r\nHost: 127.0.0.1\r\nUpgrade: websocket\r\n"
+                f"Connection: Upgrade\r\nSec-WebSocket-Key: {key}\r\n"
+                f"Sec-WebSocket-Version: 13\r\n\r\n"
+            ).encode()
+        )
+        handshake = read_until(sock, b"\r\n\r\n")
+        assert handshake.startswith(b"HTTP/1.1 101"), handshake
+        announced = 16 * 2**20
+        header = bytes([0x81, 0x80 | 127]) + announced.to_bytes(8, "big") + os.urandom(4)
+        sock.sendall(header + b"x" * 1000)
+        close = handshake.partition(b"\r\n\r\n")[2] or sock.recv(2)
+        while len(close) < 4:
+            close += sock.recv(4 - len(close))
+        assert close[0] == 0x88  # a close frame
+        assert int.from_bytes(close[2:4], "big") == MESSAGE_TOO_BIG
+
+
+@pytest.mark.parametrize(
+    ("text", "closed"),
+    [
+        ("x" * MAX_MESSAGE_BYTES, False),
+        ("x" * (MAX_MESSAGE_BYTES + 1), True),
+        ("€" * (MAX_MESSAGE_BYTES // 3), False),  # 16,383 bytes in 5,461 characters
+        ("€" * (MAX_MESSAGE_BYTES // 3 + 1), True),  # 16,386 bytes: counted in bytes
+    ],
+)
+def test_the_message_limit_counts_bytes(live: LiveServer, text: str, closed: bool) -> None:
+    token = live.sign_up()["token"]
+    with connect(live.ws_url, compression=None) as sock:
+        sock.send(json.dumps({"v": 1, "type": "hello", "token": token}))
+        assert json.loads(sock.recv(5))["type"] == "welcome"
+        sock.send(text)
+        if closed:
+            with pytest.raises(ConnectionClosed) as error:
+                sock.recv(5)
+            assert error.value.rcvd is not None
+            assert error.value.rcvd.code == MESSAGE_TOO_BIG
+        else:
+            assert json.loads(sock.recv(5))["error"] == "bad_message"  # read, then refused
+
+
+def test_the_in_process_path_counts_bytes_too() -> None:
+    with pytest.raises(BadMessageError, match="at most 16,384 bytes"):
+        decode_text("€" * (MAX_MESSAGE_BYTES // 3 + 1))
+    with pytest.raises(BadMessageError, match="not JSON"):
+        decode_text("€" * (MAX_MESSAGE_BYTES // 3))
+
+
+def http_exchange(live: LiveServer, request: bytes, then: bytes = b"") -> bytes:
+    with socket.create_connection(host_port(live), timeout=10) as sock:
+        sock.sendall(request)
+        if then:
+            with contextlib.suppress(OSError):  # the server may hang up once it has answered
+                sock.sendall(then)
+        return read_until(sock, b"}")
+
+
+def test_a_50_mb_post_is_refused_by_its_content_length(live: LiveServer) -> None:
+    request = (
+        b"POST /api/v1/players HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\n"
+        b"Content-Length: 50000000\r\n\r\n" + b"{" + b" " * 1000
+    )
+    answer = http_exchange(live, request)
+    assert answer.startswith(b"HTTP/1.1 413"), answer[:200]
+    assert b'"error":"too_large"' in answer
+
+
+def test_a_streamed_body_is_refused_once_it_passes_the_limit(live: LiveServer) -> None:
+    headers = (
+        b"POST /api/v1/players HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\n"
+        b"Transfer-Encoding: chunked\r\n\r\n"
+    )
+    chunk = b"4000\r\n" + b" " * 0x4000 + b"\r\n"  # 16 KiB per chunk, no length announced
+    answer = http_exchange(live, headers, chunk * 8)
+    assert answer.startswith(b"HTTP/1.1 413"), answer[:200]
+    assert b'"error":"too_large"' in answer
+
+
+def test_a_body_within_the_limit_is_served(live: LiveServer) -> None:
+    padded = json.dumps({"display_name": "Ana"}) + " " * (MAX_MESSAGE_BYTES - 100)
+    answer = live.http.post(
+        "/api/v1/players", content=padded, headers={"content-type": "application/json"}
+    )
+    assert answer.status_code == 201, answer.text

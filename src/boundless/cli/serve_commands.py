@@ -11,7 +11,7 @@ from typing import Annotated
 import typer
 
 from boundless.ledger.database import DATABASE_URL_ENV
-from boundless.server.config import ServerConfig, TimerSettings, default_web_dir
+from boundless.server.config import ServerConfig, TimerSettings, default_web_dir, transport_options
 
 Seconds = Annotated[float | None, typer.Option(min=0.0)]
 
@@ -82,10 +82,9 @@ def serve(
         host=host,
         port=port,
         log_level=log_level,
-        ws="websockets-sansio",
-        ws_per_message_deflate=False,
         loop="uvloop",
         http="httptools",
+        **transport_options(),
     )
 
 

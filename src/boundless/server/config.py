@@ -6,10 +6,27 @@ import os
 import secrets
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import Any
+
+from boundless.server.protocol import MAX_MESSAGE_BYTES
 
 ADMIN_TOKEN_ENV = "BOUNDLESS_ADMIN_TOKEN"
 DEFAULT_STARTING_GRANT = 100_000
 """Coins (minor units) a new player receives at sign-up: 1,000.00."""
+
+
+def transport_options() -> dict[str, Any]:
+    """The uvicorn settings the protocol relies on, for ``boundless serve`` and the tests alike.
+
+    ``ws_max_size`` makes the WebSocket transport refuse a frame over the message limit (in
+    bytes) from its header, with close code 1009, before reading it, so nobody can make the
+    server buffer megabytes before ``hello``. Compression stays off (nothing to inflate).
+    """
+    return {
+        "ws": "websockets-sansio",
+        "ws_per_message_deflate": False,
+        "ws_max_size": MAX_MESSAGE_BYTES,
+    }
 
 
 def default_web_dir() -> Path:
@@ -53,7 +70,7 @@ class ServerConfig:
     """Bets arriving within this window are written in one database transaction."""
     messages_per_second: float = 50.0
     """Per-socket rate limit (token bucket with a burst of twice this)."""
-    max_body_bytes: int = 16_384
+    max_body_bytes: int = MAX_MESSAGE_BYTES
     """Largest REST request body (413 ``too_large`` beyond it; no endpoint needs more)."""
     titles: tuple[str, ...] | None = None
     """Title keys to open shared tables for; ``None``: every shipped title."""

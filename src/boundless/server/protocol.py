@@ -97,9 +97,18 @@ def request_id_of(raw: object) -> str | None:
     return None
 
 
+def too_large(text: str | bytes) -> bool:
+    """Over the limit in UTF-8 bytes, as the transport counts (a character may take four)."""
+    if isinstance(text, bytes):
+        return len(text) > MAX_MESSAGE_BYTES
+    if len(text) * 4 <= MAX_MESSAGE_BYTES:
+        return False  # short enough whatever the characters: no need to encode
+    return len(text.encode("utf-8", "surrogatepass")) > MAX_MESSAGE_BYTES
+
+
 def decode_text(text: str | bytes) -> object:
-    if len(text) > MAX_MESSAGE_BYTES:
-        raise BadMessageError(f"message longer than {MAX_MESSAGE_BYTES} bytes")
+    if too_large(text):
+        raise BadMessageError(f"a message is at most {MAX_MESSAGE_BYTES:,} bytes")
     try:
         return orjson.loads(text)
     except orjson.JSONDecodeError as error:
