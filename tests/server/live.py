@@ -97,6 +97,8 @@ def start_server(
     catalog: TitleCatalog | None = None,
     starting_grant: int = 100_000,
     messages_per_second: float = 1000.0,
+    signup_rate: str = "1000/minute",
+    max_sockets_per_player: int = 8,
 ) -> LiveServer:
     port = free_port()
     config = ServerConfig(
@@ -109,6 +111,8 @@ def start_server(
         web_dir=data_dir / "no-web",
         starting_grant=starting_grant,
         messages_per_second=messages_per_second,
+        signup_rate=signup_rate,
+        max_sockets_per_player=max_sockets_per_player,
     )
     if seed is None:
         app = create_app(config, catalog)

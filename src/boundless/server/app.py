@@ -32,7 +32,9 @@ from boundless.server.gateway.handler import MessageHandler
 from boundless.server.gateway.hub import Hub
 from boundless.server.gateway.websocket import WebSocketFront
 from boundless.server.http_guards import BodyLimit, FaultGuard
+from boundless.server.openapi import document_errors
 from boundless.server.players.endpoints import router as players_router
+from boundless.server.players.signup_limit import SignUpLimit
 from boundless.server.records.endpoints import router as records_router
 from boundless.server.recovery import recover
 from boundless.server.storage.database import upgrade_server_database
@@ -58,6 +60,7 @@ def create_app(
     """The server app. ``catalog`` and ``randomness`` are for tests (extra titles, seeded shoes);
     production uses the shipped titles and the OS CSPRNG."""
     titles = catalog or TitleCatalog.shipped(config.titles)
+    signup_limit = SignUpLimit(config.signup_rate)  # a bad rate fails here, before serving
 
     @asynccontextmanager
     async def lifespan(app: FastAPI) -> AsyncIterator[None]:
@@ -73,8 +76,10 @@ def create_app(
             log.warning("recovered: cancelled and refunded %s", ", ".join(report.cancelled_rounds))
         hub = Hub()
         registry = TableRegistry(hub, sessions, config, titles, randomness)
-        handler = MessageHandler(registry, hub, read_sessions, config.messages_per_second)
-        app.state.server = ServerState(config, sessions, read_sessions, registry)
+        handler = MessageHandler(
+            registry, hub, read_sessions, config.messages_per_second, config.max_sockets_per_player
+        )
+        app.state.server = ServerState(config, sessions, read_sessions, registry, signup_limit)
         app.state.handler = handler
         app.state.recovery = report
         shared = registry.open_shared_tables()
@@ -105,6 +110,7 @@ def create_app(
     app.include_router(tables_router)
     app.include_router(records_router)
     app.include_router(admin_router)
+    document_errors(app)
 
     @app.get("/healthz", include_in_schema=False)
     async def healthz() -> dict[str, str]:

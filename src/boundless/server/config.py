@@ -72,6 +72,10 @@ class ServerConfig:
     """Per-socket rate limit (token bucket with a burst of twice this)."""
     max_body_bytes: int = MAX_MESSAGE_BYTES
     """Largest REST request body (413 ``too_large`` beyond it; no endpoint needs more)."""
+    signup_rate: str = "10/minute;100/day"
+    """Sign-ups per client address (a ``limits`` rate string; each sign-up grants coins)."""
+    max_sockets_per_player: int = 8
+    """Open WebSockets per player; one more is refused (``too_many_sockets``, close 1008)."""
     titles: tuple[str, ...] | None = None
     """Title keys to open shared tables for; ``None``: every shipped title."""
 

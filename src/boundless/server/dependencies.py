@@ -13,6 +13,7 @@ from sqlalchemy.orm import Session, sessionmaker
 from boundless.server.config import ServerConfig
 from boundless.server.errors import UnauthorizedError
 from boundless.server.players.service import PlayerIdentity, PlayerService
+from boundless.server.players.signup_limit import SignUpLimit
 from boundless.server.tables.registry import TableRegistry
 
 
@@ -25,6 +26,7 @@ class ServerState:
     read_sessions: sessionmaker[Session]
     """Reads: a snapshot that never takes the write lock (safe across awaits)."""
     registry: TableRegistry
+    signup_limit: SignUpLimit
 
 
 def server_state(request: Request) -> ServerState:

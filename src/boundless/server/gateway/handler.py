@@ -18,6 +18,7 @@ from boundless.server.errors import (
     INTERNAL_ERROR,
     BadMessageError,
     RateLimitedError,
+    TooManySocketsError,
     UnauthorizedError,
     error_reply,
     is_refusal,
@@ -202,6 +203,9 @@ class MessageHandler:
             service = PlayerService(session)
             player = service.authenticate(message.token)
             balance = service.balance(player.player_id)
+        cap = self.max_sockets_per_player
+        if cap and len(self.hub.by_player.get(player.player_id, ())) >= cap:
+            raise TooManySocketsError(f"at most {cap} open sockets per player; close one first")
         connection.player = player
         self.hub.attach(connection)
         self.hub.send(connection, messages.welcome(player, balance))

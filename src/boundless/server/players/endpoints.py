@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from fastapi import APIRouter
+from fastapi import APIRouter, Request
 
 from boundless.server.dependencies import CurrentPlayer, ReadSession, State
 from boundless.server.players.schemas import PlayerOut, SignedUp, SignUp
@@ -12,7 +12,8 @@ router = APIRouter(prefix="/api/v1", tags=["players"])
 
 
 @router.post("/players", status_code=201)
-def sign_up(body: SignUp, state: State) -> SignedUp:
+def sign_up(body: SignUp, state: State, request: Request) -> SignedUp:
+    state.signup_limit.check(request.client.host if request.client else "unknown")
     with state.sessions.begin() as session:  # one write transaction, committed here
         service = PlayerService(session)
         player, token = service.sign_up(body.display_name, state.config.starting_grant)
