@@ -20,6 +20,7 @@ def _register_commands() -> None:
         math_commands,
         play_commands,
         replay_commands,
+        rng_commands,
         serve_commands,
         simulate_commands,
     )
@@ -32,6 +33,7 @@ def _register_commands() -> None:
         simulate_commands,
         ledger_commands,
         admin_commands,
+        rng_commands,
     ):
         module.register(app)
 

@@ -1,0 +1,83 @@
+"""``boundless rng-test``: the statistical battery labs run on the production shuffle."""
+
+from __future__ import annotations
+
+import json
+from typing import TYPE_CHECKING, Annotated
+
+import typer
+
+if TYPE_CHECKING:
+    from boundless.math.rng_battery import BatteryReport
+
+MIN_SHUFFLES = 600
+"""So that every chi-square cell expects at least 5 (120 orders of the 5-card deck)."""
+EXIT_FAILED = 1
+
+
+def rng_test(
+    shuffles: Annotated[
+        int,
+        typer.Option(
+            min=MIN_SHUFFLES,
+            max=10_000_000,
+            help=f"Shoes to shuffle (at least {MIN_SHUFFLES:,}, so every chi-square cell "
+            "expects 5 or more).",
+        ),
+    ] = 20_000,
+    decks: Annotated[int, typer.Option(min=1, max=8, help="Decks in the shoe under test.")] = 6,
+    as_json: Annotated[
+        bool, typer.Option("--json", help="Print the report as JSON instead of a table.")
+    ] = False,
+) -> None:
+    """Shuffle with the production source (the OS CSPRNG through the core's Fisher-Yates) and
+    run the battery: each test's statistic, p-value and verdict at 99%. Exit 1 if any fails."""
+    from rich.console import Console
+    from rich.progress import BarColumn, MofNCompleteColumn, Progress, TimeRemainingColumn
+
+    from boundless.entropy import CryptoSource
+    from boundless.math.rng_battery import run_battery
+
+    with Progress(
+        "shuffling",
+        BarColumn(),
+        MofNCompleteColumn(),
+        TimeRemainingColumn(),
+        console=Console(stderr=True),
+        transient=True,
+    ) as progress:
+        task = progress.add_task("shuffles", total=shuffles)
+        report = run_battery(
+            CryptoSource(), shuffles, decks, lambda done: progress.update(task, completed=done)
+        )
+    if as_json:
+        typer.echo(json.dumps(report.to_json(), indent=2))
+    else:
+        Console().print(_table(report))
+    if not report.passed:
+        raise typer.Exit(EXIT_FAILED)
+
+
+def _table(report: BatteryReport) -> object:
+    from rich.table import Table
+
+    table = Table(
+        title=f"RNG battery: {report.shuffles:,} shuffles of a {report.decks}-deck shoe "
+        "(CryptoSource, Fisher-Yates)",
+        caption=f"verdict at {1 - report.alpha:.0%}: fail when p < {report.alpha:g}",
+    )
+    for column in ("test", "statistic", "df", "p-value", "verdict"):
+        table.add_column(column, justify="left" if column == "test" else "right", no_wrap=True)
+    for result in report.results:
+        table.add_row(
+            result.name,
+            f"{result.statistic:,.3f}",
+            "" if result.degrees_of_freedom is None else f"{result.degrees_of_freedom:,}",
+            f"{result.p_value:.4f}",
+            "[green]pass[/]" if result.passed else "[red]FAIL[/]",
+        )
+    return table
+
+
+def register(app: typer.Typer) -> None:
+    app.command("rng-test")(rng_test)
