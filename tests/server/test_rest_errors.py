@@ -3,25 +3,50 @@ keep-alive connection survives every answer (a fault used to reset it)."""
 
 from __future__ import annotations
 
+import uuid
 from collections.abc import Iterator
 from urllib.parse import quote
 
 import httpx
+import psycopg
 import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
+from sqlalchemy.engine import make_url
 
+from tests.ledger.conftest import _libpq_dsn, postgres_unavailable, postgres_url
 from tests.server.live import LiveServer, start_server
 
 BEYOND_64_BITS = "99999999999999999999"
 SUPERSCRIPT_TWO = "%C2%B2"  # '²'.isdigit() is true, int('²') fails
 
 
-@pytest.fixture(scope="module")
-def live(tmp_path_factory: pytest.TempPathFactory) -> Iterator[LiveServer]:
-    server = start_server(tmp_path_factory.mktemp("rest-errors"))
-    yield server
-    server.stop()
+@pytest.fixture(scope="module", params=["sqlite", "postgresql"])
+def live(
+    request: pytest.FixtureRequest, tmp_path_factory: pytest.TempPathFactory
+) -> Iterator[LiveServer]:
+    """The same answers on both backends (SQLite cannot bind a 65-bit integer; PostgreSQL
+    refuses the cast: two different faults behind one 404)."""
+    folder = tmp_path_factory.mktemp("rest-errors")
+    if request.param == "sqlite":
+        server = start_server(folder)
+        yield server
+        server.stop()
+        return
+    reason = postgres_unavailable()
+    if reason is not None:
+        pytest.skip(reason)
+    schema = f"rest_errors_{uuid.uuid4().hex[:12]}"
+    with psycopg.connect(_libpq_dsn(postgres_url()), autocommit=True) as connection:
+        connection.execute(f'CREATE SCHEMA "{schema}"')
+    url = make_url(postgres_url()).update_query_dict({"options": f"-csearch_path={schema}"})
+    try:
+        server = start_server(folder, database_url=url.render_as_string(hide_password=False))
+        yield server
+        server.stop()
+    finally:
+        with psycopg.connect(_libpq_dsn(postgres_url()), autocommit=True) as connection:
+            connection.execute(f'DROP SCHEMA "{schema}" CASCADE')
 
 
 @pytest.fixture(scope="module")

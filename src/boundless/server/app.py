@@ -11,6 +11,7 @@ from fastapi import FastAPI, Request
 from fastapi.exceptions import RequestValidationError
 from fastapi.responses import HTMLResponse, JSONResponse
 from fastapi.staticfiles import StaticFiles
+from sqlalchemy.exc import DataError
 from starlette.exceptions import HTTPException as StarletteHTTPException
 
 from boundless.core.errors import RulesError
@@ -44,6 +45,7 @@ from boundless.server.tables.registry import TableRegistry
 from boundless.server.titles import TitleCatalog
 
 log = logging.getLogger("boundless.server")
+NUMERIC_OUT_OF_RANGE = "22003"
 
 PLACEHOLDER_PAGE = """<!doctype html><html><head><meta charset="utf-8">
 <meta name="viewport" content="width=device-width, initial-scale=1"><title>Boundless</title></head>
@@ -151,9 +153,9 @@ def install_error_handlers(app: FastAPI) -> None:
         return JSONResponse(reply.body(), status_code=reply.status)
 
     async def beyond_range(request: Request, error: Exception) -> JSONResponse:
-        # SQLite refuses to bind an integer over 64 bits; no stored row can have such a key
-        if "too large to convert" not in str(error):
-            log.error("unexpected overflow answering %s", request.url.path, exc_info=error)
+        # a lookup by a number the database cannot hold finds nothing; anything else is a fault
+        if request.method not in ("GET", "HEAD") or not integer_out_of_range(error):
+            log.error("unexpected error answering %s", request.url.path, exc_info=error)
             return JSONResponse(INTERNAL_ERROR.body(), status_code=INTERNAL_ERROR.status)
         reply = error_reply(NotFoundError(f"nothing at {request.url.path}: a number is too large"))
         return JSONResponse(reply.body(), status_code=reply.status)
@@ -163,3 +165,12 @@ def install_error_handlers(app: FastAPI) -> None:
     app.add_exception_handler(RequestValidationError, malformed)
     app.add_exception_handler(StarletteHTTPException, http_error)
     app.add_exception_handler(OverflowError, beyond_range)
+    app.add_exception_handler(DataError, beyond_range)
+
+
+def integer_out_of_range(error: Exception) -> bool:
+    """A query parameter beyond the 64-bit integer columns: SQLite cannot bind it (Python's
+    OverflowError), PostgreSQL refuses the cast (SQLSTATE 22003)."""
+    if isinstance(error, OverflowError):
+        return "too large to convert" in str(error)
+    return getattr(getattr(error, "orig", None), "sqlstate", None) == NUMERIC_OUT_OF_RANGE
