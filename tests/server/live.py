@@ -4,7 +4,10 @@ from __future__ import annotations
 
 import itertools
 import json
+import os
 import socket
+import subprocess
+import sys
 import threading
 import time
 from collections.abc import Callable
@@ -137,6 +140,33 @@ def start_server(
         server,
         thread,
     )
+
+
+def serve_process(
+    data_dir: Path, port: int, log: Path, options: list[str]
+) -> subprocess.Popen[bytes]:
+    """``boundless serve`` in its own process (output appended to ``log``), once it answers."""
+    command = [sys.executable, "-m", "boundless.cli.main", "serve", "--port", str(port)]
+    command += ["--data-dir", str(data_dir), "--log-level", "warning", *options]
+    env = {key: value for key, value in os.environ.items() if key != "BOUNDLESS_DATABASE_URL"}
+    process = subprocess.Popen(command, stdout=log.open("ab"), stderr=subprocess.STDOUT, env=env)
+
+    def up() -> bool:
+        try:
+            return httpx.get(f"http://127.0.0.1:{port}/healthz", timeout=1).status_code == 200
+        except httpx.HTTPError:
+            return False
+
+    wait_until(up, 60, "boundless serve to answer")
+    return process
+
+
+def socket_client(port: int, token: str, table_id: str = "boundless-1") -> Client:
+    """A player's socket to a server on ``port``: said hello and joined ``table_id``."""
+    client = Client(connect(f"ws://127.0.0.1:{port}/ws").__enter__(), token)
+    client.hello()
+    client.request({"type": "join", "table_id": table_id})
+    return client
 
 
 class Client:

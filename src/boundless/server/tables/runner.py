@@ -23,6 +23,7 @@ log = logging.getLogger("boundless.server.runner")
 STEP_HEAD_START_SECONDS = 0.05
 """After a step card is sent, the state and the players' views follow this much later: the card
 reaches every socket first (and, on one machine, the readers get the CPU to take it)."""
+SHUTDOWN_REASON = "the server is shutting down; every stake is returned"
 
 
 async def wait_until(table: Table, done: Callable[[], bool], *, timed: bool) -> None:
@@ -45,8 +46,11 @@ async def wait_until(table: Table, done: Callable[[], bool], *, timed: bool) -> 
             timeout = table.clock.deadline - now()
             if timeout <= 0:
                 return
+        # Not ``asyncio.wait_for``: on Python 3.11 it can swallow a cancel that arrives as the
+        # wake fires, and a table told to stop then plays on forever.
         with contextlib.suppress(TimeoutError):
-            await asyncio.wait_for(table.wake.wait(), timeout)
+            async with asyncio.timeout(timeout):
+                await table.wake.wait()
 
 
 def _never() -> bool:
@@ -117,6 +121,7 @@ async def run_table(table: Table) -> None:
         try:
             await play_round(table)
         except asyncio.CancelledError:
+            table.void_in_flight(SHUTDOWN_REASON)  # the server is stopping
             raise
         except ShoeExhaustedError as error:
             exhausted = True

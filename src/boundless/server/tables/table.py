@@ -650,6 +650,15 @@ class Table:
         self.wake.set()
         return refunds
 
+    def void_in_flight(self, reason: str) -> None:
+        """At shutdown: cancel and refund the round in play, unless it is settled already."""
+        if (
+            self.round is not None
+            and not self.recorded
+            and (len(self.round.book) or self.pending_bets)
+        ):
+            self.void(reason)
+
     # ---- operator ----------------------------------------------------------------------------
     def pause(self, reason: str) -> None:
         if self.paused:
