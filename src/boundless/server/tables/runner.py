@@ -15,8 +15,8 @@ import logging
 from collections.abc import Callable
 
 from boundless.core.errors import ShoeExhaustedError
+from boundless.core.round.phases import DEALER, DECISIONS, INSURANCE, SETTLING
 from boundless.server.clock import now
-from boundless.server.phases import DEALER, DECISIONS, INSURANCE, SETTLING
 from boundless.server.tables.table import Table
 
 log = logging.getLogger("boundless.server.runner")
@@ -29,15 +29,15 @@ SHUTDOWN_REASON = "the server is shutting down; every stake is returned"
 async def wait_until(table: Table, done: Callable[[], bool], *, timed: bool) -> None:
     """Sleep until ``done()``, the round ends or (``timed``) the table clock runs out.
 
-    A pause holds the wait (the clock is frozen meanwhile); every change wakes ``table.wake``.
+    A pause holds the wait (the clock is frozen meanwhile); every change wakes ``table.clock.wake``.
     """
     while True:
-        table.wake.clear()
+        table.clock.wake.clear()
         round_ = table.round
         if round_ is None or round_.over:
             return
         if table.paused:
-            await table.wake.wait()
+            await table.clock.wake.wait()
             continue
         if done():
             return
@@ -50,7 +50,7 @@ async def wait_until(table: Table, done: Callable[[], bool], *, timed: bool) -> 
         # wake fires, and a table told to stop then plays on forever.
         with contextlib.suppress(TimeoutError):
             async with asyncio.timeout(timeout):
-                await table.wake.wait()
+                await table.clock.wake.wait()
 
 
 def _never() -> bool:
@@ -68,10 +68,10 @@ async def play_round(table: Table) -> None:
     assert round_ is not None
     if round_.over:
         return
-    table.clock.start("betting", table.seconds("betting"), paused=table.paused)
+    table.clock.start("betting", paused=table.paused)
     table.broadcast_state()
     await wait_until(table, _never, timed=True)
-    table.flush_bets()
+    table.bets.flush()
     if round_.over:
         return
     table.clock.stop()
@@ -80,7 +80,7 @@ async def play_round(table: Table) -> None:
     table.send_you_all()
     while not round_.over:
         if round_.phase == INSURANCE:
-            table.clock.start("insurance", table.seconds("insurance"))
+            table.clock.start("insurance")
             table.broadcast_state()
             table.send_you_all()
             await wait_until(table, _never, timed=True)
@@ -94,7 +94,7 @@ async def play_round(table: Table) -> None:
             if round_.needs_decisions:
                 table.open_step()
                 if table.waiting:
-                    table.clock.start("decision", table.seconds("decision"))
+                    table.clock.start("decision")
                     table.broadcast_state()
                     await wait_until(table, lambda: not table.waiting, timed=True)
                     if round_.over:
@@ -136,9 +136,9 @@ async def run_table(table: Table) -> None:
                     await asyncio.sleep(1.0)
         if table.round is not None and table.round.over:
             table.end_round(exhausted)
-        gap = table.timers.round_gap()
+        gap = table.clock.round_gap()
         if gap:
             await asyncio.sleep(gap)
         while table.paused:
-            table.wake.clear()
-            await table.wake.wait()
+            table.clock.wake.clear()
+            await table.clock.wake.wait()
