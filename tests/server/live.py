@@ -20,6 +20,7 @@ import uvicorn
 from websockets.sync.client import ClientConnection, connect
 
 from boundless.core.random_source import SeededSource
+from boundless.ledger import LedgerService, check_books, make_engine, make_session_factory
 from boundless.server.app import create_app
 from boundless.server.config import ServerConfig, TimerSettings
 from boundless.server.titles import TitleCatalog
@@ -83,6 +84,14 @@ class LiveServer:
 
     def client(self, token: str) -> Client:
         return Client(connect(self.ws_url, max_size=2**24, compression=None).__enter__(), token)
+
+    def seated(self, name: str, table_id: str = "boundless-1") -> tuple[Message, Client]:
+        """A new player (as signed up) and their socket: said hello and joined ``table_id``."""
+        player = self.sign_up(name)
+        client = self.client(player["token"])
+        client.hello()
+        client.request({"type": "join", "table_id": table_id})
+        return player, client
 
     def stop(self) -> None:
         self.http.close()
@@ -167,6 +176,20 @@ def socket_client(port: int, token: str, table_id: str = "boundless-1") -> Clien
     client.hello()
     client.request({"type": "join", "table_id": table_id})
     return client
+
+
+def assert_books(database_url: str, wallets: dict[str, int] | None = None) -> None:
+    """The ledger balances (``check_books``) and each named wallet holds exactly its coins."""
+    engine = make_engine(database_url)
+    try:
+        with make_session_factory(engine).begin() as session:
+            report = check_books(session)
+            assert report.ok, report.summary()
+            ledger = LedgerService(session)
+            for player_id, balance in (wallets or {}).items():
+                assert ledger.wallet_balance(player_id) == balance, player_id
+    finally:
+        engine.dispose()
 
 
 class Client:

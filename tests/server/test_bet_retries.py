@@ -21,10 +21,7 @@ def _bet(bet_id: str, amount: int) -> dict[str, Any]:
 def test_a_retried_bet_id_replays_its_answer_and_a_changed_one_is_refused(
     server: LiveServer,
 ) -> None:
-    player = server.sign_up("Ana")
-    client = server.client(player["token"])
-    client.hello()
-    client.request({"type": "join", "table_id": "boundless-1"})
+    _, client = server.seated("Ana")
     first = client.request(_bet("retry-1", 1000))
     assert first["type"] == "ack" and first["balance"] == 99_000
     again = client.request(_bet("retry-1", 1000))

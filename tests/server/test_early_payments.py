@@ -10,9 +10,8 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Any
 
-from boundless.ledger import LedgerService, check_books, make_engine, make_session_factory
 from boundless.server.config import TimerSettings
-from tests.server.live import play_to_settlement, start_server
+from tests.server.live import assert_books, play_to_settlement, start_server
 
 
 def test_a_blackjack_paid_at_once_pays_for_a_double_on_the_next_spot(tmp_path: Path) -> None:
@@ -48,11 +47,7 @@ def test_a_blackjack_paid_at_once_pays_for_a_double_on_the_next_spot(tmp_path: P
         client.close()
     finally:
         live.stop()
-    engine = make_engine(live.database_url)
-    with make_session_factory(engine).begin() as session:
-        assert check_books(session).ok
-        assert LedgerService(session).wallet_balance(player["player_id"]) == expected
-    engine.dispose()
+    assert_books(live.database_url, {player["player_id"]: expected})
 
 
 EARLY_BLACKJACK_SEED = 75
@@ -70,11 +65,8 @@ def test_a_cancelled_round_with_an_early_payment_shows_its_true_net(tmp_path: Pa
         tmp_path, starting_grant=3000, timers=SLOW_DECISIONS, seed=EARLY_BLACKJACK_SEED
     )
     try:
-        player = live.sign_up("Una")
+        player, client = live.seated("Una", "unlimited-1")
         headers = {"Authorization": f"Bearer {player['token']}"}
-        client = live.client(player["token"])
-        client.hello()
-        client.request({"type": "join", "table_id": "unlimited-1"})
         bets = {str(spot): {"main": 1000} for spot in (1, 2, 3)}
         answer = client.request(
             {"type": "bet", "table_id": "unlimited-1", "bet_id": "three", "bets": bets}
@@ -107,8 +99,4 @@ def test_a_cancelled_round_with_an_early_payment_shows_its_true_net(tmp_path: Pa
         client.close()
     finally:
         live.stop()
-    engine = make_engine(live.database_url)
-    with make_session_factory(engine).begin() as session:
-        assert check_books(session).ok
-        assert LedgerService(session).wallet_balance(player["player_id"]) == 3000
-    engine.dispose()
+    assert_books(live.database_url, {player["player_id"]: 3000})

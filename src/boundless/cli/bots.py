@@ -22,8 +22,6 @@ from boundless.cli.table_seats import (
 from boundless.core.bots import BASE_BET_IN_MINIMUMS, TRAITS, HandSight, Policy, decide, lineup
 from boundless.core.round import Action
 
-POLICIES = tuple(Policy)
-
 
 def _affordable(amount: int, offer: BetOffer, low: int, high: int, budget: int) -> int:
     """``amount`` clamped to ``low..high`` and the budget, rounded down to the table unit."""
