@@ -120,8 +120,11 @@ async def run_table(table: Table) -> None:
         exhausted = False
         try:
             await play_round(table)
-        except asyncio.CancelledError:
-            table.void_in_flight(SHUTDOWN_REASON)  # the server is stopping
+        except asyncio.CancelledError:  # the server is stopping
+            try:
+                table.void_in_flight(SHUTDOWN_REASON)
+            except Exception:  # the next start's crash recovery refunds it then
+                log.exception("could not cancel %s round %s", table.table_id, table.round_no)
             raise
         except ShoeExhaustedError as error:
             exhausted = True
