@@ -57,7 +57,7 @@ def table_in(port: int, phase: str) -> str | None:
     ("phase", "stop"),
     [*((phase, signal.SIGTERM) for phase in PHASE_TIMERS), ("decisions", signal.SIGINT)],
 )
-def test_sigterm_stops_the_server_in_every_phase(
+def test_a_stop_signal_ends_the_server_in_every_phase(
     tmp_path: Path, phase: str, stop: signal.Signals
 ) -> None:
     port = free_port()
