@@ -44,6 +44,7 @@ import orjson
 import psutil
 from sqlalchemy import insert
 
+from boundless.core.bots import Policy, decide, parse_sight
 from boundless.ledger import (
     LedgerService,
     check_books,
@@ -148,8 +149,10 @@ class LoadClient(asyncio.Protocol):
         self.decided: set[tuple[str, int]] = set()
         self.finished = asyncio.get_running_loop().create_future()
         self.counter = 0
-        self.doubler = int(player_id[4:]) % 100 < DOUBLE_PERCENT
-        """A tenth of the players double whenever they may (extra stakes every round)."""
+        doubler = int(player_id[4:]) % 100 < DOUBLE_PERCENT
+        self.policy = Policy.DOUBLER if doubler else Policy.HIT_TO_17
+        """A tenth of the players play the doubler bot (doubles and splits: extra stakes)."""
+        self.up_card: str | None = None
 
     def connection_made(self, transport: Any) -> None:
         self.transport = transport
@@ -233,6 +236,7 @@ class LoadClient(asyncio.Protocol):
             self.phase = public.get("phase", "")
             self.step = public.get("step", 0)
             self.round_id = message.get("round_id")
+            self.up_card = ((public.get("dealer") or {}).get("cards") or [None])[0]
             self.maybe_bet()
         elif kind == "you":
             self.decide(message)
@@ -276,19 +280,17 @@ class LoadClient(asyncio.Protocol):
             if not legal or current is None or key in self.decided:
                 continue
             self.decided.add(key)
-            hand = position["hands"][current]
-            total = hand["total"]
-            if "double" in legal and (total in (10, 11) or self.doubler):
-                action = "double"
-            else:
-                action = "hit" if total < 17 else "stand"
+            sight = parse_sight(position["hands"][current]["cards"], self.up_card, legal)
+            action = decide(self.policy, sight)
+            if action is None:
+                continue
             self.send(
                 {
                     "type": "decide",
                     "table_id": TABLE,
                     "spot": position["spot"],
                     "step": self.step,
-                    "action": action,
+                    "action": action.word,
                 }
             )
 

@@ -18,7 +18,7 @@ from rich.console import Console
 from typer.testing import CliRunner
 
 from boundless.cli import play_commands
-from boundless.cli.bots import POLICIES, bot_lineup, bot_seats
+from boundless.cli.bots import bot_lineup, bot_seats
 from boundless.cli.play_console import parse_action, parse_amount
 from boundless.cli.table_driver import TableDriver
 from boundless.cli.table_events import (
@@ -36,6 +36,7 @@ from boundless.cli.table_seats import (
     SeatView,
     SpotBet,
 )
+from boundless.core.bots import Policy
 from boundless.core.money import format_amount
 from boundless.core.random_source import SeededSource
 from boundless.core.round import Action
@@ -250,7 +251,7 @@ def test_bots_decide_differently_so_takers_differ() -> None:
     assert {action for _, action in actions} >= {"hit", "stand", "double"}
     sources = {move.source for step in steps for move in step.moves}
     assert {"player", "autoplay"} <= sources
-    assert len({spec.policy for spec in bot_lineup(len(POLICIES))}) == len(POLICIES) >= 3
+    assert len({spec.policy for spec in bot_lineup(len(Policy))}) == len(Policy) >= 3
 
 
 def test_broke_players_leave_and_host_broke_closes() -> None:

@@ -20,7 +20,7 @@ from rich.console import Console
 from typer.testing import CliRunner
 
 from boundless.cli import play_commands
-from boundless.cli.bots import DoublerBot, SideBetsOnlyBot, bot_lineup, bot_seats
+from boundless.cli.bots import Bot, bot_lineup, bot_seats
 from boundless.cli.play_console import parse_spots
 from boundless.cli.table_driver import TableDriver
 from boundless.cli.table_events import SideBetsOffered, TableEvent
@@ -32,6 +32,7 @@ from boundless.cli.table_seats import (
     SideBetChoice,
     SpotBet,
 )
+from boundless.core.bots import Policy
 from boundless.core.random_source import SeededSource
 from boundless.core.round import Action
 from boundless.titles import load_game, shipped_title_keys
@@ -323,8 +324,8 @@ def test_a_triggered_bonus_wheel_spins_from_the_tables_random_source() -> None:
 
 
 def test_bots_spread_over_the_spots_and_skip_side_bets_only_without_side_bets() -> None:
-    assert SideBetsOnlyBot in {spec.policy for spec in bot_lineup(5)}
-    assert SideBetsOnlyBot not in {spec.policy for spec in bot_lineup(5, side_bets=False)}
+    assert Policy.SIDE_BETS in {spec.policy for spec in bot_lineup(5)}
+    assert Policy.SIDE_BETS not in {spec.policy for spec in bot_lineup(5, side_bets=False)}
     rules, chart = load_game("unlimited")
     seats = [Seat("h", "H", RandomPlayer(2), START, host=True), *bot_seats(6, START, False)]
     driver = TableDriver(rules, chart, SeededSource(1), seats)
@@ -336,7 +337,11 @@ def test_bots_spread_over_the_spots_and_skip_side_bets_only_without_side_bets() 
         if seat.player_id.startswith("bot-")
     }
     assert {spot for spots in by_bot.values() for spot in spots} == {1, 2, 3}
-    doubler = next(seat for seat in seats if isinstance(seat.decider, DoublerBot))
+    doubler = next(
+        seat
+        for seat in seats
+        if isinstance(seat.decider, Bot) and seat.decider.policy is Policy.DOUBLER
+    )
     assert len(by_bot[doubler.player_id]) == 2  # this bot plays two spots
 
 

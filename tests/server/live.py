@@ -4,7 +4,10 @@ from __future__ import annotations
 
 import itertools
 import json
+import os
 import socket
+import subprocess
+import sys
 import threading
 import time
 from collections.abc import Callable
@@ -17,6 +20,7 @@ import uvicorn
 from websockets.sync.client import ClientConnection, connect
 
 from boundless.core.random_source import SeededSource
+from boundless.ledger import LedgerService, check_books, make_engine, make_session_factory
 from boundless.server.app import create_app
 from boundless.server.config import ServerConfig, TimerSettings, transport_options
 from boundless.server.titles import TitleCatalog
@@ -81,6 +85,14 @@ class LiveServer:
     def client(self, token: str) -> Client:
         return Client(connect(self.ws_url, max_size=2**24, compression=None).__enter__(), token)
 
+    def seated(self, name: str, table_id: str = "boundless-1") -> tuple[Message, Client]:
+        """A new player (as signed up) and their socket: said hello and joined ``table_id``."""
+        player = self.sign_up(name)
+        client = self.client(player["token"])
+        client.hello()
+        client.request({"type": "join", "table_id": table_id})
+        return player, client
+
     def stop(self) -> None:
         self.http.close()
         self.server.should_exit = True
@@ -140,6 +152,47 @@ def start_server(
         server,
         thread,
     )
+
+
+def serve_process(
+    data_dir: Path, port: int, log: Path, options: list[str]
+) -> subprocess.Popen[bytes]:
+    """``boundless serve`` in its own process (output appended to ``log``), once it answers."""
+    command = [sys.executable, "-m", "boundless.cli.main", "serve", "--port", str(port)]
+    command += ["--data-dir", str(data_dir), "--log-level", "warning", *options]
+    env = {key: value for key, value in os.environ.items() if key != "BOUNDLESS_DATABASE_URL"}
+    process = subprocess.Popen(command, stdout=log.open("ab"), stderr=subprocess.STDOUT, env=env)
+
+    def up() -> bool:
+        try:
+            return httpx.get(f"http://127.0.0.1:{port}/healthz", timeout=1).status_code == 200
+        except httpx.HTTPError:
+            return False
+
+    wait_until(up, 60, "boundless serve to answer")
+    return process
+
+
+def socket_client(port: int, token: str, table_id: str = "boundless-1") -> Client:
+    """A player's socket to a server on ``port``: said hello and joined ``table_id``."""
+    client = Client(connect(f"ws://127.0.0.1:{port}/ws").__enter__(), token)
+    client.hello()
+    client.request({"type": "join", "table_id": table_id})
+    return client
+
+
+def assert_books(database_url: str, wallets: dict[str, int] | None = None) -> None:
+    """The ledger balances (``check_books``) and each named wallet holds exactly its coins."""
+    engine = make_engine(database_url)
+    try:
+        with make_session_factory(engine).begin() as session:
+            report = check_books(session)
+            assert report.ok, report.summary()
+            ledger = LedgerService(session)
+            for player_id, balance in (wallets or {}).items():
+                assert ledger.wallet_balance(player_id) == balance, player_id
+    finally:
+        engine.dispose()
 
 
 class Client:

@@ -12,7 +12,7 @@ from sqlalchemy.engine import make_url
 from boundless.ledger import check_books, make_engine, make_session_factory
 from boundless.server.config import TimerSettings
 from tests.ledger.conftest import _libpq_dsn, postgres_unavailable, postgres_url
-from tests.server.live import bet, play_to_settlement, start_server, wait_until
+from tests.server.live import assert_books, bet, play_to_settlement, start_server, wait_until
 
 BOT_TIMERS = TimerSettings(
     scale=0.2,
@@ -47,10 +47,7 @@ def test_bots_play_rounds_through_the_protocol(tmp_path: Path) -> None:
         assert all(bot.connection.player is not None for bot in bots)
     finally:
         live.stop()
-    engine = make_engine(live.database_url)
-    with make_session_factory(engine).begin() as session:
-        assert check_books(session).ok
-    engine.dispose()
+    assert_books(live.database_url)
 
 
 def test_a_round_on_postgresql(tmp_path: Path) -> None:

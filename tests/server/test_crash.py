@@ -2,10 +2,8 @@
 
 from __future__ import annotations
 
-import os
 import signal
 import subprocess
-import sys
 import uuid
 from collections.abc import Iterator
 from pathlib import Path
@@ -23,7 +21,7 @@ from boundless.ledger import (
     make_session_factory,
 )
 from tests.ledger.conftest import _libpq_dsn, postgres_unavailable, postgres_url
-from tests.server.live import Client, bet, free_port, wait_until
+from tests.server.live import bet, free_port, serve_process, socket_client
 
 ROUND_MIDDLE = ("insurance", "decisions")
 
@@ -50,31 +48,9 @@ def database_url(request: pytest.FixtureRequest, tmp_path: Path) -> Iterator[str
 
 
 def serve(data_dir: Path, port: int, log: Path, database_url: str) -> subprocess.Popen[bytes]:
-    command = [sys.executable, "-m", "boundless.cli.main", "serve", "--port", str(port)]
-    command += ["--data-dir", str(data_dir), "--admin-token", "crash-test"]
-    command += ["--database-url", database_url]
-    command += ["--betting-seconds", "0.3", "--insurance-seconds", "30", "--decision-seconds", "30"]
-    command += ["--round-gap-seconds", "0.1", "--log-level", "warning"]
-    env = {key: value for key, value in os.environ.items() if key != "BOUNDLESS_DATABASE_URL"}
-    process = subprocess.Popen(command, stdout=log.open("ab"), stderr=subprocess.STDOUT, env=env)
-
-    def up() -> bool:
-        try:
-            return httpx.get(f"http://127.0.0.1:{port}/healthz", timeout=1).status_code == 200
-        except httpx.HTTPError:
-            return False
-
-    wait_until(up, 60, "boundless serve to answer")
-    return process
-
-
-def client_for(port: int, token: str) -> Client:
-    from websockets.sync.client import connect
-
-    client = Client(connect(f"ws://127.0.0.1:{port}/ws").__enter__(), token)
-    client.hello()
-    client.request({"type": "join", "table_id": "boundless-1"})
-    return client
+    options = ["--admin-token", "crash-test", "--database-url", database_url]
+    options += ["--betting-seconds", "0.3", "--insurance-seconds", "30", "--decision-seconds", "30"]
+    return serve_process(data_dir, port, log, [*options, "--round-gap-seconds", "0.1"])
 
 
 def test_a_round_in_flight_is_refunded_exactly_once_after_a_crash(
@@ -85,7 +61,7 @@ def test_a_round_in_flight_is_refunded_exactly_once_after_a_crash(
     process = serve(tmp_path / "data", port, log, database_url)
     base = f"http://127.0.0.1:{port}"
     players = [httpx.post(f"{base}/api/v1/players", json={"display_name": n}).json() for n in "AB"]
-    clients = [client_for(port, player["token"]) for player in players]
+    clients = [socket_client(port, player["token"]) for player in players]
     in_flight = None
     for _ in range(8):  # a round that ends at the deal (blackjacks) is retried
         answers = [bet(client, 1000 * (index + 1)) for index, client in enumerate(clients)]
@@ -136,7 +112,7 @@ def test_a_round_in_flight_is_refunded_exactly_once_after_a_crash(
             headers = {"Authorization": f"Bearer {token}"}
             record = httpx.get(f"{base}/api/v1/records/{in_flight}", headers=headers).json()
             assert record["status"] == "cancelled" and record["net"] == 0
-            client = client_for(port, token)
+            client = socket_client(port, token)
             state = next(m for m in reversed(client.seen) if m["type"] == "state")
             assert state["round_no"] > int(round_no), "the table continues after the crash"
             assert bet(client, 500)["type"] == "ack"

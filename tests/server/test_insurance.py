@@ -4,8 +4,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from boundless.ledger import LedgerService, check_books, make_engine, make_session_factory
-from tests.server.live import bet, play_to_settlement, start_server
+from tests.server.live import assert_books, bet, play_to_settlement, start_server
 
 ACE_UP_DEALER_BLACKJACK = 28
 """First round of this seed's shoe: the spot gets 6S KD, the dealer AC with TH in the hole."""
@@ -49,8 +48,4 @@ def test_insurance_is_staked_and_pays_two_to_one(tmp_path: Path) -> None:
         client.close()
     finally:
         live.stop()
-    engine = make_engine(live.database_url)
-    with make_session_factory(engine).begin() as session:
-        assert check_books(session).ok
-        assert LedgerService(session).wallet_balance(player["player_id"]) == 100_000
-    engine.dispose()
+    assert_books(live.database_url, {player["player_id"]: 100_000})

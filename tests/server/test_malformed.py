@@ -10,8 +10,7 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from boundless.ledger import LedgerService, check_books, make_engine, make_session_factory
-from tests.server.live import Client, LiveServer, start_server
+from tests.server.live import Client, LiveServer, assert_books, start_server
 
 TYPES = ["hello", "join", "leave", "bet", "insurance", "decide", "choose_side_bets", "resync"]
 json_values = st.recursive(
@@ -143,8 +142,4 @@ def test_bad_messages_get_an_error_and_change_nothing(
     assert set(answers[0]) == {"type", "request_id", "error", "detail"}
     assert (table.round_no, len(table.round.book)) == (round_no, seated)
     _, player_id = player
-    engine = make_engine(live.database_url)
-    with make_session_factory(engine).begin() as session:
-        assert LedgerService(session).wallet_balance(player_id) == 100_000
-        assert check_books(session).ok
-    engine.dispose()
+    assert_books(live.database_url, {player_id: 100_000})

@@ -10,9 +10,8 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from boundless.ledger import LedgerService, make_engine, make_session_factory
 from boundless.server.config import TimerSettings
-from tests.server.live import Client, LiveServer, bet, start_server
+from tests.server.live import Client, LiveServer, assert_books, bet, start_server
 
 SPLITTABLE_FOURS_AGAINST_TWO = 100
 """First round of this seed's shoe: the spot gets 4C 4D, the dealer shows 2D (no insurance)."""
@@ -100,7 +99,4 @@ def test_refused_messages_change_nothing(
     assert (len(round_.events), round_.phase, round_.step, table.round_no) == before
     assert sorted(action.word for action in round_.legal_actions(player_id, 1)) == legal
     assert legal == ["double", "hit", "split", "stand", "surrender"]
-    engine = make_engine(live.database_url)
-    with make_session_factory(engine).begin() as session:
-        assert LedgerService(session).wallet_balance(player_id) == 99_000
-    engine.dispose()
+    assert_books(live.database_url, {player_id: 99_000})

@@ -75,10 +75,7 @@ def test_the_stored_event_log_rebuilds_the_round(server: LiveServer) -> None:
 def test_shoe_endpoint_keeps_the_order_secret_until_the_shoe_is_finished(
     server: LiveServer,
 ) -> None:
-    player = server.sign_up("Dan")
-    client = server.client(player["token"])
-    client.hello()
-    client.request({"type": "join", "table_id": "boundless-1"})
+    player, client = server.seated("Dan")
     bet(client, 1000)
     settled = play_to_settlement(client)
     detail = server.http.get(

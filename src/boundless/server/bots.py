@@ -1,8 +1,9 @@
 """Bot players that sit at shared tables and play through the same message handler as people.
 
 A bot is an in-process client: it sends protocol JSON to :class:`MessageHandler` and reads the
-same ``state``/``you``/``settled`` frames a browser reads. Its policies only see what a player
-sees (its own hands, the dealer's up card, its legal actions).
+same ``state``/``you``/``settled`` frames a browser reads. Its policy is one of the core's
+(:mod:`boundless.core.bots`) and only sees what a player sees (its own hands, the dealer's up
+card, its legal actions).
 """
 
 from __future__ import annotations
@@ -11,12 +12,14 @@ import asyncio
 import logging
 import random
 import uuid
+from collections.abc import Coroutine
 from dataclasses import dataclass
 from typing import Any
 
 import orjson
 from sqlalchemy.orm import Session, sessionmaker
 
+from boundless.core.bots import BASE_BET_IN_MINIMUMS, TRAITS, Policy, decide, lineup, parse_sight
 from boundless.core.rules import RuleSet
 from boundless.ledger import LedgerService, grant_key
 from boundless.server.gateway.handler import MessageHandler
@@ -25,46 +28,7 @@ from boundless.server.messages import Frame
 from boundless.server.players.service import PlayerService
 
 log = logging.getLogger("boundless.server.bots")
-BOT_NAMES = ("Ana", "Ben", "Cleo", "Dan", "Eve", "Finn", "Gus", "Hana", "Ivo", "Jun")
-POLICIES = ("hit_to_17", "autoplay", "doubler", "side_bets", "cautious")
-BET_IN_MINIMUMS = 10
 TOP_UP_AMOUNT = 100_000
-
-
-def choose_action(
-    policy: str, hand: dict[str, Any], legal: list[str], up: str | None
-) -> str | None:
-    """What a bot does with the hand in play; ``None`` leaves it to the title's autoplay."""
-    total = int(hand.get("total") or 0)
-    cards = hand.get("cards") or []
-    up_value = _value(up)
-    choice: str | None
-    if policy == "autoplay":
-        return None
-    if policy == "doubler":
-        if "split" in legal:
-            return "split"
-        if "double" in legal and len(cards) == 2 and 9 <= total <= 11:
-            return "double"
-        choice = "hit" if total < 15 else "stand"
-    elif policy == "cautious":
-        if "surrender" in legal and total in (15, 16) and up_value in (9, 10):
-            return "surrender"
-        choice = "hit" if total < 12 else "stand"
-    else:
-        choice = "hit" if total < 17 else "stand"
-    return choice if choice in legal else None
-
-
-def _value(card: str | None) -> int:
-    if not card:
-        return 0
-    rank = card[:-1]
-    if rank == "A":
-        return 1
-    if rank in ("T", "10", "J", "Q", "K"):
-        return 10
-    return int(rank) if rank.isdigit() else 0
 
 
 class BotConnection(Connection):
@@ -83,7 +47,7 @@ class BotConnection(Connection):
 class BotSeat:
     player_id: str
     name: str
-    policy: str
+    policy: Policy
     token: str
 
 
@@ -108,6 +72,8 @@ class Bot:
         self.random = random.Random(seat.player_id)
         self.bet_round: str | None = None
         self.decided: set[tuple[str | None, int, int]] = set()
+        self.insured: set[tuple[str | None, int]] = set()
+        self.tasks: set[asyncio.Task[None]] = set()
         self.state: dict[str, Any] = {}
         self.balance = 0
         self.rounds_settled = 0
@@ -125,7 +91,16 @@ class Bot:
                     break
                 await self.on_message(message)
         finally:
+            for task in list(self.tasks):
+                task.cancel()
             self.handler.forget(self.connection)
+
+    def _spawn(self, work: Coroutine[Any, Any, None]) -> None:
+        """Run ``work`` beside the inbox loop (a pause must not hold the next frame); kept
+        referenced until done, and cancelled when the bot stops."""
+        task = asyncio.get_running_loop().create_task(work)
+        self.tasks.add(task)
+        task.add_done_callback(self.tasks.discard)
 
     async def _pause(self) -> None:
         await asyncio.sleep(self.random.uniform(0.2, 1.0) * self.pace)
@@ -141,9 +116,12 @@ class Bot:
             betting = public.get("phase") == "betting" and not message.get("paused")
             if betting and round_id != self.bet_round:
                 self.bet_round = round_id
-                asyncio.get_running_loop().create_task(self._bet(round_id, public))
+                self._spawn(self._bet(round_id, public))
         elif kind == "you":
-            asyncio.get_running_loop().create_task(self._decide(message))
+            if message.get("phase") == "insurance":
+                self._spawn(self._insure(message))
+            else:
+                self._spawn(self._decide(message))
         elif kind == "settled":
             self.rounds_settled += 1
             if message.get("balance") is not None:
@@ -151,7 +129,7 @@ class Bot:
             self._top_up()
 
     def _top_up(self) -> None:
-        if self.balance >= self.rules.limits.min_main_amount * BET_IN_MINIMUMS * 4:
+        if self.balance >= self.rules.limits.min_main_amount * BASE_BET_IN_MINIMUMS * 4:
             return
         with self.sessions.begin() as session:
             ledger = LedgerService(session)
@@ -161,10 +139,13 @@ class Bot:
 
     async def _bet(self, round_id: str | None, public: dict[str, Any]) -> None:
         await self._pause()
-        limits = self.rules.limits
-        main = min(limits.min_main_amount * BET_IN_MINIMUMS, limits.max_main_amount)
+        limits, traits = self.rules.limits, TRAITS[self.seat.policy]
+        main = min(
+            limits.min_main_amount * BASE_BET_IN_MINIMUMS * max(traits.main_multiple, 1),
+            limits.max_main_amount,
+        )
         amounts: dict[str, int] = {"main": main}
-        if self.seat.policy == "side_bets":
+        if self.seat.policy is Policy.SIDE_BETS:
             amounts = {}
             for key, left in (public.get("side_bets_rounds_left") or {}).items():
                 bet = self.rules.side_bet(key)
@@ -172,17 +153,37 @@ class Bot:
                     amounts[key] = bet.min_amount
             if not amounts:
                 amounts = {"main": main}
-        if sum(amounts.values()) > self.balance:
+        spots = min(
+            traits.spots_wanted, self.rules.table.spots, self.rules.table.max_spots_per_player
+        )
+        if sum(amounts.values()) * spots > self.balance:
+            spots = 1
+        if sum(amounts.values()) * spots > self.balance:
             return
         await self.send(
             {
                 "type": "bet",
                 "table_id": self.table_id,
                 "bet_id": uuid.uuid4().hex,
-                "bets": {"1": amounts},
+                "bets": {str(spot): amounts for spot in range(1, spots + 1)},
                 "request_id": f"bet-{round_id}",
             }
         )
+
+    async def _insure(self, message: dict[str, Any]) -> None:
+        """Policies that insure take every insurance or even money they are offered."""
+        if not TRAITS[self.seat.policy].insures:
+            return
+        round_id = message.get("round_id")
+        for position in message["player"]["positions"]:
+            offer, spot = position.get("insurance_offer"), int(position["spot"])
+            if offer is None or (round_id, spot) in self.insured:
+                continue
+            self.insured.add((round_id, spot))
+            await self._pause()
+            await self.send(
+                {"type": "insurance", "table_id": self.table_id, "spot": spot, "kind": offer}
+            )
 
     async def _decide(self, message: dict[str, Any]) -> None:
         public = self.state.get("public") or {}
@@ -200,7 +201,8 @@ class Bot:
             if (round_id, spot, step) in self.decided:
                 continue
             self.decided.add((round_id, spot, step))
-            action = choose_action(self.seat.policy, position["hands"][current], legal, up)
+            sight = parse_sight(position["hands"][current]["cards"], up, legal)
+            action = decide(self.seat.policy, sight)
             if action is None:
                 continue
             await self._pause()
@@ -210,7 +212,7 @@ class Bot:
                     "table_id": self.table_id,
                     "spot": spot,
                     "step": step,
-                    "action": action,
+                    "action": action.word,
                 }
             )
 
@@ -221,10 +223,8 @@ def bot_seats(
     seats = []
     with sessions.begin() as session:
         service = PlayerService(session)
-        for index in range(count):
-            base = BOT_NAMES[index % len(BOT_NAMES)]
-            name = f"Bot {base}" + ("" if index < len(BOT_NAMES) else f" {index // 10 + 1}")
+        for index, (name, policy) in enumerate(lineup(count)):
             player_id = f"bot-{table_id}-{index + 1}"
-            token = service.ensure_bot(player_id, name, grant)
-            seats.append(BotSeat(player_id, name, POLICIES[index % len(POLICIES)], token))
+            token = service.ensure_bot(player_id, f"Bot {name}", grant)
+            seats.append(BotSeat(player_id, f"Bot {name}", policy, token))
     return seats

@@ -77,6 +77,79 @@ def notice(table_id: str, kind: str, detail: Any) -> Message:
     return {"type": "notice", "table_id": table_id, "kind": kind, "detail": detail}
 
 
+def state(
+    table_id: str,
+    round_id: str | None,
+    round_no: int,
+    shoe_number: int,
+    public: dict[str, Any] | None,
+    timer: dict[str, Any] | None,
+    seated: int,
+    paused: bool,
+) -> Message:
+    """The table's public state (broadcast to every watcher after each change)."""
+    return {
+        "type": "state",
+        "table_id": table_id,
+        "round_id": round_id,
+        "round_no": round_no,
+        "shoe_number": shoe_number,
+        "public": public,
+        "timer": timer,
+        "seated": seated,
+        "paused": paused,
+        "server_ms": now_ms(),
+    }
+
+
+def step(
+    table_id: str,
+    round_id: str | None,
+    spot: int,
+    step: int,
+    card: str | None,
+    takers: int,
+    closed_ms: int,
+) -> Message:
+    """A closed step's card (``None``: nobody took one), sent before the new state."""
+    return {
+        "type": "step",
+        "table_id": table_id,
+        "round_id": round_id,
+        "spot": spot,
+        "step": step,
+        "card": card,
+        "takers": takers,
+        "closed_ms": closed_ms,
+        "sent_ms": now_ms(),
+    }
+
+
+def settled(
+    table_id: str,
+    round_id: str | None,
+    results: list[dict[str, Any]],
+    staked: int,
+    paid: int,
+    balance: int | None,
+    cancelled: str | None = None,
+) -> Message:
+    """A player's end of a round; ``cancelled`` (the reason) only when it was cancelled."""
+    message: Message = {
+        "type": "settled",
+        "table_id": table_id,
+        "round_id": round_id,
+        "results": results,
+        "staked": staked,
+        "paid": paid,
+        "net": paid - staked,
+        "balance": balance,
+    }
+    if cancelled is not None:
+        message["cancelled"] = cancelled
+    return message
+
+
 def player_part(round_: SharedRound, player_id: str) -> dict[str, Any]:
     """The core's ``player_view(...)["player"]`` without building the public part again."""
     return ViewCache(round_).player_part(player_id)

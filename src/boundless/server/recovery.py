@@ -10,9 +10,9 @@ from dataclasses import dataclass
 
 from sqlalchemy.orm import Session, sessionmaker
 
-from boundless.ledger import Category, LedgerService
+from boundless.ledger import LedgerService
 from boundless.server.tables.repository import RoundPlayerLine, TableRepository
-from boundless.server.tables.service import wallet_amounts
+from boundless.server.tables.service import round_lines
 
 log = logging.getLogger("boundless.server.recovery")
 RESTART_REASON = "the server stopped during this round; every stake was returned"
@@ -54,17 +54,8 @@ def recover(sessions: sessionmaker[Session]) -> RecoveryReport:
 def _cancel(session: Session, table_id: str, round_no: int) -> None:
     ledger = LedgerService(session)
     records = TableRepository(session)
-    transactions = ledger.round_transactions(table_id, round_no)
-    staked: dict[str, int] = {}
-    for transaction in transactions:
-        if transaction.category == Category.STAKE and transaction.player_id is not None:
-            player = transaction.player_id
-            staked[player] = staked.get(player, 0) - sum(
-                entry.amount for entry in transaction.entries if entry.account.startswith("wallet:")
-            )
-    refunds = wallet_amounts(ledger.cancel_round(table_id, round_no))
-    players = sorted(set(staked) | set(refunds))
-    balances = {player: ledger.wallet_balance(player) for player in players}
+    ledger.cancel_round(table_id, round_no)
+    lines = round_lines(ledger, table_id, round_no)  # net zero once reversed, early pay included
     if records.round_row(table_id, round_no) is None:
         records.open_round(
             table_id=table_id,
@@ -75,21 +66,12 @@ def _cancel(session: Session, table_id: str, round_no: int) -> None:
             round_in_shoe=None,
             shoe_commitment=None,
         )
+    players = []
+    for line in lines.values():
+        after = ledger.wallet_balance(line.player_id)
+        players.append(
+            RoundPlayerLine(line.player_id, line.staked, line.paid, after - line.net, after, [])
+        )
     records.end_round(
-        table_id,
-        round_no,
-        status="cancelled",
-        reason=RESTART_REASON,
-        events=None,
-        players=[
-            RoundPlayerLine(
-                player,
-                staked.get(player, 0),
-                refunds.get(player, 0),
-                balances[player] - refunds.get(player, 0),
-                balances[player],
-                [],
-            )
-            for player in players
-        ],
+        table_id, round_no, status="cancelled", reason=RESTART_REASON, events=None, players=players
     )

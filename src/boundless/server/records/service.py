@@ -12,12 +12,11 @@ from typing import Any
 import orjson
 from sqlalchemy.orm import Session
 
-from boundless.core.cards import Card
-from boundless.core.shoe import commitment_of
 from boundless.ledger import LedgerService, wallet_account
 from boundless.server.errors import BadMessageError, ForbiddenError, NotFoundError
 from boundless.server.records.repository import RecordRepository
 from boundless.server.storage.models import Round, RoundPlayer
+from boundless.server.tables.shoes import public_reveal
 
 MAX_PAGE = 100
 
@@ -80,22 +79,12 @@ class RecordService:
 
     def _shoe(self, round_row: Round) -> dict[str, Any]:
         shoe = self.records.shoe(round_row.table_id, round_row.shoe_number)
-        reveal = None
-        if shoe is not None and shoe.finished:
-            cards = [shoe.cards[i : i + 2] for i in range(0, len(shoe.cards), 2)]
-            reveal = {
-                "salt": shoe.salt,
-                "cards": cards,
-                "verified": commitment_of(shoe.salt, [Card.parse(c) for c in cards])
-                == shoe.commitment,
-                "check": "sha256(salt + ':' + cards joined) == commitment",
-            }
         return {
             "number": round_row.shoe_number,
             "commitment": round_row.shoe_commitment,
             "round_in_shoe": round_row.round_in_shoe,
             "finished": bool(shoe is not None and shoe.finished),
-            "reveal": reveal,
+            "reveal": public_reveal(shoe),
         }
 
     def _transactions(self, round_row: Round, player_id: str) -> list[dict[str, Any]]:

@@ -6,12 +6,11 @@ from typing import Any
 
 from fastapi import APIRouter
 
-from boundless.core.cards import Card
-from boundless.core.shoe import commitment_of
 from boundless.server.dependencies import CurrentPlayer, OptionalPlayer, ReadSession, State
 from boundless.server.errors import NotFoundError
 from boundless.server.tables.repository import TableRepository
 from boundless.server.tables.schemas import NewPrivateTable
+from boundless.server.tables.shoes import public_reveal
 
 router = APIRouter(prefix="/api/v1", tags=["tables"])
 
@@ -53,15 +52,10 @@ def shoe(table_id: str, shoe_number: int, session: ReadSession) -> dict[str, Any
     row = TableRepository(session).shoe(table_id, shoe_number)
     if row is None:
         raise NotFoundError(f"no shoe {shoe_number} at table {table_id!r}")
-    reveal = None
-    if row.finished:
-        cards = [row.cards[index : index + 2] for index in range(0, len(row.cards), 2)]
-        verified = commitment_of(row.salt, [Card.parse(code) for code in cards]) == row.commitment
-        reveal = {"salt": row.salt, "cards": cards, "verified": verified}
     return {
         "table_id": table_id,
         "shoe_number": shoe_number,
         "commitment": row.commitment,
         "finished": row.finished,
-        "reveal": reveal,
+        "reveal": public_reveal(row),
     }

@@ -15,28 +15,29 @@ import logging
 from collections.abc import Callable
 
 from boundless.core.errors import ShoeExhaustedError
+from boundless.core.round.phases import DEALER, DECISIONS, INSURANCE, SETTLING
 from boundless.server.clock import now
-from boundless.server.phases import DEALER, DECISIONS, INSURANCE, SETTLING
 from boundless.server.tables.table import Table
 
 log = logging.getLogger("boundless.server.runner")
 STEP_HEAD_START_SECONDS = 0.05
 """After a step card is sent, the state and the players' views follow this much later: the card
 reaches every socket first (and, on one machine, the readers get the CPU to take it)."""
+SHUTDOWN_REASON = "the server is shutting down; every stake is returned"
 
 
 async def wait_until(table: Table, done: Callable[[], bool], *, timed: bool) -> None:
     """Sleep until ``done()``, the round ends or (``timed``) the table clock runs out.
 
-    A pause holds the wait (the clock is frozen meanwhile); every change wakes ``table.wake``.
+    A pause holds the wait (the clock is frozen meanwhile); every change wakes ``table.clock.wake``.
     """
     while True:
-        table.wake.clear()
+        table.clock.wake.clear()
         round_ = table.round
         if round_ is None or round_.over:
             return
         if table.paused:
-            await table.wake.wait()
+            await table.clock.wake.wait()
             continue
         if done():
             return
@@ -45,8 +46,11 @@ async def wait_until(table: Table, done: Callable[[], bool], *, timed: bool) -> 
             timeout = table.clock.deadline - now()
             if timeout <= 0:
                 return
+        # Not ``asyncio.wait_for``: on Python 3.11 it can swallow a cancel that arrives as the
+        # wake fires, and a table told to stop then plays on forever.
         with contextlib.suppress(TimeoutError):
-            await asyncio.wait_for(table.wake.wait(), timeout)
+            async with asyncio.timeout(timeout):
+                await table.clock.wake.wait()
 
 
 def _never() -> bool:
@@ -64,10 +68,10 @@ async def play_round(table: Table) -> None:
     assert round_ is not None
     if round_.over:
         return
-    table.clock.start("betting", table.seconds("betting"), paused=table.paused)
+    table.clock.start("betting", paused=table.paused)
     table.broadcast_state()
     await wait_until(table, _never, timed=True)
-    table.flush_bets()
+    table.bets.flush()
     if round_.over:
         return
     table.clock.stop()
@@ -76,7 +80,7 @@ async def play_round(table: Table) -> None:
     table.send_you_all()
     while not round_.over:
         if round_.phase == INSURANCE:
-            table.clock.start("insurance", table.seconds("insurance"))
+            table.clock.start("insurance")
             table.broadcast_state()
             table.send_you_all()
             await wait_until(table, _never, timed=True)
@@ -90,7 +94,7 @@ async def play_round(table: Table) -> None:
             if round_.needs_decisions:
                 table.open_step()
                 if table.waiting:
-                    table.clock.start("decision", table.seconds("decision"))
+                    table.clock.start("decision")
                     table.broadcast_state()
                     await wait_until(table, lambda: not table.waiting, timed=True)
                     if round_.over:
@@ -116,7 +120,11 @@ async def run_table(table: Table) -> None:
         exhausted = False
         try:
             await play_round(table)
-        except asyncio.CancelledError:
+        except asyncio.CancelledError:  # the server is stopping
+            try:
+                table.void_in_flight(SHUTDOWN_REASON)
+            except Exception:  # the next start's crash recovery refunds it then
+                log.exception("could not cancel %s round %s", table.table_id, table.round_no)
             raise
         except ShoeExhaustedError as error:
             exhausted = True
@@ -131,9 +139,9 @@ async def run_table(table: Table) -> None:
                     await asyncio.sleep(1.0)
         if table.round is not None and table.round.over:
             table.end_round(exhausted)
-        gap = table.timers.round_gap()
+        gap = table.clock.round_gap()
         if gap:
             await asyncio.sleep(gap)
         while table.paused:
-            table.wake.clear()
-            await table.wake.wait()
+            table.clock.wake.clear()
+            await table.clock.wake.wait()

@@ -18,6 +18,8 @@ from sqlalchemy.orm import Session
 from boundless.core.errors import RulesError
 from boundless.core.round import SharedRound
 from boundless.ledger import (
+    Category,
+    IdempotencyConflictError,
     InsufficientFundsError,
     LedgerService,
     PlayerSettlement,
@@ -49,6 +51,27 @@ class BetRequest:
     def total(self) -> int:
         return sum(self.main_amounts) + sum(sum(sides.values()) for sides in self.side_amounts)
 
+    def amounts(self) -> dict[str, dict[str, int]]:
+        """What the bet asks for, by spot: the content a retry of ``bet_id`` must repeat."""
+        return {
+            str(spot): {key: amount for key, amount in {"main": main, **sides}.items() if amount}
+            for spot, main, sides in zip(
+                self.spots, self.main_amounts, self.side_amounts, strict=True
+            )
+        }
+
+    def replay(self, stored: Any) -> dict[str, Any]:
+        """The stored answer of this ``bet_id`` for a retry; a different bet under the same id
+        is refused (``idempotency_conflict``)."""
+        if isinstance(stored, dict) and "answer" in stored:
+            asked = stored.get("bets")
+            if asked is not None and asked != self.amounts():
+                raise IdempotencyConflictError(
+                    f"bet_id {self.bet_id}", f"the bet {asked}", f"the bet {self.amounts()}"
+                )
+            stored = stored["answer"]
+        return {**stored, "replayed": True}
+
     def orders(self) -> list[StakeOrder]:
         orders = []
         for spot, main, sides in zip(self.spots, self.main_amounts, self.side_amounts, strict=True):
@@ -67,6 +90,29 @@ class BetBatchOutcome:
     """Per request: an answer dict (accepted or replayed) or the refusal (an exception)."""
     accepted: list[tuple[BetRequest, int]] = field(default_factory=list)
     """Requests to place in the round after the commit, with the player's wallet before."""
+
+
+@dataclass(frozen=True, slots=True)
+class PlayerLine:
+    """One player's figures for a round: what they staked, what the round paid back."""
+
+    player_id: str
+    staked: int
+    paid: int
+
+    @property
+    def net(self) -> int:
+        return self.paid - self.staked
+
+
+@dataclass(frozen=True, slots=True)
+class CancelOutcome:
+    refunds: dict[str, int]
+    """What the cancellation moved into each wallet (stakes back, early payments taken back)."""
+    lines: list[PlayerLine]
+    """Each player's figures for the whole round, from the ledger: net zero once reversed."""
+    balances: dict[str, int]
+    """Each player's wallet after the cancellation."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -127,13 +173,12 @@ class TableService:
         table_id, round_no = record.table_id, record.round_no
         round_id = f"{table_id}:{round_no}"
         outcome = BetBatchOutcome(answers=[None] * len(requests))
-        stored = self.records.bet_answers([(r.player_id, r.bet_id) for r in requests])
+        replayed = self.replayed_bets(requests)
         balances = self.wallet_balances([r.player_id for r in requests])
         candidates: list[tuple[int, BetRequest, int]] = []
         for index, request in enumerate(requests):
-            known = stored.get((request.player_id, request.bet_id))
-            if known is not None:
-                outcome.answers[index] = {**known, "replayed": True}
+            if index in replayed:
+                outcome.answers[index] = replayed[index]
                 continue
             balance = balances.get(request.player_id)
             if balance is None:
@@ -167,9 +212,24 @@ class TableService:
             }
             outcome.answers[index] = answer
             outcome.accepted.append((request, balance))
-            answers.append((request.player_id, request.bet_id, answer))
+            stored_answer = {"answer": answer, "bets": request.amounts()}
+            answers.append((request.player_id, request.bet_id, stored_answer))
         self.records.add_bets(table_id, round_no, answers)
         return outcome
+
+    def replayed_bets(self, requests: Sequence[BetRequest]) -> dict[int, Any]:
+        """Answers for retries of bets already taken (by index of ``requests``): the stored
+        answer, or the refusal of a different bet under the same ``bet_id``."""
+        stored = self.records.bet_answers([(r.player_id, r.bet_id) for r in requests])
+        found: dict[int, Any] = {}
+        for index, request in enumerate(requests):
+            known = stored.get((request.player_id, request.bet_id))
+            if known is not None:
+                try:
+                    found[index] = request.replay(known)
+                except IdempotencyConflictError as error:
+                    found[index] = error
+        return found
 
     def _stake(
         self,
@@ -215,7 +275,7 @@ class TableService:
     def settle(
         self,
         record: RoundRecord,
-        lines: Sequence[tuple[str, int, int]],
+        lines: Sequence[PlayerLine],
         balance_before: dict[str, int],
         results: dict[str, Any],
         credited: dict[str, int],
@@ -223,16 +283,18 @@ class TableService:
         """Pay the round in one ledger transaction and write its play record; balances after.
 
         ``credited`` is what each player was already paid during the round (early credits)."""
-        if any(staked for _, staked, _ in lines):
+        if any(line.staked for line in lines):
             self.ledger.settle_round(
                 record.table_id,
                 record.round_no,
                 [
-                    PlayerSettlement(player, staked, paid - credited.get(player, 0))
-                    for player, staked, paid in lines
+                    PlayerSettlement(
+                        line.player_id, line.staked, line.paid - credited.get(line.player_id, 0)
+                    )
+                    for line in lines
                 ],
             )
-        after = self.wallet_balances([player for player, _, _ in lines])
+        after = self.wallet_balances([line.player_id for line in lines])
         self._write_record(record, "settled", None, lines, balance_before, after, results)
         return after
 
@@ -240,19 +302,20 @@ class TableService:
         self,
         record: RoundRecord,
         reason: str,
-        lines: Sequence[tuple[str, int, int]],
+        player_ids: Sequence[str],
         balance_before: dict[str, int],
         results: dict[str, Any],
-    ) -> dict[str, int]:
-        """Reverse the round in the ledger (exactly once) and record it; refunds by player."""
+    ) -> CancelOutcome:
+        """Reverse the round in the ledger (exactly once) and record it with the ledger's figures
+        for the whole round, early payments included (so each player's net is zero)."""
         refunds = self.reverse_in_ledger(record.table_id, record.round_no)
-        refund_lines = [(player, staked, refunds.get(player, 0)) for player, staked, _ in lines]
+        by_player = round_lines(self.ledger, record.table_id, record.round_no)
+        players = sorted(set(player_ids) | set(by_player))
+        lines = [by_player.get(player, PlayerLine(player, 0, 0)) for player in players]
+        after = self.wallet_balances(players)
         if lines:
-            after = self.wallet_balances([player for player, _, _ in lines])
-            self._write_record(
-                record, "cancelled", reason, refund_lines, balance_before, after, results
-            )
-        return refunds
+            self._write_record(record, "cancelled", reason, lines, balance_before, after, results)
+        return CancelOutcome(refunds, lines, after)
 
     def reverse_in_ledger(self, table_id: str, round_no: int) -> dict[str, int]:
         info = self.ledger.round_info(table_id, round_no)
@@ -265,7 +328,7 @@ class TableService:
         record: RoundRecord,
         status: str,
         reason: str | None,
-        lines: Sequence[tuple[str, int, int]],
+        lines: Sequence[PlayerLine],
         balance_before: dict[str, int],
         balance_after: dict[str, int],
         results: dict[str, Any],
@@ -278,14 +341,14 @@ class TableService:
             events=record.events,
             players=[
                 RoundPlayerLine(
-                    player,
-                    staked,
-                    paid,
-                    balance_before.get(player),
-                    balance_after.get(player),
-                    results.get(player, []),
+                    line.player_id,
+                    line.staked,
+                    line.paid,
+                    balance_before.get(line.player_id),
+                    balance_after.get(line.player_id),
+                    results.get(line.player_id, []),
                 )
-                for player, staked, paid in lines
+                for line in lines
             ],
         )
 
@@ -298,3 +361,20 @@ def wallet_amounts(transaction: PostedTransaction) -> dict[str, int]:
             player = entry.account[len(WALLET_PREFIX) :]
             amounts[player] = amounts.get(player, 0) + entry.amount
     return amounts
+
+
+def round_lines(ledger: LedgerService, table_id: str, round_no: int) -> dict[str, PlayerLine]:
+    """Each player's figures for a round from its ledger transactions: ``staked`` what left the
+    wallet as stakes, ``paid`` everything the round moved back into it (early payments, the
+    settlement or the cancellation's reversal)."""
+    staked: dict[str, int] = {}
+    paid: dict[str, int] = {}
+    for transaction in ledger.round_transactions(table_id, round_no):
+        into = staked if transaction.category == Category.STAKE else paid
+        sign = -1 if transaction.category == Category.STAKE else 1
+        for player, amount in wallet_amounts(transaction).items():
+            into[player] = into.get(player, 0) + sign * amount
+    return {
+        player: PlayerLine(player, staked.get(player, 0), paid.get(player, 0))
+        for player in sorted(set(staked) | set(paid))
+    }

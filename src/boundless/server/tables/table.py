@@ -1,16 +1,23 @@
-"""One live table: its shoe, the round in play, the players' commands and the operator's.
+"""One live table: the round in play, the players' commands and the operator's.
 
 Everything here runs on the event loop and is synchronous: a command checks, writes to the
 database (one transaction, committed) and only then changes the round in memory, so a refused
-command changes nothing and two commands never interleave. The clock that moves the round
-forward lives in :mod:`boundless.server.tables.runner`.
+command changes nothing and two commands never interleave.
+
+The table puts together parts that each do one job, along the line a table split over several
+processes would follow:
+
+- coordinator side: the clock (:mod:`.clock`), the shoes (:mod:`.shoes`) and the step sequence
+  (:mod:`.runner`, which calls ``open_round``, ``open_step``, ``close_step``, ``settle``);
+- gateway side, per player: bet batching (:mod:`.bets`), money bookkeeping (:mod:`.money`) and
+  the messages (:mod:`boundless.server.messages`), sent through the hub.
 """
 
 from __future__ import annotations
 
 import asyncio
 import logging
-from collections.abc import Callable
+from collections.abc import Callable, Iterable
 from typing import Any
 
 import numpy as np
@@ -19,10 +26,9 @@ from sqlalchemy.orm import Session, sessionmaker
 from boundless.core.errors import PhaseError, RulesError
 from boundless.core.random_source import RandomSource
 from boundless.core.round import Action, SharedRound
-from boundless.core.round.results import ExtraStakes
+from boundless.core.round.phases import BETTING, CANCELLED, DECISIONS, INSURANCE
 from boundless.core.round.views import public_view
 from boundless.core.rules import RuleSet
-from boundless.core.shoe_cycle import RoundStart, ShoeCycle
 from boundless.core.strategy_chart import StrategyChart
 from boundless.ledger.records import StakeOrder
 from boundless.server import messages
@@ -31,9 +37,10 @@ from boundless.server.config import TimerSettings
 from boundless.server.errors import ConflictError, ForbiddenError, TablePausedError
 from boundless.server.event_codec import encode_events
 from boundless.server.gateway.hub import Hub
-from boundless.server.phases import BETTING, CANCELLED, DECISIONS, INSURANCE
 from boundless.server.players.service import PlayerIdentity
+from boundless.server.tables.bets import Answer, BetBatcher, PendingBet
 from boundless.server.tables.clock import TableClock
+from boundless.server.tables.money import TableMoney
 from boundless.server.tables.repository import TableRepository
 from boundless.server.tables.service import (
     BetRequest,
@@ -42,11 +49,9 @@ from boundless.server.tables.service import (
     bet_columns,
     position_key,
 )
-
-FINAL_STAGES = frozenset({"settlement", "cancel_refund"})
+from boundless.server.tables.shoes import TableShoes
 
 log = logging.getLogger("boundless.server.table")
-EXTRA_KINDS = {int(Action.DOUBLE): "double", int(Action.SPLIT): "split"}
 
 
 class Table:
@@ -72,27 +77,20 @@ class Table:
         self.randomness = randomness
         self.hub = hub
         self.sessions = sessions
-        self.timers = timers
         self.owner = owner
         self.offered_side_bets = offered_side_bets
-        self.bet_batch_seconds = bet_batch_seconds
-        self.cycle = ShoeCycle(rules, randomness)
-        self.shoe_base = 0
+        self.clock = TableClock(timers, rules.timers)
+        self.shoes = TableShoes(table_id, rules, randomness, sessions, self._notify)
+        self.bets = BetBatcher(bet_batch_seconds, self._write_bets)
+        self.money = TableMoney()
         self.round_no = 0
         self.round: SharedRound | None = None
-        self.start: RoundStart | None = None
         self.paused = False
         self.pause_reason: str | None = None
-        self.clock = TableClock()
-        self.wake = asyncio.Event()
-        self.pending_bets: list[tuple[BetRequest, asyncio.Future[dict[str, Any]]]] = []
-        self._flush_handle: asyncio.TimerHandle | None = None
-        self.balance_before: dict[str, int] = {}
-        self.balances: dict[str, int] = {}
-        self.credited: dict[str, int] = {}
         self.waiting: set[int] = set()
+        """Positions of the open step whose decision the table waits for."""
         self.recorded = False
-        self.shoe_published = False
+        """Whether this round's end (settlement or cancellation) is written."""
         self.rounds_played = 0
         self.seated_elsewhere: Callable[[str, str], bool] = lambda _player, _table: False
 
@@ -102,58 +100,55 @@ class Table:
         with self.sessions.begin() as session:
             repository = TableRepository(session)
             self.round_no = repository.last_round_no(self.table_id)
-            self.shoe_base = repository.last_shoe_number(self.table_id)
+            self.shoes.load(repository.last_shoe_number(self.table_id))
 
     @property
     def private(self) -> bool:
         return self.owner is not None
 
     @property
-    def shoe_number(self) -> int:
-        return self.shoe_base + self.cycle.shoe_number
-
-    @property
     def round_id(self) -> str | None:
         return None if self.round is None else f"{self.table_id}:{self.round_no}"
-
-    def seconds(self, kind: str) -> float:
-        return self.timers.seconds(kind, getattr(self.rules.timers, f"{kind}_seconds"))
 
     def check_access(self, player: PlayerIdentity) -> None:
         if self.owner is not None and player.player_id != self.owner:
             raise ForbiddenError(f"table {self.table_id!r} is another player's private table")
 
+    def _seated(self) -> int:
+        return 0 if self.round is None else len(self.round.book.player_ids)
+
     def lobby_row(self) -> dict[str, Any]:
-        round_ = self.round
         return {
             "table_id": self.table_id,
             "title": self.rules.key,
             "name": self.name,
             "private": self.private,
-            "players": 0 if round_ is None else len(round_.book.player_ids),
+            "players": self._seated(),
             "watchers": self.hub.watcher_count(self.table_id),
-            "phase": None if round_ is None else round_.phase,
+            "phase": None if self.round is None else self.round.phase,
             "round_no": self.round_no,
             "paused": self.paused,
         }
 
+    # ---- messages out ----------------------------------------------------------------------
     def state_message(self) -> messages.Message:
         round_ = self.round
-        return {
-            "type": "state",
-            "table_id": self.table_id,
-            "round_id": self.round_id,
-            "round_no": self.round_no,
-            "shoe_number": self.shoe_number,
-            "public": None if round_ is None else public_view(round_),
-            "timer": self.clock.describe(),
-            "seated": 0 if round_ is None else len(round_.book.player_ids),
-            "paused": self.paused,
-            "server_ms": now_ms(),
-        }
+        return messages.state(
+            self.table_id,
+            self.round_id,
+            self.round_no,
+            self.shoes.number,
+            None if round_ is None else public_view(round_),
+            self.clock.describe(),
+            self._seated(),
+            self.paused,
+        )
 
     def broadcast_state(self) -> None:
         self.hub.broadcast(self.table_id, self.state_message())
+
+    def _notify(self, kind: str, detail: Any) -> None:
+        self.hub.broadcast(self.table_id, messages.notice(self.table_id, kind, detail))
 
     def you_message(
         self, player_id: str, views: messages.ViewCache | None = None
@@ -163,16 +158,10 @@ class Table:
             return None
         assert self.round_id is not None
         part = (views or messages.ViewCache(round_)).player_part(player_id)
-        return messages.you(
-            self.table_id,
-            self.round_id,
-            part,
-            self.balances.get(player_id),
-            round_.phase,
-            round_.step,
-        )
+        balance = self.money.balances.get(player_id)
+        return messages.you(self.table_id, self.round_id, part, balance, round_.phase, round_.step)
 
-    def send_you(self, player_ids: Any) -> None:
+    def send_you(self, player_ids: Iterable[str]) -> None:
         if self.round is None:
             return
         views = messages.ViewCache(self.round)
@@ -186,80 +175,54 @@ class Table:
         if self.round is not None:
             self.send_you(self.round.book.player_ids)
 
+    def _results(self, round_: SharedRound) -> dict[str, list[dict[str, Any]]]:
+        views = messages.ViewCache(round_)
+        return {
+            player_id: views.player_part(player_id)["positions"]
+            for player_id in round_.book.player_ids
+        }
+
     # ---- rounds ----------------------------------------------------------------------------
-    def open_round(self) -> SharedRound:
-        start = self.cycle.start_round()
-        if start.finished_shoe is not None and not self.shoe_published:
-            self._publish_reveal(start.shoe_number - 1 + self.shoe_base, start.finished_shoe)
-        if start.shuffled is not None:
-            self._record_shuffle(start)
-        self.shoe_published = False
-        self.start = start
-        self.round_no += 1
-        self.round = SharedRound(
+    def _new_round(self, offered_side_bets: tuple[str, ...] | None) -> SharedRound:
+        start = self.shoes.start
+        assert start is not None
+        return SharedRound(
             self.rules,
             round_in_shoe=start.round_in_shoe,
             chart=self.chart,
-            cards=self.cycle.shoe,
-            offered_side_bets=self.offered_side_bets,
+            cards=self.shoes.cycle.shoe,
+            offered_side_bets=offered_side_bets,
             shoe_commitment=start.commitment,
             randomness=self.randomness,
         )
-        self.balance_before = {}
-        self.credited = {}
+
+    def open_round(self) -> SharedRound:
+        self.shoes.start_round()
+        self.round_no += 1
+        self.round = self._new_round(self.offered_side_bets)
+        self.money.new_round()
         self.waiting = set()
         self.recorded = False
         self.clock.stop()
         return self.round
 
-    def _record_shuffle(self, start: RoundStart) -> None:
-        assert start.shuffled is not None and self.cycle.shoe is not None
-        reveal = self.cycle.shoe.reveal()
-        burn = start.shuffled.burn
-        burn_body = (
-            None
-            if burn is None
-            else {"revealed": str(burn.revealed), "burned": [str(card) for card in burn.burned]}
-        )
-        number = self.shoe_base + start.shuffled.shoe_number
-        with self.sessions.begin() as session:
-            TableRepository(session).add_shoe(
-                self.table_id,
-                number,
-                reveal.commitment,
-                reveal.salt_hex,
-                [str(card) for card in reveal.cards],
-                burn_body,
-            )
-        detail = {"shoe_number": number, "commitment": reveal.commitment, "burn": burn_body}
-        self.hub.broadcast(self.table_id, messages.notice(self.table_id, "shuffle", detail))
-
-    def _publish_reveal(self, shoe_number: int, reveal: Any) -> None:
-        with self.sessions.begin() as session:
-            TableRepository(session).finish_shoes(self.table_id, shoe_number)
-        detail = {"shoe_number": shoe_number, **reveal.to_json(), "verified": reveal.verify()}
-        self.hub.broadcast(self.table_id, messages.notice(self.table_id, "shoe_finished", detail))
-
     def end_round(self, exhausted: bool = False) -> None:
         """After settlement or cancellation: the shoe may be finished (cut card out)."""
         self.rounds_played += 1
         self.clock.stop()
-        finished = self.cycle.end_round(voided_by_exhaustion=exhausted)
-        if finished and self.cycle.shoe is not None and not self.shoe_published:
-            self._publish_reveal(self.shoe_number, self.cycle.shoe.reveal())
-            self.shoe_published = True
+        self.shoes.end_round(exhausted)
 
     def record(self, with_events: bool = True) -> RoundRecord:
-        round_ = self.round
-        assert round_ is not None and self.start is not None
+        round_, start = self.round, self.shoes.start
+        assert round_ is not None and start is not None
         return RoundRecord(
             table_id=self.table_id,
             round_no=self.round_no,
             title=self.rules.key,
             rules_version=self.rules.title.version,
-            shoe_number=self.shoe_base + self.start.shoe_number,
-            round_in_shoe=self.start.round_in_shoe,
-            shoe_commitment=self.start.commitment,
+            shoe_number=self.shoes.base + start.shoe_number,
+            round_in_shoe=start.round_in_shoe,
+            shoe_commitment=start.commitment,
             events=encode_events(round_.events) if with_events else None,
         )
 
@@ -272,36 +235,32 @@ class Table:
             raise PhaseError("betting is closed for this round; wait for the next one")
         return round_
 
-    def submit_bet(self, request: BetRequest) -> asyncio.Future[dict[str, Any]]:
-        """Queue a bet for the next batch; the future answers it (ack body or refusal)."""
-        self._betting_round()
-        future: asyncio.Future[dict[str, Any]] = asyncio.get_running_loop().create_future()
-        self.pending_bets.append((request, future))
-        if self._flush_handle is None:
-            loop = asyncio.get_running_loop()
-            self._flush_handle = loop.call_later(self.bet_batch_seconds, self.flush_bets)
-        return future
+    def submit_bet(self, request: BetRequest) -> asyncio.Future[Answer]:
+        """Queue a bet for the next batch; the future answers it (ack body or refusal). Outside
+        the betting window a retry of a bet already taken still gets its stored answer."""
+        try:
+            self._betting_round()
+        except (RulesError, TablePausedError) as error:
+            late = PendingBet(request, asyncio.get_running_loop().create_future())
+            self._answer_late([late], error)
+            return late.future
+        return self.bets.submit(request)
 
-    def flush_bets(self) -> None:
-        """Write the queued bets: one transaction for the batch, then place them in the round."""
-        if self._flush_handle is not None:
-            self._flush_handle.cancel()
-            self._flush_handle = None
-        batch, self.pending_bets = self.pending_bets, []
-        if not batch:
-            return
-        now_batch: list[tuple[BetRequest, asyncio.Future[dict[str, Any]]]] = []
-        later: list[tuple[BetRequest, asyncio.Future[dict[str, Any]]]] = []
-        seen: set[str] = set()
-        for item in batch:
-            (later if item[0].player_id in seen else now_batch).append(item)
-            seen.add(item[0].player_id)
+    def _answer_late(self, batch: list[PendingBet], error: Exception) -> None:
+        """Bets that missed the window: replays of stored answers, the others ``error``."""
+        with self.sessions.begin() as session:
+            replayed = TableService(session).replayed_bets([item.request for item in batch])
+        for index, item in enumerate(batch):
+            item.answer(replayed.get(index, error))
+
+    def _write_bets(self, batch: list[PendingBet]) -> None:
+        """One batch: one transaction stakes the bets, then they are placed in the round."""
         try:
             round_ = self._betting_round()
         except (RulesError, TablePausedError) as error:
-            _fail_all(now_batch + later, error)
+            self._answer_late(batch, error)
             return
-        requests = [request for request, _ in now_batch]
+        requests = [item.request for item in batch]
         try:
             with self.sessions.begin() as session:
                 outcome = TableService(session).accept_bets(
@@ -309,7 +268,8 @@ class Table:
                 )
         except Exception as error:
             log.exception("bets for %s round %s not written", self.table_id, self.round_no)
-            _fail_all(now_batch + later, error)
+            for item in batch:
+                item.answer(error)
             return
         if outcome.accepted:
             try:
@@ -317,39 +277,21 @@ class Table:
             except RulesError:
                 log.exception("staked bets did not fit the round; voiding it")
                 self.void("the bets could not be placed after they were staked")
-        for request, balance in outcome.accepted:
-            self.balance_before.setdefault(request.player_id, balance)
-            self.balances[request.player_id] = balance - request.total
-        for (_, future), answer in zip(now_batch, outcome.answers, strict=True):
-            if future.done():
-                continue
-            if isinstance(answer, Exception):
-                future.set_exception(answer)
-            else:
-                future.set_result(answer)
-        if later:
-            self.pending_bets = later + self.pending_bets
-            self._flush_handle = asyncio.get_running_loop().call_soon(self.flush_bets)  # type: ignore[assignment]
+        self.money.bets_staked(outcome.accepted)
+        for item, answer in zip(batch, outcome.answers, strict=True):
+            item.answer(answer)
         if outcome.accepted:
             self.send_you(request.player_id for request, _ in outcome.accepted)
-            self.wake.set()
+            self.clock.wake.set()
 
     def choose_side_bets(self, player: PlayerIdentity, side_bets: list[str]) -> None:
         if not self.private:
             raise ForbiddenError("side bets are chosen at private tables only")
         self.check_access(player)
         round_ = self._betting_round()
-        if len(round_.book) or self.pending_bets:
+        if len(round_.book) or self.bets:
             raise ConflictError("side bets can be chosen only while no bet is on the table")
-        replacement = SharedRound(
-            self.rules,
-            round_in_shoe=round_.round_in_shoe,
-            chart=self.chart,
-            cards=self.cycle.shoe,
-            offered_side_bets=tuple(side_bets),
-            shoe_commitment=self.start.commitment if self.start else None,
-            randomness=self.randomness,
-        )
+        replacement = self._new_round(tuple(side_bets))
         self.offered_side_bets = tuple(side_bets)
         self.round = replacement
         self.broadcast_state()
@@ -382,9 +324,9 @@ class Table:
                 order = StakeOrder(player_id, position_key(player_id, spot), "insurance", cost)
                 service.stake(self.table_id, self.round_no, [order])
             round_.take_insurance(player_id, spot)
-            self.balances[player_id] = balance - cost
+            self.money.balances[player_id] = balance - cost
         self.send_you([player_id])
-        return self.balances.get(player_id)
+        return self.money.balances.get(player_id)
 
     def decide(self, player: PlayerIdentity, spot: int, step: int, action: str) -> None:
         round_ = self._playing_round()
@@ -396,7 +338,7 @@ class Table:
         event = round_.decide(player.player_id, spot, action)
         self.waiting.discard(int(event.positions[0]))
         if not self.waiting:
-            self.wake.set()
+            self.clock.wake.set()
 
     def open_step(self) -> None:
         """Start waiting for the positions that have a decision to make and whose player
@@ -431,7 +373,7 @@ class Table:
         else:
             self.waiting.discard(position)
             if not self.waiting:
-                self.wake.set()
+                self.clock.wake.set()
 
     def close_step(self) -> np.ndarray:
         """Close the open step: refresh the coins of players whose double or split the round
@@ -443,6 +385,7 @@ class Table:
         write fails, the round is voided and every stake the ledger holds is returned."""
         round_ = self.round
         assert round_ is not None
+        money = self.money
         closed_ms = now_ms()
         spot, step = round_.current_spot, round_.step
         book = round_.book
@@ -450,12 +393,14 @@ class Table:
         pending = book.pending[on_spot]
         movers = on_spot[(pending == int(Action.DOUBLE)) | (pending == int(Action.SPLIT))]
         nodes_before = book.node[on_spot].copy()
-        doubtful = self._coins_in_doubt(round_, movers)
+        doubtful = money.coins_in_doubt(
+            round_, movers, lambda player_id: self.seated_elsewhere(player_id, self.table_id)
+        )
         if doubtful:
             with self.sessions.begin() as session:
                 balances = TableService(session).wallet_balances(doubtful)
             # The round counts coins it paid early (not yet in the wallet) as the player's.
-            early = self._uncredited(round_)
+            early = money.uncredited(round_)
             round_.set_free_coins(
                 doubtful, [balances.get(player, 0) + early.get(player, 0) for player in doubtful]
             )
@@ -464,67 +409,26 @@ class Table:
         orders = [
             order
             for stakes in round_.extra_stakes[stakes_before:]
-            for order in self._extra_orders(round_, stakes)
+            for order in money.extra_orders(round_, stakes)
         ]
         takers = round_.step_takers.get(spot, [])
+        card = None if event.card is None else str(event.card)
+        taken = takers[-1] if event.card is not None and takers else 0
         self.hub.broadcast(
             self.table_id,
-            {
-                "type": "step",
-                "table_id": self.table_id,
-                "round_id": self.round_id,
-                "spot": spot,
-                "step": step,
-                "card": None if event.card is None else str(event.card),
-                "takers": takers[-1] if event.card is not None and takers else 0,
-                "closed_ms": closed_ms,
-                "sent_ms": now_ms(),
-            },
+            messages.step(self.table_id, self.round_id, spot, step, card, taken, closed_ms),
         )
         if orders:
-            early = self._uncredited(round_)
+            early = money.uncredited(round_)
             credits = {o.player_id: early[o.player_id] for o in orders if early.get(o.player_id)}
             with self.sessions.begin() as session:
                 service = TableService(session)
                 # Coins paid early in the round reach the wallet before a double uses them.
                 service.credit_early(self.table_id, self.round_no, step, credits)
                 service.stake(self.table_id, self.round_no, orders)
-                self.balances.update(service.wallet_balances([o.player_id for o in orders]))
-            for player_id, amount in credits.items():
-                self.credited[player_id] = self.credited.get(player_id, 0) + amount
+                money.balances.update(service.wallet_balances([o.player_id for o in orders]))
+            money.credit(credits)
         return np.asarray(on_spot[book.node[on_spot] != nodes_before])
-
-    def _uncredited(self, round_: SharedRound) -> dict[str, int]:
-        """Coins the round paid before settlement that the ledger has not credited yet."""
-        book = round_.book
-        paid = np.zeros(len(book.player_ids), dtype=np.int64)
-        for payment in round_.payments:
-            if payment.stage not in FINAL_STAGES:
-                np.add.at(paid, book.player[payment.positions], payment.amounts)
-        owed = {}
-        for index in np.flatnonzero(paid).tolist():
-            player_id = book.player_ids[index]
-            amount = int(paid[index]) - self.credited.get(player_id, 0)
-            if amount > 0:
-                owed[player_id] = amount
-        return owed
-
-    def _coins_in_doubt(self, round_: SharedRound, movers: np.ndarray) -> list[str]:
-        """Players with a pending double or split whose coins the round may overstate: those
-        short by the round's count, and those betting at another table too."""
-        if not len(movers):
-            return []
-        book = round_.book
-        players = book.player[movers]
-        short = book.free[players] < book.main[movers]
-        ids = [book.player_ids[index] for index in players.tolist()]
-        return sorted(
-            {
-                player_id
-                for player_id, is_short in zip(ids, short.tolist(), strict=True)
-                if is_short or self.seated_elsewhere(player_id, self.table_id)
-            }
-        )
 
     def after_step(self, changed: np.ndarray) -> None:
         """The new public state, then each player whose hands changed or who decides next."""
@@ -536,119 +440,78 @@ class Table:
         players = np.unique(book.player[touched]).tolist()
         self.send_you(book.player_ids[index] for index in players)
 
-    @staticmethod
-    def _extra_orders(round_: SharedRound, stakes: ExtraStakes) -> list[StakeOrder]:
-        """Ledger stakes for the doubles and splits one step executed."""
-        book = round_.book
-        ids = book.player_ids
-        return [
-            StakeOrder(
-                ids[player],
-                f"{ids[player]}@{stakes.spot}",
-                f"{EXTRA_KINDS[action]}:{stakes.step}",
-                amount,
-            )
-            for player, action, amount in zip(
-                book.player[stakes.positions].tolist(),
-                stakes.actions.tolist(),
-                stakes.amounts.tolist(),
-                strict=True,
-            )
-        ]
-
     # ---- settlement and cancellation -------------------------------------------------------
-    def _lines(self) -> tuple[list[tuple[str, int, int]], dict[str, Any]]:
-        round_ = self.round
-        assert round_ is not None
-        book = round_.book
-        count = len(book.player_ids)
-        staked = np.zeros(count, dtype=np.int64)
-        paid = np.zeros(count, dtype=np.int64)
-        np.add.at(staked, book.player, round_.staked())
-        np.add.at(paid, book.player, round_.paid())
-        lines = [
-            (player_id, int(staked[index]), int(paid[index]))
-            for index, player_id in enumerate(book.player_ids)
-        ]
-        views = messages.ViewCache(round_)
-        results = {
-            player_id: views.player_part(player_id)["positions"] for player_id in book.player_ids
-        }
-        return lines, results
-
     def settle(self) -> None:
         """The settled round: pay it and record it in one transaction, then tell each player."""
-        lines, results = self._lines()
+        round_ = self.round
+        assert round_ is not None
+        lines = self.money.round_lines(round_)
+        results = self._results(round_)
         try:
             with self.sessions.begin() as session:
                 after = TableService(session).settle(
-                    self.record(), lines, self.balance_before, results, self.credited
+                    self.record(), lines, self.money.balance_before, results, self.money.credited
                 )
         except Exception:
             log.exception("settlement of %s round %s failed; voiding", self.table_id, self.round_no)
             self.void("the settlement could not be written; every stake is returned")
             return
         self.recorded = True
-        self.balances.update(after)
-        for player_id, staked, paid in lines:
+        self.money.balances.update(after)
+        for line in lines:
             self.hub.send_player(
-                player_id,
-                {
-                    "type": "settled",
-                    "table_id": self.table_id,
-                    "round_id": self.round_id,
-                    "results": results[player_id],
-                    "staked": staked,
-                    "paid": paid,
-                    "net": paid - staked,
-                    "balance": after.get(player_id),
-                },
+                line.player_id,
+                messages.settled(
+                    self.table_id,
+                    self.round_id,
+                    results[line.player_id],
+                    line.staked,
+                    line.paid,
+                    after.get(line.player_id),
+                ),
             )
         self.broadcast_state()
 
     def void(self, reason: str) -> dict[str, int]:
-        """Cancel the round in the core (if still open) and in the ledger; record it once."""
+        """Cancel the round in the core (if still open) and in the ledger; record it once.
+        Returns what the cancellation moved into each wallet."""
         round_ = self.round
         assert round_ is not None
-        _fail_all(self.pending_bets, PhaseError(f"the round was cancelled: {reason}"))
-        self.pending_bets = []
+        self.bets.fail_all(PhaseError(f"the round was cancelled: {reason}"))
         if round_.phase != CANCELLED and not round_.over:
             round_.cancel(reason)
         if self.recorded:
             return {}
-        lines, results = self._lines()
+        results = self._results(round_)
         with self.sessions.begin() as session:
-            refunds = TableService(session).cancel(
-                self.record(), reason, lines, self.balance_before, results
+            outcome = TableService(session).cancel(
+                self.record(), reason, round_.book.player_ids, self.money.balance_before, results
             )
-            after = TableService(session).wallet_balances([line[0] for line in lines])
         self.recorded = True
-        self.balances.update(after)
+        self.money.balances.update(outcome.balances)
         self.clock.stop()
-        self.hub.broadcast(
-            self.table_id,
-            messages.notice(
-                self.table_id, "cancelled", {"round_id": self.round_id, "reason": reason}
-            ),
-        )
-        for player_id, staked, _ in lines:
+        self._notify("cancelled", {"round_id": self.round_id, "reason": reason})
+        for line in outcome.lines:
             self.hub.send_player(
-                player_id,
-                {
-                    "type": "settled",
-                    "table_id": self.table_id,
-                    "round_id": self.round_id,
-                    "results": results[player_id],
-                    "staked": staked,
-                    "paid": refunds.get(player_id, 0),
-                    "net": refunds.get(player_id, 0) - staked,
-                    "balance": after.get(player_id),
-                    "cancelled": reason,
-                },
+                line.player_id,
+                messages.settled(
+                    self.table_id,
+                    self.round_id,
+                    results.get(line.player_id, []),
+                    line.staked,
+                    line.paid,
+                    outcome.balances.get(line.player_id),
+                    cancelled=reason,
+                ),
             )
         self.broadcast_state()
-        self.wake.set()
-        return refunds
+        self.clock.wake.set()
+        return outcome.refunds
+
+    def void_in_flight(self, reason: str) -> None:
+        """At shutdown: cancel and refund the round in play, unless it is settled already."""
+        if self.round is not None and not self.recorded and (len(self.round.book) or self.bets):
+            self.void(reason)
 
     # ---- operator ----------------------------------------------------------------------------
     def pause(self, reason: str) -> None:
@@ -659,9 +522,9 @@ class Table:
         if self.round is not None and not self.round.over:
             self.round.pause(reason)
         self.clock.freeze()
-        self.hub.broadcast(self.table_id, messages.notice(self.table_id, "paused", reason))
+        self._notify("paused", reason)
         self.broadcast_state()
-        self.wake.set()
+        self.clock.wake.set()
 
     def resume(self) -> None:
         if not self.paused:
@@ -671,13 +534,13 @@ class Table:
         if self.round is not None and not self.round.over and self.round.paused:
             self.round.resume()
         self.clock.thaw()
-        self.hub.broadcast(self.table_id, messages.notice(self.table_id, "resumed", None))
+        self._notify("resumed", None)
         self.broadcast_state()
-        self.wake.set()
+        self.clock.wake.set()
 
     def cancel(self, reason: str) -> dict[str, Any]:
         round_ = self.round
-        if round_ is None or round_.over or (not len(round_.book) and not self.pending_bets):
+        if round_ is None or round_.over or (not len(round_.book) and not self.bets):
             raise ConflictError(f"table {self.table_id!r} has no round with bets to cancel")
         round_id = self.round_id
         refunds = self.void(reason)
@@ -690,14 +553,3 @@ class Table:
                 for player, amount in sorted(refunds.items())
             ],
         }
-
-
-def _fail_all(
-    items: list[tuple[BetRequest, asyncio.Future[dict[str, Any]]]], error: Exception
-) -> None:
-    for _, future in items:
-        if not future.done():
-            future.set_exception(error)
-
-
-WaitCondition = Callable[[], bool]
