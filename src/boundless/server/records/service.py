@@ -6,6 +6,7 @@ from the database, so the record is there while a table is paused and after a re
 
 from __future__ import annotations
 
+import re
 from datetime import UTC, datetime
 from typing import Any
 
@@ -16,6 +17,7 @@ from boundless.ledger import LedgerService, wallet_account
 from boundless.server.errors import BadMessageError, ForbiddenError, NotFoundError
 from boundless.server.records.repository import RecordRepository
 from boundless.server.storage.models import Round, RoundPlayer
+from boundless.server.tables.schemas import TABLE_ID_PATTERN
 from boundless.server.tables.shoes import public_reveal
 
 MAX_PAGE = 100
@@ -23,7 +25,8 @@ MAX_PAGE = 100
 
 def split_round_id(round_id: str) -> tuple[str, int]:
     table_id, _, number = round_id.rpartition(":")
-    if not table_id or not (number.isascii() and number.isdigit()):  # '²'.isdigit() is true
+    valid_table = re.fullmatch(TABLE_ID_PATTERN, table_id) is not None
+    if not valid_table or not (number.isascii() and number.isdigit()):  # '²'.isdigit() is true
         raise BadMessageError(f"a round id looks like 'boundless-1:42', got {round_id!r}")
     return table_id, int(number)
 

@@ -2,14 +2,14 @@
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Annotated, Any
 
-from fastapi import APIRouter
+from fastapi import APIRouter, Path
 
 from boundless.server.dependencies import CurrentPlayer, OptionalPlayer, ReadSession, State
 from boundless.server.errors import NotFoundError
 from boundless.server.tables.repository import TableRepository
-from boundless.server.tables.schemas import NewPrivateTable
+from boundless.server.tables.schemas import TABLE_ID_PATTERN, NewPrivateTable
 from boundless.server.tables.shoes import public_reveal
 
 router = APIRouter(prefix="/api/v1", tags=["tables"])
@@ -48,7 +48,11 @@ async def title(key: str, state: State) -> dict[str, Any]:
 
 
 @router.get("/shoes/{table_id}/{shoe_number}")
-def shoe(table_id: str, shoe_number: int, session: ReadSession) -> dict[str, Any]:
+def shoe(
+    table_id: Annotated[str, Path(pattern=TABLE_ID_PATTERN)],
+    shoe_number: int,
+    session: ReadSession,
+) -> dict[str, Any]:
     row = TableRepository(session).shoe(table_id, shoe_number)
     if row is None:
         raise NotFoundError(f"no shoe {shoe_number} at table {table_id!r}")

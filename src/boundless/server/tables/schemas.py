@@ -6,6 +6,10 @@ from typing import Annotated
 
 from pydantic import BaseModel, ConfigDict, Field
 
+# Table ids are a title key and a suffix (`boundless-1`, `boo-bucks-3fa9c2d1`): printable ASCII
+# only, so a NUL or a control character never reaches a database query (PostgreSQL refuses NUL).
+TABLE_ID_PATTERN = r"^[A-Za-z0-9][A-Za-z0-9._-]{0,99}$"
+
 
 class NewPrivateTable(BaseModel):
     model_config = ConfigDict(extra="forbid")
