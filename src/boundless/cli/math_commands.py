@@ -16,10 +16,10 @@ import typer
 from rich.console import Console
 from rich.table import Table
 
+from boundless.cli.chart_render import chart_csv, chart_html, chart_note, chart_png, chart_rich
 from boundless.core.errors import RulesError
 from boundless.core.rules import RuleSet
 from boundless.core.strategy_chart import StrategyChart
-from boundless.math.chart_render import chart_csv, chart_html, chart_note, chart_png, chart_rich
 from boundless.titles import load_chart, load_title
 
 EXIT_BAD_INPUT = 2

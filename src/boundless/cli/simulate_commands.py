@@ -22,9 +22,15 @@ from rich.progress import (
 from rich.table import Table
 
 from boundless.core.errors import RulesError
-from boundless.math.sim_compare import ExactFigure, exact_figures, z_score
-from boundless.math.sim_stats import MAIN, Z95
-from boundless.math.simulation import SimulationResult, simulate
+from boundless.math.simulation import (
+    MAIN,
+    Z95,
+    ExactFigure,
+    SimulationResult,
+    exact_figures,
+    simulate,
+    z_score,
+)
 from boundless.titles import load_game
 
 EXIT_BAD_INPUT = 2
@@ -141,7 +147,7 @@ def simulate_command(
         with err.status("computing the exact figures", spinner="dots"):
             exact = exact_figures(rules, chart, policy.value)
     if plot is not None:
-        from boundless.math.sim_plot import convergence_plot
+        from boundless.cli.convergence_plot import convergence_plot
 
         convergence_plot(result, exact, plot, rules.title.name)
         err.print(f"wrote {plot}")

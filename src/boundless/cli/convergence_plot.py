@@ -6,9 +6,7 @@ from __future__ import annotations
 import math
 from pathlib import Path
 
-from boundless.math.sim_compare import ExactFigure
-from boundless.math.sim_stats import MAIN, Z95
-from boundless.math.simulation import SimulationResult
+from boundless.math.simulation import MAIN, Z95, ExactFigure, SimulationResult
 
 COLUMNS = 2
 

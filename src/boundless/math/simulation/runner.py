@@ -23,7 +23,7 @@ import numpy.typing as npt
 
 from boundless.core.rules import RuleSet
 from boundless.core.strategy_chart import StrategyChart
-from boundless.math.sim_kernels import (
+from boundless.math.simulation.kernels import (
     C_FIELDS,
     CUR_SIZE,
     H_FIELDS,
@@ -32,9 +32,9 @@ from boundless.math.sim_kernels import (
     Work,
     simulate_chunk,
 )
-from boundless.math.sim_rng import seed_state
-from boundless.math.sim_spec import Policy, SimSpec, build_spec
-from boundless.math.sim_stats import MAIN, BetEstimate, Totals
+from boundless.math.simulation.rng import seed_state
+from boundless.math.simulation.spec import Policy, SimSpec, build_spec
+from boundless.math.simulation.stats import MAIN, BetEstimate, Totals
 
 MIN_CHUNK = 20_000
 MAX_CHUNK = 2_000_000

@@ -1,6 +1,6 @@
 """Fast exact analysis of full shoes: numba kernels, one pipeline per dealer up card.
 
-The definitions are those of :mod:`boundless.math.reference` (tested equal on small shoes).
+The definitions are those of :mod:`boundless.math.exact.reference` (tested equal on small shoes).
 Everything a dealer up card needs (its dealer table, its chart column, its figures) depends
 on that up card alone, so the ten pipelines run on a small thread pool; the kernels release
 the GIL. This module lays out arrays and assembles the first decision in Python.
@@ -18,7 +18,7 @@ import numpy.typing as npt
 from boundless.core.cards import Card
 from boundless.core.rules import RuleSet
 from boundless.core.strategy_chart import CELL_MOVES, StrategyChart
-from boundless.math.fast_kernels import (
+from boundless.math.exact.fast_kernels import (
     DOUBLE_MEAN,
     MEAN,
     SQUARE,
@@ -31,9 +31,15 @@ from boundless.math.fast_kernels import (
     reach_weights,
     split_parts,
 )
-from boundless.math.fast_tables import FloatArray, HandSpace, IntArray, dealer_trie, hand_space
-from boundless.math.params import OUTCOME_COUNT, GameParams
-from boundless.math.strategy_cells import (
+from boundless.math.exact.fast_tables import (
+    FloatArray,
+    HandSpace,
+    IntArray,
+    dealer_trie,
+    hand_space,
+)
+from boundless.math.exact.params import OUTCOME_COUNT, GameParams
+from boundless.math.exact.strategy_cells import (
     CELL_ORDER,
     MOVE_CODES,
     PAIR_CODES,
