@@ -5,7 +5,6 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
-import pytest
 import typer
 from typer.testing import CliRunner
 
@@ -85,12 +84,11 @@ def test_unknown_title_is_a_clear_error() -> None:
     assert "unknown title" in result.output
 
 
-def test_strategy_derives_the_chart_of_a_title_without_a_chart_file(
-    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
-) -> None:
-    monkeypatch.setattr(math_commands, "load_chart", lambda key: None)
+def test_strategy_derives_the_chart_of_a_title_without_a_chart_file(tmp_path: Path) -> None:
+    rules = tmp_path / "mine.toml"
+    rules.write_text('extends = "boundless"\n[title]\nkey = "mine"\n', encoding="utf-8")
     target = tmp_path / "chart.txt"
-    result = runner.invoke(app(), ["strategy", "boundless", "--output", str(target)])
+    result = runner.invoke(app(), ["strategy", "--rules", str(rules), "--output", str(target)])
     assert result.exit_code == 0, result.output
     text = target.read_text(encoding="utf-8")
     assert "Hard totals" in text

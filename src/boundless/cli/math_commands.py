@@ -17,12 +17,9 @@ from rich.console import Console
 from rich.table import Table
 
 from boundless.cli.chart_render import chart_csv, chart_html, chart_note, chart_png, chart_rich
-from boundless.core.errors import RulesError
+from boundless.cli.rule_files import RulesOption, TitleArgument, read_game
 from boundless.core.rules import RuleSet
-from boundless.core.strategy_chart import StrategyChart
-from boundless.titles import load_chart, load_title
 
-EXIT_BAD_INPUT = 2
 SIDE_BET_MODULE = "boundless.math.side_bets"
 
 
@@ -31,19 +28,6 @@ class ChartFormat(StrEnum):
     csv = "csv"
     html = "html"
     png = "png"
-
-
-def _fail(message: str) -> None:
-    print(f"error: {message}", file=sys.stderr)
-    raise typer.Exit(EXIT_BAD_INPUT)
-
-
-def _rules(title: str) -> RuleSet:
-    try:
-        return load_title(title)
-    except RulesError as error:
-        _fail(str(error))
-    raise AssertionError("unreachable")
 
 
 @contextmanager
@@ -68,28 +52,21 @@ def side_bet_returns_of(rules: RuleSet) -> dict[str, float]:
     return {key: float(report.rtp) for key, report in compute(rules).items()}
 
 
-TitleArgument = Annotated[str, typer.Argument(help="Title key, e.g. boundless")]
-
-
 def strategy(
-    title: TitleArgument,
+    title: TitleArgument = None,
+    rules_file: RulesOption = None,
     output_format: Annotated[
         ChartFormat, typer.Option("--format", help="text, csv, html or png")
     ] = ChartFormat.text,
     output: Annotated[Path | None, typer.Option("--output", help="Write to this file")] = None,
 ) -> None:
     """The title's basic-strategy chart: hard and soft totals and pairs by dealer up card."""
-    rules = _rules(title)
-    chart: StrategyChart | None = load_chart(title)
-    if chart is None:
-        from boundless.math.strategy import derive_basic_strategy
-
-        with _working(f"Deriving the basic strategy of {title}"):
-            chart = derive_basic_strategy(rules)
+    rules, chart = read_game(title, rules_file, need_chart=True)
+    assert chart is not None
     name = rules.title.name
     note = chart_note(rules)
     if output_format is ChartFormat.png:
-        target = output or Path(f"{title}-strategy.png")
+        target = output or Path(f"{rules.key}-strategy.png")
         chart_png(chart, name, target, note)
         print(f"wrote {target}")
         return
@@ -112,14 +89,15 @@ def strategy(
 
 
 def rtp(
-    title: TitleArgument,
+    title: TitleArgument = None,
+    rules_file: RulesOption = None,
     as_json: Annotated[bool, typer.Option("--json", help="One JSON object on stdout")] = False,
 ) -> None:
     """Exact return of the title's main game (optimal and basic strategy) and its side bets."""
     from boundless.math.exact import analyse_main_game, insurance_return
 
-    rules = _rules(title)
-    with _working(f"Computing the exact returns of {title}"):
+    rules, _ = read_game(title, rules_file, derive_chart=False)
+    with _working(f"Computing the exact returns of {rules.key}"):
         analysis = analyse_main_game(rules)
         insurance = insurance_return(rules)
         side_bets = side_bet_returns_of(rules)

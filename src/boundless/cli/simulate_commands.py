@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import json
 import os
-import sys
 from enum import StrEnum
 from pathlib import Path
 from typing import Annotated
@@ -21,7 +20,7 @@ from rich.progress import (
 )
 from rich.table import Table
 
-from boundless.core.errors import RulesError
+from boundless.cli.rule_files import RulesOption, TitleArgument, fail, read_game
 from boundless.math.simulation import (
     MAIN,
     Z95,
@@ -31,19 +30,11 @@ from boundless.math.simulation import (
     simulate,
     z_score,
 )
-from boundless.titles import load_game
-
-EXIT_BAD_INPUT = 2
 
 
 class PolicyChoice(StrEnum):
     basic = "basic"
     autoplay = "autoplay"
-
-
-def _fail(message: str) -> None:
-    print(f"error: {message}", file=sys.stderr)
-    raise typer.Exit(EXIT_BAD_INPUT)
 
 
 def _table(result: SimulationResult, name: str, exact: dict[str, ExactFigure]) -> Table:
@@ -77,7 +68,8 @@ def _table(result: SimulationResult, name: str, exact: dict[str, ExactFigure]) -
 
 
 def simulate_command(
-    title: Annotated[str, typer.Argument(help="Title key, e.g. boundless")],
+    title: TitleArgument = None,
+    rules_file: RulesOption = None,
     rounds: Annotated[int, typer.Option("--rounds", min=1, help="Rounds to play (at least)")] = (
         1_000_000
     ),
@@ -108,16 +100,12 @@ def simulate_command(
     One position plays every spot; every side bet is staked at one unit on every spot in every
     round it is offered. Insurance and even money are never taken.
     """
-    try:
-        rules, chart = load_game(title)
-    except RulesError as error:
-        _fail(str(error))
-        raise AssertionError("unreachable") from error
+    rules, chart = read_game(title, rules_file, need_chart=policy is PolicyChoice.basic)
     if spots is not None and spots > rules.table.spots:
-        _fail(f"{title} has {rules.table.spots} spot(s)")
+        fail(f"{rules.key} has {rules.table.spots} spot(s)")
     err = Console(stderr=True)
     with Progress(
-        TextColumn(f"simulating {title}"),
+        TextColumn(f"simulating {rules.key}"),
         BarColumn(),
         MofNCompleteColumn(),
         TimeElapsedColumn(),
@@ -140,8 +128,7 @@ def simulate_command(
                 progress=lambda done: progress.update(task, completed=min(done, rounds)),
             )
         except ValueError as error:  # a request the title cannot play (no chart, spots)
-            _fail(str(error))
-            raise AssertionError("unreachable") from error
+            fail(str(error))
     exact: dict[str, ExactFigure] = {}
     if compare or plot is not None:
         with err.status("computing the exact figures", spinner="dots"):

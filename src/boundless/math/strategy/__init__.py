@@ -2,12 +2,13 @@
 
 from boundless.math.exact.basic_strategy import derive_basic_strategy
 from boundless.math.strategy.charts import (
-    CHART_SUFFIX,
     chart_header,
     chart_path,
     chart_text,
+    with_chart,
     write_chart,
 )
+from boundless.titles import CHART_SUFFIX
 
 __all__ = [
     "CHART_SUFFIX",
@@ -15,5 +16,6 @@ __all__ = [
     "chart_path",
     "chart_text",
     "derive_basic_strategy",
+    "with_chart",
     "write_chart",
 ]

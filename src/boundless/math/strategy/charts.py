@@ -12,9 +12,7 @@ from pathlib import Path
 from boundless.core.rules import RuleSet
 from boundless.core.strategy_chart import StrategyChart, format_strategy_chart
 from boundless.math.exact.basic_strategy import derive_basic_strategy
-from boundless.titles import load_title
-
-CHART_SUFFIX = ".chart.toml"
+from boundless.titles import CHART_SUFFIX, load_title
 
 
 def chart_header(rules: RuleSet) -> str:
@@ -28,6 +26,18 @@ def chart_header(rules: RuleSet) -> str:
             "Rh surrender else hit, Rs surrender else stand, Rp surrender else split.",
         )
     )
+
+
+def with_chart(
+    rules: RuleSet, chart: StrategyChart | None, *, always: bool = False
+) -> StrategyChart | None:
+    """``chart``, or the chart derived in memory where the rules need one (or ``always``).
+
+    A rule file written by an operator may ship no chart beside it; nothing is written to disk.
+    """
+    if chart is None and (always or rules.needs_strategy_chart):
+        return derive_basic_strategy(rules)
+    return chart
 
 
 def chart_text(rules: RuleSet, chart: StrategyChart | None = None) -> str:
