@@ -50,5 +50,5 @@ def convergence_plot(
         f"{title}: {result.rounds:,} rounds, {result.spots} spot(s), policy {result.policy}, "
         f"{shoe}, seed {result.seed}"
     )
-    figure.savefig(target, dpi=110)
+    figure.savefig(target, dpi=110, format=target.suffix.lstrip(".").lower())
     plt.close(figure)

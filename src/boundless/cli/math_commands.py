@@ -18,6 +18,7 @@ from rich.table import Table
 
 from boundless.cli.chart_render import chart_csv, chart_html, chart_note, chart_png, chart_rich
 from boundless.cli.rule_files import RulesOption, TitleArgument, read_game
+from boundless.cli.words import checked_output, counted, side_bet_name, write_failed
 from boundless.core.rules import RuleSet
 
 SIDE_BET_MODULE = "boundless.math.side_bets"
@@ -61,13 +62,19 @@ def strategy(
     output: Annotated[Path | None, typer.Option("--output", help="Write to this file")] = None,
 ) -> None:
     """The title's basic-strategy chart: hard and soft totals and pairs by dealer up card."""
+    if output is not None:  # before the work: a bad path is a one-line error, not a traceback
+        png = output_format is ChartFormat.png
+        checked_output(output, "--output", (".png", "") if png else None)
     rules, chart = read_game(title, rules_file, need_chart=True)
     assert chart is not None
     name = rules.title.name
     note = chart_note(rules)
     if output_format is ChartFormat.png:
         target = output or Path(f"{rules.key}-strategy.png")
-        chart_png(chart, name, target, note)
+        try:
+            chart_png(chart, name, target, note)
+        except OSError as error:
+            write_failed("--output", target, error)
         print(f"wrote {target}")
         return
     if output_format is ChartFormat.text:
@@ -84,8 +91,21 @@ def strategy(
     if output is None:
         sys.stdout.write(text)
     else:
-        output.write_text(text, encoding="utf-8")
+        try:
+            output.write_text(text, encoding="utf-8")
+        except OSError as error:
+            write_failed("--output", output, error)
         print(f"wrote {output}")
+
+
+def _warn_player_edge(rules: RuleSet, optimal: float, basic: float) -> None:
+    """On stderr, so ``--json`` stays one object on stdout."""
+    if optimal > 1:
+        Console(stderr=True).print(
+            f"[bold yellow]warning:[/] these rules give the player the edge: the exact return "
+            f"is {optimal:.2%} with optimal play and {basic:.2%} with the basic chart "
+            f"({rules.key} pays out more than it takes in)."
+        )
 
 
 def rtp(
@@ -102,6 +122,7 @@ def rtp(
         insurance = insurance_return(rules)
         side_bets = side_bet_returns_of(rules)
     documented = rules.title.documented_rtp
+    _warn_player_edge(rules, analysis.optimal.return_to_player, analysis.basic.return_to_player)
     if as_json:
         payload = {
             "title": rules.key,
@@ -121,7 +142,8 @@ def rtp(
         print(json.dumps(payload))
         return
     console = Console()
-    table = Table(title=f"{rules.title.name}: main game, {rules.shoe.decks} decks, exact")
+    decks = counted(rules.shoe.decks, "deck")
+    table = Table(title=f"{rules.title.name}: main game, {decks}, exact")
     for column in ("strategy", "return", "house edge", "stdev / round", "documented"):
         table.add_column(column, justify="right")
     claim = f"{documented:.2%}" if documented is not None else "-"
@@ -150,7 +172,7 @@ def rtp(
         bets.add_column("bet")
         bets.add_column("return", justify="right")
         for key, value in side_bets.items():
-            bets.add_row(key, f"{value:.6%}")
+            bets.add_row(side_bet_name(rules, key), f"{value:.6%}")
         console.print(bets)
 
 

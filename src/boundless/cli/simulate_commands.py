@@ -4,16 +4,17 @@ from __future__ import annotations
 
 import json
 import os
+import sys
 from enum import StrEnum
 from pathlib import Path
-from typing import Annotated
+from typing import TYPE_CHECKING, Annotated
 
 import typer
 from rich.console import Console
 from rich.progress import (
     BarColumn,
-    MofNCompleteColumn,
     Progress,
+    ProgressColumn,
     TextColumn,
     TimeElapsedColumn,
     TimeRemainingColumn,
@@ -21,15 +22,13 @@ from rich.progress import (
 from rich.table import Table
 
 from boundless.cli.rule_files import RulesOption, TitleArgument, fail, read_game
-from boundless.math.simulation import (
-    MAIN,
-    Z95,
-    ExactFigure,
-    SimulationResult,
-    exact_figures,
-    simulate,
-    z_score,
-)
+from boundless.cli.words import PLOT_SUFFIXES, checked_output, counted, side_bet_name, write_failed
+from boundless.core.rules import RuleSet
+
+if TYPE_CHECKING:  # the simulator (numba) loads only when the command runs
+    from boundless.math.simulation import ExactFigure, SimulationResult
+
+MAIN_GAME = "main game"
 
 
 class PolicyChoice(StrEnum):
@@ -37,13 +36,15 @@ class PolicyChoice(StrEnum):
     autoplay = "autoplay"
 
 
-def _table(result: SimulationResult, name: str, exact: dict[str, ExactFigure]) -> Table:
+def _table(result: SimulationResult, rules: RuleSet, exact: dict[str, ExactFigure]) -> Table:
+    from boundless.math.simulation import MAIN, Z95, z_score
+
     shoe = "a fresh shoe every round" if result.fresh_shoe else "the title's shoe"
     table = Table(
-        title=f"{name}: {result.rounds:,} rounds, {result.spots} spot(s), policy "
-        f"{result.policy}, {shoe}",
+        title=f"{rules.title.name}: {counted(result.rounds, 'round')}, "
+        f"{counted(result.spots, 'spot')}, policy {result.policy}, {shoe}",
         caption=f"seed {result.seed}; {result.rounds_per_second:,.0f} rounds/s, "
-        f"{result.workers} worker(s)",
+        f"{counted(result.workers, 'worker')}",
     )
     columns = ["bet", "return", "± 95%", "rounds"]
     if exact:
@@ -52,7 +53,7 @@ def _table(result: SimulationResult, name: str, exact: dict[str, ExactFigure]) -
         table.add_column(column, justify="left" if column == "bet" else "right")
     for key, item in result.estimates.items():
         row = [
-            "main game" if key == MAIN else key,
+            MAIN_GAME if key == MAIN else side_bet_name(rules, key),
             f"{item.value:.4%}",
             f"{Z95 * item.standard_error:.4%}",
             f"{item.rounds:,}",
@@ -65,6 +66,17 @@ def _table(result: SimulationResult, name: str, exact: dict[str, ExactFigure]) -
                 row += [f"{figure.value:.4%}", f"{z_score(item, figure):+.2f}"]
         table.add_row(*row)
     return table
+
+
+def progress_columns(key: str) -> tuple[ProgressColumn, ...]:
+    """The progress line: rounds done of rounds asked, with thousands separators."""
+    return (
+        TextColumn(f"simulating {key}"),
+        BarColumn(),
+        TextColumn("{task.completed:,.0f}/{task.total:,.0f} rounds"),
+        TimeElapsedColumn(),
+        TimeRemainingColumn(),
+    )
 
 
 def simulate_command(
@@ -100,16 +112,16 @@ def simulate_command(
     One position plays every spot; every side bet is staked at one unit on every spot in every
     round it is offered. Insurance and even money are never taken.
     """
+    if plot is not None:  # before the work: the format comes from the name
+        checked_output(plot, "--plot", PLOT_SUFFIXES)
     rules, chart = read_game(title, rules_file, need_chart=policy is PolicyChoice.basic)
     if spots is not None and spots > rules.table.spots:
-        fail(f"{rules.key} has {rules.table.spots} spot(s)")
+        fail(f"{rules.key} has {counted(rules.table.spots, 'spot')}")
+    from boundless.math.simulation import Z95, exact_figures, simulate
+
     err = Console(stderr=True)
     with Progress(
-        TextColumn(f"simulating {rules.key}"),
-        BarColumn(),
-        MofNCompleteColumn(),
-        TimeElapsedColumn(),
-        TimeRemainingColumn(),
+        *progress_columns(rules.key),
         console=err,
         transient=True,
         disable=as_json and not err.is_terminal,
@@ -136,15 +148,18 @@ def simulate_command(
     if plot is not None:
         from boundless.cli.convergence_plot import convergence_plot
 
-        convergence_plot(result, exact, plot, rules.title.name)
-        err.print(f"wrote {plot}")
+        try:
+            convergence_plot(result, exact, plot, rules.title.name)
+        except OSError as error:
+            write_failed("--plot", plot, error)
+        print(f"wrote {plot}", file=sys.stderr)  # not Rich: a long path must not wrap
     if as_json:
         payload = result.to_json()
         if compare:
             payload["exact"] = {key: figure.value for key, figure in exact.items()}
         print(json.dumps(payload))
         return
-    Console().print(_table(result, rules.title.name, exact if compare else {}))
+    Console().print(_table(result, rules, exact if compare else {}))
     half = Z95 * result.main.standard_error
     Console().print(
         f"Main game house edge {1 - result.main.value:.4%} ± {half:.4%} (95%), "
