@@ -36,6 +36,11 @@ class PolicyChoice(StrEnum):
     autoplay = "autoplay"
 
 
+class BackendChoice(StrEnum):
+    local = "local"
+    ray = "ray"
+
+
 def _table(result: SimulationResult, rules: RuleSet, exact: dict[str, ExactFigure]) -> Table:
     from boundless.math.simulation import MAIN, Z95, z_score
 
@@ -44,7 +49,7 @@ def _table(result: SimulationResult, rules: RuleSet, exact: dict[str, ExactFigur
         title=f"{rules.title.name}: {counted(result.rounds, 'round')}, "
         f"{counted(result.spots, 'spot')}, policy {result.policy}, {shoe}",
         caption=f"seed {result.seed}; {result.rounds_per_second:,.0f} rounds/s, "
-        f"{counted(result.workers, 'worker')}",
+        + (counted(result.workers, "worker") if result.backend == "local" else "Ray tasks"),
     )
     columns = ["bet", "return", "± 95%", "rounds"]
     if exact:
@@ -106,18 +111,28 @@ def simulate_command(
         Path | None, typer.Option("--plot", help="Write a convergence plot (png, svg, pdf)")
     ] = None,
     as_json: Annotated[bool, typer.Option("--json", help="One JSON object on stdout")] = False,
+    backend: Annotated[
+        BackendChoice,
+        typer.Option(help="local: worker processes here; ray: tasks on a Ray cluster"),
+    ] = BackendChoice.local,
+    address: Annotated[
+        str | None,
+        typer.Option(help="Ray cluster to join (with --backend ray; default: a local one)"),
+    ] = None,
 ) -> None:
     """Monte-Carlo play of a title: its shoe, cut card, burn, side-bet rounds and policy.
 
     One position plays every spot; every side bet is staked at one unit on every spot in every
     round it is offered. Insurance and even money are never taken.
     """
+    if address is not None and backend is not BackendChoice.ray:
+        fail("--address names a Ray cluster: give it with --backend ray")
     if plot is not None:  # before the work: the format comes from the name
         checked_output(plot, "--plot", PLOT_SUFFIXES)
     rules, chart = read_game(title, rules_file, need_chart=policy is PolicyChoice.basic)
     if spots is not None and spots > rules.table.spots:
         fail(f"{rules.key} has {counted(rules.table.spots, 'spot')}")
-    from boundless.math.simulation import Z95, exact_figures, simulate
+    from boundless.math.simulation import Z95, BackendUnavailableError, exact_figures, simulate
 
     err = Console(stderr=True)
     with Progress(
@@ -138,8 +153,10 @@ def simulate_command(
                 spots=spots,
                 fresh_shoe=fresh_shoe,
                 progress=lambda done: progress.update(task, completed=min(done, rounds)),
+                backend=backend.value,
+                address=address,
             )
-        except ValueError as error:  # a request the title cannot play (no chart, spots)
+        except (ValueError, BackendUnavailableError) as error:  # no chart, spots, no Ray
             fail(str(error))
     exact: dict[str, ExactFigure] = {}
     if compare or plot is not None:

@@ -6,6 +6,9 @@ is the same play in plain Python, held equal to the kernel by the tests.
 
 from boundless.math.simulation.compare import ExactFigure, exact_figures, plays_chart, z_score
 from boundless.math.simulation.runner import (
+    BACKENDS,
+    Backend,
+    BackendUnavailableError,
     HistoryPoint,
     SimulationResult,
     plan_chunks,
@@ -17,9 +20,12 @@ from boundless.math.simulation.spec import POLICIES, Policy, SimSpec, build_spec
 from boundless.math.simulation.stats import MAIN, Z95, BetEstimate
 
 __all__ = [
+    "BACKENDS",
     "MAIN",
     "POLICIES",
     "Z95",
+    "Backend",
+    "BackendUnavailableError",
     "BetEstimate",
     "ExactFigure",
     "HistoryPoint",
