@@ -10,7 +10,7 @@ from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from enum import StrEnum
 from pathlib import Path
-from typing import Annotated, Any
+from typing import TYPE_CHECKING, Annotated, Any
 
 import typer
 from rich.console import Console
@@ -20,6 +20,9 @@ from boundless.cli.chart_render import chart_csv, chart_html, chart_note, chart_
 from boundless.cli.rule_files import RulesOption, TitleArgument, read_game
 from boundless.cli.words import checked_output, counted, side_bet_name, write_failed
 from boundless.core.rules import RuleSet
+
+if TYPE_CHECKING:
+    from boundless.math.exact import OutcomeDistribution
 
 SIDE_BET_MODULE = "boundless.math.side_bets"
 
@@ -108,17 +111,27 @@ def _warn_player_edge(rules: RuleSet, optimal: float, basic: float) -> None:
         )
 
 
+def _outcome_table(outcomes: OutcomeDistribution) -> Table:
+    table = Table(title="Round results (basic chart, exact)")
+    table.add_column("result", justify="right")
+    table.add_column("chance", justify="right")
+    for value, chance in outcomes.chances.items():
+        table.add_row(f"{float(value):+g}" if value else "0", f"{chance:.6%}")
+    return table
+
+
 def rtp(
     title: TitleArgument = None,
     rules_file: RulesOption = None,
     as_json: Annotated[bool, typer.Option("--json", help="One JSON object on stdout")] = False,
 ) -> None:
     """Exact return of the title's main game (optimal and basic strategy) and its side bets."""
-    from boundless.math.exact import analyse_main_game, insurance_return
+    from boundless.math.exact import analyse_main_game, insurance_return, outcome_distribution
 
     rules, _ = read_game(title, rules_file, derive_chart=False)
     with _working(f"Computing the exact returns of {rules.key}"):
         analysis = analyse_main_game(rules)
+        outcomes = outcome_distribution(rules, analysis.chart)
         insurance = insurance_return(rules)
         side_bets = side_bet_returns_of(rules)
     documented = rules.title.documented_rtp
@@ -136,6 +149,8 @@ def rtp(
                 "documented": documented,
                 "decks": rules.shoe.decks,
             },
+            "outcomes": outcomes.to_json(),
+            "win_push_lose": {"win": outcomes.win, "push": outcomes.push, "lose": outcomes.lose},
             "side_bets": side_bets,
             "insurance": insurance.to_json() if rules.insurance.offered else None,
         }
@@ -162,6 +177,11 @@ def rtp(
             f"Exact optimal return minus the documented {documented:.2%}: {gap:+.4%} "
             "(see docs/math.md)."
         )
+    console.print(_outcome_table(outcomes))
+    console.print(
+        f"Net result per initial unit: win {outcomes.win:.4%}, push {outcomes.push:.4%}, "
+        f"lose {outcomes.lose:.4%} (a surrender counts as a loss)."
+    )
     if rules.insurance.offered:
         console.print(
             f"Insurance returns {float(insurance.insurance_return):.4%} per unit insured "

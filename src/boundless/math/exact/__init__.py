@@ -16,6 +16,7 @@ from boundless.math.exact.main_game import (
     insurance_return,
     main_game_return,
 )
+from boundless.math.exact.outcomes import OutcomeDistribution, outcome_distribution, result_label
 from boundless.math.exact.params import GameParams, standard_shoe
 
 __all__ = [
@@ -24,11 +25,14 @@ __all__ = [
     "InsuranceReport",
     "MainGameAnalysis",
     "MainGameReport",
+    "OutcomeDistribution",
     "Strategy",
     "analyse_main_game",
     "derive_basic_strategy",
     "first_move_values",
     "insurance_return",
     "main_game_return",
+    "outcome_distribution",
+    "result_label",
     "standard_shoe",
 ]

@@ -98,6 +98,7 @@ class HandTables:
     figures: FloatArray
     parts: FloatArray  # [pair, outcome]: one split hand's mean by dealer outcome
     valid: npt.NDArray[np.bool_]
+    moves: IntArray  # [context, hand]: the move taken there (HIT, STAND, DOUBLE)
 
     def column(self, name: str) -> FloatArray:
         return self.figures[:, :, FIGURE_COLUMNS.index(name)]
@@ -236,9 +237,10 @@ class UpCard:
             figures=np.empty((*shape, len(FIGURE_COLUMNS))),
             parts=np.zeros((CONTEXTS, OUTCOME_COUNT)),
             valid=np.zeros(shape, dtype=np.bool_),
+            moves=np.zeros(shape, dtype=np.int64),
         )
         first, second = column_arrays(column or baseline_column())
-        moves = np.zeros(shape, dtype=np.int64)
+        moves = tables.moves
         win = float(self.params.win_pays)
         all_bets = self.rule == "all_bets"
         evaluate_hands(
