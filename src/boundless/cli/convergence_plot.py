@@ -12,9 +12,15 @@ COLUMNS = 2
 
 
 def convergence_plot(
-    result: SimulationResult, exact: dict[str, ExactFigure], target: Path, title: str
+    result: SimulationResult,
+    exact: dict[str, ExactFigure],
+    target: Path,
+    title: str,
+    names: dict[str, str] | None = None,
 ) -> None:
-    """Write the plot to ``target`` (format from its suffix: png, svg, pdf)."""
+    """Write the plot to ``target`` (format from its suffix: png, svg, pdf); ``names``: each
+    bet's name by key (default the key)."""
+    names = names or {}
     import matplotlib
 
     matplotlib.use("Agg")
@@ -37,7 +43,8 @@ def convergence_plot(
         if key in exact:
             axis.axhline(exact[key].value, color="black", linestyle="--", label="exact")
         final = result.estimates[key]
-        axis.set_title(f"{key}: {final.value:.5f} ± {Z95 * final.standard_error:.5f}")
+        name = names.get(key, key)
+        axis.set_title(f"{name}: {final.value:.5f} ± {Z95 * final.standard_error:.5f}")
         axis.set_xscale("log")
         axis.set_xlabel("rounds")
         axis.set_ylabel("return")

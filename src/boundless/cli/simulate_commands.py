@@ -132,7 +132,13 @@ def simulate_command(
     rules, chart = read_game(title, rules_file, need_chart=policy is PolicyChoice.basic)
     if spots is not None and spots > rules.table.spots:
         fail(f"{rules.key} has {counted(rules.table.spots, 'spot')}")
-    from boundless.math.simulation import Z95, BackendUnavailableError, exact_figures, simulate
+    from boundless.math.simulation import (
+        MAIN,
+        Z95,
+        BackendUnavailableError,
+        exact_figures,
+        simulate,
+    )
 
     err = Console(stderr=True)
     with Progress(
@@ -166,7 +172,8 @@ def simulate_command(
         from boundless.cli.convergence_plot import convergence_plot
 
         try:
-            convergence_plot(result, exact, plot, rules.title.name)
+            names = {key: side_bet_name(rules, key) for key in result.side_bets}
+            convergence_plot(result, exact, plot, rules.title.name, {MAIN: MAIN_GAME, **names})
         except OSError as error:
             write_failed("--plot", plot, error)
         print(f"wrote {plot}", file=sys.stderr)  # not Rich: a long path must not wrap
