@@ -118,7 +118,7 @@ class _UpCardOutcomes:
         results.append(lose if self.all_bets else None)
         return results
 
-    def _end(self, out: ByOutcome, hand: int, context: int, stake: int, mass: float) -> None:
+    def end(self, out: ByOutcome, hand: int, context: int, stake: int, mass: float) -> None:
         dealer = self._dealer(hand, context)
         results = self.stand_results[int(self.space.total[hand]), stake]
         for outcome, result in enumerate(results):
@@ -143,7 +143,7 @@ class _UpCardOutcomes:
         completing = int(left[card]) - (1 if value == card else 0)
         return 1.0 - completing / (cards_left - 1) if cards_left > 1 else 1.0
 
-    def _draw(
+    def draw(
         self,
         out: ByOutcome,
         flow: np.ndarray,
@@ -168,7 +168,7 @@ class _UpCardOutcomes:
             elif move == HIT:
                 flow[after] += chance
             else:
-                self._end(out, after, context, stake, chance)
+                self.end(out, after, context, stake, chance)
 
     def play(self, out: ByOutcome, flow: np.ndarray, context: int) -> None:
         """Follow the chart from every state holding chance in ``flow`` (parents first)."""
@@ -179,9 +179,9 @@ class _UpCardOutcomes:
                 continue
             move = int(moves[context, hand])
             if move == STAND:
-                self._end(out, hand, context, 1, reach)
+                self.end(out, hand, context, 1, reach)
             else:
-                self._draw(out, flow, hand, context, move, reach)
+                self.draw(out, flow, hand, context, move, reach)
 
     def split_hand(self, pair: int) -> ByOutcome:
         """One split hand of ``pair``, by dealer outcome."""
@@ -246,10 +246,10 @@ def _up_card_distribution(card: UpCard, chart: StrategyChart, unit: int) -> Dist
             elif move == "split":
                 parts = flows.split_round(deal.hand[0])
             elif move == "stand":
-                flows._end(played, deal.index, 0, 1, reach)
+                flows.end(played, deal.index, 0, 1, reach)
             else:
                 code = HIT if move == "hit" else DOUBLE
-                flows._draw(played, flow, deal.index, 0, code, reach)
+                flows.draw(played, flow, deal.index, 0, code, reach)
             for value, chance in (parts or {}).items():
                 result[value] += reach * chance
             if card.excluded and not move.startswith("surrender"):
