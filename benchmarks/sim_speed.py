@@ -25,7 +25,7 @@ from typing import TYPE_CHECKING
 import numpy as np
 
 if TYPE_CHECKING:
-    from boundless.math.sim_spec import SimSpec
+    from boundless.math.simulation import SimSpec
 
 RERUN = ".venv/bin/python benchmarks/sim_speed.py"
 ROUNDS = 200_000_000
@@ -34,7 +34,7 @@ TARGET = 10_000_000
 
 
 def _spec(title: str) -> SimSpec:
-    from boundless.math.sim_spec import build_spec
+    from boundless.math.simulation import build_spec
     from boundless.titles import load_game
 
     rules, chart = load_game(title)

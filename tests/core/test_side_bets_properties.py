@@ -7,7 +7,7 @@ from hypothesis import strategies as st
 
 from boundless.core.cards import Card
 from boundless.core.side_bets import PENDING, SIDE_BET_KINDS
-from boundless.math.side_bet_counts import KIND_SCOPES
+from boundless.math.side_bets import KIND_SCOPES
 
 cards = st.integers(min_value=0, max_value=51).map(Card)
 # Jacks often, so the Jack A-Tack four-jack paths are exercised.

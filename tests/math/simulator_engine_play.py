@@ -19,7 +19,7 @@ from boundless.core.rules import RuleSet
 from boundless.core.shoe_cycle import ShoeCycle
 from boundless.core.side_bets import PENDING
 from boundless.core.strategy_chart import StrategyChart
-from boundless.math.sim_reference import Hand, Policy, RoundRecord, WheelNumbers
+from boundless.math.simulation.reference import Hand, Policy, RoundRecord, WheelNumbers
 
 UNIT = 100
 PLAYER = "sim"

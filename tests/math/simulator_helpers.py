@@ -9,9 +9,9 @@ from typing import TypedDict
 
 from boundless.core.rules import RuleSet
 from boundless.core.strategy_chart import StrategyChart
-from boundless.math.sim_kernels import IP_BURN, IP_CUT, IP_RESHUFFLE
-from boundless.math.sim_reference import Policy, RoundRecord
-from boundless.math.sim_spec import SimSpec, build_spec
+from boundless.math.simulation.kernels import IP_BURN, IP_CUT, IP_RESHUFFLE
+from boundless.math.simulation.reference import Policy, RoundRecord
+from boundless.math.simulation.spec import SimSpec, build_spec
 from boundless.titles import load_game, shipped_title_keys
 
 TITLES = tuple(shipped_title_keys())

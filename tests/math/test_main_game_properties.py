@@ -10,9 +10,9 @@ import pytest
 from main_game_rules import SMALL_SHOE, boundless, variant
 
 from boundless.math.exact import analyse_main_game
-from boundless.math.params import DEALER_BLACKJACK, OUTCOME_COUNT, GameParams
-from boundless.math.reference import ReferenceAnalysis
-from boundless.math.reference_values import State, add_card, draws, hand_total, settle, take
+from boundless.math.exact.params import DEALER_BLACKJACK, OUTCOME_COUNT, GameParams
+from boundless.math.exact.reference import ReferenceAnalysis
+from boundless.math.exact.reference_values import State, add_card, draws, hand_total, settle, take
 
 
 def test_original_bets_only_equals_peek_without_surrender_against_ace_or_ten() -> None:

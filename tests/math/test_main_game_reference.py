@@ -12,8 +12,8 @@ from main_game_rules import SMALL_SHOE, boo_bucks_like, boundless, classic, unli
 
 from boundless.core.rules import RuleSet
 from boundless.core.strategy_chart import format_strategy_chart
-from boundless.math.fast import fast_analysis
-from boundless.math.reference import reference_analysis
+from boundless.math.exact.fast import fast_analysis
+from boundless.math.exact.reference import reference_analysis
 
 TOLERANCE = 1e-12
 

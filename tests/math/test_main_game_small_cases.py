@@ -12,7 +12,7 @@ from main_game_rules import boundless, unlimited_like, variant
 
 from boundless.core.rules import RuleSet
 from boundless.math.exact import analyse_main_game
-from boundless.math.reference import reference_analysis
+from boundless.math.exact.reference import reference_analysis
 
 TENS_ONLY = (0, 0, 0, 0, 0, 0, 0, 0, 0, 3, 2, 2, 2)
 FIVE_NINES_FIVE_TENS = (0, 0, 0, 0, 0, 0, 0, 0, 5, 2, 1, 1, 1)

@@ -85,13 +85,59 @@ def test_unknown_title_is_a_clear_error() -> None:
     assert "unknown title" in result.output
 
 
-def test_strategy_derives_the_chart_of_a_title_without_a_chart_file(
-    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
-) -> None:
-    monkeypatch.setattr(math_commands, "load_chart", lambda key: None)
+def test_strategy_derives_the_chart_of_a_title_without_a_chart_file(tmp_path: Path) -> None:
+    rules = tmp_path / "mine.toml"
+    rules.write_text('extends = "boundless"\n[title]\nkey = "mine"\n', encoding="utf-8")
     target = tmp_path / "chart.txt"
-    result = runner.invoke(app(), ["strategy", "boundless", "--output", str(target)])
+    result = runner.invoke(app(), ["strategy", "--rules", str(rules), "--output", str(target)])
     assert result.exit_code == 0, result.output
     text = target.read_text(encoding="utf-8")
     assert "Hard totals" in text
     assert "\x1b[" not in text
+
+
+@pytest.mark.parametrize("output_format", ["text", "csv", "html", "png"])
+@pytest.mark.parametrize(
+    ("output", "words"),
+    [
+        ("/nonexistent-dir/x.out", "the folder /nonexistent-dir does not exist"),
+        (".", "--output . is a folder"),
+    ],
+)
+def test_strategy_output_that_cannot_be_written_is_a_one_line_error(
+    tmp_path: Path,
+    monkeypatch: pytest.MonkeyPatch,
+    output_format: str,
+    output: str,
+    words: str,
+) -> None:
+    monkeypatch.chdir(tmp_path)
+    arguments = ["strategy", "boundless", "--format", output_format, "--output", output]
+    result = runner.invoke(app(), arguments)
+    assert result.exit_code == 2
+    assert words in result.output and len(result.output.strip().splitlines()) == 1
+    assert list(tmp_path.iterdir()) == []
+
+
+def test_a_png_chart_is_written_exactly_where_it_is_reported(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.chdir(tmp_path)
+    wrong = runner.invoke(app(), ["strategy", "boundless", "--format", "png", "--output", "x.bmp"])
+    assert wrong.exit_code == 2 and "--output x.bmp: the file name must end in .png" in wrong.output
+    bare = runner.invoke(app(), ["strategy", "boundless", "--format", "png", "--output", "foo"])
+    assert bare.exit_code == 0 and bare.output.strip() == "wrote foo"
+    assert [path.name for path in tmp_path.iterdir()] == ["foo"]
+    assert (tmp_path / "foo").read_bytes()[:4] == b"\x89PNG"
+
+
+def test_rtp_words_one_deck_side_bet_names_and_the_player_edge_warning() -> None:
+    single = runner.invoke(app(), ["rtp", "boo-bucks-single-deck"])
+    assert single.exit_code == 0, single.output
+    assert "main game, 1 deck, exact" in single.output and "1 decks" not in single.output
+    assert "Jack A-Tack (your two cards)" in single.output and "jack_a_tack" not in single.output
+    assert "warning: these rules give the player the edge" in " ".join(single.output.split())
+    six = runner.invoke(app(), ["rtp", "boo-bucks"])
+    assert "main game, 6 decks, exact" in six.output and "warning" not in six.output
+    as_json = runner.invoke(app(), ["rtp", "boo-bucks-single-deck", "--json"])
+    assert json.loads(as_json.stdout)["main"]["optimal"] > 1  # the warning went to stderr

@@ -11,9 +11,14 @@ from pathlib import Path
 import pytest
 
 from boundless.core.rules import RuleSet
-from boundless.math.dealer_final_hands import dealer_final_hands
-from boundless.math.side_bet_counts import matched_distribution
-from boundless.math.side_bets import SideBetReport, side_bet_report, side_bet_returns, what_if
+from boundless.math.side_bets import (
+    SideBetReport,
+    dealer_final_hands,
+    matched_distribution,
+    side_bet_report,
+    side_bet_returns,
+    what_if,
+)
 from boundless.titles import load_title
 
 EXAMPLE = Path(__file__).resolve().parents[2] / "docs" / "examples" / "boo-bucks-side-bets.toml"

@@ -5,6 +5,7 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
+import pytest
 import typer
 from typer.testing import CliRunner
 
@@ -67,7 +68,9 @@ def test_table_with_exact_figures_and_a_plot(tmp_path: Path) -> None:
         ],
     )
     assert result.exit_code == 0, result.output
-    assert "main game" in result.stdout and "bonus_spin_xtreme_dealer" in result.stdout
+    assert "main game" in result.stdout and "Bonus Spin Xtreme" in result.stdout
+    assert "bonus_spin" not in result.stdout  # side bets by their names, not their keys
+    assert "30,000 rounds" in result.stdout and "3 spots" in result.stdout
     assert "exact" in result.stdout and "house edge" in result.stdout
     assert target.stat().st_size > 10_000
 
@@ -94,3 +97,44 @@ def test_unknown_title_and_too_many_spots_are_errors() -> None:
 def test_the_command_is_registered() -> None:
     result = runner.invoke(main_app, ["simulate", "--help"])
     assert result.exit_code == 0 and "--rounds" in result.output
+
+
+@pytest.mark.parametrize(
+    ("plot", "words"),
+    [
+        ("/nonexistent-dir/x.png", "--plot /nonexistent-dir/x.png: the folder /nonexistent-dir"),
+        ("x.bmp", "--plot x.bmp: the file name must end in .png, .svg or .pdf"),
+        ("x", "--plot x: the file name must end in"),
+        (".", "--plot . is a folder"),
+    ],
+)
+def test_a_plot_that_cannot_be_written_is_refused_before_the_run(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, plot: str, words: str
+) -> None:
+    monkeypatch.chdir(tmp_path)
+    result = runner.invoke(app(), ["simulate", "boundless", "--rounds", "10", "--plot", plot])
+    assert result.exit_code == 2
+    assert result.output.strip() == f"error: {words}" or words in result.output
+    assert len(result.output.strip().splitlines()) == 1 and "Traceback" not in result.output
+    assert list(tmp_path.iterdir()) == []
+
+
+def test_the_plot_is_written_in_the_format_its_name_says(tmp_path: Path) -> None:
+    target = tmp_path / "plot.svg"
+    arguments = ["simulate", "boundless", "--rounds", "20000", "--seed", "3", "--workers", "1"]
+    result = runner.invoke(app(), [*arguments, "--plot", str(target)])
+    assert result.exit_code == 0, result.output
+    assert f"wrote {target}" in result.output and target.read_text().lstrip().startswith("<?xml")
+    assert sorted(path.name for path in tmp_path.iterdir()) == ["plot.svg"]
+
+
+def test_progress_counts_have_thousands_separators() -> None:
+    from rich.progress import Progress
+
+    from boundless.cli.simulate_commands import progress_columns
+
+    columns = progress_columns("boundless")
+    with Progress(*columns, auto_refresh=False) as progress:
+        task = progress.add_task("rounds", total=1_000_000, completed=250_000)
+        texts = [str(column.render(progress.tasks[task])) for column in columns]
+    assert "250,000/1,000,000 rounds" in texts

@@ -23,8 +23,8 @@ from tests.math.simulator_helpers import (
     wheel_numbers,
 )
 
-from boundless.math.sim_record import record_shoe
-from boundless.math.sim_reference import Policy
+from boundless.math.simulation.record import record_shoe
+from boundless.math.simulation.reference import Policy
 
 # What the compared rounds must exercise, by title family and policy.
 BOUNDLESS_SIDES = {

@@ -4,7 +4,7 @@ Bound: |simulated - exact| <= 4 standard errors of the simulation + ALLOWANCE. T
 is the cut-card effect on the main game of the 8-deck shoes, measured at -0.029% +- 0.006%
 (Boundless) and -0.023% +- 0.006% (Unlimited) in runs of 8e8 and 4e8 rounds (docs/math.md,
 "Simulation"); everything else the simulator plays has exactly the exact figure in expectation
-(boundless.math.sim_compare), so the side bets, the reshuffled titles and the fresh-shoe runs
+(boundless.math.simulation.compare), so the side bets, the reshuffled titles and the fresh-shoe runs
 take none. Bonus Spin Xtreme jackpots pay about a million units a few times in a billion rounds,
 so a run of this size sees none and its sample variance understates the error: those bets are
 bounded with the exact standard deviation instead, and a jackpot-free copy of the title is
@@ -20,9 +20,13 @@ from tests.math.simulator_helpers import TITLES, game
 
 from boundless.core.rules import RuleSet
 from boundless.math.side_bets import what_if
-from boundless.math.sim_compare import ExactFigure, exact_figures
-from boundless.math.sim_stats import BetEstimate
-from boundless.math.simulation import SimulationResult, simulate
+from boundless.math.simulation import (
+    BetEstimate,
+    ExactFigure,
+    SimulationResult,
+    exact_figures,
+    simulate,
+)
 
 SIGMAS = 4.0
 ALLOWANCE = 5e-4

@@ -25,7 +25,7 @@ from boundless.core.cards import ALL_CARDS, Card
 from boundless.core.round.settlement import side_bet_pattern
 from boundless.core.side_bets import PENDING
 from boundless.math.side_bets import what_if
-from boundless.math.sim_kernels import (
+from boundless.math.simulation.kernels import (
     C_FIELDS,
     PAIR_TABLE,
     ST_FIELDS,
@@ -34,17 +34,17 @@ from boundless.math.sim_kernels import (
     randbelow,
     simulate_chunk,
 )
-from boundless.math.sim_record import record_shoe
-from boundless.math.sim_reference import (
+from boundless.math.simulation.record import record_shoe
+from boundless.math.simulation.reference import (
     Policy,
     ReferenceGame,
     WheelNumbers,
     play_shoe_reference,
     simulate_chunk_reference,
 )
-from boundless.math.sim_rng import py_next_u64, py_randbelow, seed_state
-from boundless.math.sim_spec import build_spec
-from boundless.math.simulation import fresh_deck, work_arrays
+from boundless.math.simulation.rng import py_next_u64, py_randbelow, seed_state
+from boundless.math.simulation.runner import fresh_deck, work_arrays
+from boundless.math.simulation.spec import build_spec
 
 
 def test_xoshiro_twin_gives_the_published_sequence() -> None:

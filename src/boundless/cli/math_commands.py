@@ -10,19 +10,20 @@ from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from enum import StrEnum
 from pathlib import Path
-from typing import Annotated, Any
+from typing import TYPE_CHECKING, Annotated, Any
 
 import typer
 from rich.console import Console
 from rich.table import Table
 
-from boundless.core.errors import RulesError
+from boundless.cli.chart_render import chart_csv, chart_html, chart_note, chart_png, chart_rich
+from boundless.cli.rule_files import RulesOption, TitleArgument, read_game
+from boundless.cli.words import checked_output, counted, side_bet_name, write_failed
 from boundless.core.rules import RuleSet
-from boundless.core.strategy_chart import StrategyChart
-from boundless.math.chart_render import chart_csv, chart_html, chart_note, chart_png, chart_rich
-from boundless.titles import load_chart, load_title
 
-EXIT_BAD_INPUT = 2
+if TYPE_CHECKING:
+    from boundless.math.exact import OutcomeDistribution
+
 SIDE_BET_MODULE = "boundless.math.side_bets"
 
 
@@ -31,19 +32,6 @@ class ChartFormat(StrEnum):
     csv = "csv"
     html = "html"
     png = "png"
-
-
-def _fail(message: str) -> None:
-    print(f"error: {message}", file=sys.stderr)
-    raise typer.Exit(EXIT_BAD_INPUT)
-
-
-def _rules(title: str) -> RuleSet:
-    try:
-        return load_title(title)
-    except RulesError as error:
-        _fail(str(error))
-    raise AssertionError("unreachable")
 
 
 @contextmanager
@@ -68,29 +56,28 @@ def side_bet_returns_of(rules: RuleSet) -> dict[str, float]:
     return {key: float(report.rtp) for key, report in compute(rules).items()}
 
 
-TitleArgument = Annotated[str, typer.Argument(help="Title key, e.g. boundless")]
-
-
 def strategy(
-    title: TitleArgument,
+    title: TitleArgument = None,
+    rules_file: RulesOption = None,
     output_format: Annotated[
         ChartFormat, typer.Option("--format", help="text, csv, html or png")
     ] = ChartFormat.text,
     output: Annotated[Path | None, typer.Option("--output", help="Write to this file")] = None,
 ) -> None:
     """The title's basic-strategy chart: hard and soft totals and pairs by dealer up card."""
-    rules = _rules(title)
-    chart: StrategyChart | None = load_chart(title)
-    if chart is None:
-        from boundless.math.strategy import derive_basic_strategy
-
-        with _working(f"Deriving the basic strategy of {title}"):
-            chart = derive_basic_strategy(rules)
+    if output is not None:  # before the work: a bad path is a one-line error, not a traceback
+        png = output_format is ChartFormat.png
+        checked_output(output, "--output", (".png", "") if png else None)
+    rules, chart = read_game(title, rules_file, need_chart=True)
+    assert chart is not None
     name = rules.title.name
     note = chart_note(rules)
     if output_format is ChartFormat.png:
-        target = output or Path(f"{title}-strategy.png")
-        chart_png(chart, name, target, note)
+        target = output or Path(f"{rules.key}-strategy.png")
+        try:
+            chart_png(chart, name, target, note)
+        except OSError as error:
+            write_failed("--output", target, error)
         print(f"wrote {target}")
         return
     if output_format is ChartFormat.text:
@@ -107,23 +94,48 @@ def strategy(
     if output is None:
         sys.stdout.write(text)
     else:
-        output.write_text(text, encoding="utf-8")
+        try:
+            output.write_text(text, encoding="utf-8")
+        except OSError as error:
+            write_failed("--output", output, error)
         print(f"wrote {output}")
 
 
+def _warn_player_edge(rules: RuleSet, optimal: float, basic: float) -> None:
+    """On stderr, so ``--json`` stays one object on stdout."""
+    if optimal > 1:
+        Console(stderr=True).print(
+            f"[bold yellow]warning:[/] these rules give the player the edge: the exact return "
+            f"is {optimal:.2%} with optimal play and {basic:.2%} with the basic chart "
+            f"({rules.key} pays out more than it takes in)."
+        )
+
+
+def _outcome_table(outcomes: OutcomeDistribution) -> Table:
+    table = Table(title="Round results (basic chart, exact)")
+    table.add_column("result", justify="right")
+    table.add_column("chance", justify="right")
+    for value, chance in outcomes.chances.items():
+        table.add_row(f"{float(value):+g}" if value else "0", f"{chance:.6%}")
+    return table
+
+
 def rtp(
-    title: TitleArgument,
+    title: TitleArgument = None,
+    rules_file: RulesOption = None,
     as_json: Annotated[bool, typer.Option("--json", help="One JSON object on stdout")] = False,
 ) -> None:
     """Exact return of the title's main game (optimal and basic strategy) and its side bets."""
-    from boundless.math.exact import analyse_main_game, insurance_return
+    from boundless.math.exact import analyse_main_game, insurance_return, outcome_distribution
 
-    rules = _rules(title)
-    with _working(f"Computing the exact returns of {title}"):
+    rules, _ = read_game(title, rules_file, derive_chart=False)
+    with _working(f"Computing the exact returns of {rules.key}"):
         analysis = analyse_main_game(rules)
+        outcomes = outcome_distribution(rules, analysis.chart)
         insurance = insurance_return(rules)
         side_bets = side_bet_returns_of(rules)
     documented = rules.title.documented_rtp
+    _warn_player_edge(rules, analysis.optimal.return_to_player, analysis.basic.return_to_player)
     if as_json:
         payload = {
             "title": rules.key,
@@ -137,13 +149,16 @@ def rtp(
                 "documented": documented,
                 "decks": rules.shoe.decks,
             },
+            "outcomes": outcomes.to_json(),
+            "win_push_lose": {"win": outcomes.win, "push": outcomes.push, "lose": outcomes.lose},
             "side_bets": side_bets,
             "insurance": insurance.to_json() if rules.insurance.offered else None,
         }
         print(json.dumps(payload))
         return
     console = Console()
-    table = Table(title=f"{rules.title.name}: main game, {rules.shoe.decks} decks, exact")
+    decks = counted(rules.shoe.decks, "deck")
+    table = Table(title=f"{rules.title.name}: main game, {decks}, exact")
     for column in ("strategy", "return", "house edge", "stdev / round", "documented"):
         table.add_column(column, justify="right")
     claim = f"{documented:.2%}" if documented is not None else "-"
@@ -162,6 +177,11 @@ def rtp(
             f"Exact optimal return minus the documented {documented:.2%}: {gap:+.4%} "
             "(see docs/math.md)."
         )
+    console.print(_outcome_table(outcomes))
+    console.print(
+        f"Net result per initial unit: win {outcomes.win:.4%}, push {outcomes.push:.4%}, "
+        f"lose {outcomes.lose:.4%} (a surrender counts as a loss)."
+    )
     if rules.insurance.offered:
         console.print(
             f"Insurance returns {float(insurance.insurance_return):.4%} per unit insured "
@@ -172,7 +192,7 @@ def rtp(
         bets.add_column("bet")
         bets.add_column("return", justify="right")
         for key, value in side_bets.items():
-            bets.add_row(key, f"{value:.6%}")
+            bets.add_row(side_bet_name(rules, key), f"{value:.6%}")
         console.print(bets)
 
 

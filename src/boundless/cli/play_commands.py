@@ -8,7 +8,6 @@ keyboard are :class:`~boundless.cli.play_console.TerminalTable`; the bots are in
 from __future__ import annotations
 
 import json
-import sys
 from pathlib import Path
 from typing import Annotated
 
@@ -17,20 +16,19 @@ from rich.console import Console
 
 from boundless.cli.bots import bot_seats, policy_label
 from boundless.cli.play_console import InputFn, TerminalTable
+from boundless.cli.rule_files import RulesOption, read_game
 from boundless.cli.table_driver import TableDriver
 from boundless.cli.table_events import ShoeRetired, TableEvent
 from boundless.cli.table_seats import Seat
-from boundless.core.errors import RulesError
 from boundless.core.money import format_amount
 from boundless.core.random_source import RandomSource, SeededSource
 from boundless.core.rules import RuleSet
 from boundless.core.strategy_chart import StrategyChart
 from boundless.entropy import CryptoSource
-from boundless.titles import load_game
 
 HUMAN_ID = "you"
 HUMAN_NAME = "you"
-EXIT_BAD_INPUT = 2
+DEFAULT_TITLE = "boundless"
 
 
 def run_game(
@@ -117,7 +115,10 @@ def _save_reveal(folder: Path, event: ShoeRetired, console: Console) -> None:
 
 
 def play(
-    title: Annotated[str, typer.Option(help="Title (rule set) to play.")] = "boundless",
+    title: Annotated[
+        str | None, typer.Option(help="Title (rule set) to play (default boundless).")
+    ] = None,
+    rules_file: RulesOption = None,
     balance: Annotated[
         int, typer.Option(min=1, help="Starting coins in minor units (100000 = 1,000.00).")
     ] = 100000,
@@ -133,11 +134,7 @@ def play(
     ] = None,
 ) -> None:
     """Play a title's table in the terminal: a shared table with bots, or a private one."""
-    try:
-        rules, chart = load_game(title)
-    except RulesError as error:
-        print(f"error: {error}", file=sys.stderr)
-        raise typer.Exit(EXIT_BAD_INPUT) from None
+    rules, chart = read_game(title or (None if rules_file else DEFAULT_TITLE), rules_file)
     source: RandomSource = SeededSource(seed) if seed is not None else CryptoSource()
     run_game(
         rules,

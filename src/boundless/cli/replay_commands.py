@@ -4,14 +4,18 @@ from __future__ import annotations
 
 import json
 import sys
+from collections.abc import Callable
 from pathlib import Path
 from typing import Annotated
 
 import typer
 
-from boundless.core.errors import RulesError
+from boundless.cli.rule_files import RulesOption, read_game
+from boundless.core.errors import InvalidRuleSetError, RulesError
+from boundless.core.rules import RuleSet
 from boundless.core.scenario import run_scenario
 from boundless.core.shoe import ShoeReveal
+from boundless.core.strategy_chart import StrategyChart
 from boundless.titles import load_game
 
 EXIT_BAD_INPUT = 2
@@ -36,11 +40,29 @@ def _read_json(path: Path) -> object:
     raise AssertionError("unreachable")
 
 
-def replay(scenario: Annotated[Path, typer.Argument(help="Scenario JSON file")]) -> None:
+def _file_loader(rules_file: Path) -> Callable[[str], tuple[RuleSet, StrategyChart | None]]:
+    """The scenario's title must be the one the file defines."""
+    game = read_game(None, rules_file)
+
+    def load(key: str) -> tuple[RuleSet, StrategyChart | None]:
+        if key != game[0].key:
+            raise InvalidRuleSetError(
+                f"the scenario plays {key!r} but --rules {rules_file} defines {game[0].key!r}"
+            )
+        return game
+
+    return load
+
+
+def replay(
+    scenario: Annotated[Path, typer.Argument(help="Scenario JSON file")],
+    rules_file: RulesOption = None,
+) -> None:
     """Play one round from a stacked shoe and print the result as JSON."""
+    load = load_game if rules_file is None else _file_loader(rules_file)
     data = _read_json(scenario)
     try:
-        result = run_scenario(data, load_game)
+        result = run_scenario(data, load)
     except RulesError as error:
         _fail(" ".join(str(error).split()))
     print(json.dumps(result, indent=2))

@@ -45,13 +45,21 @@ def serve(
     decision_seconds: Seconds = None,
     round_gap_seconds: Annotated[float, typer.Option(min=0.0)] = 3.0,
     web_dir: Annotated[Path | None, typer.Option(help="Static web client folder.")] = None,
+    titles_dir: Annotated[
+        Path | None,
+        typer.Option(
+            help="Folder of rule files (<key>.toml) that add titles or replace shipped ones."
+        ),
+    ] = None,
     log_level: Annotated[str, typer.Option(help="uvicorn log level.")] = "info",
 ) -> None:
     """Serve the live tables and the web client; prints the URL to open."""
     import uvicorn
 
+    from boundless.cli.rule_files import titles_catalog
     from boundless.server.app import create_app
 
+    catalog = titles_catalog(titles_dir)  # checked before anything is printed
     config = ServerConfig(
         host=host,
         port=port,
@@ -78,7 +86,7 @@ def serve(
     if not admin_token and not os.environ.get("BOUNDLESS_ADMIN_TOKEN"):
         typer.echo(f"admin token (this run): {config.admin_token}")
     uvicorn.run(
-        create_app(config),
+        create_app(config, catalog),
         host=host,
         port=port,
         log_level=log_level,

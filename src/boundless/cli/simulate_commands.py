@@ -7,27 +7,28 @@ import os
 import sys
 from enum import StrEnum
 from pathlib import Path
-from typing import Annotated
+from typing import TYPE_CHECKING, Annotated
 
 import typer
 from rich.console import Console
 from rich.progress import (
     BarColumn,
-    MofNCompleteColumn,
     Progress,
+    ProgressColumn,
     TextColumn,
     TimeElapsedColumn,
     TimeRemainingColumn,
 )
 from rich.table import Table
 
-from boundless.core.errors import RulesError
-from boundless.math.sim_compare import ExactFigure, exact_figures, z_score
-from boundless.math.sim_stats import MAIN, Z95
-from boundless.math.simulation import SimulationResult, simulate
-from boundless.titles import load_game
+from boundless.cli.rule_files import RulesOption, TitleArgument, fail, read_game
+from boundless.cli.words import PLOT_SUFFIXES, checked_output, counted, side_bet_name, write_failed
+from boundless.core.rules import RuleSet
 
-EXIT_BAD_INPUT = 2
+if TYPE_CHECKING:  # the simulator (numba) loads only when the command runs
+    from boundless.math.simulation import ExactFigure, SimulationResult
+
+MAIN_GAME = "main game"
 
 
 class PolicyChoice(StrEnum):
@@ -35,18 +36,20 @@ class PolicyChoice(StrEnum):
     autoplay = "autoplay"
 
 
-def _fail(message: str) -> None:
-    print(f"error: {message}", file=sys.stderr)
-    raise typer.Exit(EXIT_BAD_INPUT)
+class BackendChoice(StrEnum):
+    local = "local"
+    ray = "ray"
 
 
-def _table(result: SimulationResult, name: str, exact: dict[str, ExactFigure]) -> Table:
+def _table(result: SimulationResult, rules: RuleSet, exact: dict[str, ExactFigure]) -> Table:
+    from boundless.math.simulation import MAIN, Z95, z_score
+
     shoe = "a fresh shoe every round" if result.fresh_shoe else "the title's shoe"
     table = Table(
-        title=f"{name}: {result.rounds:,} rounds, {result.spots} spot(s), policy "
-        f"{result.policy}, {shoe}",
+        title=f"{rules.title.name}: {counted(result.rounds, 'round')}, "
+        f"{counted(result.spots, 'spot')}, policy {result.policy}, {shoe}",
         caption=f"seed {result.seed}; {result.rounds_per_second:,.0f} rounds/s, "
-        f"{result.workers} worker(s)",
+        + (counted(result.workers, "worker") if result.backend == "local" else "Ray tasks"),
     )
     columns = ["bet", "return", "± 95%", "rounds"]
     if exact:
@@ -55,7 +58,7 @@ def _table(result: SimulationResult, name: str, exact: dict[str, ExactFigure]) -
         table.add_column(column, justify="left" if column == "bet" else "right")
     for key, item in result.estimates.items():
         row = [
-            "main game" if key == MAIN else key,
+            MAIN_GAME if key == MAIN else side_bet_name(rules, key),
             f"{item.value:.4%}",
             f"{Z95 * item.standard_error:.4%}",
             f"{item.rounds:,}",
@@ -70,8 +73,20 @@ def _table(result: SimulationResult, name: str, exact: dict[str, ExactFigure]) -
     return table
 
 
+def progress_columns(key: str) -> tuple[ProgressColumn, ...]:
+    """The progress line: rounds done of rounds asked, with thousands separators."""
+    return (
+        TextColumn(f"simulating {key}"),
+        BarColumn(),
+        TextColumn("{task.completed:,.0f}/{task.total:,.0f} rounds"),
+        TimeElapsedColumn(),
+        TimeRemainingColumn(),
+    )
+
+
 def simulate_command(
-    title: Annotated[str, typer.Argument(help="Title key, e.g. boundless")],
+    title: TitleArgument = None,
+    rules_file: RulesOption = None,
     rounds: Annotated[int, typer.Option("--rounds", min=1, help="Rounds to play (at least)")] = (
         1_000_000
     ),
@@ -96,26 +111,38 @@ def simulate_command(
         Path | None, typer.Option("--plot", help="Write a convergence plot (png, svg, pdf)")
     ] = None,
     as_json: Annotated[bool, typer.Option("--json", help="One JSON object on stdout")] = False,
+    backend: Annotated[
+        BackendChoice,
+        typer.Option(help="local: worker processes here; ray: tasks on a Ray cluster"),
+    ] = BackendChoice.local,
+    address: Annotated[
+        str | None,
+        typer.Option(help="Ray cluster to join (with --backend ray; default: a local one)"),
+    ] = None,
 ) -> None:
     """Monte-Carlo play of a title: its shoe, cut card, burn, side-bet rounds and policy.
 
     One position plays every spot; every side bet is staked at one unit on every spot in every
     round it is offered. Insurance and even money are never taken.
     """
-    try:
-        rules, chart = load_game(title)
-    except RulesError as error:
-        _fail(str(error))
-        raise AssertionError("unreachable") from error
+    if address is not None and backend is not BackendChoice.ray:
+        fail("--address names a Ray cluster: give it with --backend ray")
+    if plot is not None:  # before the work: the format comes from the name
+        checked_output(plot, "--plot", PLOT_SUFFIXES)
+    rules, chart = read_game(title, rules_file, need_chart=policy is PolicyChoice.basic)
     if spots is not None and spots > rules.table.spots:
-        _fail(f"{title} has {rules.table.spots} spot(s)")
+        fail(f"{rules.key} has {counted(rules.table.spots, 'spot')}")
+    from boundless.math.simulation import (
+        MAIN,
+        Z95,
+        BackendUnavailableError,
+        exact_figures,
+        simulate,
+    )
+
     err = Console(stderr=True)
     with Progress(
-        TextColumn(f"simulating {title}"),
-        BarColumn(),
-        MofNCompleteColumn(),
-        TimeElapsedColumn(),
-        TimeRemainingColumn(),
+        *progress_columns(rules.key),
         console=err,
         transient=True,
         disable=as_json and not err.is_terminal,
@@ -132,26 +159,31 @@ def simulate_command(
                 spots=spots,
                 fresh_shoe=fresh_shoe,
                 progress=lambda done: progress.update(task, completed=min(done, rounds)),
+                backend=backend.value,
+                address=address,
             )
-        except ValueError as error:  # a request the title cannot play (no chart, spots)
-            _fail(str(error))
-            raise AssertionError("unreachable") from error
+        except (ValueError, BackendUnavailableError) as error:  # no chart, spots, no Ray
+            fail(str(error))
     exact: dict[str, ExactFigure] = {}
     if compare or plot is not None:
         with err.status("computing the exact figures", spinner="dots"):
             exact = exact_figures(rules, chart, policy.value)
     if plot is not None:
-        from boundless.math.sim_plot import convergence_plot
+        from boundless.cli.convergence_plot import convergence_plot
 
-        convergence_plot(result, exact, plot, rules.title.name)
-        err.print(f"wrote {plot}")
+        try:
+            names = {key: side_bet_name(rules, key) for key in result.side_bets}
+            convergence_plot(result, exact, plot, rules.title.name, {MAIN: MAIN_GAME, **names})
+        except OSError as error:
+            write_failed("--plot", plot, error)
+        print(f"wrote {plot}", file=sys.stderr)  # not Rich: a long path must not wrap
     if as_json:
         payload = result.to_json()
         if compare:
             payload["exact"] = {key: figure.value for key, figure in exact.items()}
         print(json.dumps(payload))
         return
-    Console().print(_table(result, rules.title.name, exact if compare else {}))
+    Console().print(_table(result, rules, exact if compare else {}))
     half = Z95 * result.main.standard_error
     Console().print(
         f"Main game house edge {1 - result.main.value:.4%} ± {half:.4%} (95%), "

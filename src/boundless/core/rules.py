@@ -3,12 +3,17 @@
 The engine reads these switches and never asks which title it runs. Shipped titles are TOML
 files in ``boundless/titles``; :func:`parse_rule_set` turns TOML text into a :class:`RuleSet` or
 raises :class:`InvalidRuleSetError` naming the field and the problem.
+
+A file may extend another rule set and give only what differs (``extends = "<title>"``);
+finding the base is the adapters' job (``boundless.titles``), merging it is
+:func:`extend_rule_data`, pure like the rest of this module.
 """
 
 from __future__ import annotations
 
 import tomllib
-from typing import Annotated, Literal
+from collections.abc import Mapping
+from typing import Annotated, Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, ValidationError, model_validator
 
@@ -300,10 +305,81 @@ def rule_set_from_data(data: object, source: str = "rule set") -> RuleSet:
         raise InvalidRuleSetError(_describe(error, source)) from None
 
 
-def parse_rule_set(text: str, source: str = "rule set") -> RuleSet:
-    """Parse and validate TOML text; errors name the source, the field and the problem."""
+def rule_data_from_toml(text: str, source: str = "rule set") -> dict[str, Any]:
+    """The TOML text as plain data, not yet validated (it may extend another rule set)."""
     try:
-        data = tomllib.loads(text)
+        return tomllib.loads(text)
     except tomllib.TOMLDecodeError as error:
         raise InvalidRuleSetError(f"{source}: not valid TOML: {error}") from None
+
+
+def parse_rule_set(text: str, source: str = "rule set") -> RuleSet:
+    """Parse and validate TOML text; errors name the source, the field and the problem."""
+    data = rule_data_from_toml(text, source)
+    if EXTENDS in data:
+        raise InvalidRuleSetError(f"{source}: {EXTENDS}: load the file through boundless.titles")
     return rule_set_from_data(data, source)
+
+
+EXTENDS = "extends"
+OMIT = "omit"  # in an extending file's [[side_bets]] entry: drop the base's bet of that key
+
+
+def extend_rule_data(
+    base: Mapping[str, Any], changes: Mapping[str, Any], source: str = "rule set"
+) -> dict[str, Any]:
+    """``base`` with ``changes`` laid over it: what an extending file means.
+
+    Tables merge key by key, at any depth; any other value replaces the base's. ``side_bets``
+    is matched by ``key``: an entry naming a base bet replaces the fields it gives (each whole,
+    so a ``pays`` table given is the bet's whole pay table), ``omit = true`` drops that bet, and
+    an entry with a new key is added after the base's bets.
+    """
+    merged = _merge_tables(base, changes, ())
+    if "side_bets" in changes:
+        merged["side_bets"] = _merge_side_bets(
+            base.get("side_bets", []), changes["side_bets"], source
+        )
+    return merged
+
+
+def _merge_tables(
+    base: Mapping[str, Any], changes: Mapping[str, Any], where: tuple[str, ...]
+) -> dict[str, Any]:
+    merged = dict(base)
+    for key, value in changes.items():
+        if key == EXTENDS and not where:
+            continue
+        old = merged.get(key)
+        if isinstance(old, Mapping) and isinstance(value, Mapping):
+            merged[key] = _merge_tables(old, value, (*where, key))
+        else:
+            merged[key] = value
+    return merged
+
+
+def _merge_side_bets(base: object, changes: object, source: str) -> list[Any]:
+    if not isinstance(changes, list):
+        raise InvalidRuleSetError(f"{source}: side_bets: must be an array of tables")
+    bets = list(base) if isinstance(base, list) else []
+    for index, entry in enumerate(changes):
+        where = f"{source}: side_bets[{index}]"
+        key = entry.get("key") if isinstance(entry, Mapping) else None
+        if not isinstance(key, str):
+            raise InvalidRuleSetError(f"{where}: needs a key naming the bet to change or add")
+        assert isinstance(entry, Mapping)
+        found = next(
+            (i for i, bet in enumerate(bets) if isinstance(bet, Mapping) and bet.get("key") == key),
+            None,
+        )
+        if entry.get(OMIT, False) is not False:
+            if entry[OMIT] is not True or set(entry) != {"key", OMIT}:
+                raise InvalidRuleSetError(f"{where}.{OMIT}: must be true, beside the key only")
+            if found is None:
+                raise InvalidRuleSetError(f"{where}.{OMIT}: the base has no side bet {key!r}")
+            del bets[found]
+        elif found is None:
+            bets.append(dict(entry))
+        else:
+            bets[found] = {**bets[found], **entry}
+    return bets

@@ -1,24 +1,95 @@
-"""Shipped titles as data, and the adapter that reads them from the package."""
+"""Rule sets as files: the shipped titles in this package, and any an operator writes.
+
+A file may say ``extends = "<title>"`` (a shipped title's key) or ``extends = "base.toml"`` (a
+path relative to the file) and give only what differs; the merge is
+:func:`boundless.core.rules.extend_rule_data`. A title's basic-strategy chart is the
+``<name>.chart.toml`` beside its rule file, when there is one.
+"""
 
 from __future__ import annotations
 
 from functools import cache
 from importlib import resources
+from pathlib import Path
+from typing import Any
 
 from boundless.core.errors import InvalidRuleSetError
-from boundless.core.rules import RuleSet, parse_rule_set
+from boundless.core.rules import (
+    EXTENDS,
+    RuleSet,
+    extend_rule_data,
+    rule_data_from_toml,
+    rule_set_from_data,
+)
 from boundless.core.strategy_chart import StrategyChart, parse_strategy_chart
 
 CHART_SUFFIX = ".chart.toml"
+RULES_SUFFIX = ".toml"
 
 
 def shipped_title_keys() -> list[str]:
     folder = resources.files(__package__)
     return sorted(
-        entry.name.removesuffix(".toml")
+        entry.name.removesuffix(RULES_SUFFIX)
         for entry in folder.iterdir()
-        if entry.name.endswith(".toml") and not entry.name.endswith(CHART_SUFFIX)
+        if entry.name.endswith(RULES_SUFFIX) and not entry.name.endswith(CHART_SUFFIX)
     )
+
+
+def _shipped_text(key: str) -> str:
+    return resources.files(__package__).joinpath(f"{key}{RULES_SUFFIX}").read_text("utf-8")
+
+
+def _read_text(path: Path, what: str, prefix: str = "") -> str:
+    try:
+        return path.read_text(encoding="utf-8")
+    except OSError as error:
+        problem = error.strerror or str(error)
+        raise InvalidRuleSetError(f"{prefix}cannot read {what} {path}: {problem}") from None
+    except UnicodeDecodeError:
+        raise InvalidRuleSetError(f"{prefix}{what} {path} is not UTF-8 text") from None
+
+
+def _resolved(
+    text: str, source: str, folder: Path | None, chain: tuple[str, ...]
+) -> dict[str, Any]:
+    """The file's data with its ``extends`` chain merged in (not yet validated)."""
+    data = rule_data_from_toml(text, source)
+    base_name = data.get(EXTENDS)
+    if base_name is None:
+        return data
+    where = f"{source}: {EXTENDS}"
+    if not isinstance(base_name, str) or not base_name:
+        raise InvalidRuleSetError(f"{where}: must be a title key or a file path, got {base_name!r}")
+    if "/" not in base_name and not base_name.endswith(RULES_SUFFIX):
+        known = shipped_title_keys()
+        if base_name not in known:
+            raise InvalidRuleSetError(
+                f"{where}: no shipped title {base_name!r} (shipped: {', '.join(known)}; "
+                "a file is named by its path, e.g. 'base.toml')"
+            )
+        base_source, base_text, base_folder = f"{base_name}{RULES_SUFFIX}", None, None
+    elif folder is None:
+        raise InvalidRuleSetError(f"{where}: a shipped title extends shipped titles only")
+    else:
+        path = folder / base_name
+        base_source, base_text, base_folder = str(path), None, path.parent
+        if base_source not in chain:
+            base_text = _read_text(path, "the base rule file", f"{where}: ")
+    if base_source in chain:
+        loop = " -> ".join((*chain, base_source))
+        raise InvalidRuleSetError(f"{where}: {base_name!r} makes a loop ({loop})")
+    if base_text is None:
+        base_text = _shipped_text(base_name)
+    base = _resolved(base_text, base_source, base_folder, (*chain, base_source))
+    return extend_rule_data(base, data, source)
+
+
+def _load(text: str, source: str, folder: Path | None) -> RuleSet:
+    """Resolve and validate; a merged file's errors say what it extends."""
+    data = _resolved(text, source, folder, (source,))
+    base = rule_data_from_toml(text, source).get(EXTENDS)
+    return rule_set_from_data(data, source if base is None else f"{source} (extends {base})")
 
 
 @cache
@@ -27,11 +98,18 @@ def load_title(key: str) -> RuleSet:
     known = shipped_title_keys()
     if key not in known:
         raise InvalidRuleSetError(f"unknown title {key!r}; shipped titles: {', '.join(known)}")
-    text = resources.files(__package__).joinpath(f"{key}.toml").read_text(encoding="utf-8")
-    rules = parse_rule_set(text, source=f"{key}.toml")
+    source = f"{key}{RULES_SUFFIX}"
+    rules = _load(_shipped_text(key), source, None)
     if rules.key != key:
-        raise InvalidRuleSetError(f"{key}.toml: title.key is {rules.key!r}, expected {key!r}")
+        raise InvalidRuleSetError(f"{source}: title.key is {rules.key!r}, expected {key!r}")
     return rules
+
+
+def _checked_chart(text: str, source: str, key: str) -> StrategyChart:
+    chart = parse_strategy_chart(text, source=source)
+    if chart.title_key != key:
+        raise InvalidRuleSetError(f"{source} is the chart of {chart.title_key!r}, not {key!r}")
+    return chart
 
 
 @cache
@@ -40,10 +118,7 @@ def load_chart(key: str) -> StrategyChart | None:
     entry = resources.files(__package__).joinpath(f"{key}{CHART_SUFFIX}")
     if not entry.is_file():
         return None
-    chart = parse_strategy_chart(entry.read_text(encoding="utf-8"), source=f"{key}{CHART_SUFFIX}")
-    if chart.title_key != key:
-        raise InvalidRuleSetError(f"{key}{CHART_SUFFIX} is the chart of {chart.title_key!r}")
-    return chart
+    return _checked_chart(entry.read_text(encoding="utf-8"), f"{key}{CHART_SUFFIX}", key)
 
 
 def load_game(key: str) -> tuple[RuleSet, StrategyChart | None]:
@@ -53,3 +128,46 @@ def load_game(key: str) -> tuple[RuleSet, StrategyChart | None]:
     if rules.needs_strategy_chart and chart is None:
         raise InvalidRuleSetError(f"title {key!r} needs {key}{CHART_SUFFIX}, which is missing")
     return rules, chart
+
+
+def chart_path_beside(path: Path) -> Path:
+    """Where the chart of the rule file ``path`` lives: ``<name>.chart.toml`` beside it."""
+    return path.with_name(path.name.removesuffix(RULES_SUFFIX) + CHART_SUFFIX)
+
+
+def load_rule_file(path: Path) -> tuple[RuleSet, StrategyChart | None]:
+    """A rule set from any file (its ``extends`` resolved), and the chart beside it if any.
+
+    The chart may be ``None`` even where the rules need one: deriving it is the math's job
+    (``boundless.math.strategy.with_chart``).
+    """
+    if path.name.endswith(CHART_SUFFIX):
+        raise InvalidRuleSetError(f"{path} is a strategy chart, not a rule set")
+    source = str(path)
+    text = _read_text(path, "the rule file")
+    rules = _load(text, source, path.parent)
+    chart_file = chart_path_beside(path)
+    if not chart_file.is_file():
+        return rules, None
+    chart_text = _read_text(chart_file, "the chart file")
+    return rules, _checked_chart(chart_text, str(chart_file), rules.key)
+
+
+def load_titles_dir(folder: Path) -> dict[str, tuple[RuleSet, StrategyChart | None]]:
+    """Every rule file of ``folder`` by its key; each file is named after its title's key."""
+    if not folder.is_dir():
+        raise InvalidRuleSetError(f"titles folder {folder} is not a folder")
+    games: dict[str, tuple[RuleSet, StrategyChart | None]] = {}
+    files = sorted(folder.glob(f"*{RULES_SUFFIX}"))
+    for path in (path for path in files if not path.name.endswith(CHART_SUFFIX)):
+        rules, chart = load_rule_file(path)
+        expected = path.name.removesuffix(RULES_SUFFIX)
+        if rules.key != expected:
+            raise InvalidRuleSetError(
+                f"{path}: title.key is {rules.key!r}; a file in a titles folder is named "
+                f"after its key ({rules.key}{RULES_SUFFIX})"
+            )
+        games[rules.key] = (rules, chart)
+    if not games:
+        raise InvalidRuleSetError(f"titles folder {folder} holds no rule file (*{RULES_SUFFIX})")
+    return games

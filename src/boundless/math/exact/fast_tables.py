@@ -19,8 +19,8 @@ from functools import cache
 import numpy as np
 import numpy.typing as npt
 
-from boundless.math.params import BUST, DEALER_BLACKJACK, VALUES
-from boundless.math.strategy_cells import CELL_ORDER, cell_of
+from boundless.math.exact.params import BUST, DEALER_BLACKJACK, VALUES
+from boundless.math.exact.strategy_cells import CELL_ORDER, cell_of
 
 IntArray = npt.NDArray[np.int64]
 FloatArray = npt.NDArray[np.float64]

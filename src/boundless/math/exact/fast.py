@@ -1,6 +1,6 @@
 """Fast exact analysis of full shoes: numba kernels, one pipeline per dealer up card.
 
-The definitions are those of :mod:`boundless.math.reference` (tested equal on small shoes).
+The definitions are those of :mod:`boundless.math.exact.reference` (tested equal on small shoes).
 Everything a dealer up card needs (its dealer table, its chart column, its figures) depends
 on that up card alone, so the ten pipelines run on a small thread pool; the kernels release
 the GIL. This module lays out arrays and assembles the first decision in Python.
@@ -18,7 +18,7 @@ import numpy.typing as npt
 from boundless.core.cards import Card
 from boundless.core.rules import RuleSet
 from boundless.core.strategy_chart import CELL_MOVES, StrategyChart
-from boundless.math.fast_kernels import (
+from boundless.math.exact.fast_kernels import (
     DOUBLE_MEAN,
     MEAN,
     SQUARE,
@@ -31,9 +31,15 @@ from boundless.math.fast_kernels import (
     reach_weights,
     split_parts,
 )
-from boundless.math.fast_tables import FloatArray, HandSpace, IntArray, dealer_trie, hand_space
-from boundless.math.params import OUTCOME_COUNT, GameParams
-from boundless.math.strategy_cells import (
+from boundless.math.exact.fast_tables import (
+    FloatArray,
+    HandSpace,
+    IntArray,
+    dealer_trie,
+    hand_space,
+)
+from boundless.math.exact.params import OUTCOME_COUNT, GameParams
+from boundless.math.exact.strategy_cells import (
     CELL_ORDER,
     MOVE_CODES,
     PAIR_CODES,
@@ -92,6 +98,7 @@ class HandTables:
     figures: FloatArray
     parts: FloatArray  # [pair, outcome]: one split hand's mean by dealer outcome
     valid: npt.NDArray[np.bool_]
+    moves: IntArray  # [context, hand]: the move taken there (HIT, STAND, DOUBLE)
 
     def column(self, name: str) -> FloatArray:
         return self.figures[:, :, FIGURE_COLUMNS.index(name)]
@@ -230,9 +237,10 @@ class UpCard:
             figures=np.empty((*shape, len(FIGURE_COLUMNS))),
             parts=np.zeros((CONTEXTS, OUTCOME_COUNT)),
             valid=np.zeros(shape, dtype=np.bool_),
+            moves=np.zeros(shape, dtype=np.int64),
         )
         first, second = column_arrays(column or baseline_column())
-        moves = np.zeros(shape, dtype=np.int64)
+        moves = tables.moves
         win = float(self.params.win_pays)
         all_bets = self.rule == "all_bets"
         evaluate_hands(

@@ -2,9 +2,9 @@
 
 It reads the rule set, the chart (:meth:`StrategyChart.choose`), the core side-bet evaluators and
 the core wheel directly, where the kernel reads the integer tables of
-:mod:`boundless.math.sim_spec`. Given the same stacked shoe and wheel numbers it must record the
-same rounds as :func:`boundless.math.sim_kernels.play_shoe`, and given the same generator state
-the same sums as :func:`boundless.math.sim_kernels.simulate_chunk`.
+:mod:`boundless.math.simulation.spec`. Given the same stacked shoe and wheel numbers it must
+record the same rounds as :func:`boundless.math.simulation.kernels.play_shoe`, and given the
+same generator state the same sums as :func:`boundless.math.simulation.kernels.simulate_chunk`.
 """
 
 from __future__ import annotations
@@ -20,7 +20,7 @@ from boundless.core.rules import RuleSet, SideBetRules
 from boundless.core.side_bets import SIDE_BET_KINDS
 from boundless.core.strategy_chart import StrategyChart
 from boundless.core.wheel import spin_bonus_wheel
-from boundless.math.sim_rng import py_next_u64, py_randbelow
+from boundless.math.simulation.rng import py_next_u64, py_randbelow
 
 Policy = Literal["basic", "autoplay"]
 POLICIES: tuple[Policy, ...] = ("basic", "autoplay")

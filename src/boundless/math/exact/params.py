@@ -1,7 +1,7 @@
 """What the main-game math reads from a rule set, as plain numbers.
 
-Both the reference implementation (:mod:`boundless.math.reference`) and the fast one
-(:mod:`boundless.math.fast`) start from :class:`GameParams`, so they cannot read a switch
+Both the reference implementation (:mod:`boundless.math.exact.reference`) and the fast one
+(:mod:`boundless.math.exact.fast`) start from :class:`GameParams`, so they cannot read a switch
 differently. Card values run 1 (ace) to 10; value counts are indexed ``value - 1``.
 
 The dealer's final result is one of seven outcomes, in this order: a total of 17, 18, 19,

@@ -19,7 +19,7 @@ import numpy.typing as npt
 from boundless.core.cards import Card
 from boundless.core.rules import RuleSet
 from boundless.core.strategy_chart import StrategyChart
-from boundless.math.sim_kernels import (
+from boundless.math.simulation.kernels import (
     DOUBLE,
     HIT,
     MV_FIRST,
@@ -31,7 +31,7 @@ from boundless.math.sim_kernels import (
     SURRENDER,
     SURRENDER20,
 )
-from boundless.math.sim_reference import Hand, Policy, ReferenceGame
+from boundless.math.simulation.reference import Hand, Policy, ReferenceGame
 
 ACTION_CODES = {
     "hit": HIT,
@@ -62,7 +62,7 @@ def _values_with(hard: int, ace: bool, count: int) -> tuple[int, ...] | None:
 def decision_tables(rules: RuleSet, chart: StrategyChart | None, policy: Policy) -> (
     npt.NDArray[np.int8]
 ):  # fmt: skip
-    """The ``moves`` array of :mod:`boundless.math.sim_kernels` for this policy."""
+    """The ``moves`` array of :mod:`boundless.math.simulation.kernels` for this policy."""
     game = ReferenceGame(rules, chart, policy, 1)
     moves = np.full(MV_SIZE, STAND, dtype=np.int8)
     ups = [_card(value, 2) for value in range(1, 11)]

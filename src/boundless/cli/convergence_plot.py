@@ -6,17 +6,21 @@ from __future__ import annotations
 import math
 from pathlib import Path
 
-from boundless.math.sim_compare import ExactFigure
-from boundless.math.sim_stats import MAIN, Z95
-from boundless.math.simulation import SimulationResult
+from boundless.math.simulation import MAIN, Z95, ExactFigure, SimulationResult
 
 COLUMNS = 2
 
 
 def convergence_plot(
-    result: SimulationResult, exact: dict[str, ExactFigure], target: Path, title: str
+    result: SimulationResult,
+    exact: dict[str, ExactFigure],
+    target: Path,
+    title: str,
+    names: dict[str, str] | None = None,
 ) -> None:
-    """Write the plot to ``target`` (format from its suffix: png, svg, pdf)."""
+    """Write the plot to ``target`` (format from its suffix: png, svg, pdf); ``names``: each
+    bet's name by key (default the key)."""
+    names = names or {}
     import matplotlib
 
     matplotlib.use("Agg")
@@ -39,7 +43,8 @@ def convergence_plot(
         if key in exact:
             axis.axhline(exact[key].value, color="black", linestyle="--", label="exact")
         final = result.estimates[key]
-        axis.set_title(f"{key}: {final.value:.5f} ± {Z95 * final.standard_error:.5f}")
+        name = names.get(key, key)
+        axis.set_title(f"{name}: {final.value:.5f} ± {Z95 * final.standard_error:.5f}")
         axis.set_xscale("log")
         axis.set_xlabel("rounds")
         axis.set_ylabel("return")
@@ -52,5 +57,5 @@ def convergence_plot(
         f"{title}: {result.rounds:,} rounds, {result.spots} spot(s), policy {result.policy}, "
         f"{shoe}, seed {result.seed}"
     )
-    figure.savefig(target, dpi=110)
+    figure.savefig(target, dpi=110, format=target.suffix.lstrip(".").lower())
     plt.close(figure)

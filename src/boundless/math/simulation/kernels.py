@@ -3,7 +3,7 @@
 One round follows the engine's card order (DECISIONS rule 8 with one position per spot): each
 spot's first card, the up card, each spot's second card, the hole card (peek games); spots play
 left to right, a split hand 1 takes cards until it finishes, then hand 2; then the dealer
-(second card first in no-hole-card games). :mod:`boundless.math.sim_reference` plays the same
+(second card first in no-hole-card games). :mod:`boundless.math.simulation.reference` plays the same
 rounds in plain Python with the core's own objects; tests hold the two equal, and hold the kernel
 to the engine card for card.
 
@@ -67,7 +67,7 @@ MV_FIRST = 0
 MV_SPLIT = MV_FIRST + 13 * 13 * 11
 MV_LATER = MV_SPLIT + 2 * 32 * 2 * 11
 MV_SIZE = MV_LATER + 32 * 2 * 11
-# Side-bet methods (see boundless.math.sim_side_tables).
+# Side-bet methods (see boundless.math.simulation.side_tables).
 TABLE, BUST, WHEEL_SPOT, WHEEL_DEALER, PAIR_TABLE = 0, 1, 2, 3, 4
 # cur[]: shoe position, next pre-drawn wheel number, shoe exhausted.
 CUR_POS, CUR_WHEEL, CUR_EXHAUSTED = 0, 1, 2
@@ -104,7 +104,7 @@ def inlined_kernel(function: Function) -> Function:
     return compiled
 
 
-# ---- xoshiro256** (plain-Python twin: boundless.math.sim_rng) --------------------------
+# ---- xoshiro256** (plain-Python twin: boundless.math.simulation.rng) --------------------------
 @kernel
 def _rotl(value: np.uint64, shift: int) -> np.uint64:
     return (value << np.uint64(shift)) | (value >> np.uint64(64 - shift))
@@ -181,7 +181,7 @@ def _add(hands: I64, cards: I8, hand: int, card: int) -> int:
 
 @inlined_kernel
 def decide(moves: I8, hands: I64, cards: I8, hand: int, up: int, split: bool) -> int:
-    """The policy's action, looked up in its decision tables (see sim_policy)."""
+    """The policy's action, looked up in its decision tables (see policy.py)."""
     hard, aces = hands[hand, H_HARD], hands[hand, H_ACES]
     if hands[hand, H_COUNT] == 2:
         if split:

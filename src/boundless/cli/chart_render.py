@@ -182,7 +182,7 @@ def chart_png(chart: StrategyChart, title: str, path: Path, note: str = "") -> N
     if note:
         figure.text(0.5, 0.01, note, ha="center", fontsize=9, style="italic")
     figure.subplots_adjust(left=0.05, right=0.98, top=0.86, bottom=0.14, wspace=0.25)
-    figure.savefig(path, dpi=120)
+    figure.savefig(path, dpi=120, format="png")  # exactly ``path``, whatever its name
 
 
 def chart_note(rules: RuleSet) -> str:

@@ -15,9 +15,9 @@ cards of the other split hand; both hands then have the same expected value, so 
 worth exactly twice one split hand dealt from the shoe without the up card and both pair
 cards (exact for that strategy, by the exchangeability of the shoe's order).
 
-**Basic** strategy is a total-dependent chart (see :mod:`boundless.math.strategy`) played
-exactly as the engine plays it (:meth:`StrategyChart.choose`), its return computed through
-the same recursions.
+**Basic** strategy is a total-dependent chart (see
+:mod:`boundless.math.exact.basic_strategy`) played exactly as the engine plays it
+(:meth:`StrategyChart.choose`), its return computed through the same recursions.
 
 **Standard deviation** is that of the round's net result per initial unit. The second
 moment is exact except for one term: the product of the two split hands' results, which is
@@ -39,9 +39,9 @@ from typing import Literal
 
 from boundless.core.rules import RuleSet
 from boundless.core.strategy_chart import StrategyChart
-from boundless.math.fast import FastAnalysis, Figures
-from boundless.math.params import GameParams, check_shoe, standard_shoe, value_counts_of
-from boundless.math.strategy import derive_basic_strategy
+from boundless.math.exact.basic_strategy import derive_basic_strategy
+from boundless.math.exact.fast import FastAnalysis, Figures
+from boundless.math.exact.params import GameParams, check_shoe, standard_shoe, value_counts_of
 
 Strategy = Literal["optimal", "basic"]
 STRATEGIES: tuple[Strategy, ...] = ("optimal", "basic")

@@ -1,7 +1,8 @@
 """Recorded play of one stacked shoe by the kernel, in the reference's record shapes.
 
-Tests use it to put the kernel beside the plain reference (:mod:`boundless.math.sim_reference`)
-and beside the engine (``SharedRound``) on identical shoes, card for card.
+Tests use it to put the kernel beside the plain reference
+(:mod:`boundless.math.simulation.reference`) and beside the engine (``SharedRound``) on
+identical shoes, card for card.
 """
 
 from __future__ import annotations
@@ -11,7 +12,7 @@ from collections.abc import Sequence
 import numpy as np
 
 from boundless.core.cards import Card
-from boundless.math.sim_kernels import (
+from boundless.math.simulation.kernels import (
     MAX_CARDS,
     R_BURNED,
     R_FIELDS,
@@ -22,10 +23,10 @@ from boundless.math.sim_kernels import (
     UNAVAILABLE,
     play_shoe,
 )
-from boundless.math.sim_reference import Hand, RoundRecord
-from boundless.math.sim_rng import seed_state
-from boundless.math.sim_spec import SimSpec
-from boundless.math.simulation import work_arrays
+from boundless.math.simulation.reference import Hand, RoundRecord
+from boundless.math.simulation.rng import seed_state
+from boundless.math.simulation.runner import work_arrays
+from boundless.math.simulation.spec import SimSpec
 
 STATUS_NAMES = ("deciding", "stood", "bust", "surrendered", "surrendered20", "blackjack")
 

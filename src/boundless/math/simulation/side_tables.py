@@ -31,7 +31,7 @@ from boundless.core.round.settlement import side_bet_pattern
 from boundless.core.rules import RuleSet, SideBetRules
 from boundless.core.side_bets import PENDING, SIDE_BET_KINDS
 from boundless.core.wheel import check_wheel, outer_outcomes
-from boundless.math.sim_kernels import BUST, PAIR_TABLE, TABLE, WHEEL_DEALER, WHEEL_SPOT
+from boundless.math.simulation.kernels import BUST, PAIR_TABLE, TABLE, WHEEL_DEALER, WHEEL_SPOT
 
 TRIPLES = 52 * 52 * 52
 PAIRS = 52 * 52

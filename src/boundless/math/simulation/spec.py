@@ -4,7 +4,7 @@
 here, kernels take arrays). Everything the kernel reads is derived from the rule set, the
 title's strategy chart and the core side-bet evaluators, so the simulator never restates a
 rule. The layouts (``IP_*``, ``FP_*``, ``MV_*``) are defined beside the kernels in
-:mod:`boundless.math.sim_kernels`.
+:mod:`boundless.math.simulation.kernels`.
 """
 
 from __future__ import annotations
@@ -16,7 +16,7 @@ import numpy.typing as npt
 
 from boundless.core.rules import RuleSet
 from boundless.core.strategy_chart import StrategyChart
-from boundless.math.sim_kernels import (
+from boundless.math.simulation.kernels import (
     FP_BLACKJACK,
     FP_DECLINE,
     FP_SIZE,
@@ -35,9 +35,9 @@ from boundless.math.sim_kernels import (
     IP_SPLIT_ACES_ONE_CARD,
     IP_SPOTS,
 )
-from boundless.math.sim_policy import decision_tables
-from boundless.math.sim_reference import POLICIES, Policy
-from boundless.math.sim_side_tables import SideTables, build_side_tables
+from boundless.math.simulation.policy import decision_tables
+from boundless.math.simulation.reference import POLICIES, Policy
+from boundless.math.simulation.side_tables import SideTables, build_side_tables
 
 IntArray = npt.NDArray[np.int64]
 FloatArray = npt.NDArray[np.float64]

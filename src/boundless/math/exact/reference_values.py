@@ -1,6 +1,6 @@
 """Reference recursions in exact fractions: the dealer's outcomes and a hand's values.
 
-Plain and slow on purpose: the fast kernels in :mod:`boundless.math.fast_kernels` are tested
+Plain and slow on purpose: the fast kernels in :mod:`boundless.math.exact.fast_kernels` are tested
 equal to this on small shoes. Every value here is a *blackjack-free part*: the expectation of
 the hand's net result times the indicator that the dealer has no blackjack (for the
 ``peeked`` and ``original_bets_only`` rules), or the full expectation (``all_bets`` and up
@@ -19,7 +19,7 @@ from dataclasses import dataclass
 from fractions import Fraction
 from functools import cache
 
-from boundless.math.params import (
+from boundless.math.exact.params import (
     BUST,
     DEALER_BLACKJACK,
     OUTCOME_COUNT,

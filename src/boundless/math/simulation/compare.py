@@ -24,8 +24,8 @@ from dataclasses import dataclass
 
 from boundless.core.rules import RuleSet
 from boundless.core.strategy_chart import StrategyChart
-from boundless.math.sim_reference import Policy
-from boundless.math.sim_stats import MAIN, BetEstimate
+from boundless.math.simulation.reference import Policy
+from boundless.math.simulation.stats import MAIN, BetEstimate
 
 
 @dataclass(frozen=True, slots=True)

@@ -15,7 +15,7 @@ from dataclasses import dataclass
 import numpy as np
 import numpy.typing as npt
 
-from boundless.math.sim_kernels import (
+from boundless.math.simulation.kernels import (
     C_ROUNDS,
     C_SHOES,
     C_VOID,

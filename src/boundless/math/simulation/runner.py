@@ -6,8 +6,9 @@ penetration, reveal-and-burn after each shuffle, a reshuffle every round where t
 so, side bets offered by round in the shoe, one position on each of ``spots`` spots playing the
 chosen policy, and every side bet of the title staked at one unit on every spot in every round
 it is offered. Work is cut into chunks of whole shoes, each with its own seed from
-``SeedSequence(seed).spawn``; chunks run on ``workers`` processes and are merged in order, so a
-seed gives the same figures whatever the number of workers.
+``SeedSequence(seed).spawn``; chunks run on ``workers`` local processes, or as tasks on a Ray
+cluster (``backend="ray"``, the optional ``cluster`` extra), and are merged in order, so a
+seed gives the same figures whatever runs them.
 """
 
 from __future__ import annotations
@@ -17,13 +18,14 @@ import multiprocessing
 import time
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
+from typing import Literal
 
 import numpy as np
 import numpy.typing as npt
 
 from boundless.core.rules import RuleSet
 from boundless.core.strategy_chart import StrategyChart
-from boundless.math.sim_kernels import (
+from boundless.math.simulation.kernels import (
     C_FIELDS,
     CUR_SIZE,
     H_FIELDS,
@@ -32,14 +34,16 @@ from boundless.math.sim_kernels import (
     Work,
     simulate_chunk,
 )
-from boundless.math.sim_rng import seed_state
-from boundless.math.sim_spec import Policy, SimSpec, build_spec
-from boundless.math.sim_stats import MAIN, BetEstimate, Totals
+from boundless.math.simulation.rng import seed_state
+from boundless.math.simulation.spec import Policy, SimSpec, build_spec
+from boundless.math.simulation.stats import MAIN, BetEstimate, Totals
 
 MIN_CHUNK = 20_000
 MAX_CHUNK = 2_000_000
 TARGET_CHUNKS = 100
 
+Backend = Literal["local", "ray"]
+BACKENDS: tuple[Backend, ...] = ("local", "ray")
 ChunkTask = tuple[int, np.random.SeedSequence, int]
 ChunkResult = tuple[int, npt.NDArray[np.float64], npt.NDArray[np.int64]]
 
@@ -66,6 +70,7 @@ class SimulationResult:
     workers: int
     estimates: dict[str, BetEstimate]
     history: list[HistoryPoint] = field(default_factory=list)
+    backend: Backend = "local"
 
     @property
     def main(self) -> BetEstimate:
@@ -93,6 +98,7 @@ class SimulationResult:
             "void_rounds": self.void_rounds,
             "seconds": self.seconds,
             "workers": self.workers,
+            "backend": self.backend,
             "rounds_per_second": self.rounds_per_second,
             "main": main,
             "side_bets": {key: value.to_json() for key, value in self.side_bets.items()},
@@ -167,7 +173,39 @@ def plan_chunks(rounds: int, chunk_rounds: int | None) -> list[int]:
     return [size] * full + ([rest] if rest else [])
 
 
-def _results(spec: SimSpec, tasks: list[ChunkTask], workers: int) -> Iterator[ChunkResult]:
+class BackendUnavailableError(RuntimeError):
+    """The backend asked for cannot run here (Ray not installed, or no cluster reached)."""
+
+
+def _ray_results(
+    spec: SimSpec, tasks: list[ChunkTask], address: str | None
+) -> Iterator[ChunkResult]:
+    """The same chunks as Ray tasks; results are taken in chunk order, as the pool's are."""
+    try:
+        import ray
+    except ImportError:
+        raise BackendUnavailableError(
+            "the ray backend needs Ray: pip install -e '.[cluster]'"
+        ) from None
+    if not ray.is_initialized():
+        try:
+            ray.init(address=address, include_dashboard=False, log_to_driver=False)
+        except (ConnectionError, RuntimeError, ValueError) as error:
+            raise BackendUnavailableError(f"cannot reach the Ray cluster: {error}") from None
+    play = ray.remote(run_chunk)
+    shared = ray.put(spec)
+    pending = [(index, play.remote(shared, seed, quota)) for index, seed, quota in tasks]
+    for index, reference in pending:
+        stats, counts = ray.get(reference)
+        yield index, stats, counts
+
+
+def _results(
+    spec: SimSpec, tasks: list[ChunkTask], workers: int, backend: Backend, address: str | None
+) -> Iterator[ChunkResult]:
+    if backend == "ray":
+        yield from _ray_results(spec, tasks, address)
+        return
     if workers == 1 or len(tasks) == 1:
         for task in tasks:
             index, seed, quota = task
@@ -188,10 +226,18 @@ def simulate_spec(
     workers: int = 1,
     chunk_rounds: int | None = None,
     progress: Callable[[int], None] | None = None,
+    backend: Backend = "local",
+    address: str | None = None,
 ) -> SimulationResult:
-    """Play ``spec``; ``progress`` is called with the rounds done after each chunk."""
+    """Play ``spec``; ``progress`` is called with the rounds done after each chunk.
+
+    ``backend="ray"`` runs the chunks as Ray tasks (``address``: a cluster to join; by default
+    Ray's own choice, a local one if none is running); ``workers`` then plays no part.
+    """
     if workers < 1:
         raise ValueError(f"workers must be at least 1, got {workers}")
+    if backend not in BACKENDS:
+        raise ValueError(f"backend must be one of {', '.join(BACKENDS)}, got {backend!r}")
     quotas = plan_chunks(rounds, chunk_rounds)
     root = np.random.SeedSequence(seed)
     entropy = root.entropy
@@ -204,7 +250,7 @@ def simulate_spec(
     totals = Totals(np.zeros((bets, ST_FIELDS)), np.zeros(C_FIELDS, dtype=np.int64))
     history: list[HistoryPoint] = []
     started = time.perf_counter()
-    for _, stats, counts in _results(spec, tasks, workers):
+    for _, stats, counts in _results(spec, tasks, workers, backend, address):
         totals = totals.add(stats, counts)
         figures = totals.estimates(spec.side_keys, spec.spots)
         history.append(
@@ -229,6 +275,7 @@ def simulate_spec(
         workers=workers,
         estimates=totals.estimates(spec.side_keys, spec.spots),
         history=history,
+        backend=backend,
     )
 
 
@@ -244,6 +291,8 @@ def simulate(
     fresh_shoe: bool = False,
     chunk_rounds: int | None = None,
     progress: Callable[[int], None] | None = None,
+    backend: Backend = "local",
+    address: str | None = None,
 ) -> SimulationResult:
     """Simulate ``rounds`` rounds (at least; chunks end on whole shoes) of the title.
 
@@ -254,5 +303,12 @@ def simulate(
     """
     spec = build_spec(rules, chart, policy, spots=spots, fresh_shoe=fresh_shoe)
     return simulate_spec(
-        spec, rounds, seed=seed, workers=workers, chunk_rounds=chunk_rounds, progress=progress
+        spec,
+        rounds,
+        seed=seed,
+        workers=workers,
+        chunk_rounds=chunk_rounds,
+        progress=progress,
+        backend=backend,
+        address=address,
     )

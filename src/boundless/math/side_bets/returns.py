@@ -2,7 +2,7 @@
 
 ``side_bet_returns(rules)`` gives one :class:`SideBetReport` per side bet, keyed by the bet's key.
 The method: exact enumeration of the cards each bet reads over a freshly shuffled shoe of
-``rules.shoe.decks`` decks (see :mod:`boundless.math.side_bet_counts`), the pay table applied to
+``rules.shoe.decks`` decks (see :mod:`boundless.math.side_bets.counts`), the pay table applied to
 the highest-paying matched pattern (DECISIONS.md rule 4), and for Bonus Spin Xtreme the exact
 wheel return (:mod:`boundless.core.wheel`) times the chance of its trigger.
 """
@@ -22,7 +22,7 @@ from boundless.core.wheel import (
     wheel_return,
     wheel_second_moment,
 )
-from boundless.math.side_bet_counts import matched_distribution, scope_of
+from boundless.math.side_bets.counts import matched_distribution, scope_of
 
 
 @dataclass(frozen=True, slots=True)

@@ -21,7 +21,7 @@ from typing import Literal
 from boundless.core.cards import ALL_CARDS, Card
 from boundless.core.side_bets import SIDE_BET_KINDS
 from boundless.core.side_bets.base import SideBetKind
-from boundless.math.dealer_final_hands import dealer_final_hands
+from boundless.math.side_bets.dealer_final_hands import dealer_final_hands
 
 Scope = Literal["player", "player_up", "dealer_two", "dealer_final"]
 

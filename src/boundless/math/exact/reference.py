@@ -1,6 +1,6 @@
 """Reference analysis of a whole round, and the basic-strategy derivation, in exact fractions.
 
-Plain and slow: use it on small shoes (see ``tests/math``); :mod:`boundless.math.fast` does
+Plain and slow: use it on small shoes (see ``tests/math``); :mod:`boundless.math.exact.fast` does
 the same for full shoes and is tested equal to this. The definitions are in
 :mod:`boundless.math.exact` and ``docs/math.md``.
 """
@@ -16,8 +16,8 @@ from functools import cache
 from boundless.core.cards import Card
 from boundless.core.rules import RuleSet
 from boundless.core.strategy_chart import CELL_MOVES, StrategyChart
-from boundless.math.params import DEALER_BLACKJACK, GameParams
-from boundless.math.reference_values import (
+from boundless.math.exact.params import DEALER_BLACKJACK, GameParams
+from boundless.math.exact.reference_values import (
     HandValues,
     Moments,
     State,
@@ -26,7 +26,7 @@ from boundless.math.reference_values import (
     hand_total,
     take,
 )
-from boundless.math.strategy_cells import (
+from boundless.math.exact.strategy_cells import (
     CELL_ORDER,
     PAIR_CODES,
     TOTAL_CODES,

@@ -1,4 +1,4 @@
-"""xoshiro256** seeding, and the plain-Python twin of the kernel's generator (sim_kernels).
+"""xoshiro256** seeding, and the plain-Python twin of the kernel's generator (kernels.py).
 
 Fast and statistically strong, for simulation only (never live play: the tables use a CSPRNG).
 A state is four ``uint64`` words, seeded from :class:`numpy.random.SeedSequence`, so every

@@ -1,6 +1,8 @@
-"""numba kernels for the exact main-game analysis. Validation lives in :mod:`boundless.math.fast`.
+"""numba kernels for the exact main-game analysis.
 
-Same definitions as :mod:`boundless.math.reference_values` (tested equal): values are
+Validation lives in :mod:`boundless.math.exact.fast`.
+
+Same definitions as :mod:`boundless.math.exact.reference_values` (tested equal): values are
 blackjack-free parts, contexts are 0 for an unsplit hand and ``p`` for a split hand of the
 pair value ``p``. Moves are coded 0 hit, 1 stand, 2 double (3 split, 4 surrender appear only
 in chart cells and are never allowed past the first decision).

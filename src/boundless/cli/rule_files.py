@@ -1,0 +1,85 @@
+"""A command's title: a shipped key, or ``--rules FILE.toml`` (any rule file, ``extends`` allowed).
+
+Every command that plays or analyses a title reads it here, so they all take the same options
+and answer a bad file the same way: one line naming the file, the field and the problem, exit 2.
+"""
+
+from __future__ import annotations
+
+import sys
+from pathlib import Path
+from typing import TYPE_CHECKING, Annotated, NoReturn
+
+import typer
+from rich.console import Console
+
+from boundless.core.errors import RulesError
+from boundless.core.rules import RuleSet
+from boundless.core.strategy_chart import StrategyChart
+from boundless.titles import load_game, load_rule_file
+
+if TYPE_CHECKING:
+    from boundless.server.titles import TitleCatalog
+
+EXIT_BAD_INPUT = 2
+
+Game = tuple[RuleSet, StrategyChart | None]
+
+RulesOption = Annotated[
+    Path | None,
+    typer.Option(
+        "--rules",
+        help="Rule-set file (TOML) instead of a shipped title; it may say "
+        'extends = "<title>" and give only what differs.',
+    ),
+]
+TitleArgument = Annotated[
+    str | None, typer.Argument(help="Title key, e.g. boundless (or give --rules FILE)")
+]
+
+
+def fail(message: str) -> NoReturn:
+    print(f"error: {' '.join(message.split())}", file=sys.stderr)
+    raise typer.Exit(EXIT_BAD_INPUT)
+
+
+def read_game(
+    title: str | None,
+    rules_file: Path | None,
+    *,
+    need_chart: bool = False,
+    derive_chart: bool = True,
+) -> Game:
+    """The title's rules and chart; a chart the rules need (or ``need_chart``) is derived
+    in memory when none ships with them, unless ``derive_chart`` is false."""
+    if title is not None and rules_file is not None:
+        fail(f"give a title or --rules, not both (got {title!r} and --rules {rules_file})")
+    try:
+        if rules_file is not None:
+            rules, chart = load_rule_file(rules_file)
+        elif title is not None:
+            rules, chart = load_game(title)
+        else:
+            fail("name a title (e.g. boundless) or give --rules FILE.toml")
+    except RulesError as error:
+        fail(str(error))
+    if chart is None and derive_chart and (need_chart or rules.needs_strategy_chart):
+        from boundless.math.strategy import with_chart
+
+        with Console(stderr=True).status(
+            f"Deriving the basic strategy of {rules.key}", spinner="dots"
+        ):
+            chart = with_chart(rules, chart, always=True)
+    return rules, chart
+
+
+def titles_catalog(folder: Path | None) -> TitleCatalog | None:
+    """The shipped titles plus ``folder``'s rule files, or ``None`` for the shipped ones only."""
+    if folder is None:
+        return None
+    from boundless.server.titles import TitleCatalog
+
+    try:
+        return TitleCatalog.shipped().with_folder(folder)
+    except RulesError as error:
+        fail(str(error))
