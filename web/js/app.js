@@ -56,7 +56,8 @@ async function boot() {
   });
   on("welcome", (message) => message.player && session.setBalance(message.player.balance));
   on("you", (message) => session.setBalance(message.balance));
-  on("settled", (message) => session.setBalance(message.balance));
+  // The table view sets the balance itself once the round's last card has landed.
+  on("settled", (message) => table.holdsResult(message) || session.setBalance(message.balance));
   on("ack", (message) => session.setBalance(message.balance));
   await restoreSession();
   window.addEventListener("hashchange", route);
