@@ -112,7 +112,6 @@ function signUpCard() {
   const input = h("input#signup-name", {
     type: "text",
     name: "display_name",
-    required: true,
     maxlength: 32,
     autocomplete: "nickname",
     placeholder: t("signup.placeholder"),
@@ -122,7 +121,11 @@ function signUpCard() {
     onsubmit: async (event) => {
       event.preventDefault();
       const name = input.value.trim();
-      if (!name) return;
+      if (!name) {
+        message.textContent = t("signup.name_blank");
+        input.focus();
+        return;
+      }
       form.querySelector("button").disabled = true;
       try {
         await signIn(name);

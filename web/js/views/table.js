@@ -11,7 +11,7 @@ import { log } from "./table/actions.js";
 import { dock, statusLine } from "./table/dock.js";
 import { dealerZone, drawTimer, feltText, header, spotZones } from "./table/felt.js";
 import { helpPanel, onKey } from "./table/keys.js";
-import { retarget, setLanded, stopPacing } from "./table/pacing.js";
+import { dealing, retarget, setLanded, stopPacing } from "./table/pacing.js";
 import { logPanel, recentStrip, resultPanel, stepPanel } from "./table/panels.js";
 import { betsFromPositions, changed, chipValues, fresh, pub, setView, settledNet, v } from "./table/state.js";
 
@@ -30,11 +30,11 @@ export function mount(element, tableId) {
     );
     return;
   }
-  setLanded(landed);
+  setLanded(landed, drainQueue);
   unsubscribers.push(
-    on("state", (m) => m.table_id === v.tableId && onState(m)),
-    on("you", (m) => m.table_id === v.tableId && onYou(m)),
-    on("step", (m) => m.table_id === v.tableId && onStep(m)),
+    on("state", (m) => m.table_id === v.tableId && later(m, onState)),
+    on("you", (m) => m.table_id === v.tableId && later(m, onYou)),
+    on("step", (m) => m.table_id === v.tableId && later(m, onStep)),
     on("settled", (m) => m.table_id === v.tableId && onSettled(m)),
     on("notice", (m) => m.table_id === v.tableId && onNotice(m)),
     on("reconnected", () => join()),
@@ -72,6 +72,7 @@ export function holdsResult(message) {
 
 async function join() {
   resyncing = true;
+  if (v) v.queue = [];
   try {
     await send("join", { table_id: v.tableId });
     await send("resync", { table_id: v.tableId }).catch(() => {});
@@ -83,6 +84,22 @@ async function join() {
 }
 
 // ---- incoming messages --------------------------------------------------------------------
+/** A later round's messages wait until this round's cards and result have landed. */
+function later(message, handle) {
+  if (v.queue?.length || (dealing() && message.round_id !== v.roundId && v.roundId !== null)) {
+    (v.queue ??= []).push([message, handle]);
+    return;
+  }
+  handle(message);
+}
+
+function drainQueue() {
+  while (v?.queue?.length && !dealing()) {
+    const [message, handle] = v.queue.shift();
+    handle(message);
+  }
+}
+
 function sameState(a, b) {
   if (!a || !b) return false;
   return JSON.stringify({ ...a, server_ms: 0 }) === JSON.stringify({ ...b, server_ms: 0 });

@@ -28,7 +28,12 @@ from boundless.ledger.records import StakeOrder
 from boundless.server import messages
 from boundless.server.clock import now_ms
 from boundless.server.config import TimerSettings
-from boundless.server.errors import ConflictError, ForbiddenError, TablePausedError
+from boundless.server.errors import (
+    ConflictError,
+    ForbiddenError,
+    SideBetsLockedError,
+    TablePausedError,
+)
 from boundless.server.event_codec import encode_events
 from boundless.server.gateway.hub import Hub
 from boundless.server.phases import BETTING, CANCELLED, DECISIONS, INSURANCE
@@ -340,7 +345,7 @@ class Table:
         self.check_access(player)
         round_ = self._betting_round()
         if len(round_.book) or self.pending_bets:
-            raise ConflictError("side bets can be chosen only while no bet is on the table")
+            raise SideBetsLockedError("side bets can be chosen only while no bet is on the table")
         replacement = SharedRound(
             self.rules,
             round_in_shoe=round_.round_in_shoe,

@@ -5,7 +5,7 @@ import { t } from "../../i18n.js";
 import { errorText, toast } from "../../session.js";
 import { newBetId, send } from "../../socket.js";
 import { sideBetRules } from "../rule_text.js";
-import { bettingOpen, changed, draftTotal, occupiedSpots, offeredSideBets, pub, sideAvailable, v } from "./state.js";
+import { bettingOpen, changed, draftProblems, draftTotal, occupiedSpots, offeredSideBets, pub, sideAvailable, v } from "./state.js";
 
 export function log(text) {
   v.log.unshift({ text, at: new Date() });
@@ -66,7 +66,7 @@ export function rebet() {
 }
 
 export async function placeBets() {
-  if (!bettingOpen() || v.placing) return;
+  if (!bettingOpen() || v.placing || draftProblems().length) return;
   const bets = {};
   for (const spot of occupiedSpots()) {
     bets[String(spot)] = Object.fromEntries(Object.entries(v.draft[spot]).filter(([, amount]) => amount > 0));

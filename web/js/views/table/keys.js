@@ -2,8 +2,8 @@
 import { h } from "../../format.js";
 import { t } from "../../i18n.js";
 import { actionName } from "../rule_text.js";
-import { insure, selectChip } from "./actions.js";
-import { changed, chipValues, openOffers, positionOn, pub, v } from "./state.js";
+import { clearDraft, decide, insure, placeBets, rebet, selectChip, undo } from "./actions.js";
+import { awaitingStep, changed, chipValues, openOffers, positionOn, pub, v } from "./state.js";
 
 /** name → key; the decision keys work only while the button is enabled. */
 export const SHORTCUTS = {
@@ -25,13 +25,6 @@ export function keyHint(name) {
   return SHORTCUTS[name]?.key.toUpperCase() ?? null;
 }
 
-function clickIfEnabled(id) {
-  const button = document.getElementById(id);
-  if (!button || button.disabled) return false;
-  button.click();
-  return true;
-}
-
 export function onKey(event) {
   if (!v || event.ctrlKey || event.metaKey || event.altKey) return;
   const target = event.target;
@@ -50,19 +43,22 @@ export function onKey(event) {
   }
   const p = pub();
   let done = false;
+  const position = p.phase === "decisions" ? positionOn(p.current_spot) : null;
   for (const action of ["hit", "stand", "double", "split", "surrender", "surrender20"]) {
-    if (key === SHORTCUTS[action].key && p.phase === "decisions" && positionOn(p.current_spot)) {
-      done = clickIfEnabled(`action-${action}`);
-    }
+    if (key !== SHORTCUTS[action].key || !position) continue;
+    // The same guard as the button's: a legal action and no answer sent for this step yet.
+    if (position.legal_actions.includes(action) && !awaitingStep()) decide(p.current_spot, action);
+    done = true;
   }
   const offer = openOffers()[0];
   if (offer && key === SHORTCUTS.insure.key) done = (insure(offer.spot, offer.insurance_offer), true);
   if (offer && key === SHORTCUTS.decline.key) done = (insure(offer.spot, null), true);
   if (p.phase === "betting") {
-    if (key === SHORTCUTS.place.key && clickIfEnabled("bet-place")) done = true;
-    if (key === SHORTCUTS.undo.key && clickIfEnabled("bet-undo")) done = true;
-    if (key === SHORTCUTS.clear.key && clickIfEnabled("bet-clear")) done = true;
-    if (key === SHORTCUTS.rebet.key && clickIfEnabled("bet-rebet")) done = true;
+    const keyed = { [SHORTCUTS.place.key]: placeBets, [SHORTCUTS.undo.key]: undo, [SHORTCUTS.clear.key]: clearDraft, [SHORTCUTS.rebet.key]: rebet };
+    if (keyed[key]) {
+      keyed[key]();
+      done = true;
+    }
     const chips = chipValues();
     const digit = Number(event.key);
     if (Number.isInteger(digit) && digit >= 1 && digit <= chips.length) {

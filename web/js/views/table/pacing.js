@@ -14,12 +14,22 @@ import { changed, v } from "./state.js";
 
 export const CARD_MS = 380;
 export const HOLE_MS = 650;
+/** After the last card of a paced run lands, this long before the results (or actions) show. */
+export const LAST_CARD_MS = 500;
 
 let timer = 0;
 let onLanded = () => {};
+let onIdle = () => {};
 
-export function setLanded(callback) {
-  onLanded = callback;
+/** ``landed(settled)`` once a round's result shows; ``idle()`` whenever the cards caught up. */
+export function setLanded(landed, idle = () => {}) {
+  onLanded = landed;
+  onIdle = idle;
+}
+
+/** Whether cards are still landing (a later round's messages wait for them). */
+export function dealing() {
+  return Boolean(v?.dealt) && pending();
 }
 
 export function stopPacing() {
@@ -50,6 +60,11 @@ function targetCounts() {
   return { dealer: p?.dealer?.cards?.length ?? 0, spots };
 }
 
+/** Cards still to land, or the pause after the last one. */
+function pending() {
+  return behind() || Boolean(v.dealt?.hold);
+}
+
 function behind() {
   const want = targetCounts();
   if (!v.dealt) return false;
@@ -64,14 +79,14 @@ function behind() {
 export function retarget({ instant = false } = {}) {
   const roundId = v.target.state?.round_id ?? null;
   if (instant || !v.dealt || reducedMotion()) {
-    v.dealt = { roundId, ...targetCounts() };
+    stopPacing();
+    v.dealt = { roundId, ...targetCounts(), hold: false };
   } else if (v.dealt.roundId !== roundId) {
-    v.dealt = { roundId, dealer: 0, spots: {} };
+    stopPacing();
+    v.dealt = { roundId, dealer: 0, spots: {}, hold: false };
   }
   show();
-  if (behind()) {
-    if (!timer) timer = setTimeout(dealOne, 0);
-  }
+  if (behind() && !timer) timer = setTimeout(dealOne, 0);
 }
 
 function dealOne() {
@@ -93,8 +108,21 @@ function dealOne() {
   const turnsHole = next[0] === "dealer" && v.dealt.dealer === 1 && holeCard();
   if (next[0] === "dealer") v.dealt.dealer += 1;
   else v.dealt.spots[next[1]] = (v.dealt.spots[next[1]] ?? 0) + 1;
+  if (!behind()) v.dealt.hold = true;
   show();
   if (behind()) timer = setTimeout(dealOne, turnsHole ? HOLE_MS : CARD_MS);
+  else timer = setTimeout(release, turnsHole ? HOLE_MS : LAST_CARD_MS);
+}
+
+function release() {
+  timer = 0;
+  if (!v?.dealt) return;
+  v.dealt.hold = false;
+  if (behind()) {
+    timer = setTimeout(dealOne, 0);
+    return;
+  }
+  show();
 }
 
 function holeCard() {
@@ -104,12 +132,13 @@ function holeCard() {
 /** Derive what the page shows from the target and the cards dealt so far. */
 function show() {
   const target = v.target;
-  if (!behind()) {
+  if (!pending()) {
     v.state = target.state;
     v.you = target.you;
     v.settled = target.settled;
     changed();
     if (target.settled) onLanded(target.settled);
+    onIdle();
     return;
   }
   const want = targetCounts();
@@ -128,7 +157,7 @@ function show() {
     hidden[spot] = shared.cards.length - shown;
     shared.cards = shared.cards.slice(0, shown);
   }
-  if (!spotsDone) p.phase = "dealing";
+  if (!spotsDone || (p.phase !== "settling" && p.phase !== "settled" && want.dealer <= 1)) p.phase = "dealing";
   else if (["settling", "settled", "dealer"].includes(p.phase)) p.phase = "dealer";
   v.state = { ...target.state, public: p };
   v.you = target.you ? maskYou(target.you, hidden) : null;
