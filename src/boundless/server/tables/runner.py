@@ -17,6 +17,7 @@ from collections.abc import Callable
 from boundless.core.errors import ShoeExhaustedError
 from boundless.server.clock import now
 from boundless.server.phases import DEALER, DECISIONS, INSURANCE, SETTLING
+from boundless.server.tables.private import insurance_answered, ready_to_deal
 from boundless.server.tables.table import Table
 
 log = logging.getLogger("boundless.server.runner")
@@ -66,7 +67,7 @@ async def play_round(table: Table) -> None:
         return
     table.clock.start("betting", table.seconds("betting"), paused=table.paused)
     table.broadcast_state()
-    await wait_until(table, _never, timed=True)
+    await wait_until(table, lambda: ready_to_deal(table), timed=True)
     table.flush_bets()
     if round_.over:
         return
@@ -79,7 +80,7 @@ async def play_round(table: Table) -> None:
             table.clock.start("insurance", table.seconds("insurance"))
             table.broadcast_state()
             table.send_you_all()
-            await wait_until(table, _never, timed=True)
+            await wait_until(table, lambda: insurance_answered(table), timed=True)
             if round_.over:
                 return
             table.clock.stop()

@@ -39,6 +39,7 @@ from boundless.server.gateway.hub import Hub
 from boundless.server.phases import BETTING, CANCELLED, DECISIONS, INSURANCE
 from boundless.server.players.service import PlayerIdentity
 from boundless.server.tables.clock import TableClock
+from boundless.server.tables.private import decline_insurance
 from boundless.server.tables.repository import TableRepository
 from boundless.server.tables.service import (
     BetRequest,
@@ -47,6 +48,7 @@ from boundless.server.tables.service import (
     bet_columns,
     position_key,
 )
+from boundless.server.tables.shoe_notices import public_burn
 
 FINAL_STAGES = frozenset({"settlement", "cancel_refund"})
 
@@ -236,7 +238,7 @@ class Table:
                 [str(card) for card in reveal.cards],
                 burn_body,
             )
-        detail = {"shoe_number": number, "commitment": reveal.commitment, "burn": burn_body}
+        detail = {"shoe_number": number, "commitment": reveal.commitment, "burn": public_burn(burn)}
         self.hub.broadcast(self.table_id, messages.notice(self.table_id, "shuffle", detail))
 
     def _publish_reveal(self, shoe_number: int, reveal: Any) -> None:
@@ -372,6 +374,9 @@ class Table:
         player_id = player.player_id
         if round_.phase != INSURANCE:
             raise PhaseError(f"the insurance window is not open (the round is in {round_.phase})")
+        if kind == "decline":
+            decline_insurance(self, round_, player_id, spot)
+            return self.balances.get(player_id)
         position = round_.position(player_id, spot)
         if kind == "even_money":
             round_.take_even_money(player_id, spot)
@@ -389,6 +394,7 @@ class Table:
             round_.take_insurance(player_id, spot)
             self.balances[player_id] = balance - cost
         self.send_you([player_id])
+        self.wake.set()  # a private table's window closes once every offer is answered
         return self.balances.get(player_id)
 
     def decide(self, player: PlayerIdentity, spot: int, step: int, action: str) -> None:

@@ -1,0 +1,106 @@
+"""A private table waits for nobody: it deals on the owner's bet and closes the insurance window
+once every offer is answered, whatever its timers say (here a minute each)."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from boundless.server.config import TimerSettings
+from tests.server.live import Client, LiveServer, bet, start_server
+
+SLOW_WINDOWS = TimerSettings(
+    betting_seconds=60.0, insurance_seconds=60.0, decision_seconds=2.0, round_gap_seconds=0.1
+)
+"""Long enough that any deal or close within the test's waits is not the clock's doing."""
+
+
+@pytest.fixture
+def live(tmp_path: Path) -> Iterator[LiveServer]:
+    server = start_server(tmp_path, timers=SLOW_WINDOWS)
+    yield server
+    server.stop()
+
+
+def _open_private(live: LiveServer) -> tuple[Client, str]:
+    owner = live.sign_up("Solo")
+    created = live.http.post(
+        "/api/v1/tables",
+        json={"title": "boo-bucks"},
+        headers={"Authorization": f"Bearer {owner['token']}"},
+    )
+    assert created.status_code == 201, created.text
+    table_id = str(created.json()["table_id"])
+    client = live.client(owner["token"])
+    client.hello()
+    assert client.request({"type": "join", "table_id": table_id})["type"] == "ack"
+    return client, table_id
+
+
+def _phase(message: dict[str, Any]) -> str | None:
+    return (message.get("public") or {}).get("phase")
+
+
+def test_private_table_deals_on_the_bet(live: LiveServer) -> None:
+    client, table_id = _open_private(live)
+    assert bet(client, 1000, table_id=table_id)["type"] == "ack"
+    # The 60 s betting window would still be open: the deal comes because the owner bet.
+    dealt = client.wait_for("state", lambda m: _phase(m) not in (None, "betting"), timeout=10)
+    assert dealt["round_id"] == f"{table_id}:1"
+    client.close()
+
+
+def test_private_insurance_closes_when_every_offer_is_answered(live: LiveServer) -> None:
+    client, table_id = _open_private(live)
+    for _ in range(60):  # rounds until the dealer shows an ace (seeded: it comes early)
+        assert bet(client, 1000, table_id=table_id)["type"] == "ack"
+        while True:
+            message = client.recv(10)
+            if message.get("type") == "you" and message["phase"] == "insurance":
+                offers = [p for p in message["player"]["positions"] if p["insurance_offer"]]
+                if offers:
+                    break
+            if message.get("type") == "settled":
+                offers = []
+                break
+            if message.get("type") == "you" and message["phase"] == "decisions":
+                for position in message["player"]["positions"]:
+                    if position["legal_actions"]:
+                        client.send(
+                            {
+                                "type": "decide",
+                                "table_id": table_id,
+                                "spot": position["spot"],
+                                "step": message["step"],
+                                "action": "stand",
+                            }
+                        )
+        if not offers:
+            continue
+        for position in offers:
+            answer = client.request(
+                {
+                    "type": "insurance",
+                    "table_id": table_id,
+                    "spot": position["spot"],
+                    "kind": "decline",
+                }
+            )
+            assert answer["type"] == "ack", answer
+        closed = client.wait_for("state", lambda m: _phase(m) != "insurance", timeout=10)
+        assert _phase(closed) != "insurance"
+        client.close()
+        return
+    pytest.fail("no insurance offer in 60 rounds")
+
+
+def test_decline_without_an_offer_is_refused(live: LiveServer) -> None:
+    client, table_id = _open_private(live)
+    refused = client.request(
+        {"type": "insurance", "table_id": table_id, "spot": 1, "kind": "decline"}
+    )
+    assert refused["type"] == "error" and refused["error"] == "wrong_phase"
+    client.close()
