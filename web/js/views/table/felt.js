@@ -153,7 +153,8 @@ function betArea(spot, position) {
   const occupied = occupiedSpots();
   const spotBlocked = open && !occupied.includes(spot) && occupied.length >= maxSpots;
   const sides = offeredSideBets().filter((key) => sideBetRules(v.rules, key));
-  return h("div.bet-area", {},
+  const results = sides.some((key) => position?.side_bets?.[key]?.outcome);
+  return h(`div.bet-area${results ? ".has-results" : ""}`, {},
     betCircle({
       spot,
       key: "main",
