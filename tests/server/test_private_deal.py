@@ -104,3 +104,65 @@ def test_decline_without_an_offer_is_refused(live: LiveServer) -> None:
     )
     assert refused["type"] == "error" and refused["error"] == "wrong_phase"
     client.close()
+
+
+def test_owner_names_and_closes_a_private_table(live: LiveServer) -> None:
+    client, table_id = _open_private(live)
+    owner_token = client.token
+    headers = {"Authorization": f"Bearer {owner_token}"}
+    other = {"Authorization": f"Bearer {live.sign_up('Other')['token']}"}
+    path = f"/api/v1/tables/{table_id}"
+
+    named = live.http.patch(path, json={"name": "  Friday table "}, headers=headers)
+    assert named.status_code == 200 and named.json()["name"] == "Friday table"
+    assert live.http.patch(path, json={"name": "   "}, headers=headers).status_code == 422
+    refused = live.http.patch(path, json={"name": "Mine now"}, headers=other)
+    assert refused.status_code == 403 and refused.json()["error"] == "forbidden"
+    shared = live.http.delete("/api/v1/tables/boundless-1", headers=headers)
+    assert shared.status_code == 403
+
+    # A round with a bet in play keeps the table open.
+    assert bet(client, 1000, table_id=table_id)["type"] == "ack"
+    in_play = live.http.delete(path, headers=headers)
+    assert in_play.status_code == 409 and in_play.json()["error"] == "table_in_play"
+    _play_out(client, table_id)
+    client.wait_for("state", lambda m: _phase(m) == "betting", timeout=10)
+
+    closed = live.http.delete(path, headers=headers)
+    assert closed.status_code == 200, closed.text
+    client.wait_for("notice", lambda m: m["kind"] == "closed", timeout=5)
+    lobby = live.http.get("/api/v1/tables", headers=headers).json()
+    assert table_id not in [row["table_id"] for row in lobby]
+    assert live.http.delete(path, headers=headers).status_code == 404
+    client.close()
+
+
+def _play_out(client: Client, table_id: str) -> None:
+    """Stand on every decision and decline every offer until the round settles."""
+    while True:
+        message = client.recv(10)
+        if message.get("type") == "settled":
+            return
+        if message.get("type") != "you":
+            continue
+        for position in message["player"]["positions"]:
+            if message["phase"] == "insurance" and position["insurance_offer"]:
+                kind = "decline"
+                client.send(
+                    {
+                        "type": "insurance",
+                        "table_id": table_id,
+                        "spot": position["spot"],
+                        "kind": kind,
+                    }
+                )
+            if message["phase"] == "decisions" and position["legal_actions"]:
+                client.send(
+                    {
+                        "type": "decide",
+                        "table_id": table_id,
+                        "spot": position["spot"],
+                        "step": message["step"],
+                        "action": "stand",
+                    }
+                )

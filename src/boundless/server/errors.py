@@ -83,6 +83,12 @@ class SideBetsLockedError(ConflictError):
     code = "side_bets_locked"
 
 
+class TableInPlayError(ConflictError):
+    """A private table asked to close while a bet is on it."""
+
+    code = "table_in_play"
+
+
 LEDGER_STATUS = {"idempotency_conflict": 409, "round_closed": 409}
 
 
