@@ -5,7 +5,7 @@
 import { api } from "../api.js";
 import { cardText, h, signedMoney } from "../format.js";
 import { currentLanguage, setVocabulary, t } from "../i18n.js";
-import { errorText, session } from "../session.js";
+import { errorText, session, toast } from "../session.js";
 import { on, send, serverNow } from "../socket.js";
 import { log } from "./table/actions.js";
 import { dock, statusLine } from "./table/dock.js";
@@ -13,6 +13,8 @@ import { dealerZone, drawTimer, feltText, header, spotZones } from "./table/felt
 import { helpPanel, onKey } from "./table/keys.js";
 import { dealing, retarget, setLanded, stopPacing } from "./table/pacing.js";
 import { logPanel, recentStrip, resultPanel, stepPanel } from "./table/panels.js";
+import { LAST_TITLE_KEY } from "./rules.js";
+import { loadTableRow } from "./table/private_controls.js";
 import { betsFromPositions, changed, chipValues, fresh, pub, setView, settledNet, v } from "./table/state.js";
 
 const MAX_RECENT = 12;
@@ -48,6 +50,7 @@ export function mount(element, tableId) {
   v.live = h("div.sr-only#table-live", { "aria-live": "polite", "aria-atomic": "true" });
   root.replaceChildren(v.body, v.live);
   join();
+  loadTableRow();
 }
 
 export function unmount() {
@@ -120,6 +123,7 @@ async function onState(message) {
     if (!v) return;
     v.rules ??= rules;
     v.chip ??= chipValues()[0] ?? null;
+    if (v.rules) sessionStorage.setItem(LAST_TITLE_KEY, v.rules.title.key);
   }
   const kind = message.timer?.kind ?? null;
   if (kind !== v.timerKind) {
@@ -205,6 +209,11 @@ function onNotice(message) {
     }
     return;
   }
+  if (message.kind === "closed") {
+    toast(t("notice.closed"), "warn");
+    location.hash = "#/lobby";
+    return;
+  }
   let text = t(`notice.${message.kind}`, {
     n: detail.shoe_number ?? "",
     commitment: String(detail.commitment ?? "").slice(0, 12),
@@ -214,6 +223,7 @@ function onNotice(message) {
     text += " " + t("notice.burn", { card: cardText(detail.burn.revealed), count });
   }
   log(text);
+  if (["paused", "resumed", "cancelled"].includes(message.kind)) toast(text, message.kind === "resumed" ? "info" : "warn");
 }
 
 /** Say it once in the table's live region (timer starts, your turn, results). */

@@ -5,6 +5,7 @@ import { t } from "../../i18n.js";
 import { serverNow } from "../../socket.js";
 import { patternName, sideBetName, sideBetRules, sideBetShortName, titleName } from "../rule_text.js";
 import { addChip } from "./actions.js";
+import { privateControls, tableName } from "./private_controls.js";
 import {
   bettingOpen,
   betsFromPositions,
@@ -32,9 +33,10 @@ export function header() {
   return h("header.table-header", {},
     h("div.table-title", {},
       h("a.back-link", { href: "#/lobby", "aria-label": t("nav.lobby") }, "‹"),
-      h("h1", {}, v.state.name || titleName(v.rules.title.key, v.rules.title.name)),
+      h("h1#table-heading", {}, tableName(titleName(v.rules.title.key, v.rules.title.name))),
       h("a.rules-link", { href: `#/rules/${encodeURIComponent(v.rules.title.key)}` }, t("lobby.rules")),
     ),
+    privateControls(),
     h("dl.table-facts", {},
       fact(t("table.round"), v.state.round_no ?? "–"),
       fact(t("table.shoe_round"), p.round_in_shoe ?? "–"),
