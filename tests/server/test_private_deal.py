@@ -166,3 +166,22 @@ def _play_out(client: Client, table_id: str) -> None:
                         "action": "stand",
                     }
                 )
+
+
+def test_lobby_row_lists_the_last_dealer_results(live: LiveServer) -> None:
+    client, table_id = _open_private(live)
+    headers = {"Authorization": f"Bearer {client.token}"}
+
+    def row() -> dict[str, Any]:
+        rows = live.http.get("/api/v1/tables", headers=headers).json()
+        return next(r for r in rows if r["table_id"] == table_id)
+
+    assert row()["recent"] == []
+    for _ in range(2):
+        assert bet(client, 1000, table_id=table_id)["type"] == "ack"
+        _play_out(client, table_id)
+    recent = row()["recent"]
+    assert [entry["round_no"] for entry in recent] == [2, 1]
+    for entry in recent:
+        assert len(entry["cards"]) >= 2 and 2 <= entry["total"] <= 26
+    client.close()

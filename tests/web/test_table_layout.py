@@ -93,7 +93,8 @@ def test_decision_and_insurance_offer_on_screen(
     assert page.locator(".action-btn:not([disabled])").count() == len(ACTIONS)
     assert _off_screen(page, ".action-btn") == []
     # Each button shows its key; the key does what the button does.
-    assert page.inner_text("#action-stand kbd") == "S"
+    if screen != "phone":  # no key hints on a phone's narrow buttons
+        assert page.inner_text("#action-stand kbd") == "S"
     shot(page, f"{screen}-decision", full_page=False)
     page.keyboard.press("s")
     page.wait_for_selector("#action-stand[disabled]")

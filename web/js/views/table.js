@@ -190,7 +190,7 @@ function landed(message) {
   }
   if (net !== null) log(t("table.round_net", { n: v.state?.round_no ?? "", amount: signedMoney(net) }));
   const dealer = v.target.state?.public?.dealer;
-  if (dealer?.cards?.length) {
+  if (dealer?.cards?.length && !v.recent.some((entry) => entry.roundNo === v.target.state.round_no)) {
     v.recent.unshift({ roundNo: v.target.state.round_no, total: dealer.total, cards: dealer.cards });
     v.recent.length = Math.min(v.recent.length, MAX_RECENT);
   }

@@ -21,6 +21,7 @@ from boundless.server.errors import (
 )
 from boundless.server.gateway.hub import Hub
 from boundless.server.players.service import PlayerIdentity
+from boundless.server.tables.recent import recent_rounds
 from boundless.server.tables.runner import run_table
 from boundless.server.tables.table import Table
 from boundless.server.titles import TitleCatalog
@@ -124,7 +125,7 @@ class TableRegistry:
 
     def lobby(self, viewer: str | None = None) -> list[dict[str, object]]:
         return [
-            table.lobby_row()
+            {**table.lobby_row(), "recent": recent_rounds(table.table_id)}
             for table in self.tables.values()
             if table.owner is None or table.owner == viewer
         ]

@@ -18,6 +18,7 @@ from boundless.core.errors import ShoeExhaustedError
 from boundless.server.clock import now
 from boundless.server.phases import DEALER, DECISIONS, INSURANCE, SETTLING
 from boundless.server.tables.private import insurance_answered, ready_to_deal
+from boundless.server.tables.recent import note_settled
 from boundless.server.tables.table import Table
 
 log = logging.getLogger("boundless.server.runner")
@@ -106,6 +107,7 @@ async def play_round(table: Table) -> None:
         elif round_.phase == SETTLING:
             round_.settle()
             table.settle()
+            note_settled(table.table_id, table.round_no, round_)
         else:
             round_.advance()
 

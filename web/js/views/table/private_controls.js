@@ -1,4 +1,5 @@
-// A private table's own controls: its name (the owner may rename it) and closing it.
+// The table's lobby row (its name, the last rounds' dealer results) and a private table's own
+// controls: renaming it and closing it.
 import { api } from "../../api.js";
 import { h } from "../../format.js";
 import { t } from "../../i18n.js";
@@ -11,6 +12,12 @@ export async function loadTableRow() {
     const rows = await api.tables();
     if (!v) return;
     v.tableRow = (Array.isArray(rows) ? rows : []).find((row) => row.table_id === v.tableId) ?? null;
+    // The strip of the last rounds starts with what the server remembers of them.
+    const known = new Set(v.recent.map((entry) => entry.roundNo));
+    for (const entry of v.tableRow?.recent || []) {
+      if (!known.has(entry.round_no)) v.recent.push({ roundNo: entry.round_no, total: entry.total, cards: entry.cards });
+    }
+    v.recent.sort((a, b) => b.roundNo - a.roundNo);
     changed();
   } catch {
     // The header falls back to the title's name.
