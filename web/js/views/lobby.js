@@ -127,7 +127,8 @@ function tableList() {
           Array.from({ length: spots }, () => h("span.mini-spot")),
         ),
         h("div.table-card-body", {},
-          h("h3", {}, titleName(table.title, table.name)),
+          // A private table's own name when its owner gave one, else the title's translated name.
+          h("h3", {}, rules && table.name !== rules.title.name ? table.name : titleName(table.title, table.name)),
           h("p.table-meta", {},
             h("span.table-players", {}, t("lobby.players", { count: table.players ?? 0 })),
             h("span.table-phase", {}, t(`phase.${table.paused ? "paused" : table.phase || "waiting"}`, {}, vocabulary)),

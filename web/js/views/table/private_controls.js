@@ -24,8 +24,10 @@ export async function loadTableRow() {
   }
 }
 
+/** A name the owner gave the table; otherwise the title's name in the page's language. */
 export function tableName(fallback) {
-  return v.tableRow?.name || fallback;
+  const name = v.tableRow?.name;
+  return name && name !== v.rules?.title?.name ? name : fallback;
 }
 
 export function privateControls() {
