@@ -16,7 +16,7 @@ from boundless.server import messages
 from boundless.server.dependencies import CurrentPlayer, State
 from boundless.server.errors import ForbiddenError, TableInPlayError
 from boundless.server.players.service import PlayerIdentity
-from boundless.server.tables import private
+from boundless.server.tables import private, recent
 from boundless.server.tables.registry import TableRegistry
 from boundless.server.tables.table import Table
 
@@ -61,5 +61,6 @@ async def close_table(table_id: str, state: State, player: CurrentPlayer) -> dic
         task.cancel()
     registry.tables.pop(table_id, None)
     private.forget(table_id)
+    recent.forget(table_id)
     registry.hub.broadcast(table_id, messages.notice(table_id, "closed", None))
     return {"table_id": table_id, "closed": True}

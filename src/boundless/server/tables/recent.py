@@ -28,3 +28,8 @@ def note_settled(table_id: str, round_no: int, round_: SharedRound) -> None:
 def recent_rounds(table_id: str) -> list[dict[str, Any]]:
     """Newest first."""
     return list(_recent.get(table_id, ()))
+
+
+def forget(table_id: str) -> None:
+    """The table is closed: its strip goes with it."""
+    _recent.pop(table_id, None)
