@@ -34,7 +34,7 @@ def test_private_table_for_its_owner_only(live: LiveServer) -> None:
     owner, other = live.sign_up("Owner"), live.sign_up("Other")
     headers = {"Authorization": f"Bearer {owner['token']}"}
     shared = live.http.post("/api/v1/tables", json={"title": "boundless"}, headers=headers)
-    assert shared.status_code == 409 and shared.json()["error"] == "conflict"
+    assert shared.status_code == 409 and shared.json()["error"] == "shared_title"
     created = live.http.post("/api/v1/tables", json={"title": "solo"}, headers=headers)
     assert created.status_code == 201, created.text
     table_id = created.json()["table_id"]

@@ -12,17 +12,8 @@ Needs the ``chromium`` command (``.ci/run`` installs it with apt); skips cleanly
 
 from __future__ import annotations
 
-import json
-import os
 import re
-import shutil
-import socket
-import subprocess
-import sys
 import time
-import urllib.request
-from collections.abc import Iterator
-from pathlib import Path
 from typing import Any
 
 import pytest
@@ -34,138 +25,14 @@ except ImportError:  # the browser fixture skips these tests
 
 from boundless.core.cards import parse_cards
 from boundless.core.shoe import commitment_of
+from tests.web.kit import STARTING_GRANT, get_json, shot
 
 pytestmark = pytest.mark.slow
 
-ROOT = Path(__file__).resolve().parents[2]
-SCREENSHOTS = ROOT / "artifacts" / "screenshots"
-CHROMIUM_ARGS = [
-    "--no-sandbox",
-    "--headless",
-    "--disable-gpu",
-    "--disable-background-networking",
-    "--disable-component-update",
-    "--disable-sync",
-    "--no-first-run",
-]
 DESKTOP = {"width": 1280, "height": 900}
 PHONE = {"width": 360, "height": 780}
 ROUNDS_TO_PLAY = 3
 PLAY_DEADLINE_S = 100.0
-STARTING_GRANT = 100_000
-
-
-def _chromium() -> str:
-    path = shutil.which("chromium") or shutil.which("chromium-browser")
-    if path is None:
-        pytest.skip(
-            "Chromium is not installed: install Debian's 'chromium' package "
-            "(apt-get install chromium); .ci/run does this before the tests"
-        )
-    return path
-
-
-def _free_port() -> int:
-    with socket.socket() as probe:
-        probe.bind(("127.0.0.1", 0))
-        return int(probe.getsockname()[1])
-
-
-def _get_json(url: str, token: str | None = None) -> Any:
-    request = urllib.request.Request(url)
-    if token:
-        request.add_header("Authorization", f"Bearer {token}")
-    with urllib.request.urlopen(request, timeout=5) as response:
-        return json.load(response)
-
-
-@pytest.fixture(scope="module")
-def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
-    """A live server with short timers and two bots; yields its base URL."""
-    port = _free_port()
-    data_dir = tmp_path_factory.mktemp("serve-data")
-    log_path = data_dir / "serve.log"
-    command = [
-        sys.executable,
-        "-m",
-        "boundless.cli.main",
-        "serve",
-        "--port",
-        str(port),
-        "--data-dir",
-        str(data_dir),
-        "--bots",
-        "2",
-        "--starting-grant",
-        str(STARTING_GRANT),
-        "--betting-seconds",
-        "7",
-        "--insurance-seconds",
-        "4",
-        "--decision-seconds",
-        "6",
-        "--round-gap-seconds",
-        "2",
-        "--log-level",
-        "warning",
-    ]
-    env = {**os.environ, "BOUNDLESS_ADMIN_TOKEN": "browser-test-admin"}
-    with log_path.open("w") as log:
-        process = subprocess.Popen(command, cwd=ROOT, env=env, stdout=log, stderr=subprocess.STDOUT)
-    base = f"http://127.0.0.1:{port}"
-    try:
-        deadline = time.monotonic() + 30
-        while True:
-            try:
-                tables = _get_json(f"{base}/api/v1/tables")
-                if any(table["title"] == "boundless" for table in tables):
-                    break
-            except OSError:
-                pass
-            if process.poll() is not None or time.monotonic() > deadline:
-                pytest.fail(f"boundless serve did not start:\n{log_path.read_text()[-3000:]}")
-            time.sleep(0.2)
-        yield base
-    finally:
-        process.terminate()
-        try:
-            process.wait(timeout=10)
-        except subprocess.TimeoutExpired:
-            process.kill()
-            process.wait()
-
-
-@pytest.fixture
-def failure_shots(request: pytest.FixtureRequest) -> Iterator[list[Any]]:
-    """Pages to photograph (with their text) when the test fails, for CI's artifacts."""
-    pages: list[Any] = []
-    yield pages
-    report = getattr(request.node, "rep_call", None)
-    if report is not None and report.failed:
-        for index, page in enumerate(pages):
-            name = f"failure-{request.node.name}-{index}"
-            try:
-                _shot(page, name)
-                (SCREENSHOTS / f"{name}.txt").write_text(page.inner_text("body"))
-            except Exception as error:  # the page may be gone; the failure itself matters more
-                print(f"could not save {name}: {error}")
-
-
-@pytest.fixture(scope="module")
-def browser() -> Iterator[Any]:
-    executable = _chromium()
-    playwright_api = pytest.importorskip("playwright.sync_api")
-    with playwright_api.sync_playwright() as playwright:
-        instance = playwright.chromium.launch(executable_path=executable, args=CHROMIUM_ARGS)
-        yield instance
-        instance.close()
-
-
-def _shot(page: Any, name: str, full_page: bool = True) -> None:
-    SCREENSHOTS.mkdir(parents=True, exist_ok=True)
-    if not full_page:
-        page.evaluate("window.scrollTo(0, 0)")
-    page.screenshot(path=str(SCREENSHOTS / f"{name}.png"), full_page=full_page)
 
 
 def _wallet(page: Any) -> int:
@@ -198,7 +65,7 @@ def _play_rounds(page: Any) -> tuple[dict[str, int], list[str]]:
         if shown and shown not in nets and page.locator("#result-net").count():
             nets[shown] = int(page.locator("#result-net").get_attribute("data-net"))
             if "result" not in shots:
-                _shot(page, "desktop-table-result", full_page=False)
+                shot(page, "desktop-table-result", full_page=False)
                 shots.add("result")
         enough = len(nets) >= ROUNDS_TO_PLAY and actions
         if enough and placed <= set(nets):
@@ -211,7 +78,7 @@ def _play_rounds(page: Any) -> tuple[dict[str, int], list[str]]:
                 _try_click(main_spot)
             _try_click(page.locator("#bet-1-pair:not([disabled])"))
             if "betting" not in shots:
-                _shot(page, "desktop-table-betting", full_page=False)
+                shot(page, "desktop-table-betting", full_page=False)
                 shots.add("betting")
             if _try_click(page.locator("#bet-place:not([disabled])")):
                 try:
@@ -238,7 +105,7 @@ def _play_rounds(page: Any) -> tuple[dict[str, int], list[str]]:
                     f"#action-{choice}:not([disabled])", state="detached", timeout=5000
                 )
                 if "decision" not in shots:
-                    _shot(page, "desktop-table-decision", full_page=False)
+                    shot(page, "desktop-table-decision", full_page=False)
                     shots.add("decision")
             continue
         page.wait_for_timeout(150)
@@ -280,7 +147,7 @@ def test_sign_up_play_record_and_languages(
     page.on("pageerror", lambda error: errors.append(str(error)))
     page.goto(server + "/")
     page.wait_for_selector("body[data-ready='true']")
-    _shot(page, "desktop-lobby-signed-out")
+    shot(page, "desktop-lobby-signed-out")
 
     # Sign up: the token is kept, the wallet shows the starting grant.
     page.fill("#signup-name", "Ana")
@@ -290,7 +157,7 @@ def test_sign_up_play_record_and_languages(
     assert token
     assert _wallet(page) == STARTING_GRANT
     page.wait_for_selector(".table-card[data-title='boundless'] .join-table")
-    _shot(page, "desktop-lobby")
+    shot(page, "desktop-lobby")
 
     # Join Boundless and play full rounds.
     page.click(".table-card[data-title='boundless'] .join-table")
@@ -305,7 +172,7 @@ def test_sign_up_play_record_and_languages(
         arg=start_balance + sum(nets.values()),
         timeout=15000,
     )
-    me = _get_json(f"{server}/api/v1/me", token)
+    me = get_json(f"{server}/api/v1/me", token)
     assert me["balance"] == start_balance + sum(nets.values())
 
     # The play record lists the rounds, newest first, with the same nets.
@@ -317,13 +184,13 @@ def test_sign_up_play_record_and_languages(
         for i in range(rows.count())
     }
     assert set(nets) <= set(listed)
-    records = _get_json(f"{server}/api/v1/records?limit=50", token)["items"]
+    records = get_json(f"{server}/api/v1/records?limit=50", token)["items"]
     assert {item["round_id"]: item["net"] for item in records if item["round_id"] in nets} == nets
-    _shot(page, "desktop-records")
+    shot(page, "desktop-records")
 
     # A round's full detail: cards in order, the decision, balance before and after, the shoe.
     details = {
-        item["round_id"]: _get_json(f"{server}/api/v1/records/{item['round_id']}", token)
+        item["round_id"]: get_json(f"{server}/api/v1/records/{item['round_id']}", token)
         for item in records
         if item["round_id"] in nets
     }
@@ -343,13 +210,13 @@ def test_sign_up_play_record_and_languages(
     assert page.locator("#detail-decisions li[data-by='player']").count() >= 1
     net = detail["paid"] - detail["staked"]
     assert detail["balance_after"] - detail["balance_before"] == net
-    _shot(page, "desktop-record-detail")
+    shot(page, "desktop-record-detail")
 
     # Korean, then Japanese, without a reload; the choice is remembered.
     page.select_option("#lang-select", "ko")
     page.wait_for_selector("a[data-nav='records']:has-text('플레이 기록')")
     assert "카드" in page.inner_text("#detail-cards h2")
-    _shot(page, "desktop-record-detail-ko")
+    shot(page, "desktop-record-detail-ko")
     page.select_option("#lang-select", "ja")
     page.wait_for_selector("a[data-nav='records']:has-text('プレイ履歴')")
     assert "カード" in page.inner_text("#detail-cards h2")
@@ -357,28 +224,28 @@ def test_sign_up_play_record_and_languages(
     page.click("a[data-nav='rules']")
     page.wait_for_selector(".rules-page[data-title]")
     assert "デッキ" in page.inner_text(".rules-page")
-    _shot(page, "desktop-rules-ja")
+    shot(page, "desktop-rules-ja")
 
     # Phone width: the same pages stay usable at 360 px.
     page.set_viewport_size(PHONE)
     page.goto(server + "/#/lobby")
     page.wait_for_selector(".table-card[data-title='boundless'] .join-table")
     assert page.evaluate("document.documentElement.scrollWidth") <= PHONE["width"]
-    _shot(page, "phone-lobby-ja")
+    shot(page, "phone-lobby-ja")
     page.click(".table-card[data-title='boundless'] .join-table")
     page.wait_for_selector(".felt .bet-main")
     assert page.evaluate("document.documentElement.scrollWidth") <= PHONE["width"]
-    _shot(page, "phone-table-ja", full_page=False)
+    shot(page, "phone-table-ja", full_page=False)
     page.select_option("#lang-select", "ko")
     page.wait_for_selector("a[data-nav='lobby']:has-text('로비')")
-    _shot(page, "phone-table-ko", full_page=False)
+    shot(page, "phone-table-ko", full_page=False)
     page.goto(server + "/#/records")
     page.wait_for_selector(".record-row")
-    _shot(page, "phone-records-ko")
+    shot(page, "phone-records-ko")
     page.select_option("#lang-select", "en")
     page.goto(server + "/#/rules/boundless")
     page.wait_for_selector(".rules-page[data-title='boundless']")
-    _shot(page, "phone-rules-en")
+    shot(page, "phone-rules-en")
 
     assert errors == []
     context.close()
@@ -400,7 +267,7 @@ def test_private_table_seat_rule_and_shoe_verification(
     page.click("#signup-submit")
     page.wait_for_selector("#private-open")
     title = page.input_value("#private-title")
-    rules = _get_json(f"{server}/api/v1/titles/{title}")
+    rules = get_json(f"{server}/api/v1/titles/{title}")
     offer = rules["side_bet_offer"]
     assert offer["mode"] == "player_chooses"
     boxes = page.locator("input[name='side_group']")
@@ -420,11 +287,12 @@ def test_private_table_seat_rule_and_shoe_verification(
         page.click("#bet-1-main")
     page.wait_for_selector(".bet-problems li")
     assert page.locator("#bet-place").is_disabled()
-    _shot(page, "desktop-private-seat-rule", full_page=False)
+    shot(page, "desktop-private-seat-rule", full_page=False)
     page.click("#bet-undo")
     page.wait_for_selector(".bet-problems", state="detached")
     page.click("#bet-place")
-    page.wait_for_selector("#dock-status:has-text('placed')")
+    # A private table deals on the bet: the "placed" line may show only for a moment.
+    page.wait_for_selector("#dock-status:has-text('placed'), .felt:not([data-phase='betting'])")
 
     deadline = time.monotonic() + 40
     while not page.locator("#result-net").count() and time.monotonic() < deadline:
@@ -435,7 +303,7 @@ def test_private_table_seat_rule_and_shoe_verification(
             answer.first.click()
         page.wait_for_timeout(200)
     assert page.locator("#result-net").count(), "the private round did not settle"
-    _shot(page, "desktop-private-result", full_page=False)
+    shot(page, "desktop-private-result", full_page=False)
 
     page.click("a[data-nav='records']")
     page.wait_for_selector(".record-link")
@@ -443,6 +311,6 @@ def test_private_table_seat_rule_and_shoe_verification(
     page.click("#verify-shoe")
     page.wait_for_selector("#verify-result.good")
     assert page.inner_text("#verify-result code") == page.inner_text("#shoe-commitment")
-    _shot(page, "desktop-shoe-verified")
+    shot(page, "desktop-shoe-verified")
     assert errors == []
     context.close()

@@ -171,7 +171,8 @@ DYNAMIC_FAMILIES: dict[str, set[str]] = {
     "timer": {f"timer.{kind}" for kind in ("betting", "insurance", "decision")},
     "timer_kind": {f"timer_kind.{kind}" for kind in ("betting", "insurance", "decision")},
     "notice": {
-        f"notice.{kind}" for kind in ("paused", "resumed", "cancelled", "shuffle", "shoe_finished")
+        f"notice.{kind}"
+        for kind in ("paused", "resumed", "cancelled", "shuffle", "shoe_finished", "closed")
     },
     "insurance": {
         f"insurance.{name}"

@@ -56,6 +56,8 @@ export const api = {
   tables: () => request("GET", "/tables"),
   openPrivateTable: (title, sideBetsOffered) =>
     request("POST", "/tables", { title, side_bets_offered: sideBetsOffered }),
+  renameTable: (tableId, name) => request("PATCH", `/tables/${encodeURIComponent(tableId)}`, { name }),
+  closeTable: (tableId) => request("DELETE", `/tables/${encodeURIComponent(tableId)}`),
   titles: () => request("GET", "/titles"),
   title(key) {
     if (!titleCache.has(key)) {

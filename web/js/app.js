@@ -3,6 +3,7 @@ import { renderWallet, restoreSession, session } from "./session.js";
 import { initI18n, onLanguageChange, setLanguage, setVocabulary, t, currentLanguage } from "./i18n.js";
 import { on, onStatus } from "./socket.js";
 import * as lobby from "./views/lobby.js";
+import * as profile from "./views/profile.js";
 import * as records from "./views/records.js";
 import * as recordDetail from "./views/record_detail.js";
 import * as rules from "./views/rules.js";
@@ -15,6 +16,7 @@ const routes = [
   { pattern: /^#\/rules\/([^/]+)$/, view: rules, nav: "rules" },
   { pattern: /^#\/rules$/, view: rules, nav: "rules" },
   { pattern: /^#\/lobby$/, view: lobby, nav: "lobby" },
+  { pattern: /^#\/profile$/, view: profile, nav: "profile" },
 ];
 
 let current = null; // {view, args}
@@ -56,7 +58,8 @@ async function boot() {
   });
   on("welcome", (message) => message.player && session.setBalance(message.player.balance));
   on("you", (message) => session.setBalance(message.balance));
-  on("settled", (message) => session.setBalance(message.balance));
+  // The table view sets the balance itself once the round's last card has landed.
+  on("settled", (message) => table.holdsResult(message) || session.setBalance(message.balance));
   on("ack", (message) => session.setBalance(message.balance));
   await restoreSession();
   window.addEventListener("hashchange", route);

@@ -54,6 +54,7 @@ export function errorText(error) {
 export async function signIn(displayName) {
   const answer = await api.signUp(displayName);
   setToken(answer.token);
+  session.keyToSave = answer.token; // shown until the player says it is kept
   session.set({
     player_id: answer.player_id,
     display_name: answer.display_name,
@@ -61,6 +62,30 @@ export async function signIn(displayName) {
   });
   connectSocket();
   return answer;
+}
+
+/**
+ * The account key is the player's token: shown at sign-up and on the profile page, it signs the
+ * account in on any browser (the server keeps only its hash, so nobody can show it again).
+ */
+export function accountKey() {
+  return token();
+}
+
+/** Sign in on this browser with an account key; a key the server does not know changes nothing. */
+export async function signInWithKey(key) {
+  const previous = token();
+  setToken(key);
+  try {
+    const player = await api.me();
+    disconnect();
+    session.set(player);
+    connectSocket();
+    return player;
+  } catch (error) {
+    setToken(previous);
+    throw error;
+  }
 }
 
 export function signOut() {

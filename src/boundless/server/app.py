@@ -41,6 +41,7 @@ from boundless.server.recovery import recover
 from boundless.server.storage.database import upgrade_server_database
 from boundless.server.tables.admin_endpoints import router as admin_router
 from boundless.server.tables.endpoints import router as tables_router
+from boundless.server.tables.private_endpoints import router as private_tables_router
 from boundless.server.tables.registry import TableRegistry
 from boundless.server.titles import TitleCatalog
 
@@ -110,6 +111,7 @@ def create_app(
     app.add_middleware(FaultGuard)  # added last: the outermost, it sees every fault
     app.include_router(players_router)
     app.include_router(tables_router)
+    app.include_router(private_tables_router)
     app.include_router(records_router)
     app.include_router(admin_router)
     document_errors(app)

@@ -79,6 +79,30 @@ class TooManySocketsError(ServerError):
     status = 429
 
 
+class PrivateTableLimitError(ConflictError):
+    """A player who already has the most private tables allowed asks for another."""
+
+    code = "private_table_limit"
+
+
+class SharedTitleError(ConflictError):
+    """A private table asked for a title that is played at its one shared table."""
+
+    code = "shared_title"
+
+
+class SideBetsLockedError(ConflictError):
+    """Side bets chosen after a bet is already on the table."""
+
+    code = "side_bets_locked"
+
+
+class TableInPlayError(ConflictError):
+    """A private table asked to close while a bet is on it."""
+
+    code = "table_in_play"
+
+
 LEDGER_STATUS = {"idempotency_conflict": 409, "round_closed": 409}
 
 

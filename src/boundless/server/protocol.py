@@ -59,7 +59,7 @@ class TakeInsurance(_Message):
     type: Literal["insurance"]
     table_id: Identifier
     spot: Spot
-    kind: Literal["insurance", "even_money"]
+    kind: Literal["insurance", "even_money", "decline"]
 
 
 class Decide(_Message):

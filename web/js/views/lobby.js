@@ -2,7 +2,8 @@
 import { api, listOf } from "../api.js";
 import { h, money } from "../format.js";
 import { setVocabulary, t } from "../i18n.js";
-import { errorText, session, signIn, signOut, toast } from "../session.js";
+import { errorText, session } from "../session.js";
+import { signUpCard, welcomeCard } from "./account.js";
 import { sideBetGroups, sideBetName, titleName } from "./rule_text.js";
 
 const REFRESH_MS = 3000;
@@ -56,6 +57,12 @@ function renderPrivate() {
 }
 
 let accountShown = null; // who the account card shows: null, or the signed-in player's id
+const accountState = { confirming: false };
+
+function accountCard() {
+  const rerender = () => root?.querySelector("#account-slot")?.replaceChildren(accountCard());
+  return session.player ? welcomeCard(rerender, accountState) : signUpCard();
+}
 
 function renderAccount() {
   const slot = root?.querySelector("#account-slot");
@@ -64,7 +71,7 @@ function renderAccount() {
   if (who !== accountShown) {
     // Signed in or out: the card, the join buttons and the private form change.
     accountShown = who;
-    slot.replaceChildren(session.player ? welcomeCard() : signUpCard());
+    slot.replaceChildren(accountCard());
     renderTables(true);
     const open = root.querySelector("#private-open");
     if (open) open.disabled = !session.player;
@@ -93,7 +100,7 @@ function render() {
   const typedName = root.querySelector("#signup-name")?.value;
   root.replaceChildren(...[
     h("h1.page-title", {}, t("lobby.title")),
-    h("div#account-slot", {}, session.player ? welcomeCard() : signUpCard()),
+    h("div#account-slot", {}, accountCard()),
     h("section.lobby-section", { "aria-labelledby": "tables-heading" },
       h("h2#tables-heading", {}, t("lobby.tables")),
       h("div#table-slot"),
@@ -108,54 +115,6 @@ function render() {
   if (focusedId) document.getElementById(focusedId)?.focus();
 }
 
-function signUpCard() {
-  const input = h("input#signup-name", {
-    type: "text",
-    name: "display_name",
-    required: true,
-    maxlength: 32,
-    autocomplete: "nickname",
-    placeholder: t("signup.placeholder"),
-  });
-  const message = h("p.form-message", { role: "alert" });
-  const form = h("form.signup-card.panel", {
-    onsubmit: async (event) => {
-      event.preventDefault();
-      const name = input.value.trim();
-      if (!name) return;
-      form.querySelector("button").disabled = true;
-      try {
-        await signIn(name);
-        toast(t("signup.welcome", { name }), "good");
-      } catch (error) {
-        message.textContent = errorText(error);
-        form.querySelector("button").disabled = false;
-      }
-    },
-  },
-    h("h2", {}, t("signup.title")),
-    h("p.muted", {}, t("signup.intro")),
-    h("label.field", { for: "signup-name" }, t("signup.name_label")),
-    h("div.signup-row", {}, input, h("button.btn.btn-gold#signup-submit", { type: "submit" }, t("signup.submit"))),
-    message,
-  );
-  return form;
-}
-
-function welcomeCard() {
-  return h("section.panel.welcome-card", {},
-    h("div", {},
-      h("p.muted", {}, t("lobby.signed_in_as")),
-      h("p.welcome-name", {}, session.player.display_name),
-    ),
-    h("div.welcome-balance", {},
-      h("span.muted", {}, t("wallet.balance")),
-      h("strong#lobby-balance", {}, money(session.player.balance)),
-    ),
-    h("button.btn.btn-ghost", { type: "button", onclick: () => signOut() }, t("lobby.sign_out")),
-  );
-}
-
 function tableList() {
   if (!tables.length) return h("p.muted", {}, loadError ? "" : t("lobby.no_tables"));
   return h("ul.table-list", {},
@@ -168,13 +127,15 @@ function tableList() {
           Array.from({ length: spots }, () => h("span.mini-spot")),
         ),
         h("div.table-card-body", {},
-          h("h3", {}, titleName(table.title, table.name)),
+          // A private table's own name when its owner gave one, else the title's translated name.
+          h("h3", {}, rules && table.name !== rules.title.name ? table.name : titleName(table.title, table.name)),
           h("p.table-meta", {},
-            h("span", {}, t("lobby.players", { count: table.players ?? 0 })),
-            h("span", {}, t(`phase.${table.paused ? "paused" : table.phase || "waiting"}`, {}, vocabulary)),
+            h("span.table-players", {}, t("lobby.players", { count: table.players ?? 0 })),
+            h("span.table-phase", {}, t(`phase.${table.paused ? "paused" : table.phase || "waiting"}`, {}, vocabulary)),
             table.round_no ? h("span", {}, t("lobby.round_no", { n: table.round_no })) : null,
             table.private ? h("span.badge", {}, t("lobby.private")) : null,
           ),
+          rules ? limitsLine(rules, vocabulary) : null,
         ),
         h("div.table-card-actions", {},
           h("a.btn.btn-ghost", { href: `#/rules/${encodeURIComponent(table.title)}` }, t("lobby.rules")),
@@ -184,6 +145,21 @@ function tableList() {
         ),
       );
     }),
+  );
+}
+
+/** The table's limits: main bet minimum to maximum, and the side options' range. */
+function limitsLine(rules, vocabulary) {
+  const limits = rules.limits;
+  const sides = rules.side_bets || [];
+  return h("dl.table-limits", {},
+    h("div", {}, h("dt", {}, t("lobby.limits_main", {}, vocabulary)), h("dd.table-limit-main", {}, `${money(limits.min_main_amount)} – ${money(limits.max_main_amount)}`)),
+    sides.length
+      ? h("div", {},
+          h("dt", {}, t("lobby.limits_side", {}, vocabulary)),
+          h("dd.table-limit-side", {}, `${money(Math.min(...sides.map((bet) => bet.min_amount)))} – ${money(Math.max(...sides.map((bet) => bet.max_amount)))}`),
+        )
+      : null,
   );
 }
 

@@ -87,7 +87,7 @@ function summary() {
   return h("dl.detail-summary.panel", {},
     item(t("detail.status"), t(`record_status.${r.status || "settled"}`)),
     item(t("detail.when"), dateTime(r.settled_at ?? r.started_at)),
-    item(t("detail.table"), r.table_name || r.table_id || "–"),
+    item(t("detail.table"), r.table_name || (r.title ? titleName(r.title, r.title) : "–")),
     item(t("detail.rules_version"), h("span#rules-version", {}, r.rules_version ?? "–")),
     item(t("detail.balance_before"), h("span#balance-before", {}, money(r.balance_before))),
     item(t("detail.balance_after"), h("span#balance-after", {}, money(r.balance_after))),
@@ -132,7 +132,10 @@ function cardPlace(entry) {
 // ---- decisions ------------------------------------------------------------------------------
 function decisions() {
   const list = record.decisions || [];
-  if (!list.length) return h("p.muted", {}, t("detail.no_decisions"));
+  if (!list.length) {
+    const insured = (record.positions || []).some((position) => position.insurance);
+    return h("p.muted", {}, insured ? t("detail.only_insurance") : t("detail.no_decisions"));
+  }
   const split = list.some((d) => Number(d.hand) > 1);
   return h("ol.decision-list", {},
     list.map((d) => {

@@ -1,6 +1,6 @@
 // Words for data: title, side-bet and pattern names, odds and up-card lists, all read from the
 // rule set (GET /api/v1/titles/{key}) so the text never drifts from the game.
-import { h, ratioPercent } from "../format.js";
+import { h, locale, ratioPercent } from "../format.js";
 import { hasKey, t } from "../i18n.js";
 
 export function titleName(key, fallback) {
@@ -69,6 +69,8 @@ export function upCardList(values) {
   flush();
   if (sorted.includes(1)) parts.unshift(upCardName(1));
   if (sorted.includes(10)) parts.push(upCardName(10));
+  // "Ace or 10-value card": the values are alternatives, in the reader's own list style.
+  if (typeof Intl.ListFormat === "function") return new Intl.ListFormat(locale(), { type: "disjunction" }).format(parts);
   return parts.join(t("list.separator"));
 }
 

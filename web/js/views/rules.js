@@ -7,6 +7,7 @@ import { actionName, payTable, sideBetName, titleName, upCardList } from "./rule
 
 let root = null;
 let titleKey = null;
+export const LAST_TITLE_KEY = "boundless.last_title";
 let rules = null;
 let titles = [];
 let failure = null;
@@ -19,6 +20,9 @@ export async function mount(element, key) {
   render();
   try {
     titles = listOf(await api.titles());
+    // The Rules tab opens the game of the table you came from, else the first one.
+    const last = sessionStorage.getItem(LAST_TITLE_KEY);
+    if (!titleKey && titles.some((title) => title.key === last)) titleKey = last;
     if (!titleKey && titles.length) titleKey = titles[0].key;
     if (titleKey) rules = await api.title(titleKey);
   } catch (error) {

@@ -13,7 +13,12 @@ from boundless.core.random_source import RandomSource
 from boundless.core.round import SharedRound
 from boundless.entropy import CryptoSource
 from boundless.server.config import ServerConfig
-from boundless.server.errors import BadMessageError, ConflictError, NotFoundError
+from boundless.server.errors import (
+    BadMessageError,
+    NotFoundError,
+    PrivateTableLimitError,
+    SharedTitleError,
+)
 from boundless.server.gateway.hub import Hub
 from boundless.server.players.service import PlayerIdentity
 from boundless.server.tables.runner import run_table
@@ -95,7 +100,7 @@ class TableRegistry:
     ) -> Table:
         rules, _ = self.catalog.get(title)
         if rules.table.shared:
-            raise ConflictError(
+            raise SharedTitleError(
                 f"title {title!r} is played at its shared table {title}-1, not at private tables"
             )
         offered = None if side_bets is None else tuple(side_bets)
@@ -105,7 +110,7 @@ class TableRegistry:
             raise BadMessageError(str(error)) from None
         mine = [table for table in self.tables.values() if table.owner == owner.player_id]
         if len(mine) >= MAX_PRIVATE_TABLES_PER_PLAYER:
-            raise ConflictError(
+            raise PrivateTableLimitError(
                 f"at most {MAX_PRIVATE_TABLES_PER_PLAYER} private tables per player"
             )
         table_id = f"{title}-{secrets.token_hex(4)}"
@@ -119,7 +124,7 @@ class TableRegistry:
 
     def lobby(self, viewer: str | None = None) -> list[dict[str, object]]:
         return [
-            table.lobby_row()
+            {**table.lobby_row(), "recent": table.recent.rows()}
             for table in self.tables.values()
             if table.owner is None or table.owner == viewer
         ]

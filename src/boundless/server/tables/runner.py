@@ -17,6 +17,7 @@ from collections.abc import Callable
 from boundless.core.errors import ShoeExhaustedError
 from boundless.core.round.phases import DEALER, DECISIONS, INSURANCE, SETTLING
 from boundless.server.clock import now
+from boundless.server.tables.private import insurance_answered, ready_to_deal
 from boundless.server.tables.table import Table
 
 log = logging.getLogger("boundless.server.runner")
@@ -70,7 +71,7 @@ async def play_round(table: Table) -> None:
         return
     table.clock.start("betting", paused=table.paused)
     table.broadcast_state()
-    await wait_until(table, _never, timed=True)
+    await wait_until(table, lambda: ready_to_deal(table), timed=True)
     table.bets.flush()
     if round_.over:
         return
@@ -83,7 +84,7 @@ async def play_round(table: Table) -> None:
             table.clock.start("insurance")
             table.broadcast_state()
             table.send_you_all()
-            await wait_until(table, _never, timed=True)
+            await wait_until(table, lambda: insurance_answered(table), timed=True)
             if round_.over:
                 return
             table.clock.stop()
@@ -109,6 +110,7 @@ async def play_round(table: Table) -> None:
         elif round_.phase == SETTLING:
             round_.settle()
             table.settle()
+            table.recent.note_settled(table.round_no, round_)
         else:
             round_.advance()
 

@@ -19,6 +19,7 @@ from boundless.core.shoe import ShoeReveal
 from boundless.core.shoe_cycle import RoundStart, ShoeCycle
 from boundless.server.storage.models import Shoe as ShoeRow
 from boundless.server.tables.repository import TableRepository
+from boundless.server.tables.shoe_notices import public_burn
 
 REVEAL_CHECK = "sha256(salt + ':' + cards joined) == commitment"
 
@@ -114,7 +115,8 @@ class TableShoes:
                 burn_body,
             )
         self.notify(
-            "shuffle", {"shoe_number": number, "commitment": reveal.commitment, "burn": burn_body}
+            "shuffle",
+            {"shoe_number": number, "commitment": reveal.commitment, "burn": public_burn(burn)},
         )
 
     def _publish(self, shoe_number: int, reveal: ShoeReveal) -> None:

@@ -34,13 +34,20 @@ from boundless.ledger.records import StakeOrder
 from boundless.server import messages
 from boundless.server.clock import now_ms
 from boundless.server.config import TimerSettings
-from boundless.server.errors import ConflictError, ForbiddenError, TablePausedError
+from boundless.server.errors import (
+    ConflictError,
+    ForbiddenError,
+    SideBetsLockedError,
+    TablePausedError,
+)
 from boundless.server.event_codec import encode_events
 from boundless.server.gateway.hub import Hub
 from boundless.server.players.service import PlayerIdentity
 from boundless.server.tables.bets import Answer, BetBatcher, PendingBet
 from boundless.server.tables.clock import TableClock
 from boundless.server.tables.money import TableMoney
+from boundless.server.tables.private import decline_insurance
+from boundless.server.tables.recent import RecentRounds
 from boundless.server.tables.repository import TableRepository
 from boundless.server.tables.service import (
     BetRequest,
@@ -92,6 +99,9 @@ class Table:
         self.recorded = False
         """Whether this round's end (settlement or cancellation) is written."""
         self.rounds_played = 0
+        self.recent = RecentRounds()
+        self.declined_insurance: set[tuple[str, int]] = set()
+        """Insurance offers declined this round (a private table closes the window on answers)."""
         self.seated_elsewhere: Callable[[str, str], bool] = lambda _player, _table: False
 
     # ---- setup and queries -----------------------------------------------------------------
@@ -184,6 +194,7 @@ class Table:
 
     # ---- rounds ----------------------------------------------------------------------------
     def _new_round(self, offered_side_bets: tuple[str, ...] | None) -> SharedRound:
+        self.declined_insurance = set()
         start = self.shoes.start
         assert start is not None
         return SharedRound(
@@ -290,7 +301,7 @@ class Table:
         self.check_access(player)
         round_ = self._betting_round()
         if len(round_.book) or self.bets:
-            raise ConflictError("side bets can be chosen only while no bet is on the table")
+            raise SideBetsLockedError("side bets can be chosen only while no bet is on the table")
         replacement = self._new_round(tuple(side_bets))
         self.offered_side_bets = tuple(side_bets)
         self.round = replacement
@@ -309,6 +320,9 @@ class Table:
         player_id = player.player_id
         if round_.phase != INSURANCE:
             raise PhaseError(f"the insurance window is not open (the round is in {round_.phase})")
+        if kind == "decline":
+            decline_insurance(self, round_, player_id, spot)
+            return self.balances.get(player_id)
         position = round_.position(player_id, spot)
         if kind == "even_money":
             round_.take_even_money(player_id, spot)
@@ -326,6 +340,7 @@ class Table:
             round_.take_insurance(player_id, spot)
             self.money.balances[player_id] = balance - cost
         self.send_you([player_id])
+        self.clock.wake.set()  # a private table's window closes once every offer is answered
         return self.money.balances.get(player_id)
 
     def decide(self, player: PlayerIdentity, spot: int, step: int, action: str) -> None:

@@ -1,0 +1,63 @@
+"""Private tables wait for nobody but their one player.
+
+A shared table's betting and insurance windows run their clocks because other players may still
+come; at a private table the owner is the only one who can bet, so the round deals as soon as
+the owner's bet is in (the bet message is the "Deal"), and the insurance window closes as soon
+as every offer on the table has been answered (taken, or declined with ``kind: "decline"``).
+"""
+
+from __future__ import annotations
+
+from typing import Any, Protocol
+
+from boundless.core.errors import IllegalActionError
+from boundless.core.round import SharedRound
+from boundless.core.rules import RuleSet
+
+
+class Table(Protocol):
+    """What these rules read of a table (``boundless.server.tables.table.Table``)."""
+
+    round: SharedRound | None
+    bets: Any  # the table's BetBatcher: true while bets wait for their batch
+    clock: Any  # the table's TableClock: ``clock.wake`` ends a wait early
+    rules: RuleSet
+    declined_insurance: set[tuple[str, int]]
+    """The (player, spot) offers declined in this round; emptied by each new round."""
+
+    @property
+    def private(self) -> bool: ...
+
+
+def ready_to_deal(table: Table) -> bool:
+    """A private table whose owner's bet is placed deals now."""
+    round_ = table.round
+    return table.private and round_ is not None and len(round_.book) > 0 and not table.bets
+
+
+def _offered(round_: SharedRound, player_id: str, spot: int) -> bool:
+    return round_.can_take_even_money(player_id, spot) or round_.can_take_insurance(player_id, spot)
+
+
+def decline_insurance(table: Table, round_: SharedRound, player_id: str, spot: int) -> None:
+    """The player says no to the offer on ``spot``; an answer that changes nothing else."""
+    if not _offered(round_, player_id, spot):
+        raise IllegalActionError(
+            f"player {player_id!r} spot {spot}: there is no insurance offer to decline"
+        )
+    table.declined_insurance.add((player_id, spot))
+    table.clock.wake.set()
+
+
+def insurance_answered(table: Table) -> bool:
+    """At a private table: no offer is left unanswered (the window may close)."""
+    round_ = table.round
+    if not table.private or round_ is None:
+        return False
+    declined = table.declined_insurance
+    spots = range(1, table.rules.table.spots + 1)
+    return not any(
+        _offered(round_, player_id, spot) and (player_id, spot) not in declined
+        for player_id in round_.book.player_ids
+        for spot in spots
+    )

@@ -1,0 +1,137 @@
+"""What the browser tests share: the live server, the browser, screenshots, page helpers."""
+
+from __future__ import annotations
+
+import json
+import os
+import shutil
+import socket
+import subprocess
+import sys
+import time
+import urllib.request
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+ROOT = Path(__file__).resolve().parents[2]
+SCREENSHOTS = ROOT / "artifacts" / "screenshots"
+CHROMIUM_ARGS = [
+    "--no-sandbox",
+    "--headless",
+    "--disable-gpu",
+    "--disable-background-networking",
+    "--disable-component-update",
+    "--disable-sync",
+    "--no-first-run",
+]
+STARTING_GRANT = 100_000
+BETTING_SECONDS = 7
+
+
+def chromium() -> str:
+    path = shutil.which("chromium") or shutil.which("chromium-browser")
+    if path is None:
+        pytest.skip(
+            "Chromium is not installed: install Debian's 'chromium' package "
+            "(apt-get install chromium); .ci/run does this before the tests"
+        )
+    return path
+
+
+def free_port() -> int:
+    with socket.socket() as probe:
+        probe.bind(("127.0.0.1", 0))
+        return int(probe.getsockname()[1])
+
+
+def get_json(url: str, token: str | None = None) -> Any:
+    request = urllib.request.Request(url)
+    if token:
+        request.add_header("Authorization", f"Bearer {token}")
+    with urllib.request.urlopen(request, timeout=5) as response:
+        return json.load(response)
+
+
+def post_json(url: str, body: Any, token: str | None = None) -> Any:
+    request = urllib.request.Request(url, data=json.dumps(body).encode(), method="POST")
+    request.add_header("Content-Type", "application/json")
+    if token:
+        request.add_header("Authorization", f"Bearer {token}")
+    with urllib.request.urlopen(request, timeout=5) as response:
+        return json.load(response)
+
+
+def serve(data_dir: Path) -> Iterator[str]:
+    """``boundless serve`` with short timers and two bots; yields its base URL."""
+    port = free_port()
+    log_path = data_dir / "serve.log"
+    command = [
+        sys.executable,
+        "-m",
+        "boundless.cli.main",
+        "serve",
+        "--port",
+        str(port),
+        "--data-dir",
+        str(data_dir),
+        "--bots",
+        "2",
+        "--starting-grant",
+        str(STARTING_GRANT),
+        "--betting-seconds",
+        str(BETTING_SECONDS),
+        "--insurance-seconds",
+        "4",
+        "--decision-seconds",
+        "6",
+        "--round-gap-seconds",
+        "2",
+        "--log-level",
+        "warning",
+    ]
+    env = {**os.environ, "BOUNDLESS_ADMIN_TOKEN": "browser-test-admin"}
+    with log_path.open("w") as log:
+        process = subprocess.Popen(command, cwd=ROOT, env=env, stdout=log, stderr=subprocess.STDOUT)
+    base = f"http://127.0.0.1:{port}"
+    try:
+        deadline = time.monotonic() + 30
+        while True:
+            try:
+                tables = get_json(f"{base}/api/v1/tables")
+                if any(table["title"] == "boundless" for table in tables):
+                    break
+            except OSError:
+                pass
+            if process.poll() is not None or time.monotonic() > deadline:
+                pytest.fail(f"boundless serve did not start:\n{log_path.read_text()[-3000:]}")
+            time.sleep(0.2)
+        yield base
+    finally:
+        process.terminate()
+        try:
+            process.wait(timeout=10)
+        except subprocess.TimeoutExpired:
+            process.kill()
+            process.wait()
+
+
+def shot(page: Any, name: str, full_page: bool = True) -> None:
+    SCREENSHOTS.mkdir(parents=True, exist_ok=True)
+    if not full_page:
+        page.evaluate("window.scrollTo(0, 0)")
+    page.screenshot(path=str(SCREENSHOTS / f"{name}.png"), full_page=full_page)
+
+
+def sign_up(page: Any, base: str, name: str) -> str:
+    """Sign up through the lobby's form; returns the token the page keeps."""
+    page.goto(base + "/")
+    page.wait_for_selector("body[data-ready='true']")
+    page.fill("#signup-name", name)
+    page.click("#signup-submit")
+    page.wait_for_selector(".welcome-card")
+    token = page.evaluate("localStorage.getItem('boundless.token')")
+    assert token
+    return str(token)

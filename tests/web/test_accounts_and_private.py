@@ -1,0 +1,116 @@
+"""Accounts and private tables in a real browser against a real server: the account key shown
+at sign-up signs the player back in on a fresh browser, signing out asks first, a private Boo
+Bucks round is dealt as soon as the player presses Deal (the 7 s betting window is not waited
+for), and the owner names and closes the table."""
+
+from __future__ import annotations
+
+import time
+from typing import Any
+
+import pytest
+
+from tests.web.kit import BETTING_SECONDS, get_json, shot, sign_up
+
+pytestmark = pytest.mark.slow
+
+
+def test_account_key_signs_in_on_a_fresh_browser(
+    server: str, browser: Any, failure_shots: list[Any]
+) -> None:
+    first = browser.new_context(viewport={"width": 1280, "height": 800}, reduced_motion="reduce")
+    page = first.new_page()
+    failure_shots.append(page)
+    page.goto(server + "/")
+    page.wait_for_selector("body[data-ready='true']")
+    # A blank name says why nothing happened.
+    page.fill("#signup-name", "   ")
+    page.click("#signup-submit")
+    page.wait_for_selector(".signup-card .form-message:has-text('empty')")
+    token = sign_up(page, server, "Keeper")
+    # The key is shown at sign-up and is the token the page keeps.
+    page.wait_for_selector("#account-key-card")
+    key = page.inner_text("#account-key")
+    assert key == token
+    shot(page, "account-key-at-sign-up", full_page=False)
+    page.click("#account-key-saved")
+    page.wait_for_selector("#account-key-card", state="detached")
+    # The profile page shows it again, masked until asked.
+    page.click("#profile-link")
+    page.wait_for_selector("#account-key[data-masked='true']")
+    page.click("#account-key-show")
+    assert page.inner_text("#account-key") == key
+    # Signing out asks first; cancelling keeps the account.
+    page.click("#sign-out")
+    page.wait_for_selector("#sign-out-confirm")
+    shot(page, "account-sign-out-confirm", full_page=False)
+    page.click("#sign-out-cancel")
+    assert page.evaluate("localStorage.getItem('boundless.token')") == token
+    page.click("#sign-out")
+    page.click("#sign-out-confirm")
+    page.wait_for_function("localStorage.getItem('boundless.token') === null")
+    first.close()
+
+    fresh = browser.new_context(viewport={"width": 1280, "height": 800}, reduced_motion="reduce")
+    page = fresh.new_page()
+    failure_shots.append(page)
+    page.goto(server + "/")
+    page.wait_for_selector("#key-input")
+    page.fill("#key-input", "not-a-key")
+    page.click("#key-submit")
+    page.wait_for_selector(".key-signin .form-message:has-text('key')")
+    page.fill("#key-input", key)
+    page.click("#key-submit")
+    page.wait_for_selector(".welcome-card")
+    assert page.inner_text(".welcome-name") == "Keeper"
+    assert get_json(f"{server}/api/v1/me", key)["display_name"] == "Keeper"
+    fresh.close()
+
+
+def test_private_round_deals_on_deal_then_rename_and_close(
+    server: str, browser: Any, failure_shots: list[Any]
+) -> None:
+    context = browser.new_context(viewport={"width": 1366, "height": 768}, reduced_motion="reduce")
+    page = context.new_page()
+    failure_shots.append(page)
+    sign_up(page, server, "Solo")
+    page.click("#account-key-saved")
+    page.wait_for_selector("#private-open")
+    page.select_option("#private-title", "boo-bucks")
+    boxes = page.locator("input[name='side_group']")
+    boxes.nth(0).check()
+    boxes.nth(1).check()
+    page.click("#private-open")
+    page.wait_for_selector("#bet-place")
+    assert "Deal" in page.inner_text("#bet-place")
+    page.locator(".chip").first.click()
+    page.click("#bet-1-main")
+    pressed = time.monotonic()
+    page.keyboard.press("b")
+    page.wait_for_selector(
+        ".felt:not([data-phase='betting'])", timeout=BETTING_SECONDS * 1000 - 1000
+    )
+    dealt_after = time.monotonic() - pressed
+    # A functional bound, not a benchmark: the 7 s window would have to run out otherwise.
+    assert dealt_after < 2.0, f"dealt {dealt_after:.2f} s after Deal"
+    shot(page, "private-dealt", full_page=False)
+    deadline = time.monotonic() + 30
+    while not page.locator("#result-net").count() and time.monotonic() < deadline:
+        for key in ("n", "s"):
+            page.keyboard.press(key)
+        page.wait_for_timeout(200)
+    assert page.locator("#result-net").count(), "the private round did not settle"
+
+    page.wait_for_selector("#rename-table")
+    page.click("#rename-table")
+    page.fill("#table-name", "Friday table")
+    page.click("#rename-save")
+    page.wait_for_selector("#table-heading:has-text('Friday table')")
+    page.wait_for_selector("#close-table:not([disabled])", timeout=15000)
+    page.click("#close-table")
+    page.click("#close-table-confirm")
+    page.wait_for_selector(".table-list, .lobby-section")
+    token = page.evaluate("localStorage.getItem('boundless.token')")
+    mine = get_json(f"{server}/api/v1/tables", token)
+    assert not any(row["private"] for row in mine)
+    context.close()

@@ -1,0 +1,102 @@
+// Keyboard shortcuts at the table: one key per action, shown on its button; "?" lists them.
+import { h } from "../../format.js";
+import { t } from "../../i18n.js";
+import { actionName } from "../rule_text.js";
+import { clearDraft, decide, insure, placeBets, rebet, selectChip, undo } from "./actions.js";
+import { awaitingStep, changed, chipValues, openOffers, positionOn, pub, v } from "./state.js";
+
+/** name → key; the decision keys work only while the button is enabled. */
+export const SHORTCUTS = {
+  hit: { key: "h" },
+  stand: { key: "s" },
+  double: { key: "d" },
+  split: { key: "p" },
+  surrender: { key: "r" },
+  surrender20: { key: "t" },
+  insure: { key: "i" },
+  decline: { key: "n" },
+  place: { key: "b" },
+  undo: { key: "u" },
+  clear: { key: "c" },
+  rebet: { key: "a" },
+};
+
+export function keyHint(name) {
+  return SHORTCUTS[name]?.key.toUpperCase() ?? null;
+}
+
+export function onKey(event) {
+  if (!v || event.ctrlKey || event.metaKey || event.altKey) return;
+  const target = event.target;
+  if (target?.closest?.("input, select, textarea, [contenteditable='true']")) return;
+  const key = event.key.toLowerCase();
+  if (event.key === "?") {
+    v.help = !v.help;
+    changed();
+    event.preventDefault();
+    return;
+  }
+  if (event.key === "Escape" && v.help) {
+    v.help = false;
+    changed();
+    return;
+  }
+  const p = pub();
+  let done = false;
+  const position = p.phase === "decisions" ? positionOn(p.current_spot) : null;
+  for (const action of ["hit", "stand", "double", "split", "surrender", "surrender20"]) {
+    if (key !== SHORTCUTS[action].key || !position) continue;
+    // The same guard as the button's: a legal action and no answer sent for this step yet.
+    if (position.legal_actions.includes(action) && !awaitingStep()) decide(p.current_spot, action);
+    done = true;
+  }
+  const offer = openOffers()[0];
+  if (offer && key === SHORTCUTS.insure.key) done = (insure(offer.spot, offer.insurance_offer), true);
+  if (offer && key === SHORTCUTS.decline.key) done = (insure(offer.spot, null), true);
+  if (p.phase === "betting") {
+    const keyed = { [SHORTCUTS.place.key]: placeBets, [SHORTCUTS.undo.key]: undo, [SHORTCUTS.clear.key]: clearDraft, [SHORTCUTS.rebet.key]: rebet };
+    if (keyed[key]) {
+      keyed[key]();
+      done = true;
+    }
+    const chips = chipValues();
+    const digit = Number(event.key);
+    if (Number.isInteger(digit) && digit >= 1 && digit <= chips.length) {
+      selectChip(chips[digit - 1]);
+      done = true;
+    }
+  }
+  if (done) event.preventDefault();
+}
+
+/** The "?" panel: every shortcut with what it does at this table. */
+export function helpPanel() {
+  if (!v.help) return null;
+  const rows = [
+    ...["hit", "stand", "double", "split", "surrender", "surrender20"]
+      .filter(actionShown)
+      .map((action) => [keyHint(action), actionName(v.rules, action)]),
+    [keyHint("insure"), t("keys.insure")],
+    [keyHint("decline"), t("insurance.decline")],
+    [`1–${chipValues().length}`, t("keys.chips")],
+    [keyHint("place"), v.rules.table.shared ? t("bet.place") : t("bet.deal")],
+    [keyHint("undo"), t("bet.undo")],
+    [keyHint("clear"), t("bet.clear")],
+    [keyHint("rebet"), t("bet.rebet")],
+    ["?", t("keys.help")],
+  ];
+  return h("section.panel.key-help#key-help", { role: "dialog", "aria-labelledby": "key-help-heading" },
+    h("h2#key-help-heading", {}, t("keys.heading")),
+    h("dl.key-list", {}, rows.map(([key, what]) => h("div.key-row", {}, h("dt", {}, h("kbd", {}, key)), h("dd", {}, what)))),
+    h("button.btn.btn-ghost#key-help-close", { type: "button", onclick: () => { v.help = false; changed(); } }, t("common.close")),
+  );
+}
+
+function actionShown(action) {
+  const r = v.rules;
+  if (action === "surrender20") return r.split?.offered === "basic_strategy_pairs";
+  if (action === "surrender") return r.surrender?.allowed;
+  if (action === "double") return r.double?.allowed;
+  if (action === "split") return r.split?.allowed;
+  return true;
+}
