@@ -322,7 +322,7 @@ class Table:
             raise PhaseError(f"the insurance window is not open (the round is in {round_.phase})")
         if kind == "decline":
             decline_insurance(self, round_, player_id, spot)
-            return self.balances.get(player_id)
+            return self.money.balances.get(player_id)
         position = round_.position(player_id, spot)
         if kind == "even_money":
             round_.take_even_money(player_id, spot)
