@@ -9,16 +9,13 @@ distinct path is Python.
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import TYPE_CHECKING
 
 import numpy as np
 
 from boundless.core.round.actions import NO_DECISION, Action, Source
 from boundless.core.round.autoplay import autoplay_choices, fallback_for_player
 from boundless.core.round.paths import extra_stake_units
-
-if TYPE_CHECKING:
-    from boundless.core.round.round import SharedRound
+from boundless.core.round.state import RoundState
 
 
 @dataclass(frozen=True, slots=True)
@@ -35,10 +32,10 @@ class StepPlan:
     undecided: int
 
 
-def plan_step(round_: SharedRound, spot: int, step: int) -> StepPlan:
-    book, nodes = round_.book, round_.nodes
-    context = round_._context()
-    on_spot = round_._spot_positions[spot]
+def plan_step(state: RoundState, spot: int, step: int) -> StepPlan:
+    book, nodes = state.book, state.nodes
+    context = state.context()
+    on_spot = state.spot_positions.get(spot, np.zeros(0, dtype=np.int64))
     node_of = book.node[on_spot]
     in_play = nodes.active[node_of]
     positions = on_spot[in_play]
