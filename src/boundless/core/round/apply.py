@@ -177,11 +177,11 @@ def reveal_natural(state: RoundState, hole_card: Card) -> None:
 
 def start_decisions(state: RoundState) -> None:
     """No dealer blackjack (or no peek): pay naturals paid at once, open the first spot."""
-    _pay_blackjacks_at_once(state)
+    pay_blackjacks_at_once(state)
     open_next_spot(state, after=0)
 
 
-def _pay_blackjacks_at_once(state: RoundState) -> None:
+def pay_blackjacks_at_once(state: RoundState) -> None:
     assert state.up_card is not None
     if state.up_card.value not in state.rules.payouts.blackjack_paid_at_once_up_values:
         return
@@ -291,9 +291,7 @@ def execute_step(
             chosen = positions[surrendered]
             refunds = np.array(
                 [
-                    surrender_term(state.path_of(p).hands[0], state.rules).payout(
-                        int(book.main[p])
-                    )
+                    surrender_term(state.path_of(p).hands[0], state.rules).payout(int(book.main[p]))
                     for p in chosen.tolist()
                 ],
                 dtype=np.int64,

@@ -27,7 +27,10 @@ def verify_insurance_many(state: RoundState, positions: np.ndarray) -> None:
     )
     if state.rules.insurance.blackjack_offer == "even_money":
         naturals = np.array(
-            [bool(path.hands) and path.hands[0].status == "blackjack" for path in state.nodes.states],
+            [
+                bool(path.hands) and path.hands[0].status == "blackjack"
+                for path in state.nodes.states
+            ],
             dtype=np.bool_,
         )
         eligible &= ~naturals[book.node[positions]]

@@ -71,9 +71,7 @@ class RoundState:
     payments: list[Payment] = field(default_factory=list)
     extra_stakes: list[ExtraStakes] = field(default_factory=list)
     side_patterns: dict[tuple[int, str], object] = field(default_factory=dict)
-    wheel_results: dict[tuple[int, str], tuple[int, tuple[str, ...]]] = field(
-        default_factory=dict
-    )
+    wheel_results: dict[tuple[int, str], tuple[int, tuple[str, ...]]] = field(default_factory=dict)
     spot_positions: dict[int, np.ndarray] = field(default_factory=dict)
 
     def __post_init__(self) -> None:

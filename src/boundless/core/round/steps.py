@@ -63,9 +63,9 @@ def plan_step(state: RoundState, spot: int, step: int) -> StepPlan:
     if undecided.any():
         rich = np.full(len(states), int(Action.STAND), dtype=np.int64)
         poor = rich.copy()
-        for index, state in enumerate(states):
-            if state.needs_decision:
-                with_coins, without_coins = autoplay_choices(state, context)
+        for index, path in enumerate(states):
+            if path.needs_decision:
+                with_coins, without_coins = autoplay_choices(path, context)
                 rich[index], poor[index] = int(with_coins), int(without_coins)
         affordable = free >= main * cost_units(rich)
         chosen = np.where(affordable, rich[inverse], poor[inverse])
