@@ -158,7 +158,7 @@ def _play(round_: SharedRound, players: list[_Player]) -> None:
     if round_.phase == "insurance":
         for player in players:
             for spot, wanted in player.insurance.items():
-                if not wanted or round_.book.main[round_.position(player.id, spot)] <= 0:
+                if not wanted or round_.main_stake(round_.position(player.id, spot)) <= 0:
                     continue
                 if round_.can_take_even_money(player.id, spot):
                     round_.take_even_money(player.id, spot)

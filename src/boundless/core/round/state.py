@@ -148,6 +148,11 @@ class RoundState:
         indices = self.book.player[np.asarray(positions, dtype=np.int64)]
         return [ids[index] for index in indices.tolist()]
 
+    def distinct_players_of(self, positions: Iterable[int] | np.ndarray) -> list[str]:
+        """The players holding ``positions``, each once, in player order."""
+        indices = np.unique(self.book.player[np.asarray(positions, dtype=np.int64)])
+        return [self.book.player_ids[index] for index in indices.tolist()]
+
     def staked_by_player(self) -> np.ndarray:
         """Everything each player put in this round, by player index."""
         staked = np.zeros(self.player_count(), dtype=np.int64)
@@ -182,6 +187,14 @@ class RoundState:
     def free_coins(self, position: int) -> int:
         """The free coins of the position's player."""
         return int(self.book.free[self.book.player[position]])
+
+    def main_stakes(self, positions: np.ndarray) -> np.ndarray:
+        """The main bet of each position (a copy)."""
+        return np.array(self.book.main[positions], dtype=np.int64)
+
+    def free_coins_of(self, positions: np.ndarray) -> np.ndarray:
+        """The free coins of each position's player (a copy)."""
+        return np.array(self.book.free[self.book.player[positions]], dtype=np.int64)
 
     def pending_action(self, position: int) -> int:
         """The action code the position chose at the open step (-1: none yet)."""
