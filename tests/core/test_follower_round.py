@@ -269,3 +269,24 @@ def test_a_table_with_no_bets_cannot_deal() -> None:
         table.close_bets([follower.bets_report()])
     assert table.phase == "betting" and len(table.events) == 1
     assert np.array_equal(follower.staked(), [])
+
+
+@settings(max_examples=30, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(st.data(), _games(), st.integers(0, 2**32))
+def test_the_public_stream_survives_the_event_codec(
+    data: st.DataObject, game: Game, seed: int
+) -> None:
+    from boundless.server.event_codec import decode_event, decode_events, encode_event
+
+    single = _shared(data, game, seed)
+    split = Split(game, single, seed, dict.fromkeys(single.player_ids, 0))
+    _play_both(data, single, split)
+    stream = split.table.events
+    assert {type(event) for event in stream} <= set(ev.TABLE_EVENT_TYPES)
+    for event in stream:
+        body = encode_event(event)
+        assert encode_event(decode_event(body)) == body
+    table_only = [e for e in stream if isinstance(e, ev.StepOpened | ev.StepDealt | ev.PeekResult)]
+    if table_only:
+        with pytest.raises(EventLogError, match="public stream"):
+            decode_events([encode_event(table_only[0])])
