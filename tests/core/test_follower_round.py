@@ -18,6 +18,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from test_round_properties_multi_spot import BOO_BUCKS_PRESETS, UNLIMITED, Game, _new_round
 
+from boundless.core.cards import parse_cards
 from boundless.core.errors import EventLogError, RulesError
 from boundless.core.random_source import SeededSource
 from boundless.core.round import events as ev
@@ -290,3 +291,62 @@ def test_the_public_stream_survives_the_event_codec(
     if table_only:
         with pytest.raises(EventLogError, match="public stream"):
             decode_events([encode_event(table_only[0])])
+
+
+def _stacked(game: Game, cards: str) -> tuple[TableDealer, FollowerRound]:
+    rules, chart = game
+    table = TableDealer(rules, cards=Shoe.stacked(parse_cards(cards.split())))
+    return table, FollowerRound(rules, table.opened, chart=chart)
+
+
+def test_the_hole_card_reaches_a_follower_only_with_a_dealer_blackjack_at_the_peek() -> None:
+    # Boo Bucks peeks under an ace or a ten: seat 3 gets 9-7, the dealer shows TS over AH.
+    table, follower = _stacked(BOO_BUCKS_PRESETS[0], "9S TS 7S AH")
+    follower.place_bet("solo", 3, 100, {}, free_amount=1000)
+    dealt = table.close_bets([follower.bets_report()])
+    assert [type(event) for event in dealt] == [ev.CardsDealt, ev.PeekResult]
+    follower.apply_public(dealt[0])
+    assert follower.hidden_hole is None and follower.phase == "decisions"
+    follower.apply_public(dealt[1])
+    assert str(follower.hidden_hole) == "AH" and follower.hole_revealed
+    assert follower.phase == "settling"
+    follower.settle()
+    assert follower.paid().tolist() == [0]
+
+
+def test_no_blackjack_at_the_peek_keeps_the_hole_card_until_the_reveal() -> None:
+    table, follower = _stacked(BOO_BUCKS_PRESETS[0], "9S TS 8S 7H 5D")
+    follower.place_bet("solo", 3, 100, {}, free_amount=1000)
+    events = table.close_bets([follower.bets_report()])
+    assert [type(event) for event in events] == [ev.CardsDealt, ev.PeekResult, ev.StepOpened]
+    assert all(getattr(event, "hole_card", None) is None for event in events)
+    for event in events:
+        follower.apply_public(event)
+    assert follower.hidden_hole is None and follower.step_open()
+    follower.decide("solo", 3, "stand")
+    reveal = table.close_step([follower.step_report()])
+    assert [type(event) for event in reveal] == [ev.StepDealt, ev.DealerRevealed]
+    for event in reveal:
+        follower.apply_public(event)
+    assert str(follower.hidden_hole) == "7H"
+    assert [str(card) for card in follower.dealer_cards] == ["TS", "7H"]
+    follower.settle()
+    assert follower.paid().tolist() == [100]  # 9-8 against T-7: a push returns the stake
+
+
+def test_bets_and_decisions_after_a_report_are_refused_and_change_nothing() -> None:
+    table, follower = _stacked(BOUNDLESS, "9S TS 7S 5D 3C")
+    follower.place_bet("p", 1, 100, {}, free_amount=1000)
+    report = follower.bets_report()
+    with pytest.raises(RulesError, match="betting is closed"):
+        follower.place_bet("q", 1, 100, {}, free_amount=1000)
+    assert follower.player_ids == ["p"]
+    for event in table.close_bets([report]):
+        follower.apply_public(event)
+    assert follower.legal_actions("p", 1)
+    follower.step_report()
+    assert follower.legal_actions("p", 1) == frozenset()
+    assert not len(follower.positions_awaiting_decision())
+    with pytest.raises(RulesError, match="is closing"):
+        follower.decide("p", 1, "hit")
+    assert follower.pending_action(0) == -1

@@ -17,14 +17,16 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass
+from typing import Any
 
 import numpy as np
 
 from boundless.core.cards import Card
-from boundless.core.errors import EventLogError, InvalidRuleSetError
+from boundless.core.errors import EventLogError, InvalidRuleSetError, PhaseError
 from boundless.core.hands import is_natural
 from boundless.core.random_source import RandomSource
 from boundless.core.round import events as ev
+from boundless.core.round.actions import Action
 from boundless.core.round.apply import (
     deal_spots,
     execute_step,
@@ -88,17 +90,49 @@ class FollowerRound(PlayerRound):
         self._randomness = randomness
         self._plan: tuple[int, int, StepPlan] | None = None
         self._peek_due = False  # the table's PeekResult comes before any step
+        self._bets_closed = False
         self.table_events: list[ev.TableEvent] = [opened]
         self._apply(opened)
 
     # ---- reports to the table ----------------------------------------------------------
     def bets_report(self) -> BetsReport:
+        """Close this follower's betting and say which spots it needs dealt."""
+        require(self, BETTING)
+        self._bets_closed = True
         spots = self.book.spot
         return BetsReport(frozenset(spots.tolist()), frozenset(spots[self.book.main > 0].tolist()))
 
     def step_open(self) -> bool:
         """Whether the table has a step open for decisions now."""
         return self.phase == DECISIONS and self.current_spot > 0 and not self.paused
+
+    # Once reported, bets and the step are closed here: what the table was told stands.
+    def verify_place_bets(self, *args: Any, **kwargs: Any) -> ev.BetsPlaced:
+        if self._bets_closed:
+            raise PhaseError("betting is closed: this round has reported its bets to the table")
+        return super().verify_place_bets(*args, **kwargs)
+
+    def verify_decide(self, player_id: str, spot: int, action: Action | str) -> int:
+        self._refuse_after_report()
+        return super().verify_decide(player_id, spot, action)
+
+    def decide_many(self, positions: np.ndarray, actions: np.ndarray) -> ev.DecisionsMade:
+        self._refuse_after_report()
+        return super().decide_many(positions, actions)
+
+    def legal_actions(self, player_id: str, spot: int = 1) -> frozenset[Action]:
+        return frozenset() if self._plan is not None else super().legal_actions(player_id, spot)
+
+    def positions_awaiting_decision(self) -> np.ndarray:
+        if self._plan is not None:
+            return np.zeros(0, dtype=np.int64)
+        return super().positions_awaiting_decision()
+
+    def _refuse_after_report(self) -> None:
+        if self._plan is not None:
+            raise PhaseError(
+                f"spot {self.current_spot} step {self.step} is closing: its report is sent"
+            )
 
     def step_report(self) -> StepReport:
         """Plan the open step (own decisions, autoplay for the rest) and say what it needs."""
