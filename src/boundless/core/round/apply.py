@@ -19,7 +19,7 @@ from boundless.core.errors import EventLogError
 from boundless.core.hands import is_natural
 from boundless.core.round import events as ev
 from boundless.core.round.actions import NO_DECISION, Action
-from boundless.core.round.paths import initial_path
+from boundless.core.round.paths import HandStatus, initial_path
 from boundless.core.round.phases import (
     BETTING,
     CANCELLED,
@@ -35,7 +35,7 @@ from boundless.core.round.settlement import (
     side_bet_pattern,
     surrender_term,
 )
-from boundless.core.round.state import ExtraStakes, Payment, RoundState
+from boundless.core.round.state import ExtraStakes, Payment, PaymentStage, RoundState
 from boundless.core.round.steps import StepPlan, plan_step
 from boundless.core.side_bets import PENDING
 
@@ -52,7 +52,7 @@ def apply_event(state: RoundState, event: ev.Event, plan: StepPlan | None = None
     state.events.append(event)
 
 
-def pay(state: RoundState, stage: str, positions: np.ndarray, amounts: np.ndarray) -> None:
+def pay(state: RoundState, stage: PaymentStage, positions: np.ndarray, amounts: np.ndarray) -> None:
     keep = amounts != 0
     if not keep.any():
         return
@@ -125,7 +125,7 @@ def deal_spots(
         seated_node = state.nodes.add(initial_path(cards, True), spot)
         empty_node = state.nodes.add(initial_path(cards, False), spot)
         state.book.node[on_spot] = np.where(seated[on_spot], seated_node, empty_node)
-    _resolve_side_bets(state, "side_bets_initial", final=False)
+    _resolve_side_bets(state, PaymentStage.SIDE_BETS_INITIAL, final=False)
 
 
 def insurance_opens(state: RoundState, any_seated: bool) -> bool:
@@ -146,7 +146,7 @@ def _on_InsuranceTaken(state: RoundState, event: ev.InsuranceTaken) -> None:
     main = state.book.main[positions]
     if event.even_money:
         state.book.even_money[positions] = True
-        pay(state, "even_money", positions, odds_payout(main, state.rules.payouts.win))
+        pay(state, PaymentStage.EVEN_MONEY, positions, odds_payout(main, state.rules.payouts.win))
         return
     cost = state.rules.insurance.cost.of_array(main)
     state.book.insurance[positions] = cost
@@ -190,7 +190,7 @@ def pay_blackjacks_at_once(state: RoundState) -> None:
     )
     natural_nodes = np.array(
         [
-            bool(state.hands) and state.hands[0].status == "blackjack"
+            bool(state.hands) and state.hands[0].status == HandStatus.BLACKJACK
             for state in state.nodes.states
         ],
         dtype=np.bool_,
@@ -198,7 +198,7 @@ def pay_blackjacks_at_once(state: RoundState) -> None:
     chosen = positions[natural_nodes[state.book.node[positions]]]
     if len(chosen):
         payout = odds_payout(state.book.main[chosen], state.rules.payouts.blackjack)
-        pay(state, "blackjack_at_once", chosen, payout)
+        pay(state, PaymentStage.BLACKJACK_AT_ONCE, chosen, payout)
 
 
 def open_next_spot(state: RoundState, after: int) -> None:
@@ -296,7 +296,7 @@ def execute_step(
                 ],
                 dtype=np.int64,
             )
-            pay(state, "surrender", chosen, refunds)
+            pay(state, PaymentStage.SURRENDER, chosen, refunds)
     on_spot = state.spot_positions.get(spot)
     if on_spot is not None:
         book.pending[on_spot] = NO_DECISION
@@ -340,10 +340,10 @@ def _on_RoundSettled(state: RoundState, event: ev.RoundSettled) -> None:
 
 def settle_positions(state: RoundState) -> None:
     """Pay every position what it is still owed; the round is settled."""
-    _resolve_side_bets(state, "side_bets", final=True)
+    _resolve_side_bets(state, PaymentStage.SIDE_BETS, final=True)
     final = final_payouts(state)
     owed = final - state.book.paid
-    pay(state, "settlement", np.arange(len(state.book), dtype=np.int64), owed)
+    pay(state, PaymentStage.SETTLEMENT, np.arange(len(state.book), dtype=np.int64), owed)
     state.phase = SETTLED
 
 
@@ -357,13 +357,13 @@ def _on_RoundResumed(state: RoundState, event: ev.RoundResumed) -> None:
 
 def _on_RoundCancelled(state: RoundState, event: ev.RoundCancelled) -> None:
     refund = state.book.staked() - state.book.paid
-    pay(state, "cancel_refund", np.arange(len(state.book), dtype=np.int64), refund)
+    pay(state, PaymentStage.CANCEL_REFUND, np.arange(len(state.book), dtype=np.int64), refund)
     state.paused = False
     state.phase = CANCELLED
 
 
 # ---- side bets and final payouts -----------------------------------------------------
-def _resolve_side_bets(state: RoundState, stage: str, final: bool) -> None:
+def _resolve_side_bets(state: RoundState, stage: PaymentStage, final: bool) -> None:
     """Pay every side bet whose result is known; ``final`` means the dealer hand is done."""
     if not state.book.side_keys or state.up_card is None:
         return

@@ -11,7 +11,7 @@ import numpy as np
 from boundless.core.errors import IllegalActionError, InsufficientCoinsError, UnknownPositionError
 from boundless.core.round.actions import NO_DECISION, Action
 from boundless.core.round.checks import verify_decision, verify_insurance
-from boundless.core.round.paths import legal_actions
+from boundless.core.round.paths import HandStatus, legal_actions
 from boundless.core.round.state import RoundState
 
 
@@ -28,7 +28,7 @@ def verify_insurance_many(state: RoundState, positions: np.ndarray) -> None:
     if state.rules.insurance.blackjack_offer == "even_money":
         naturals = np.array(
             [
-                bool(path.hands) and path.hands[0].status == "blackjack"
+                bool(path.hands) and path.hands[0].status == HandStatus.BLACKJACK
                 for path in state.nodes.states
             ],
             dtype=np.bool_,

@@ -14,7 +14,7 @@ from boundless.core.errors import (
 )
 from boundless.core.money import format_amount
 from boundless.core.round.actions import NO_DECISION, Action
-from boundless.core.round.paths import legal_actions
+from boundless.core.round.paths import HandStatus, legal_actions
 from boundless.core.round.phases import DECISIONS, INSURANCE, Phase
 from boundless.core.round.state import RoundState
 
@@ -62,7 +62,7 @@ def verify_insurance(state: RoundState, player_id: str, spot: int, even_money: b
         raise IllegalActionError(f"player {player_id!r} spot {spot}: no main bet to insure")
     if book.insurance[position] or book.even_money[position]:
         raise IllegalActionError(f"player {player_id!r} spot {spot}: already answered")
-    blackjack = state.path_of(position).hands[0].status == "blackjack"
+    blackjack = state.path_of(position).hands[0].status == HandStatus.BLACKJACK
     offers_even_money = blackjack and state.rules.insurance.blackjack_offer == "even_money"
     if even_money and not offers_even_money:
         raise IllegalActionError(

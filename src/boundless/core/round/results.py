@@ -7,6 +7,7 @@ from fractions import Fraction
 
 from boundless.core.cards import Card
 from boundless.core.round.actions import Source
+from boundless.core.round.paths import SURRENDERED, HandStatus
 from boundless.core.round.phases import SETTLED
 from boundless.core.round.settlement import path_terms
 from boundless.core.round.state import ExtraStakes, RoundState
@@ -88,8 +89,8 @@ def position_result(round_: RoundState, position: int) -> PositionResult:
                 rounded_off = Fraction(0)
                 outcome = "even_money" if settled else None
                 payout = rules.payouts.win.payout(main) if settled else None
-            elif hand.status in ("surrendered", "surrendered20"):
-                outcome = "surrender" if hand.status == "surrendered" else "surrender20"
+            elif hand.status in SURRENDERED:
+                outcome = "surrender" if hand.status == HandStatus.SURRENDERED else "surrender20"
             hands.append(
                 HandResult(
                     spot=spot,

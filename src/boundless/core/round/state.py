@@ -12,6 +12,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
+from enum import StrEnum
 
 import numpy as np
 
@@ -26,11 +27,26 @@ from boundless.core.rules import RuleSet
 from boundless.core.strategy_chart import StrategyChart
 
 
+class PaymentStage(StrEnum):
+    """When in the round coins are paid back (the ledger credits the early ones at once)."""
+
+    SIDE_BETS_INITIAL = "side_bets_initial"
+    EVEN_MONEY = "even_money"
+    BLACKJACK_AT_ONCE = "blackjack_at_once"
+    SURRENDER = "surrender"
+    SIDE_BETS = "side_bets"
+    SETTLEMENT = "settlement"
+    CANCEL_REFUND = "cancel_refund"
+
+
+FINAL_STAGES = frozenset({PaymentStage.SETTLEMENT, PaymentStage.CANCEL_REFUND})
+
+
 @dataclass(slots=True)
 class Payment:
     """Coins paid back to positions at one moment of the round (stakes included)."""
 
-    stage: str
+    stage: PaymentStage
     positions: np.ndarray
     amounts: np.ndarray
 
@@ -159,7 +175,7 @@ class RoundState:
         np.add.at(staked, self.book.player, self.book.staked())
         return staked
 
-    def paid_by_player(self, stages: Iterable[str] | None = None) -> np.ndarray:
+    def paid_by_player(self, stages: Iterable[PaymentStage] | None = None) -> np.ndarray:
         """Coins paid back to each player so far, by player index (optionally some stages)."""
         paid = np.zeros(self.player_count(), dtype=np.int64)
         if stages is None:

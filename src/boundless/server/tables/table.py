@@ -19,7 +19,7 @@ from sqlalchemy.orm import Session, sessionmaker
 from boundless.core.errors import PhaseError, RulesError
 from boundless.core.random_source import RandomSource
 from boundless.core.round import Action, SharedRound
-from boundless.core.round.results import ExtraStakes
+from boundless.core.round.state import FINAL_STAGES, ExtraStakes
 from boundless.core.round.views import public_view
 from boundless.core.rules import RuleSet
 from boundless.core.shoe_cycle import RoundStart, ShoeCycle
@@ -42,8 +42,6 @@ from boundless.server.tables.service import (
     bet_columns,
     position_key,
 )
-
-FINAL_STAGES = frozenset({"settlement", "cancel_refund"})
 
 log = logging.getLogger("boundless.server.table")
 EXTRA_KINDS = {int(Action.DOUBLE): "double", int(Action.SPLIT): "split"}
@@ -491,7 +489,7 @@ class Table:
 
     def _uncredited(self, round_: SharedRound) -> dict[str, int]:
         """Coins the round paid before settlement that the ledger has not credited yet."""
-        early_stages = {payment.stage for payment in round_.payments} - set(FINAL_STAGES)
+        early_stages = {payment.stage for payment in round_.payments} - FINAL_STAGES
         paid = round_.paid_by_player(early_stages)
         owed = {}
         for index in np.flatnonzero(paid).tolist():
