@@ -18,8 +18,7 @@ from fractions import Fraction
 from math import lcm
 
 import pytest
-from golden_helpers import snapshot
-from multi_spot_helpers import (
+from golden_helpers import (
     BOO_BUCKS,
     Hand,
     bet,
@@ -31,6 +30,7 @@ from multi_spot_helpers import (
     result,
     rules_of,
     side,
+    snapshot,
 )
 
 from boundless.core.errors import InvalidBetError

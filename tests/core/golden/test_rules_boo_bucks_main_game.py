@@ -9,8 +9,7 @@ insurance per hand) and 26 (a seat without a decision follows the chart).
 from __future__ import annotations
 
 import pytest
-from golden_helpers import snapshot
-from multi_spot_helpers import (
+from golden_helpers import (
     BOO_BUCKS,
     Hand,
     bet,
@@ -22,6 +21,7 @@ from multi_spot_helpers import (
     paid_by_stage,
     play,
     result,
+    snapshot,
     step_cards,
 )
 

@@ -12,8 +12,7 @@ import re
 from collections.abc import Mapping
 
 import pytest
-from golden_helpers import snapshot
-from multi_spot_helpers import BOO_BUCKS, BOO_BUCKS_PRESETS, bet, new_round, play, rules_of
+from golden_helpers import BOO_BUCKS, BOO_BUCKS_PRESETS, bet, new_round, play, rules_of, snapshot
 
 from boundless.core.errors import InvalidBetError, InvalidRuleSetError, RulesError
 from boundless.core.round import SharedRound

@@ -7,8 +7,7 @@ of the initial bet back"; DECISIONS.md rules 19 and 20 (and 22: autoplay takes n
 from __future__ import annotations
 
 import pytest
-from golden_helpers import snapshot
-from multi_spot_helpers import (
+from golden_helpers import (
     UNLIMITED,
     Hand,
     bet,
@@ -19,6 +18,7 @@ from multi_spot_helpers import (
     paid_by_stage,
     play,
     result,
+    snapshot,
 )
 
 from boundless.core.errors import IllegalActionError, InsufficientCoinsError, PhaseError

@@ -9,8 +9,7 @@ DECISIONS.md rules 2 (pairs by rank in this title), 17 and 21.
 from __future__ import annotations
 
 import pytest
-from golden_helpers import snapshot
-from multi_spot_helpers import (
+from golden_helpers import (
     UNLIMITED,
     Hand,
     bet,
@@ -22,6 +21,7 @@ from multi_spot_helpers import (
     new_round,
     paid_by_stage,
     play,
+    snapshot,
     step_cards,
 )
 

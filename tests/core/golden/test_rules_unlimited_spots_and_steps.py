@@ -9,8 +9,7 @@ same hands", the Hit-or-Stand sentence on a shared spot, "Beginning on the croup
 from __future__ import annotations
 
 import pytest
-from golden_helpers import snapshot
-from multi_spot_helpers import (
+from golden_helpers import (
     UNLIMITED,
     Hand,
     bet,
@@ -20,6 +19,7 @@ from multi_spot_helpers import (
     new_round,
     play,
     result,
+    snapshot,
     step_cards,
     variant,
 )
