@@ -142,20 +142,6 @@ def test_a_split_costs_a_wager_equal_to_the_base_and_each_hand_is_played_in_turn
     assert dealer(round_) == "6H TC 9S"
 
 
-def test_one_split_per_hand() -> None:
-    round_, shoe = new_round(BOO_BUCKS, "8S 6H 8D TC 8C")
-    bet(round_, "p", 1)
-    round_.deal()
-    round_.decide("p", 1, "split")
-    round_.close_step()
-    assert Action.SPLIT not in round_.legal_actions("p", 1)
-    with (
-        unchanged(round_, shoe),
-        pytest.raises(IllegalActionError, match="split is not allowed now"),
-    ):
-        round_.decide("p", 1, "split")
-
-
 def test_double_down_doubles_the_base_wager_for_exactly_one_card() -> None:
     # 6S 5D = 11 against 6H (hole TC) doubles: 2C, 13, and stands; the dealer's 16 takes 9S.
     round_, _ = new_round(BOO_BUCKS, "6S 6H 5D TC 2C 9S")
@@ -188,21 +174,6 @@ def test_late_surrender_against_any_up_card_once_the_peek_finds_no_blackjack(up:
     bet(round_, "p", 1)
     play(round_, {("p", 1): ["surrender"]})
     assert hand(round_, "p", 1) == Hand("TS 6C", 16, 1000, "surrender", 500)
-
-
-def test_no_surrender_after_a_split() -> None:
-    round_, shoe = new_round(BOO_BUCKS, "8S 9H 8D 7C 3C")
-    bet(round_, "p", 1)
-    round_.deal()
-    assert Action.SURRENDER in round_.legal_actions("p", 1)
-    round_.decide("p", 1, "split")
-    round_.close_step()
-    assert Action.SURRENDER not in round_.legal_actions("p", 1)
-    with (
-        unchanged(round_, shoe),
-        pytest.raises(IllegalActionError, match="surrender is not allowed now"),
-    ):
-        round_.decide("p", 1, "surrender")
 
 
 def test_the_peek_ends_the_round_at_once_on_a_dealer_blackjack_under_a_ten() -> None:

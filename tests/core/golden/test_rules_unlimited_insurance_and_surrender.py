@@ -235,13 +235,3 @@ def test_surrender_only_as_the_first_decision_of_each_spots_initial_hand() -> No
     assert hand(round_, "p", 1) == Hand("TS 2H 4C", 16, 1000, "lose", 0)
     assert hand(round_, "p", 2) == Hand("9S 7C", 16, 1000, "surrender", 500)
     assert dealer(round_) == "9D 2C TC"
-
-
-def test_no_surrender_after_a_split() -> None:
-    # 8S 8D against 6H: split; hand 1 takes 3C and is offered hit, stand, double only.
-    round_, _ = new_round(UNLIMITED, "8S 6H 8D 3C")
-    bet(round_, "p", 1)
-    round_.deal()
-    round_.decide("p", 1, "split")
-    round_.close_step()
-    assert round_.legal_actions("p", 1) == frozenset({Action.HIT, Action.STAND, Action.DOUBLE})

@@ -26,7 +26,7 @@ from golden_helpers import (
 )
 
 from boundless.core.cards import Card
-from boundless.core.errors import IllegalActionError, InsufficientCoinsError
+from boundless.core.errors import InsufficientCoinsError
 from boundless.core.round import Action
 from boundless.titles import load_game
 
@@ -119,21 +119,6 @@ def test_split_hands_are_dealt_and_played_one_after_the_other() -> None:
     ]
     assert hand(round_, "b", 1) == Hand("8S 8D", 16, 1000, "surrender20", 800)
     assert dealer(round_) == "6H TH 8C"
-
-
-def test_a_split_hand_cannot_be_split_again() -> None:
-    # 8S 8D against 6H: split; hand 1 takes 8C, a new pair of eights.
-    round_, shoe = new_round(UNLIMITED, "8S 6H 8D 8C 2C 3C TC TD")
-    bet(round_, "p", 1)
-    round_.deal()
-    round_.decide("p", 1, "split")
-    round_.close_step()
-    assert round_.legal_actions("p", 1) == frozenset({Action.HIT, Action.STAND, Action.DOUBLE})
-    with (
-        unchanged(round_, shoe),
-        pytest.raises(IllegalActionError, match="split is not allowed now"),
-    ):
-        round_.decide("p", 1, "split")
 
 
 def test_split_aces_take_exactly_one_card_each_and_no_double() -> None:
