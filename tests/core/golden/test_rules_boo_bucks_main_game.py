@@ -201,19 +201,6 @@ def test_the_peek_without_a_blackjack_keeps_the_hole_card_hidden() -> None:
     assert player_view(round_, "p")["dealer"]["hole_hidden"] is True
 
 
-@pytest.mark.parametrize("hole", ["KC", "9C"], ids=["dealer-blackjack", "dealer-20"])
-def test_even_money_pays_1_to_1_at_once_regardless_of_the_dealers_hand(hole: str) -> None:
-    round_, _ = new_round(BOO_BUCKS, f"AS AD KD {hole}")
-    bet(round_, "p", 1)
-    round_.deal()
-    assert round_.can_take_even_money("p", 1) and not round_.can_take_insurance("p", 1)
-    round_.take_even_money("p", 1)
-    assert paid_by_stage(round_) == [("even_money", {"p@1": 2000})]
-    play(round_)
-    assert hand(round_, "p", 1) == Hand("AS KD", 21, 1000, "even_money", 2000)
-    assert net(round_, "p") == 1000
-
-
 def test_insurance_per_hand_costs_half_that_hands_base_wager_and_pays_2_to_1() -> None:
     """Seat 1 AS KD is offered even money, seats 2 (9H 7C, base 10.00) and 3 (TS TC, base
     4.00) insurance, which both take. The hole card KH makes blackjack."""
@@ -234,15 +221,6 @@ def test_insurance_per_hand_costs_half_that_hands_base_wager_and_pays_2_to_1() -
         )
     assert hand(round_, "p", 1) == Hand("AS KD", 21, 1000, "push", 1000)
     assert net(round_, "p") == 0  # the push and two insured hands that break even
-
-
-def test_insurance_is_lost_when_the_dealer_has_no_blackjack() -> None:
-    round_, _ = new_round(BOO_BUCKS, "TS AC 9H 7H")
-    bet(round_, "p", 1)
-    play(round_, {("p", 1): ["stand"]}, insurance=[("p", 1)])
-    assert dealer(round_) == "AC 7H"
-    assert hand(round_, "p", 1) == Hand("TS 9H", 19, 1000, "win", 2000)
-    assert net(round_, "p") == 1000 - 500
 
 
 def test_the_dealer_busts_and_every_non_busted_hand_wins() -> None:

@@ -7,7 +7,19 @@ expectation where the titles word the same rule differently.
 from __future__ import annotations
 
 import pytest
-from golden_helpers import BOO_BUCKS, UNLIMITED, bet, new_round, unchanged
+from golden_helpers import (
+    BOO_BUCKS,
+    UNLIMITED,
+    Hand,
+    bet,
+    dealer,
+    hand,
+    net,
+    new_round,
+    paid_by_stage,
+    play,
+    unchanged,
+)
 
 from boundless.core.errors import IllegalActionError
 from boundless.core.round import Action
@@ -51,3 +63,49 @@ def test_after_a_split_no_second_split_and_no_surrender(
         pytest.raises(IllegalActionError, match=f"{action} is not allowed now"),
     ):
         round_.decide("p", 1, action)
+
+
+@pytest.mark.parametrize(
+    ("game", "cards", "dealer_total"),
+    [
+        # AS KD against AD: even money whether the dealer's second card (hole) makes 21 or not.
+        pytest.param(BOO_BUCKS, "AS AD KD KC", 21, id="boo-bucks-dealer-blackjack"),
+        pytest.param(BOO_BUCKS, "AS AD KD 9C", 20, id="boo-bucks-dealer-20"),
+        pytest.param(UNLIMITED, "AS AD KD KC", 21, id="unlimited-dealer-blackjack"),
+        pytest.param(UNLIMITED, "AS AD KD 7C", 18, id="unlimited-dealer-18"),
+    ],
+)
+def test_even_money_pays_one_to_one_at_once_whatever_the_dealer_makes(
+    game: str, cards: str, dealer_total: int
+) -> None:
+    round_, _ = new_round(game, cards)
+    bet(round_, "p", 1)
+    round_.deal()
+    assert round_.can_take_even_money("p", 1) and not round_.can_take_insurance("p", 1)
+    round_.take_even_money("p", 1)
+    assert paid_by_stage(round_) == [("even_money", {"p@1": 2000})]
+    play(round_)
+    assert round_.dealer_hand.total == dealer_total
+    assert hand(round_, "p", 1) == Hand("AS KD", 21, 1000, "even_money", 2000)
+    assert net(round_, "p") == 1000
+    assert paid_by_stage(round_) == [("even_money", {"p@1": 2000})]
+
+
+@pytest.mark.parametrize(
+    ("game", "cards", "dealer_cards"),
+    [
+        # TS 9H against an ace with no blackjack behind it: the insurance (5.00) is lost and the
+        # 19 beats the dealer's 18.
+        pytest.param(BOO_BUCKS, "TS AC 9H 7H", "AC 7H", id="boo-bucks"),
+        pytest.param(UNLIMITED, "TS AD 9H 7C", "AD 7C", id="unlimited"),
+    ],
+)
+def test_insurance_is_lost_without_a_dealer_blackjack(
+    game: str, cards: str, dealer_cards: str
+) -> None:
+    round_, _ = new_round(game, cards)
+    bet(round_, "p", 1)
+    play(round_, {("p", 1): ["stand"]}, insurance=[("p", 1)])
+    assert dealer(round_) == dealer_cards
+    assert hand(round_, "p", 1) == Hand("TS 9H", 19, 1000, "win", 2000)
+    assert net(round_, "p") == 1000 - 500

@@ -61,15 +61,6 @@ def test_insurance_pays_two_to_one_on_a_dealer_blackjack_and_the_double_comes_ba
         assert net(round_, player) == 0
 
 
-def test_insurance_is_lost_without_a_dealer_blackjack() -> None:
-    round_, _ = new_round(UNLIMITED, "TS AD 9H 7C")
-    bet(round_, "p", 1)
-    play(round_, {("p", 1): ["stand"]}, insurance=[("p", 1)])
-    assert dealer(round_) == "AD 7C"
-    assert hand(round_, "p", 1) == Hand("TS 9H", 19, 1000, "win", 2000)
-    assert net(round_, "p") == 500
-
-
 def test_insurance_is_answered_per_spot() -> None:
     # p holds spot 1 (TS 9H) and spot 2 (9S 8H) against AD and insures spot 2 only; KC: blackjack.
     round_, _ = new_round(UNLIMITED, "TS 9S AD 9H 8H KC")
@@ -120,24 +111,6 @@ def test_a_blackjack_against_an_ace_is_offered_even_money_and_other_hands_insura
             round_.take_even_money("b", 2)
         with pytest.raises(IllegalActionError, match="offered even money, not insurance"):
             round_.take_insurance("a", 1)
-
-
-@pytest.mark.parametrize(
-    ("second", "dealer_total"), [("KC", 21), ("7C", 18)], ids=["dealer-blackjack", "dealer-18"]
-)
-def test_even_money_pays_one_to_one_at_once_whatever_the_dealer_makes(
-    second: str, dealer_total: int
-) -> None:
-    round_, _ = new_round(UNLIMITED, f"AS AD KD {second}")
-    bet(round_, "a", 1)
-    round_.deal()
-    round_.take_even_money("a", 1)
-    assert paid_by_stage(round_) == [("even_money", {"a@1": 2000})]
-    play(round_)
-    assert round_.dealer_hand.total == dealer_total
-    assert hand(round_, "a", 1) == Hand("AS KD", 21, 1000, "even_money", 2000)
-    assert net(round_, "a") == 1000
-    assert paid_by_stage(round_) == [("even_money", {"a@1": 2000})]
 
 
 @pytest.mark.parametrize(
