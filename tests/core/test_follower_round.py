@@ -66,6 +66,7 @@ class Split:
 
     def __init__(self, game: Game, single: SharedRound, seed: int, owner: dict[str, int]) -> None:
         rules, chart = game
+        self.rules, self.chart = rules, chart
         self.owner = owner
         opened = single.events[0]
         assert isinstance(opened, ev.RoundOpened)
@@ -93,6 +94,13 @@ class Split:
                         },
                         free_amount=None if free < 0 else free,
                     )
+
+    def restart(self, index: int) -> None:
+        """Follower ``index`` restarts: a fresh one replays its log."""
+        old = self.followers[index]
+        self.followers[index] = FollowerRound.rebuild(self.rules, old.log, chart=self.chart)
+        assert self.followers[index].phase == old.phase
+        assert self.followers[index].log == old.log
 
     def of(self, player: str) -> FollowerRound:
         return self.followers[self.owner[player]]
@@ -139,6 +147,8 @@ def _play_both(
             single.close_insurance()
             split.publish(split.table.close_insurance())
         elif single.phase == "decisions":
+            if data.draw(st.integers(0, 5), label="restart?") == 0:
+                split.restart(data.draw(st.integers(0, len(split.followers) - 1), label="who"))
             assert (split.table.current_spot, split.table.step) == (
                 single.current_spot,
                 single.step,
@@ -227,8 +237,12 @@ def test_followers_end_exactly_as_the_shared_round(
         assert follower.paid()[local] == single.paid()[position]
         assert follower.staked()[local] == single.staked()[position]
         assert follower.player_free_coins(player) == single.player_free_coins(player)
-    for follower in split.followers:
+    for index, follower in enumerate(split.followers):
         assert follower.phase == single.phase
+        split.restart(index)
+        rebuilt = split.followers[index]
+        for position in range(follower.position_count()):
+            assert position_result(rebuilt, position) == position_result(follower, position)
         assert follower.dealer_cards == single.dealer_cards
         assert follower.step_cards == single.step_cards
         assert follower.step_takers == single.step_takers
