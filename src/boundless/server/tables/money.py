@@ -14,11 +14,10 @@ from dataclasses import dataclass, field
 import numpy as np
 
 from boundless.core.round import Action, SharedRound
-from boundless.core.round.results import ExtraStakes
+from boundless.core.round.state import FINAL_STAGES, ExtraStakes
 from boundless.ledger.records import StakeOrder
 from boundless.server.tables.service import BetRequest, PlayerLine, position_key
 
-FINAL_STAGES = frozenset({"settlement", "cancel_refund"})
 """Payment stages paid with the settlement; the others are paid during the round (early)."""
 EXTRA_KINDS = {int(Action.DOUBLE): "double", int(Action.SPLIT): "split"}
 
@@ -48,14 +47,11 @@ class TableMoney:
 
     def uncredited(self, round_: SharedRound) -> dict[str, int]:
         """Coins the round paid before settlement that the ledger has not credited yet."""
-        book = round_.book
-        paid = np.zeros(len(book.player_ids), dtype=np.int64)
-        for payment in round_.payments:
-            if payment.stage not in FINAL_STAGES:
-                np.add.at(paid, book.player[payment.positions], payment.amounts)
+        early_stages = {payment.stage for payment in round_.payments} - FINAL_STAGES
+        paid = round_.paid_by_player(early_stages)
         owed = {}
         for index in np.flatnonzero(paid).tolist():
-            player_id = book.player_ids[index]
+            player_id = round_.player_ids[index]
             amount = int(paid[index]) - self.credited.get(player_id, 0)
             if amount > 0:
                 owed[player_id] = amount
@@ -69,14 +65,12 @@ class TableMoney:
         short by the round's count, and those betting at another table too."""
         if not len(movers):
             return []
-        book = round_.book
-        players = book.player[movers]
-        short = book.free[players] < book.main[movers]
-        ids = [book.player_ids[index] for index in players.tolist()]
+        short = [round_.free_coins(p) < round_.main_stake(p) for p in movers.tolist()]
+        ids = round_.players_of(movers)
         return sorted(
             {
                 player_id
-                for player_id, is_short in zip(ids, short.tolist(), strict=True)
+                for player_id, is_short in zip(ids, short, strict=True)
                 if is_short or seated_elsewhere(player_id)
             }
         )
@@ -84,17 +78,15 @@ class TableMoney:
     @staticmethod
     def extra_orders(round_: SharedRound, stakes: ExtraStakes) -> list[StakeOrder]:
         """Ledger stakes for the doubles and splits one step executed."""
-        book = round_.book
-        ids = book.player_ids
         return [
             StakeOrder(
-                ids[player],
-                position_key(ids[player], stakes.spot),
+                player_id,
+                position_key(player_id, stakes.spot),
                 f"{EXTRA_KINDS[action]}:{stakes.step}",
                 amount,
             )
-            for player, action, amount in zip(
-                book.player[stakes.positions].tolist(),
+            for player_id, action, amount in zip(
+                round_.players_of(stakes.positions),
                 stakes.actions.tolist(),
                 stakes.amounts.tolist(),
                 strict=True,
@@ -104,13 +96,9 @@ class TableMoney:
     @staticmethod
     def round_lines(round_: SharedRound) -> list[PlayerLine]:
         """Each player's staked and paid as the round counts them (for a settlement)."""
-        book = round_.book
-        count = len(book.player_ids)
-        staked = np.zeros(count, dtype=np.int64)
-        paid = np.zeros(count, dtype=np.int64)
-        np.add.at(staked, book.player, round_.staked())
-        np.add.at(paid, book.player, round_.paid())
+        staked = round_.staked_by_player()
+        paid = round_.paid_by_player()
         return [
             PlayerLine(player_id, int(staked[index]), int(paid[index]))
-            for index, player_id in enumerate(book.player_ids)
+            for index, player_id in enumerate(round_.player_ids)
         ]

@@ -32,7 +32,7 @@ class Table(Protocol):
 def ready_to_deal(table: Table) -> bool:
     """A private table whose owner's bet is placed deals now."""
     round_ = table.round
-    return table.private and round_ is not None and len(round_.book) > 0 and not table.bets
+    return table.private and round_ is not None and round_.position_count() > 0 and not table.bets
 
 
 def _offered(round_: SharedRound, player_id: str, spot: int) -> bool:
@@ -58,6 +58,6 @@ def insurance_answered(table: Table) -> bool:
     spots = range(1, table.rules.table.spots + 1)
     return not any(
         _offered(round_, player_id, spot) and (player_id, spot) not in declined
-        for player_id in round_.book.player_ids
+        for player_id in round_.player_ids
         for spot in spots
     )

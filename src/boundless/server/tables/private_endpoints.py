@@ -51,7 +51,7 @@ async def close_table(table_id: str, state: State, player: CurrentPlayer) -> dic
     registry = state.registry
     table = _owned(registry, table_id, player)
     round_ = table.round
-    if table.bets or (round_ is not None and not round_.over and len(round_.book)):
+    if table.bets or (round_ is not None and not round_.over and round_.position_count()):
         raise TableInPlayError(
             f"table {table_id!r} has a round in play; close it once the round is settled"
         )

@@ -125,7 +125,7 @@ class Table:
             raise ForbiddenError(f"table {self.table_id!r} is another player's private table")
 
     def _seated(self) -> int:
-        return 0 if self.round is None else len(self.round.book.player_ids)
+        return 0 if self.round is None else self.round.player_count()
 
     def lobby_row(self) -> dict[str, Any]:
         return {
@@ -164,7 +164,7 @@ class Table:
         self, player_id: str, views: messages.ViewCache | None = None
     ) -> messages.Message | None:
         round_ = self.round
-        if round_ is None or round_.book.player_index(player_id) is None:
+        if round_ is None or not round_.has_player(player_id):
             return None
         assert self.round_id is not None
         part = (views or messages.ViewCache(round_)).player_part(player_id)
@@ -183,13 +183,12 @@ class Table:
 
     def send_you_all(self) -> None:
         if self.round is not None:
-            self.send_you(self.round.book.player_ids)
+            self.send_you(self.round.player_ids)
 
     def _results(self, round_: SharedRound) -> dict[str, list[dict[str, Any]]]:
         views = messages.ViewCache(round_)
         return {
-            player_id: views.player_part(player_id)["positions"]
-            for player_id in round_.book.player_ids
+            player_id: views.player_part(player_id)["positions"] for player_id in round_.player_ids
         }
 
     # ---- rounds ----------------------------------------------------------------------------
@@ -300,7 +299,7 @@ class Table:
             raise ForbiddenError("side bets are chosen at private tables only")
         self.check_access(player)
         round_ = self._betting_round()
-        if len(round_.book) or self.bets:
+        if round_.position_count() or self.bets:
             raise SideBetsLockedError("side bets can be chosen only while no bet is on the table")
         replacement = self._new_round(tuple(side_bets))
         self.offered_side_bets = tuple(side_bets)
@@ -330,11 +329,11 @@ class Table:
             with self.sessions.begin() as session:
                 service = TableService(session)
                 balance = service.wallet_balances([player_id]).get(player_id, 0)
-                index = round_.book.player_index(player_id)
-                if index is not None and int(round_.book.free[index]) != balance:
+                known = round_.player_free_coins(player_id)
+                if known is not None and known != balance:
                     round_.set_free_coins([player_id], [balance])  # coins moved elsewhere
                 round_.verify_take_insurance(player_id, spot)
-                cost = self.rules.insurance.cost.of(int(round_.book.main[position]))
+                cost = self.rules.insurance.cost.of(round_.main_stake(position))
                 order = StakeOrder(player_id, position_key(player_id, spot), "insurance", cost)
                 service.stake(self.table_id, self.round_no, [order])
             round_.take_insurance(player_id, spot)
@@ -361,14 +360,13 @@ class Table:
         round_ = self.round
         assert round_ is not None
         awaiting = round_.positions_awaiting_decision()
-        ids = round_.book.player_ids
-        players = round_.book.player[awaiting].tolist()
+        players = round_.players_of(awaiting)
         watching = self.hub.is_watching
         table_id = self.table_id
         self.waiting = {
             position
-            for position, player in zip(awaiting.tolist(), players, strict=True)
-            if watching(ids[player], table_id)
+            for position, player_id in zip(awaiting.tolist(), players, strict=True)
+            if watching(player_id, table_id)
         }
 
     def presence_changed(self, player_id: str, present: bool) -> None:
@@ -376,10 +374,7 @@ class Table:
         round_ = self.round
         if round_ is None or round_.phase != DECISIONS or self.clock.kind != "decision":
             return
-        index = round_.book.player_index(player_id)
-        if index is None:
-            return
-        position = round_.book.position_of(index, round_.current_spot)
+        position = round_.position_on(player_id, round_.current_spot)
         if position is None:
             return
         if present:
@@ -403,11 +398,10 @@ class Table:
         money = self.money
         closed_ms = now_ms()
         spot, step = round_.current_spot, round_.step
-        book = round_.book
-        on_spot = np.flatnonzero(book.spot == spot)
-        pending = book.pending[on_spot]
+        on_spot = round_.positions_on_spot(spot)
+        pending = np.array([round_.pending_action(p) for p in on_spot.tolist()], dtype=np.int64)
         movers = on_spot[(pending == int(Action.DOUBLE)) | (pending == int(Action.SPLIT))]
-        nodes_before = book.node[on_spot].copy()
+        nodes_before = round_.path_nodes(on_spot)
         doubtful = money.coins_in_doubt(
             round_, movers, lambda player_id: self.seated_elsewhere(player_id, self.table_id)
         )
@@ -443,17 +437,15 @@ class Table:
                 service.stake(self.table_id, self.round_no, orders)
                 money.balances.update(service.wallet_balances([o.player_id for o in orders]))
             money.credit(credits)
-        return np.asarray(on_spot[book.node[on_spot] != nodes_before])
+        return np.asarray(on_spot[round_.path_nodes(on_spot) != nodes_before])
 
     def after_step(self, changed: np.ndarray) -> None:
         """The new public state, then each player whose hands changed or who decides next."""
         round_ = self.round
         assert round_ is not None
         self.broadcast_state()
-        book = round_.book
         touched = np.union1d(changed, round_.positions_awaiting_decision())
-        players = np.unique(book.player[touched]).tolist()
-        self.send_you(book.player_ids[index] for index in players)
+        self.send_you(round_.distinct_players_of(touched))
 
     # ---- settlement and cancellation -------------------------------------------------------
     def settle(self) -> None:
@@ -500,7 +492,7 @@ class Table:
         results = self._results(round_)
         with self.sessions.begin() as session:
             outcome = TableService(session).cancel(
-                self.record(), reason, round_.book.player_ids, self.money.balance_before, results
+                self.record(), reason, round_.player_ids, self.money.balance_before, results
             )
         self.recorded = True
         self.money.balances.update(outcome.balances)
@@ -525,7 +517,11 @@ class Table:
 
     def void_in_flight(self, reason: str) -> None:
         """At shutdown: cancel and refund the round in play, unless it is settled already."""
-        if self.round is not None and not self.recorded and (len(self.round.book) or self.bets):
+        if (
+            self.round is not None
+            and not self.recorded
+            and (self.round.position_count() or self.bets)
+        ):
             self.void(reason)
 
     # ---- operator ----------------------------------------------------------------------------
@@ -555,7 +551,7 @@ class Table:
 
     def cancel(self, reason: str) -> dict[str, Any]:
         round_ = self.round
-        if round_ is None or round_.over or (not len(round_.book) and not self.bets):
+        if round_ is None or round_.over or (not round_.position_count() and not self.bets):
             raise ConflictError(f"table {self.table_id!r} has no round with bets to cancel")
         round_id = self.round_id
         refunds = self.void(reason)
