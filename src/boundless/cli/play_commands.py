@@ -8,7 +8,6 @@ keyboard are :class:`~boundless.cli.play_console.TerminalTable`; the bots are in
 from __future__ import annotations
 
 import json
-import sys
 from pathlib import Path
 from typing import Annotated
 
@@ -16,10 +15,12 @@ import typer
 from rich.console import Console
 
 from boundless.cli.bots import bot_seats, policy_label
+from boundless.cli.cli_errors import fail
 from boundless.cli.play_console import InputFn, TerminalTable
 from boundless.cli.table_driver import TableDriver
 from boundless.cli.table_events import ShoeRetired, TableEvent
 from boundless.cli.table_seats import Seat
+from boundless.core.amount_limits import MAX_AMOUNT
 from boundless.core.errors import RulesError
 from boundless.core.money import format_amount
 from boundless.core.random_source import RandomSource, SeededSource
@@ -30,7 +31,6 @@ from boundless.titles import load_game
 
 HUMAN_ID = "you"
 HUMAN_NAME = "you"
-EXIT_BAD_INPUT = 2
 
 
 def run_game(
@@ -110,7 +110,6 @@ def run_game(
 
 
 def _save_reveal(folder: Path, event: ShoeRetired, console: Console) -> None:
-    folder.mkdir(parents=True, exist_ok=True)
     path = folder / f"shoe-{event.shoe_number}-{event.reveal.commitment[:12]}.json"
     path.write_text(json.dumps(event.reveal.to_json()) + "\n", encoding="utf-8")
     console.print(f"  saved to {path} (check it with: boundless verify-shoe {path})")
@@ -119,7 +118,12 @@ def _save_reveal(folder: Path, event: ShoeRetired, console: Console) -> None:
 def play(
     title: Annotated[str, typer.Option(help="Title (rule set) to play.")] = "boundless",
     balance: Annotated[
-        int, typer.Option(min=1, help="Starting coins in minor units (100000 = 1,000.00).")
+        int,
+        typer.Option(
+            min=1,
+            max=MAX_AMOUNT,
+            help=f"Starting coins in minor units (100000 = 1,000.00; at most {MAX_AMOUNT:,}).",
+        ),
     ] = 100000,
     bots: Annotated[int, typer.Option(min=0, max=50, help="Bot players at the table.")] = 4,
     seed: Annotated[
@@ -136,8 +140,9 @@ def play(
     try:
         rules, chart = load_game(title)
     except RulesError as error:
-        print(f"error: {error}", file=sys.stderr)
-        raise typer.Exit(EXIT_BAD_INPUT) from None
+        fail(f"--title {title!r}: {error}")
+    if reveal_dir is not None:
+        check_reveal_dir(reveal_dir)
     source: RandomSource = SeededSource(seed) if seed is not None else CryptoSource()
     run_game(
         rules,
@@ -149,6 +154,17 @@ def play(
         console=Console(),
         reveal_dir=reveal_dir,
     )
+
+
+def check_reveal_dir(folder: Path) -> None:
+    """Create the reveal folder and prove it takes files now, not at the first reveal."""
+    try:
+        folder.mkdir(parents=True, exist_ok=True)
+        probe = folder / ".boundless-write-check"
+        probe.write_bytes(b"")
+        probe.unlink()
+    except OSError as error:
+        fail(f"--reveal-dir {folder}: cannot write there ({error.strerror or error})")
 
 
 def register(app: typer.Typer) -> None:

@@ -10,6 +10,7 @@ from __future__ import annotations
 from collections.abc import Callable, Mapping
 from typing import Any
 
+from boundless.core.amount_limits import MAX_AMOUNT
 from boundless.core.cards import parse_cards
 from boundless.core.errors import RulesError, ShoeExhaustedError
 from boundless.core.random_source import SeededSource
@@ -37,8 +38,8 @@ def _require(condition: bool, message: str) -> None:
 
 def _int(value: object, where: str, minimum: int = 0) -> int:
     _require(
-        isinstance(value, int) and not isinstance(value, bool) and value >= minimum,
-        f"{where} must be an integer >= {minimum}, got {value!r}",
+        isinstance(value, int) and not isinstance(value, bool) and minimum <= value <= MAX_AMOUNT,
+        f"{where} must be an integer from {minimum} to {MAX_AMOUNT:,}, got {value!r}",
     )
     assert isinstance(value, int)
     return value
