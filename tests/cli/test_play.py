@@ -19,7 +19,7 @@ from typer.testing import CliRunner
 
 from boundless.cli import play_commands
 from boundless.cli.bots import POLICIES, bot_lineup, bot_seats
-from boundless.cli.play_console import parse_action, parse_amount
+from boundless.cli.play_input import parse_action, parse_amount
 from boundless.cli.table_driver import TableDriver
 from boundless.cli.table_events import (
     RoundSettled,

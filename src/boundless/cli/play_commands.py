@@ -27,7 +27,7 @@ from boundless.core.random_source import RandomSource, SeededSource
 from boundless.core.rules import RuleSet
 from boundless.core.strategy_chart import StrategyChart
 from boundless.entropy import CryptoSource
-from boundless.titles import load_game
+from boundless.titles import load_game, shipped_title_keys
 
 HUMAN_ID = "you"
 HUMAN_NAME = "you"
@@ -116,7 +116,12 @@ def _save_reveal(folder: Path, event: ShoeRetired, console: Console) -> None:
 
 
 def play(
-    title: Annotated[str, typer.Option(help="Title (rule set) to play.")] = "boundless",
+    title: Annotated[
+        str,
+        typer.Option(
+            help=f"Title to play: {', '.join(shipped_title_keys())} (see `boundless titles`)."
+        ),
+    ] = "boundless",
     balance: Annotated[
         int,
         typer.Option(

@@ -9,13 +9,20 @@ Player-facing words come from the title's vocabulary (``rules.title.vocabulary``
 from __future__ import annotations
 
 from collections.abc import Callable, Iterable, Sequence
-from dataclasses import dataclass
-from decimal import Decimal, InvalidOperation
 
 from rich.console import Console
 from rich.markup import escape
 from rich.table import Table
 
+from boundless.cli.play_input import (
+    ACTION_KEYS,
+    ACTION_NAMES,
+    parse_action,
+    parse_amount,
+    parse_numbers,
+    parse_spots,
+    side_name,
+)
 from boundless.cli.table_events import (
     BetsTaken,
     CardsDealt,
@@ -40,6 +47,7 @@ from boundless.cli.table_seats import (
     SideBetChoice,
     SpotBet,
 )
+from boundless.cli.title_words import in_title_words, words_of
 from boundless.core.cards import Card
 from boundless.core.hands import hand_total, is_natural
 from boundless.core.money import format_amount
@@ -50,127 +58,6 @@ from boundless.core.rules import RuleSet
 
 InputFn = Callable[[str], str]
 QUIT_WORDS = frozenset({"q", "quit", "exit"})
-UNIT_DIGITS = 2
-
-
-@dataclass(frozen=True, slots=True)
-class Vocabulary:
-    """The words a title's players read (DECISIONS: code words stay ordinary blackjack)."""
-
-    bet: str
-    coins: str
-    dealer: str
-    side_bet: str
-    outcomes: dict[str, str]
-    side_win: str
-    side_lose: str
-
-
-VOCABULARIES: dict[str, Vocabulary] = {
-    "boundless": Vocabulary(
-        bet="play",
-        coins="coins",
-        dealer="facilitator",
-        side_bet="side option",
-        outcomes={
-            "blackjack": "BJ reward",
-            "win": "reward",
-            "lose": "deduction",
-            "push": "coin returned",
-            "surrender": "surrendered",
-            "surrender20": "surrendered 20%",
-            "even_money": "even money",
-        },
-        side_win="reward",
-        side_lose="deduction",
-    ),
-    "casino": Vocabulary(
-        bet="bet",
-        coins="chips",
-        dealer="dealer",
-        side_bet="side bet",
-        outcomes={
-            "blackjack": "blackjack",
-            "win": "win",
-            "lose": "lose",
-            "push": "push",
-            "surrender": "surrendered",
-            "surrender20": "surrendered 20%",
-            "even_money": "even money",
-        },
-        side_win="win",
-        side_lose="lose",
-    ),
-}
-
-ACTION_KEYS: dict[Action, str] = {
-    Action.HIT: "h",
-    Action.STAND: "s",
-    Action.DOUBLE: "d",
-    Action.SPLIT: "p",
-    Action.SURRENDER: "r",
-    Action.SURRENDER20: "u",
-}
-ACTION_NAMES: dict[Action, str] = {
-    Action.HIT: "hit",
-    Action.STAND: "stand",
-    Action.DOUBLE: "double down",
-    Action.SPLIT: "split",
-    Action.SURRENDER: "surrender",
-    Action.SURRENDER20: "surrender 20%",
-}
-_ACTION_WORDS: dict[str, Action] = {
-    **{key: action for action, key in ACTION_KEYS.items()},
-    **{action.word: action for action in Action},
-    **{name.replace(" ", ""): action for action, name in ACTION_NAMES.items()},
-    "dd": Action.DOUBLE,
-}
-
-
-def parse_amount(text: str, unit_digits: int = UNIT_DIGITS) -> int:
-    """``"12.50"`` → ``1250``; raises ``ValueError`` with a message for the player."""
-    cleaned = text.strip().replace(",", "").replace("_", "")
-    not_a_number = f"{text.strip()!r} is not an amount: type a number like 10 or 12.50"
-    try:
-        value = Decimal(cleaned)
-    except InvalidOperation:
-        raise ValueError(not_a_number) from None
-    if not value.is_finite():
-        raise ValueError(not_a_number)
-    if value < 0:
-        raise ValueError("an amount cannot be negative")
-    scaled = value.scaleb(unit_digits)
-    if scaled != scaled.to_integral_value():
-        raise ValueError(f"{text.strip()!r} has more than {unit_digits} decimal places")
-    return int(scaled)
-
-
-def parse_action(text: str) -> Action | None:
-    return _ACTION_WORDS.get(text.strip().lower().replace(" ", "").replace("-", ""))
-
-
-def side_name(key: str) -> str:
-    return key.replace("_", " ").title()
-
-
-def parse_numbers(text: str) -> list[int]:
-    """``"1 3"``, ``"1,3"`` or ``"13"`` → ``[1, 3]``; ``ValueError`` when not numbers."""
-    cleaned = text.replace(",", " ").split()
-    digits = cleaned if len(cleaned) > 1 else list(cleaned[0]) if cleaned else []
-    if not digits or not all(item.isdigit() for item in digits):
-        raise ValueError(f"{text.strip()!r} is not a list of numbers")
-    return [int(item) for item in digits]
-
-
-def parse_spots(text: str) -> list[int]:
-    """Spot numbers as :func:`parse_numbers` reads them, each at most once."""
-    try:
-        spots = parse_numbers(text)
-    except ValueError:
-        raise ValueError(f"{text.strip()!r}: type spot numbers such as 1 or 1 3") from None
-    if len(set(spots)) != len(spots):
-        raise ValueError(f"{text.strip()!r} names a spot twice")
-    return spots
 
 
 def pattern_name(pattern: str) -> str:
@@ -214,7 +101,7 @@ class TerminalTable:
         self.console = console
         self.rules = rules
         self.player_id = player_id
-        self.words = VOCABULARIES[rules.title.vocabulary]
+        self.words = words_of(rules)
         self._input: InputFn = input_fn if input_fn is not None else console.input
         self._last_bets: list[SpotBet] = []
         self._last_spots: list[int] = []
@@ -226,6 +113,10 @@ class TerminalTable:
 
     def error(self, message: str) -> None:
         self.say(f"  [red]✗ {escape(message)}[/red]")
+
+    def engine_error(self, message: str) -> None:
+        """A refusal from the engine, retold in the title's words."""
+        self.error(in_title_words(message, self.rules))
 
     def ask(self, prompt: str) -> str:
         """One line from the keyboard; leaving (q, Ctrl-D, Ctrl-C) raises :class:`PlayerLeft`."""
@@ -378,7 +269,7 @@ class TerminalTable:
             problem = offer.check([*earlier, SpotBet(spot, main)]) if main else None
             if problem is None:
                 break
-            self.error(problem)
+            self.engine_error(problem)
         sides: dict[str, int] = {}
         for option in offer.side_options:
             default_side = previous.side_amounts.get(option.key, 0) if previous else 0
@@ -396,7 +287,7 @@ class TerminalTable:
                 if problem is None:
                     sides[option.key] = amount
                     break
-                self.error(problem)
+                self.engine_error(problem)
         return SpotBet(spot, main, sides)
 
     def _ask_amount(self, prompt: str, default: int) -> int:
@@ -439,7 +330,7 @@ class TerminalTable:
             problem = choice.check(names)
             if problem is None:
                 return names
-            self.error(problem)
+            self.engine_error(problem)
 
     def insurance(self, offer: InsuranceOffer) -> bool:
         words = self.words
@@ -492,7 +383,7 @@ class TerminalTable:
             return action
 
     def rejected(self, message: str) -> None:
-        self.error(message)
+        self.engine_error(message)
 
     def _spot_word(self) -> str:
         return "spot" if self.rules.table.shared else "seat"
