@@ -38,7 +38,7 @@ COMMANDS: dict[str, LazyCommand] = {
     ),
     "replay": LazyCommand(
         "boundless.cli.replay_commands",
-        "Play one round from a stacked shoe and print the result as JSON.",
+        "Play one round from a stacked shoe and print the result as JSON; check a scenario pack.",
     ),
     "verify-shoe": LazyCommand(
         "boundless.cli.replay_commands",

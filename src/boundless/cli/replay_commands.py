@@ -36,14 +36,54 @@ def _read_json(path: Path) -> object:
     raise AssertionError("unreachable")
 
 
-def replay(scenario: Annotated[Path, typer.Argument(help="Scenario JSON file")]) -> None:
-    """Play one round from a stacked shoe and print the result as JSON."""
-    data = _read_json(scenario)
-    try:
-        result = run_scenario(data, load_game)
-    except RulesError as error:
-        _fail(" ".join(str(error).split()))
-    print(json.dumps(result, indent=2))
+def replay(
+    scenarios: Annotated[
+        list[Path],
+        typer.Argument(
+            help="Scenario JSON file(s), or folders of them (a scenario pack).",
+            show_default=False,
+        ),
+    ],
+) -> None:
+    """Play one round from a stacked shoe and print the result as JSON; check a scenario pack.
+
+    One scenario file: its result as JSON. Several files, a folder, or a file with "expect":
+    each is played and compared with what it expects, one line per difference, then
+    "N passed, M failed" (exit status 1 if any failed). See docs/scenario-format.md.
+    """
+    for path in scenarios:
+        if not path.exists():
+            _fail(f"{path}: no such file or folder")
+    if len(scenarios) == 1 and scenarios[0].is_file():
+        data = _read_json(scenarios[0])
+        if not (isinstance(data, dict) and "expect" in data):
+            try:
+                result = run_scenario(data, load_game)
+            except RulesError as error:
+                _fail(" ".join(str(error).split()))
+            print(json.dumps(result, indent=2))
+            return
+    _replay_pack(scenarios)
+
+
+def _replay_pack(paths: list[Path]) -> None:
+    from boundless.cli.scenario_pack import check_scenario, scenario_files
+
+    files = scenario_files(paths)
+    if not files:
+        _fail(f"no scenario files (*.json) in {', '.join(map(str, paths))}")
+    failed = 0
+    for path in files:
+        verdict = check_scenario(path, lambda data: run_scenario(data, load_game), RulesError)
+        if verdict.passed:
+            print(f"ok    {path}")
+            continue
+        failed += 1
+        for problem in verdict.problems:
+            print(f"FAIL  {path}: {problem}")
+    print(f"{len(files) - failed} passed, {failed} failed")
+    if failed:
+        raise typer.Exit(1)
 
 
 def verify_shoe(
