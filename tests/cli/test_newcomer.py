@@ -115,8 +115,11 @@ def test_engine_refusals_read_in_the_title_words() -> None:
         in_title_words("player 'you' spot 1: main bet 50.00 is outside the table limits", boundless)
         == "spot 1: main play 50.00 is outside the table limits"
     )
-    assert in_title_words("side bet 'pairs' is not available", boundless) == (
-        "side option 'pairs' is not available"
+    assert in_title_words("side bet 'pair' is not available", boundless) == (
+        "side option Pair is not available"
+    )
+    assert in_title_words("title 'boundless' has no 'x'", boundless) == (
+        "title 'boundless' has no 'x'"
     )
 
 

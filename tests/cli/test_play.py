@@ -22,7 +22,7 @@ from boundless.cli.bots import POLICIES, bot_lineup, bot_seats
 from boundless.cli.play_input import parse_action, parse_amount
 from boundless.cli.table_driver import TableDriver
 from boundless.cli.table_events import (
-    RoundSettled,
+    RoundReported,
     ShoeRetired,
     ShoeShuffled,
     StepTaken,
@@ -132,7 +132,7 @@ def test_driver_plays_through_shoe_ends_conserving_coins() -> None:
         events.append(event)
         if isinstance(event, StepTaken):
             steps.append(event)
-        if isinstance(event, RoundSettled):
+        if isinstance(event, RoundReported):
             _check_step_cards(driver_box[0], steps)
             steps.clear()
 
@@ -166,7 +166,7 @@ def test_driver_plays_through_shoe_ends_conserving_coins() -> None:
         assert reveal.reveal.cards[0] == burn.revealed
         assert len(burn.burned) == burn.revealed.value
     # the round before each new shoe was reported as the shoe's last
-    reports = [e.report for e in events if isinstance(e, RoundSettled)]
+    reports = [e.report for e in events if isinstance(e, RoundReported)]
     lasts = [r for r in reports if r.last_in_shoe]
     assert [r.shoe_number for r in lasts] == [1, 2]
     firsts = [r for r in reports if r.round_in_shoe == 1]
@@ -350,8 +350,8 @@ def test_console_game_reprompts_on_bad_input() -> None:
     text = out.getvalue()
     # bad amounts, then the engine's own limit messages
     assert "'abc' is not an amount" in text
-    assert "main bet 5,000.00 is outside the table limits 1.00..1,000.00" in text
-    assert "side bet 'poker_trio' of 200.00 is outside 1.00..100.00" in text
+    assert "main play 5,000.00 is outside the table limits 1.00..1,000.00" in text
+    assert "side option Poker Trio of 200.00 is outside 1.00..100.00" in text
     # an unknown action, then an action this title never allows, then a legal one
     assert "unknown action 'x'; choose hit (h), stand (s)" in text
     assert "surrender 20% is not allowed now; allowed: hit (h), stand (s)" in text

@@ -21,16 +21,15 @@ from boundless.cli.play_input import (
     parse_amount,
     parse_numbers,
     parse_spots,
-    side_name,
 )
 from boundless.cli.table_events import (
     BetsTaken,
-    CardsDealt,
     DealerPlayed,
-    InsuranceClosed,
-    RoundCancelled,
-    RoundOpened,
-    RoundSettled,
+    HandsDealt,
+    InsuranceAnswered,
+    RoundReported,
+    RoundStarted,
+    RoundVoided,
     SeatLeft,
     SeatResult,
     ShoeRetired,
@@ -47,7 +46,7 @@ from boundless.cli.table_seats import (
     SideBetChoice,
     SpotBet,
 )
-from boundless.cli.title_words import in_title_words, words_of
+from boundless.cli.title_words import in_title_words, side_bet_name, words_of
 from boundless.core.cards import Card
 from boundless.core.hands import hand_total, is_natural
 from boundless.core.money import format_amount
@@ -183,23 +182,23 @@ class TerminalTable:
 
     def _describe_bet(self, bet: SpotBet, offer: BetOffer) -> str:
         parts = [f"main {self.amount(bet.main_amount)}"] if bet.main_amount else []
-        parts += [f"{side_name(k)} {self.amount(v)}" for k, v in bet.side_amounts.items() if v]
+        parts += [f"{side_bet_name(k)} {self.amount(v)}" for k, v in bet.side_amounts.items() if v]
         text = " + ".join(parts)
         return f"{offer.spot_word} {bet.spot}: {text}" if len(offer.spots) > 1 else text
 
     def _show_side_options(self, offer: BetOffer) -> None:
         words = self.words
         if offer.side_options and all(option.rounds_left is None for option in offer.side_options):
-            names = ", ".join(side_name(option.key) for option in offer.side_options)
+            names = ", ".join(side_bet_name(option.key) for option in offer.side_options)
             self.say(f"{words.side_bet.capitalize()}s open: {names}")
         elif offer.side_options:
             left = " · ".join(
-                f"{side_name(option.key)}: " + rounds_left_text(option.rounds_left)
+                f"{side_bet_name(option.key)}: " + rounds_left_text(option.rounds_left)
                 for option in offer.side_options
             )
             self.say(f"{words.side_bet.capitalize()}s open this shoe: {left}")
         if offer.closed_side_options:
-            closed = ", ".join(side_name(key) for key in offer.closed_side_options)
+            closed = ", ".join(side_bet_name(key) for key in offer.closed_side_options)
             self.say(f"[dim]Closed until the next shoe: {closed}[/dim]")
 
     def _ask_bets(self, offer: BetOffer) -> list[SpotBet]:
@@ -275,7 +274,7 @@ class TerminalTable:
             default_side = previous.side_amounts.get(option.key, 0) if previous else 0
             left = "" if option.rounds_left is None else f", {rounds_left_text(option.rounds_left)}"
             label = (
-                f"{side_name(option.key)}{where} ({self.amount(option.min_amount)}–"
+                f"{side_bet_name(option.key)}{where} ({self.amount(option.min_amount)}–"
                 f"{self.amount(option.max_amount)}{left}) [{self.amount(default_side)}] > "
             )
             while True:
@@ -394,13 +393,13 @@ class TerminalTable:
 
     def _group_name(self, group: str, keys: Sequence[str]) -> str:
         if len(keys) == 1:
-            return side_name(keys[0])
+            return side_bet_name(keys[0])
         places = []
         for key in keys:
             bet = self.rules.side_bet(key)
             target = bet.target if bet is not None else "spot"
             places.append("the dealer's hand" if target == "dealer" else f"a {self._spot_word()}")
-        return f"{side_name(group)} (on {' or '.join(places)})"
+        return f"{side_bet_name(group)} (on {' or '.join(places)})"
 
     # ---- drawing the table's events ------------------------------------------------------
     def __call__(self, event: TableEvent) -> None:
@@ -434,7 +433,7 @@ class TerminalTable:
                 f"{len(burn.burned)} card(s) face down; {event.cards_left} cards left"
             )
 
-    def _show_RoundOpened(self, event: RoundOpened) -> None:
+    def _show_RoundStarted(self, event: RoundStarted) -> None:
         self.say()
         self.console.rule(
             f"Shoe {event.shoe_number} · round {event.round_in_shoe} · "
@@ -443,20 +442,20 @@ class TerminalTable:
         )
 
     def _show_SideBetsOffered(self, event: SideBetsOffered) -> None:
-        offered = ", ".join(side_name(key) for key in event.keys)
+        offered = ", ".join(side_bet_name(key) for key in event.keys)
         self.say(f"{self.words.side_bet.capitalize()}s on offer this round: {offered}")
 
     def _show_BetsTaken(self, event: BetsTaken) -> None:
         words = self.words
         for bet in event.bets:
             parts = [f"main {words.bet} {self.amount(bet.main_amount)}"] if bet.main_amount else []
-            parts += [f"{side_name(k)} {self.amount(v)}" for k, v in bet.side_amounts.items()]
+            parts += [f"{side_bet_name(k)} {self.amount(v)}" for k, v in bet.side_amounts.items()]
             spot = f" ({self._spot_word()} {bet.spot})" if self.rules.table.spots > 1 else ""
             self.say(f"  {self.name(bet.name)}{spot}: " + " + ".join(parts))
         if event.sitting_out:
             self.say(f"  [dim]sitting out: {', '.join(event.sitting_out)}[/dim]")
 
-    def _show_CardsDealt(self, event: CardsDealt) -> None:
+    def _show_HandsDealt(self, event: HandsDealt) -> None:
         words = self.words
         for spot, cards in sorted(event.spot_cards.items()):
             where = f"{self._spot_word().capitalize()} {spot} cards"
@@ -466,7 +465,7 @@ class TerminalTable:
         hole = " + [dim]face down[/dim]" if event.hole_card_dealt else ""
         self.say(f"{words.dealer.capitalize()}: {card_markup(event.up_card)}{hole}")
 
-    def _show_InsuranceClosed(self, event: InsuranceClosed) -> None:
+    def _show_InsuranceAnswered(self, event: InsuranceAnswered) -> None:
         taken = ", ".join(
             f"{self.name(name)} ({'even money' if kind == 'even_money' else self.amount(cost)})"
             for name, kind, cost in event.taken
@@ -513,7 +512,7 @@ class TerminalTable:
         dealer = words.dealer.capitalize()
         self.say(f"{dealer}: {cards_markup(event.cards)} = [bold]{result}[/bold]{peek}")
 
-    def _show_RoundCancelled(self, event: RoundCancelled) -> None:
+    def _show_RoundVoided(self, event: RoundVoided) -> None:
         self.say(f"[yellow]Round {event.round_in_shoe} cancelled: {escape(event.reason)}[/yellow]")
 
     def _show_SeatLeft(self, event: SeatLeft) -> None:
@@ -527,7 +526,7 @@ class TerminalTable:
             text += "; the autoplay rule finishes the hand(s) in play"
         self.say(f"[yellow]{text}.[/yellow]")
 
-    def _show_RoundSettled(self, event: RoundSettled) -> None:
+    def _show_RoundReported(self, event: RoundReported) -> None:
         report = event.report
         words = self.words
         table = Table(show_header=True, header_style="bold", box=None, pad_edge=False)
@@ -587,7 +586,7 @@ class TerminalTable:
                 if side.wheel_labels:
                     result += " (wheel: " + escape(" → ".join(side.wheel_labels)) + ")"
                 yield (
-                    self._where(position) + side_name(side.key),
+                    self._where(position) + side_bet_name(side.key),
                     "",
                     result,
                     self.amount(side.stake),

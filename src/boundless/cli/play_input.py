@@ -57,10 +57,6 @@ def parse_action(text: str) -> Action | None:
     return _ACTION_WORDS.get(text.strip().lower().replace(" ", "").replace("-", ""))
 
 
-def side_name(key: str) -> str:
-    return key.replace("_", " ").title()
-
-
 def parse_numbers(text: str) -> list[int]:
     """``"1 3"``, ``"1,3"`` or ``"13"`` → ``[1, 3]``; ``ValueError`` when not numbers."""
     cleaned = text.replace(",", " ").split()

@@ -14,15 +14,15 @@ from collections.abc import Sequence
 
 from boundless.cli.table_events import (
     BetsTaken,
-    CardsDealt,
     DealerPlayed,
-    InsuranceClosed,
+    HandsDealt,
+    InsuranceAnswered,
     Observer,
     PlacedBet,
-    RoundCancelled,
-    RoundOpened,
     RoundReport,
-    RoundSettled,
+    RoundReported,
+    RoundStarted,
+    RoundVoided,
     SeatLeft,
     SeatResult,
     ShoeRetired,
@@ -135,7 +135,7 @@ class TableDriver:
         )
         self.round = round_
         self.observer(
-            RoundOpened(
+            RoundStarted(
                 start.shoe_number,
                 start.round_in_shoe,
                 start.commitment,
@@ -150,7 +150,7 @@ class TableDriver:
             reason = "nobody placed a bet" if self.open else "the host left the table"
             round_.cancel(reason)
             self.cycle.end_round()
-            self.observer(RoundCancelled(start.round_in_shoe, reason))
+            self.observer(RoundVoided(start.round_in_shoe, reason))
             return None
         cancelled: str | None = None
         try:
@@ -158,11 +158,11 @@ class TableDriver:
         except ShoeExhaustedError as error:
             cancelled = f"the shoe ran out of cards ({error}); every stake is returned"
             round_.cancel(cancelled)
-            self.observer(RoundCancelled(start.round_in_shoe, cancelled))
+            self.observer(RoundVoided(start.round_in_shoe, cancelled))
         last = self.cycle.end_round(voided_by_exhaustion=cancelled is not None)
         report = self._settle_balances(round_, start.shoe_number, last, cancelled)
         self.rounds_played += 1
-        self.observer(RoundSettled(report))
+        self.observer(RoundReported(report))
         for seat in self.seats:
             if seat.host and not seat.present:
                 self.open = False
@@ -344,7 +344,7 @@ class TableDriver:
         round_.deal()
         assert round_.up_card is not None
         self.observer(
-            CardsDealt(
+            HandsDealt(
                 dict(round_.spot_cards),
                 round_.up_card,
                 hole_card_dealt=self.rules.dealer.hole_card == "peek",
@@ -416,7 +416,7 @@ class TableDriver:
             except RulesError as error:
                 seat.decider.rejected(str(error))
         round_.close_insurance()
-        self.observer(InsuranceClosed(tuple(taken), tuple(declined)))
+        self.observer(InsuranceAnswered(tuple(taken), tuple(declined)))
 
     def _view(self, round_: SharedRound, seat: Seat, spot: int, position: int) -> SeatView:
         assert round_.up_card is not None

@@ -116,7 +116,20 @@ def in_title_words(message: str, rules: RuleSet) -> str:
         "spots": f"{place}s",
         "spot": place,
     }
-    return _CODE_WORDS.sub(lambda found: said[found.group(0)], message)
+    message = _CODE_WORDS.sub(lambda found: said[found.group(0)], message)
+    keys = {bet.key for bet in rules.side_bets}
+    return _QUOTED.sub(
+        lambda found: side_bet_name(found.group(1)) if found.group(1) in keys else found.group(0),
+        message,
+    )
+
+
+def side_bet_name(key: str) -> str:
+    """``poker_trio`` → ``Poker Trio``: how players read a side bet's key."""
+    return key.replace("_", " ").title()
+
+
+_QUOTED = re.compile(r"'([a-z0-9_]+)'")
 
 
 # Longest first, one pass: a word put in is never replaced again.
