@@ -47,6 +47,7 @@ from boundless.core.random_source import RandomSource
 from boundless.core.round import SharedRound
 from boundless.core.round.paths import HandState
 from boundless.core.round.results import position_result
+from boundless.core.round.views import player_view
 from boundless.core.rules import RuleSet
 from boundless.core.shoe import ShoeReveal
 from boundless.core.shoe_cycle import ShoeCycle
@@ -418,24 +419,12 @@ class TableDriver:
         round_.close_insurance()
         self.observer(InsuranceAnswered(tuple(taken), tuple(declined)))
 
-    def _view(self, round_: SharedRound, seat: Seat, spot: int, position: int) -> SeatView:
-        assert round_.up_card is not None
-        path = round_.path_of(position)
-        return SeatView(
-            player_id=seat.player_id,
-            spot=spot,
-            step=round_.step,
-            hand_index=path.current,
-            hands=path.hands,
-            up_card=round_.up_card,
-            legal=round_.legal_actions(seat.player_id, spot),
-            main_amount=int(round_.book.main[position]),
-            free_amount=int(round_.book.free[round_.book.player[position]]),
-        )
+    def _view(self, round_: SharedRound, seat: Seat, spot: int) -> SeatView:
+        return SeatView.from_player_view(player_view(round_, seat.player_id), spot)
 
-    def _ask_decision(self, round_: SharedRound, seat: Seat, spot: int, position: int) -> None:
+    def _ask_decision(self, round_: SharedRound, seat: Seat, spot: int) -> None:
         for _ in range(MAX_ATTEMPTS):
-            view = self._view(round_, seat, spot, position)
+            view = self._view(round_, seat, spot)
             try:
                 action = seat.decider.decide(view)
             except PlayerLeft:
@@ -455,7 +444,7 @@ class TableDriver:
         taken_before = {position: round_.path_of(position).cards_taken for _, _, position in rows}
         for seat, _, position in rows:
             if seat.connected and round_.legal_actions(seat.player_id, spot):
-                self._ask_decision(round_, seat, spot, position)
+                self._ask_decision(round_, seat, spot)
         closed = round_.close_step()
         takers: list[str] = []
         moves: list[StepMove] = []
