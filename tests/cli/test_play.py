@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import io
 import random
+import re
 from collections.abc import Callable, Sequence
 from pathlib import Path
 
@@ -382,7 +383,9 @@ def test_console_insurance_prompt_reprompts() -> None:
         pytest.fail("no insurance offered in 40 seeded games")
     text = out.getvalue()
     assert "'maybe': answer y or n" in text
-    assert "Insurance costs 5.00 and pays 2:1" in text
+    assert re.search(
+        r"Insure your hand \S+ \S+ \((soft )?\d+\)\? It costs 5\.00 and pays 2:1", text
+    )
     assert "Insurance: you (5.00)" in text
     assert driver.total_coins() == START * len(driver.seats)
 

@@ -44,15 +44,19 @@ def run_game(
     console: Console,
     input_fn: InputFn | None = None,
     reveal_dir: Path | None = None,
+    redraw: bool = False,
 ) -> TableDriver:
-    """Play until the player quits, runs out of coins, or ``rounds`` rounds are played."""
-    screen = TerminalTable(console, rules, HUMAN_ID, input_fn)
+    """Play until the player quits, runs out of coins, or ``rounds`` rounds are played.
+
+    ``redraw``: redraw the table in place before each question instead of printing a log.
+    """
+    screen = TerminalTable(console, rules, HUMAN_ID, input_fn, redraw=redraw)
     screen.set_name(HUMAN_ID, HUMAN_NAME)
 
     def observe(event: TableEvent) -> None:
         screen(event)
         if reveal_dir is not None and isinstance(event, ShoeRetired):
-            _save_reveal(reveal_dir, event, console)
+            screen.say(_save_reveal(reveal_dir, event))
 
     human = Seat(HUMAN_ID, HUMAN_NAME, screen, balance, host=True)
     private = not rules.table.shared
@@ -61,32 +65,29 @@ def run_game(
     seats = [human, *bot_seats(bots, balance, side_bets=bool(rules.side_bets))]
     driver = TableDriver(rules, chart, source, seats, observer=observe)
     words = screen.words
-    console.rule(f"[bold]{rules.title.name}[/bold]")
-    console.print(
+    if not redraw:  # the redrawn screen shows the title's name at its top
+        screen.rule(f"[bold]{rules.title.name}[/bold]")
+    screen.say(
         f"Your {words.coins}: [bold]{format_amount(balance)}[/bold] · "
         f"main {words.bet} {format_amount(rules.limits.min_main_amount)}–"
         f"{format_amount(rules.limits.max_main_amount)} · type q (or Ctrl-D) to leave",
-        highlight=False,
     )
     if private:
-        console.print(
+        screen.say(
             f"A private table: you play alone, on up to {rules.table.max_spots_per_player} "
             f"seat(s) numbered 1-{rules.table.spots} from your left.",
-            highlight=False,
         )
     elif rules.table.spots > 1:
-        console.print(
+        screen.say(
             f"{rules.table.spots} shared spots: play up to {rules.table.max_spots_per_player} "
             "of them; everyone on a spot shares its cards.",
-            highlight=False,
         )
     if len(seats) > 1:
         at_table = ", ".join(f"{seat.name} ({policy_label(seat)})" for seat in seats[1:])
-        console.print(f"At the table: {at_table}", highlight=False)
-    console.print(
+        screen.say(f"At the table: {at_table}")
+    screen.say(
         "[dim]Each step line shows the card drawn and who took it; in brackets, what everyone "
         "did (* = the autoplay rule, † = a coin fall-back).[/dim]",
-        highlight=False,
     )
     played = 0
     try:
@@ -96,23 +97,23 @@ def run_game(
     except KeyboardInterrupt:
         if driver.round is not None and not driver.round.over:
             driver.round.cancel("interrupted")
-            console.print("Interrupted: the round in progress is void and its stakes returned.")
+            screen.say("Interrupted: the round in progress is void and its stakes returned.")
     driver.close()
+    screen.refresh()
     change = human.balance - balance
     sign = "+" if change > 0 else ""
     console.rule()
     console.print(
         f"Final {words.coins}: [bold]{format_amount(human.balance)}[/bold] "
         f"({sign}{format_amount(change)} over {driver.rounds_played} round(s))",
-        highlight=False,
     )
     return driver
 
 
-def _save_reveal(folder: Path, event: ShoeRetired, console: Console) -> None:
+def _save_reveal(folder: Path, event: ShoeRetired) -> str:
     path = folder / f"shoe-{event.shoe_number}-{event.reveal.commitment[:12]}.json"
     path.write_text(json.dumps(event.reveal.to_json()) + "\n", encoding="utf-8")
-    console.print(f"  saved to {path} (check it with: boundless verify-shoe {path})")
+    return f"  saved to {path} (check it with: boundless verify-shoe {path})"
 
 
 def play(
@@ -140,6 +141,13 @@ def play(
         Path | None,
         typer.Option(help="Save each finished shoe's reveal here (for `boundless verify-shoe`)."),
     ] = None,
+    log: Annotated[
+        bool,
+        typer.Option(
+            "--log",
+            help="Print a growing log instead of redrawing the table (always so off a terminal).",
+        ),
+    ] = False,
 ) -> None:
     """Play a title's table in the terminal: a shared table with bots, or a private one."""
     try:
@@ -149,6 +157,7 @@ def play(
     if reveal_dir is not None:
         check_reveal_dir(reveal_dir)
     source: RandomSource = SeededSource(seed) if seed is not None else CryptoSource()
+    console = Console()
     run_game(
         rules,
         chart,
@@ -156,8 +165,9 @@ def play(
         balance=balance,
         bots=bots,
         rounds=rounds,
-        console=Console(),
+        console=console,
         reveal_dir=reveal_dir,
+        redraw=console.is_terminal and not console.is_dumb_terminal and not log,
     )
 
 

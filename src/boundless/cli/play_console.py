@@ -8,20 +8,22 @@ Player-facing words come from the title's vocabulary (``rules.title.vocabulary``
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterable, Sequence
+from collections.abc import Callable, Sequence
 
 from rich.console import Console
 from rich.markup import escape
-from rich.table import Table
 
 from boundless.cli.play_input import (
     ACTION_KEYS,
     ACTION_NAMES,
     parse_action,
     parse_amount,
+    parse_bet_line,
     parse_numbers,
     parse_spots,
 )
+from boundless.cli.play_results import card_markup, cards_markup, results_table, total_text
+from boundless.cli.play_screen import TableScreen
 from boundless.cli.table_events import (
     BetsTaken,
     DealerPlayed,
@@ -31,7 +33,6 @@ from boundless.cli.table_events import (
     RoundStarted,
     RoundVoided,
     SeatLeft,
-    SeatResult,
     ShoeRetired,
     ShoeShuffled,
     SideBetsOffered,
@@ -47,8 +48,6 @@ from boundless.cli.table_seats import (
     SpotBet,
 )
 from boundless.cli.title_words import in_title_words, side_bet_name, words_of
-from boundless.core.cards import Card
-from boundless.core.hands import hand_total, is_natural
 from boundless.core.money import format_amount
 from boundless.core.round import Action
 from boundless.core.round.paths import HandState
@@ -57,34 +56,13 @@ from boundless.core.rules import RuleSet
 
 InputFn = Callable[[str], str]
 QUIT_WORDS = frozenset({"q", "quit", "exit"})
-
-
-def pattern_name(pattern: str) -> str:
-    return pattern.replace("_", " ")
+HELP_WORDS = frozenset({"?", "help"})
 
 
 def rounds_left_text(rounds: int | None) -> str:
     if rounds is None:
         return "every round"
     return f"{rounds} round{'' if rounds == 1 else 's'} left"
-
-
-def card_markup(card: Card) -> str:
-    style = "red" if card.is_red else "bold"
-    return f"[{style}]{card.pretty()}[/{style}]"
-
-
-def cards_markup(cards: Iterable[Card]) -> str:
-    return " ".join(card_markup(card) for card in cards)
-
-
-def total_text(cards: Sequence[Card], from_split: bool = False) -> str:
-    total, soft = hand_total(cards)
-    if len(cards) == 2 and is_natural(cards) and not from_split:
-        return "BJ"
-    if total > 21:
-        return f"{total} bust"
-    return f"soft {total}" if soft and total < 21 else str(total)
 
 
 class TerminalTable:
@@ -96,7 +74,11 @@ class TerminalTable:
         rules: RuleSet,
         player_id: str,
         input_fn: InputFn | None = None,
+        *,
+        redraw: bool = False,
     ) -> None:
+        """``redraw``: redraw the table in place before each question (a terminal) rather than
+        print a growing log."""
         self.console = console
         self.rules = rules
         self.player_id = player_id
@@ -105,10 +87,30 @@ class TerminalTable:
         self._last_bets: list[SpotBet] = []
         self._last_spots: list[int] = []
         self._names: dict[str, str] = {}
+        self.screen = TableScreen(console, rules.title.name) if redraw else None
 
     # ---- small helpers -------------------------------------------------------------------
     def say(self, text: str = "") -> None:
-        self.console.print(text, highlight=False)
+        if self.screen is not None:
+            self.screen.say(text)
+        else:
+            self.console.print(text, highlight=False)
+
+    def rule(self, text: str = "", style: str = "rule.line") -> None:
+        if self.screen is not None:
+            self.screen.say(f"[bold]{text}[/bold]" if text else "")
+        else:
+            self.console.rule(text, style=style)
+
+    def note(self, section: str, lines: list[str]) -> None:
+        """What the redrawn table shows in one of its parts (nothing in log mode)."""
+        if self.screen is not None:
+            self.screen.note(section, lines)
+
+    def refresh(self) -> None:
+        """Draw the table now (the end of the game, before its summary)."""
+        if self.screen is not None:
+            self.screen.redraw()
 
     def error(self, message: str) -> None:
         self.say(f"  [red]✗ {escape(message)}[/red]")
@@ -119,6 +121,8 @@ class TerminalTable:
 
     def ask(self, prompt: str) -> str:
         """One line from the keyboard; leaving (q, Ctrl-D, Ctrl-C) raises :class:`PlayerLeft`."""
+        if self.screen is not None:
+            self.screen.redraw()
         try:
             answer = self._input(prompt)
         except (EOFError, KeyboardInterrupt):
@@ -126,7 +130,29 @@ class TerminalTable:
             raise PlayerLeft from None
         if answer.strip().lower() in QUIT_WORDS:
             raise PlayerLeft
+        if answer.strip() in HELP_WORDS:
+            self.say(self.help_text())
+            return self.ask(prompt)
         return answer.strip()
+
+    def help_text(self) -> str:
+        """What ``?`` shows: the keys, the one-line bet and the actions, in the title's words."""
+        words = self.words
+        sides = ", ".join(
+            f"{side_bet_name(bet.key)} ([bold]{bet.key}[/bold])" for bet in self.rules.side_bets
+        )
+        lines = [
+            "[bold]Help[/bold] · Enter takes the value in \\[brackets] · q or Ctrl-D leaves",
+            f"  A {words.bet}: the main amount (10 or 12.50), or the whole {words.bet} in one line:"
+            f" main amount, then each {words.side_bet} and its amount, e.g. 10 "
+            + (f"{self.rules.side_bets[0].key.split('_')[0]} 1" if self.rules.side_bets else ""),
+        ]
+        if sides:
+            lines.append(f"  {words.side_bet.capitalize()}s (a name's start is enough): {sides}")
+        actions = " ".join(f"{key}={ACTION_NAMES[action]}" for action, key in ACTION_KEYS.items())
+        lines.append(f"  Actions: {actions} (the ones allowed are shown at each decision)")
+        lines.append("  Spots and seats: numbers such as 1 or 1 3")
+        return "\n".join(lines)
 
     def amount(self, amount: int) -> str:
         return format_amount(amount)
@@ -260,12 +286,20 @@ class TerminalTable:
             else min(offer.min_main_amount * 10, offer.max_main_amount)
         )
         limits = f"{self.amount(offer.min_main_amount)}–{self.amount(offer.max_main_amount)}"
+        keys = [option.key for option in offer.side_options]
         while True:
-            main = self._ask_amount(
-                f"Main {words.bet}{where} ({limits}, 0 = none) [{self.amount(default_main)}] > ",
-                default_main,
+            answer = self.ask(
+                f"Main {words.bet}{where} ({limits}, 0 = none) [{self.amount(default_main)}] > "
             )
-            problem = offer.check([*earlier, SpotBet(spot, main)]) if main else None
+            try:
+                main, line_sides = parse_bet_line(answer, keys) if answer else (default_main, {})
+            except ValueError as unreadable:
+                self.error(str(unreadable))
+                continue
+            bet = SpotBet(spot, main, line_sides)
+            problem = offer.check([*earlier, bet]) if bet.total_amount else None
+            if problem is None and line_sides:
+                return bet  # the whole bet in one line: no side-bet questions
             if problem is None:
                 break
             self.engine_error(problem)
@@ -333,19 +367,18 @@ class TerminalTable:
 
     def insurance(self, offer: InsuranceOffer) -> bool:
         words = self.words
-        hand = cards_markup(offer.cards)
+        hand = f"{cards_markup(offer.cards)} ({total_text(offer.cards)})"
         if self.rules.table.spots > 1:
-            hand = f"{self._spot_word()} {offer.spot} {hand}"
+            hand = f"hand on {self._spot_word()} {offer.spot}, {hand}"
+        else:
+            hand = f"hand {hand}"
+        shows = f"The {words.dealer} shows {card_markup(offer.up_card)}."
         if offer.kind == "even_money":
-            question = (
-                f"Your {hand} is a blackjack and the {words.dealer} shows "
-                f"{card_markup(offer.up_card)}. Take even money (1:1 now)? \\[y/N] > "
-            )
+            question = f"{shows} Your {hand} is a blackjack: take even money (1:1 now)? \\[y/N] > "
         else:
             question = (
-                f"The {words.dealer} shows {card_markup(offer.up_card)}. Insurance costs "
-                f"{self.amount(offer.cost_amount)} and pays {self.rules.insurance.pays}. "
-                "Take it? \\[y/N] > "
+                f"{shows} Insure your {hand}? It costs {self.amount(offer.cost_amount)} "
+                f"and pays {self.rules.insurance.pays}. \\[y/N] > "
             )
         while True:
             answer = self.ask(question).lower()
@@ -422,9 +455,7 @@ class TerminalTable:
 
     def _show_ShoeShuffled(self, event: ShoeShuffled) -> None:
         shuffled = event.shuffled
-        self.console.rule(
-            f"Shoe {shuffled.shoe_number}: new shuffle of {shuffled.card_count} cards"
-        )
+        self.rule(f"Shoe {shuffled.shoe_number}: new shuffle of {shuffled.card_count} cards")
         self.say(f"Commitment (SHA-256): [bold]{shuffled.commitment}[/bold]")
         burn = shuffled.burn
         if burn is not None:
@@ -434,12 +465,15 @@ class TerminalTable:
             )
 
     def _show_RoundStarted(self, event: RoundStarted) -> None:
-        self.say()
-        self.console.rule(
+        header = (
             f"Shoe {event.shoe_number} · round {event.round_in_shoe} · "
-            f"{event.cards_left} cards left",
-            style="dim",
+            f"{event.cards_left} cards left"
         )
+        if self.screen is not None:
+            self.screen.new_round(header)
+            return
+        self.say()
+        self.rule(header, style="dim")
 
     def _show_SideBetsOffered(self, event: SideBetsOffered) -> None:
         offered = ", ".join(side_bet_name(key) for key in event.keys)
@@ -447,23 +481,30 @@ class TerminalTable:
 
     def _show_BetsTaken(self, event: BetsTaken) -> None:
         words = self.words
+        lines: list[str] = []
         for bet in event.bets:
             parts = [f"main {words.bet} {self.amount(bet.main_amount)}"] if bet.main_amount else []
             parts += [f"{side_bet_name(k)} {self.amount(v)}" for k, v in bet.side_amounts.items()]
             spot = f" ({self._spot_word()} {bet.spot})" if self.rules.table.spots > 1 else ""
             self.say(f"  {self.name(bet.name)}{spot}: " + " + ".join(parts))
+            lines.append(f"{self.name(bet.name)}{spot}: " + " + ".join(parts))
+        self.note("bets", lines)
         if event.sitting_out:
             self.say(f"  [dim]sitting out: {', '.join(event.sitting_out)}[/dim]")
 
     def _show_HandsDealt(self, event: HandsDealt) -> None:
         words = self.words
+        dealt: list[str] = []
         for spot, cards in sorted(event.spot_cards.items()):
             where = f"{self._spot_word().capitalize()} {spot} cards"
             if self.rules.table.spots == 1:
                 where = "Shared cards" if self.rules.table.shared else "Your cards"
             self.say(f"{where}: {cards_markup(cards)} ({total_text(cards)})")
+            dealt.append(f"{where}: {cards_markup(cards)} ({total_text(cards)})")
         hole = " + [dim]face down[/dim]" if event.hole_card_dealt else ""
         self.say(f"{words.dealer.capitalize()}: {card_markup(event.up_card)}{hole}")
+        self.note("dealer", [f"{words.dealer.capitalize()}: {card_markup(event.up_card)}{hole}"])
+        self.note("cards", dealt)
 
     def _show_InsuranceAnswered(self, event: InsuranceAnswered) -> None:
         taken = ", ".join(
@@ -495,6 +536,7 @@ class TerminalTable:
         me = self._names.get(self.player_id)
         if mine and (me in event.takers or any(move.name == me for move in event.moves)):
             self.say(f"    your hands: {self._hands_text(mine)}")
+            self.note("hands", [f"[bold cyan]your hands[/bold cyan]: {self._hands_text(mine)}"])
 
     def _hands_text(self, hands: Sequence[HandState]) -> str:
         return " | ".join(
@@ -511,6 +553,7 @@ class TerminalTable:
         peek = " (found at the peek: the round ends)" if event.ended_at_peek else ""
         dealer = words.dealer.capitalize()
         self.say(f"{dealer}: {cards_markup(event.cards)} = [bold]{result}[/bold]{peek}")
+        self.note("dealer", [f"{dealer}: {cards_markup(event.cards)} = [bold]{result}[/bold]"])
 
     def _show_RoundVoided(self, event: RoundVoided) -> None:
         self.say(f"[yellow]Round {event.round_in_shoe} cancelled: {escape(event.reason)}[/yellow]")
@@ -528,87 +571,15 @@ class TerminalTable:
 
     def _show_RoundReported(self, event: RoundReported) -> None:
         report = event.report
-        words = self.words
-        table = Table(show_header=True, header_style="bold", box=None, pad_edge=False)
-        for column in ("player", "", "cards", "result"):
-            table.add_column(column)
-        for column in (words.bet, "paid", words.coins):
-            table.add_column(column, justify="right")
-        for seat in report.seats:
-            rows = list(self._seat_rows(seat))
-            for index, (what, cards, result, stake, paid) in enumerate(rows):
-                last = index == len(rows) - 1
-                table.add_row(
-                    self.name(seat.name) if index == 0 else "",
-                    what,
-                    cards,
-                    result,
-                    stake,
-                    paid,
-                    self._balance_text(seat) if last else "",
-                )
-        self.console.print(table)
+        table = results_table(report, self.rules, self.name)
+        if self.screen is not None:
+            self.screen.results = table
+        else:
+            self.console.print(table)
         if report.last_in_shoe and self.rules.shoe.reshuffle_every_round:
             self.say("[dim]The shoe is reshuffled before every round.[/dim]")
         elif report.last_in_shoe:
             self.say(
                 f"[yellow]The cut card is out: that was the last round of shoe "
                 f"{report.shoe_number}; the next round starts a new shoe.[/yellow]"
-            )
-
-    def _balance_text(self, seat: SeatResult) -> str:
-        net = seat.net_amount
-        sign = "+" if net > 0 else ""
-        colour = "green" if net > 0 else "red" if net < 0 else "dim"
-        return f"{self.amount(seat.balance_after)} [{colour}]({sign}{self.amount(net)})[/{colour}]"
-
-    def _seat_rows(self, seat: SeatResult) -> Iterable[tuple[str, str, str, str, str]]:
-        words = self.words
-        for position in seat.positions:
-            yield from self._hand_rows(position)
-            insurance = position.insurance
-            if insurance is not None:
-                outcome = insurance.outcome or ""
-                yield (
-                    self._where(position) + insurance.kind.replace("_", " "),
-                    "",
-                    words.side_win if outcome in ("win", "paid") else words.side_lose,
-                    self.amount(insurance.stake),
-                    self.amount(insurance.payout_amount or 0),
-                )
-            for side in position.side_bets:
-                won = side.outcome == "win"
-                result = (
-                    f"{words.side_win}: {pattern_name(side.pattern or '')}"
-                    if won
-                    else words.side_lose
-                )
-                if side.wheel_labels:
-                    result += " (wheel: " + escape(" → ".join(side.wheel_labels)) + ")"
-                yield (
-                    self._where(position) + side_bet_name(side.key),
-                    "",
-                    result,
-                    self.amount(side.stake),
-                    self.amount(side.payout_amount or 0),
-                )
-
-    def _hand_rows(self, position: PositionResult) -> Iterable[tuple[str, str, str, str, str]]:
-        words = self.words
-        count = len(position.hands)
-        for index, hand in enumerate(position.hands):
-            what = f"hand {index + 1}/{count}" if count > 1 else "hand"
-            what = self._where(position) + what
-            total = total_text(hand.cards, count > 1)
-            if hand.bet_amount > position.main_amount:
-                total += ", doubled"
-            if hand.autoplayed:
-                total += ", autoplay"
-            outcome = words.outcomes.get(hand.outcome or "", hand.outcome or "")
-            yield (
-                what,
-                f"{cards_markup(hand.cards)} ({total})",
-                outcome,
-                self.amount(hand.bet_amount),
-                self.amount(hand.payout_amount or 0),
             )

@@ -5,6 +5,7 @@ Pure parsing; every ``ValueError`` carries a message for the player.
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from decimal import Decimal, InvalidOperation
 
 from boundless.core.round import Action
@@ -75,3 +76,43 @@ def parse_spots(text: str) -> list[int]:
     if len(set(spots)) != len(spots):
         raise ValueError(f"{text.strip()!r} names a spot twice")
     return spots
+
+
+def _squash(text: str) -> str:
+    return text.lower().replace("_", "").replace("-", "").replace(" ", "")
+
+
+def side_bet_key(word: str, keys: Sequence[str]) -> str:
+    """The side-bet key ``word`` names: the key itself, or the start of only one key."""
+    wanted = _squash(word)
+    exact = [key for key in keys if _squash(key) == wanted]
+    if exact:
+        return exact[0]
+    starts = [key for key in keys if _squash(key).startswith(wanted)]
+    if len(starts) == 1:
+        return starts[0]
+    if not starts:
+        raise ValueError(f"{word!r} is not a side bet open now")
+    raise ValueError(f"{word!r} could be {' or '.join(starts)}: type more of the name")
+
+
+def parse_bet_line(text: str, side_keys: Sequence[str]) -> tuple[int, dict[str, int]]:
+    """``"10 pair 1 bust 2.50"`` → ``(1000, {"pair": 100, "bust_bonus": 250})``.
+
+    The first amount is the main bet; each side bet is its name (or the start of it) and an
+    amount, ``name amount`` or ``name=amount``. A line of one amount is a main bet alone.
+    """
+    tokens = text.replace("=", " ").replace(",", " ").split()
+    if not tokens:
+        raise ValueError("type an amount")
+    main = parse_amount(tokens[0])
+    sides: dict[str, int] = {}
+    rest = tokens[1:]
+    if len(rest) % 2:
+        raise ValueError(f"{rest[-1]!r} needs an amount after it, e.g. {rest[-1]} 1")
+    for name, amount in zip(rest[::2], rest[1::2], strict=True):
+        key = side_bet_key(name, side_keys)
+        if key in sides:
+            raise ValueError(f"{name!r} is named twice")
+        sides[key] = parse_amount(amount)
+    return main, sides

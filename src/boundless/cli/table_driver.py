@@ -442,7 +442,7 @@ class TableDriver:
         spot, step = round_.current_spot, round_.step
         rows = [row for row in self._seated(round_) if row[1] == spot]
         taken_before = {position: round_.path_of(position).cards_taken for _, _, position in rows}
-        for seat, _, position in rows:
+        for seat, _, _position in rows:
             if seat.connected and round_.legal_actions(seat.player_id, spot):
                 self._ask_decision(round_, seat, spot)
         closed = round_.close_step()
