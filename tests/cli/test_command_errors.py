@@ -140,3 +140,25 @@ def test_serve_announces_the_url_once_it_answers_there(tmp_path: Path) -> None:
         except subprocess.TimeoutExpired:
             server.kill()
             server.wait()
+
+
+@pytest.mark.parametrize(
+    ("args", "words"),
+    [
+        (["--timer-scale", "inf"], "--timer-scale inf"),
+        (["--decision-seconds", "inf"], "--decision-seconds inf"),
+        (["--host", "nonexistent.invalid"], "--host 'nonexistent.invalid'"),
+        (["--starting-grant", HUGE], "--starting-grant"),
+        (["--web-dir", "/nonexistent"], "--web-dir /nonexistent"),
+    ],
+)
+def test_serve_refuses_other_bad_options(tmp_path: Path, args: list[str], words: str) -> None:
+    outcome = invoke("serve", "--data-dir", str(tmp_path), "--port", str(_free_port()), *args)
+    assert_refused(outcome, words)
+    assert "serving at" not in outcome.output
+
+
+@pytest.mark.parametrize("args", [["--bots", HUGE], ["--bots", "51"], ["--timer-scale", "nan"]])
+def test_serve_range_checks_counts_and_scales(args: list[str]) -> None:
+    outcome = invoke("serve", *args)
+    assert outcome.code == 2 and args[0] in outcome.stderr

@@ -8,6 +8,7 @@ only once the app has started on that socket.
 
 from __future__ import annotations
 
+import math
 import os
 import socket
 from dataclasses import replace
@@ -24,6 +25,7 @@ if TYPE_CHECKING:
 Seconds = Annotated[float | None, typer.Option(min=0.0)]
 LOG_LEVELS = ("critical", "error", "warning", "info", "debug", "trace")
 MAX_PORT = 65535
+MAX_BOTS = 50
 
 
 def bind_socket(host: str, port: int) -> socket.socket:
@@ -70,7 +72,9 @@ def serve(
             "else a SQLite file in the data dir."
         ),
     ] = None,
-    bots: Annotated[int, typer.Option(min=0, help="Bot players per shared table.")] = 0,
+    bots: Annotated[
+        int, typer.Option(min=0, max=MAX_BOTS, help=f"Bot players per shared table (0-{MAX_BOTS}).")
+    ] = 0,
     admin_token: Annotated[
         str | None,
         typer.Option(help="Operator token; default $BOUNDLESS_ADMIN_TOKEN, else generated."),
@@ -101,6 +105,16 @@ def serve(
     """Serve the live tables and the web client; prints the URL to open."""
     from boundless.server.config import ServerConfig, TimerSettings, default_web_dir
 
+    timers = {
+        "--timer-scale": timer_scale,
+        "--betting-seconds": betting_seconds,
+        "--insurance-seconds": insurance_seconds,
+        "--decision-seconds": decision_seconds,
+        "--round-gap-seconds": round_gap_seconds,
+    }
+    for option, seconds in timers.items():
+        if seconds is not None and not math.isfinite(seconds):
+            fail(f"{option} {seconds}: give a finite number")
     level = log_level.lower()
     if level not in LOG_LEVELS:
         fail(f"--log-level {log_level!r}: choose one of {', '.join(LOG_LEVELS)}")
