@@ -20,6 +20,7 @@ from boundless.cli.play_console import InputFn, TerminalTable
 from boundless.cli.table_driver import TableDriver
 from boundless.cli.table_events import ShoeRetired, TableEvent
 from boundless.cli.table_seats import Seat
+from boundless.cli.title_words import strings_file, words_of
 from boundless.core.amount_limits import MAX_AMOUNT
 from boundless.core.errors import RulesError
 from boundless.core.money import format_amount
@@ -156,6 +157,10 @@ def play(
         fail(f"--title {title!r}: {error}")
     if reveal_dir is not None:
         check_reveal_dir(reveal_dir)
+    try:
+        words_of(rules)
+    except (OSError, ValueError, KeyError) as error:
+        fail(f"cannot read the title words in {strings_file()}: {error}")
     source: RandomSource = SeededSource(seed) if seed is not None else CryptoSource()
     console = Console()
     run_game(

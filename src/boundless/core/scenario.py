@@ -1,4 +1,4 @@
-"""One round from a stacked shoe, as ``shared/spec/scenario-format.md`` describes.
+"""One round from a stacked shoe, as ``docs/scenario-format.md`` describes.
 
 Pure: it takes the parsed JSON and a function that finds a title's rules; it returns the
 result as plain data. Every problem raises :class:`ScenarioError` (or another RulesError)
