@@ -162,3 +162,8 @@ def test_serve_refuses_other_bad_options(tmp_path: Path, args: list[str], words:
 def test_serve_range_checks_counts_and_scales(args: list[str]) -> None:
     outcome = invoke("serve", *args)
     assert outcome.code == 2 and args[0] in outcome.stderr
+
+
+def test_simulate_names_the_seed_option() -> None:
+    outcome = invoke("simulate", "boundless", "--seed", "-1", "--rounds", "10")
+    assert outcome.code == 2 and "--seed" in outcome.stderr

@@ -79,7 +79,9 @@ def simulate_command(
         PolicyChoice,
         typer.Option(help="basic: the title's chart; autoplay: its no-action policy"),
     ] = PolicyChoice.basic,
-    seed: Annotated[int | None, typer.Option(help="Seed (default: fresh entropy)")] = None,
+    seed: Annotated[
+        int | None, typer.Option(min=0, help="Seed, 0 or more (default: fresh entropy)")
+    ] = None,
     workers: Annotated[
         int, typer.Option(min=1, help="Worker processes (default: all cores)")
     ] = os.cpu_count() or 1,
