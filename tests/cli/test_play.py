@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import io
 import random
+import re
 from collections.abc import Callable, Sequence
 from pathlib import Path
 
@@ -19,10 +20,10 @@ from typer.testing import CliRunner
 
 from boundless.cli import play_commands
 from boundless.cli.bots import bot_lineup, bot_seats
-from boundless.cli.play_console import parse_action, parse_amount
+from boundless.cli.play_input import parse_action, parse_amount
 from boundless.cli.table_driver import TableDriver
 from boundless.cli.table_events import (
-    RoundSettled,
+    RoundReported,
     ShoeRetired,
     ShoeShuffled,
     StepTaken,
@@ -133,7 +134,7 @@ def test_driver_plays_through_shoe_ends_conserving_coins() -> None:
         events.append(event)
         if isinstance(event, StepTaken):
             steps.append(event)
-        if isinstance(event, RoundSettled):
+        if isinstance(event, RoundReported):
             _check_step_cards(driver_box[0], steps)
             steps.clear()
 
@@ -167,7 +168,7 @@ def test_driver_plays_through_shoe_ends_conserving_coins() -> None:
         assert reveal.reveal.cards[0] == burn.revealed
         assert len(burn.burned) == burn.revealed.value
     # the round before each new shoe was reported as the shoe's last
-    reports = [e.report for e in events if isinstance(e, RoundSettled)]
+    reports = [e.report for e in events if isinstance(e, RoundReported)]
     lasts = [r for r in reports if r.last_in_shoe]
     assert [r.shoe_number for r in lasts] == [1, 2]
     firsts = [r for r in reports if r.round_in_shoe == 1]
@@ -351,8 +352,8 @@ def test_console_game_reprompts_on_bad_input() -> None:
     text = out.getvalue()
     # bad amounts, then the engine's own limit messages
     assert "'abc' is not an amount" in text
-    assert "main bet 5,000.00 is outside the table limits 1.00..1,000.00" in text
-    assert "side bet 'poker_trio' of 200.00 is outside 1.00..100.00" in text
+    assert "main play 5,000.00 is outside the table limits 1.00..1,000.00" in text
+    assert "side option Poker Trio of 200.00 is outside 1.00..100.00" in text
     # an unknown action, then an action this title never allows, then a legal one
     assert "unknown action 'x'; choose hit (h), stand (s)" in text
     assert "surrender 20% is not allowed now; allowed: hit (h), stand (s)" in text
@@ -383,7 +384,9 @@ def test_console_insurance_prompt_reprompts() -> None:
         pytest.fail("no insurance offered in 40 seeded games")
     text = out.getvalue()
     assert "'maybe': answer y or n" in text
-    assert "Insurance costs 5.00 and pays 2:1" in text
+    assert re.search(
+        r"Insure your hand \S+ \S+ \((soft )?\d+\)\? It costs 5\.00 and pays 2:1", text
+    )
     assert "Insurance: you (5.00)" in text
     assert driver.total_coins() == START * len(driver.seats)
 

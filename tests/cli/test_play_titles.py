@@ -21,7 +21,7 @@ from typer.testing import CliRunner
 
 from boundless.cli import play_commands
 from boundless.cli.bots import Bot, bot_lineup, bot_seats
-from boundless.cli.play_console import parse_spots
+from boundless.cli.play_input import parse_spots
 from boundless.cli.table_driver import TableDriver
 from boundless.cli.table_events import SideBetsOffered, TableEvent
 from boundless.cli.table_seats import (

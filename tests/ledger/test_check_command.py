@@ -1,4 +1,5 @@
-"""``boundless ledger check``: exit 0 with a summary when balanced, exit 1 listing problems."""
+"""``boundless ledger check``: exit 0 with a summary when balanced, exit 1 listing problems,
+2 when it cannot read the books."""
 
 from __future__ import annotations
 
@@ -54,12 +55,12 @@ def test_problems_exit_one(run: Run, database_url: str, sessions: sessionmaker[S
 
 def test_missing_or_unmigrated_database(tmp_path: Path, empty_database_url: str) -> None:
     code, output = check(f"sqlite:///{tmp_path / 'nothing-here.sqlite'}")
-    assert code == 1
+    assert code == 2
     assert "no ledger database at" in output
     engine = make_engine(empty_database_url)
     with engine.connect():  # an existing database without the ledger's tables
         pass
     engine.dispose()
     code, output = check(empty_database_url)
-    assert code == 1
+    assert code == 2
     assert "no ledger tables: run the migrations" in output

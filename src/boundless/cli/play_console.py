@@ -8,24 +8,31 @@ Player-facing words come from the title's vocabulary (``rules.title.vocabulary``
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterable, Sequence
-from dataclasses import dataclass
-from decimal import Decimal, InvalidOperation
+from collections.abc import Callable, Sequence
 
 from rich.console import Console
 from rich.markup import escape
-from rich.table import Table
 
+from boundless.cli.play_input import (
+    ACTION_KEYS,
+    ACTION_NAMES,
+    parse_action,
+    parse_amount,
+    parse_bet_line,
+    parse_numbers,
+    parse_spots,
+)
+from boundless.cli.play_results import card_markup, cards_markup, results_table, total_text
+from boundless.cli.play_screen import TableScreen
 from boundless.cli.table_events import (
     BetsTaken,
-    CardsDealt,
     DealerPlayed,
-    InsuranceClosed,
-    RoundCancelled,
-    RoundOpened,
-    RoundSettled,
+    HandsDealt,
+    InsuranceAnswered,
+    RoundReported,
+    RoundStarted,
+    RoundVoided,
     SeatLeft,
-    SeatResult,
     ShoeRetired,
     ShoeShuffled,
     SideBetsOffered,
@@ -40,8 +47,7 @@ from boundless.cli.table_seats import (
     SideBetChoice,
     SpotBet,
 )
-from boundless.core.cards import Card
-from boundless.core.hands import hand_total, is_natural
+from boundless.cli.title_words import in_title_words, side_bet_name, words_of
 from boundless.core.money import format_amount
 from boundless.core.round import Action
 from boundless.core.round.paths import HandState
@@ -50,155 +56,13 @@ from boundless.core.rules import RuleSet
 
 InputFn = Callable[[str], str]
 QUIT_WORDS = frozenset({"q", "quit", "exit"})
-UNIT_DIGITS = 2
-
-
-@dataclass(frozen=True, slots=True)
-class Vocabulary:
-    """The words a title's players read (DECISIONS: code words stay ordinary blackjack)."""
-
-    bet: str
-    coins: str
-    dealer: str
-    side_bet: str
-    outcomes: dict[str, str]
-    side_win: str
-    side_lose: str
-
-
-VOCABULARIES: dict[str, Vocabulary] = {
-    "boundless": Vocabulary(
-        bet="play",
-        coins="coins",
-        dealer="facilitator",
-        side_bet="side option",
-        outcomes={
-            "blackjack": "BJ reward",
-            "win": "reward",
-            "lose": "deduction",
-            "push": "coin returned",
-            "surrender": "surrendered",
-            "surrender20": "surrendered 20%",
-            "even_money": "even money",
-        },
-        side_win="reward",
-        side_lose="deduction",
-    ),
-    "casino": Vocabulary(
-        bet="bet",
-        coins="chips",
-        dealer="dealer",
-        side_bet="side bet",
-        outcomes={
-            "blackjack": "blackjack",
-            "win": "win",
-            "lose": "lose",
-            "push": "push",
-            "surrender": "surrendered",
-            "surrender20": "surrendered 20%",
-            "even_money": "even money",
-        },
-        side_win="win",
-        side_lose="lose",
-    ),
-}
-
-ACTION_KEYS: dict[Action, str] = {
-    Action.HIT: "h",
-    Action.STAND: "s",
-    Action.DOUBLE: "d",
-    Action.SPLIT: "p",
-    Action.SURRENDER: "r",
-    Action.SURRENDER20: "u",
-}
-ACTION_NAMES: dict[Action, str] = {
-    Action.HIT: "hit",
-    Action.STAND: "stand",
-    Action.DOUBLE: "double down",
-    Action.SPLIT: "split",
-    Action.SURRENDER: "surrender",
-    Action.SURRENDER20: "surrender 20%",
-}
-_ACTION_WORDS: dict[str, Action] = {
-    **{key: action for action, key in ACTION_KEYS.items()},
-    **{action.word: action for action in Action},
-    **{name.replace(" ", ""): action for action, name in ACTION_NAMES.items()},
-    "dd": Action.DOUBLE,
-}
-
-
-def parse_amount(text: str, unit_digits: int = UNIT_DIGITS) -> int:
-    """``"12.50"`` → ``1250``; raises ``ValueError`` with a message for the player."""
-    cleaned = text.strip().replace(",", "").replace("_", "")
-    not_a_number = f"{text.strip()!r} is not an amount: type a number like 10 or 12.50"
-    try:
-        value = Decimal(cleaned)
-    except InvalidOperation:
-        raise ValueError(not_a_number) from None
-    if not value.is_finite():
-        raise ValueError(not_a_number)
-    if value < 0:
-        raise ValueError("an amount cannot be negative")
-    scaled = value.scaleb(unit_digits)
-    if scaled != scaled.to_integral_value():
-        raise ValueError(f"{text.strip()!r} has more than {unit_digits} decimal places")
-    return int(scaled)
-
-
-def parse_action(text: str) -> Action | None:
-    return _ACTION_WORDS.get(text.strip().lower().replace(" ", "").replace("-", ""))
-
-
-def side_name(key: str) -> str:
-    return key.replace("_", " ").title()
-
-
-def parse_numbers(text: str) -> list[int]:
-    """``"1 3"``, ``"1,3"`` or ``"13"`` → ``[1, 3]``; ``ValueError`` when not numbers."""
-    cleaned = text.replace(",", " ").split()
-    digits = cleaned if len(cleaned) > 1 else list(cleaned[0]) if cleaned else []
-    if not digits or not all(item.isdigit() for item in digits):
-        raise ValueError(f"{text.strip()!r} is not a list of numbers")
-    return [int(item) for item in digits]
-
-
-def parse_spots(text: str) -> list[int]:
-    """Spot numbers as :func:`parse_numbers` reads them, each at most once."""
-    try:
-        spots = parse_numbers(text)
-    except ValueError:
-        raise ValueError(f"{text.strip()!r}: type spot numbers such as 1 or 1 3") from None
-    if len(set(spots)) != len(spots):
-        raise ValueError(f"{text.strip()!r} names a spot twice")
-    return spots
-
-
-def pattern_name(pattern: str) -> str:
-    return pattern.replace("_", " ")
+HELP_WORDS = frozenset({"?", "help"})
 
 
 def rounds_left_text(rounds: int | None) -> str:
     if rounds is None:
         return "every round"
     return f"{rounds} round{'' if rounds == 1 else 's'} left"
-
-
-def card_markup(card: Card) -> str:
-    style = "red" if card.is_red else "bold"
-    return f"[{style}]{card.pretty()}[/{style}]"
-
-
-def cards_markup(cards: Iterable[Card]) -> str:
-    return " ".join(card_markup(card) for card in cards)
-
-
-def total_text(cards: Sequence[Card], from_split: bool = False) -> str:
-    total, soft = hand_total(cards)
-    if len(cards) == 2 and is_natural(cards) and not from_split:
-        return "BJ"
-    if total > 21:
-        return f"{total} bust"
-    return f"soft {total}" if soft and total < 21 else str(total)
 
 
 class TerminalTable:
@@ -210,25 +74,55 @@ class TerminalTable:
         rules: RuleSet,
         player_id: str,
         input_fn: InputFn | None = None,
+        *,
+        redraw: bool = False,
     ) -> None:
+        """``redraw``: redraw the table in place before each question (a terminal) rather than
+        print a growing log."""
         self.console = console
         self.rules = rules
         self.player_id = player_id
-        self.words = VOCABULARIES[rules.title.vocabulary]
+        self.words = words_of(rules)
         self._input: InputFn = input_fn if input_fn is not None else console.input
         self._last_bets: list[SpotBet] = []
         self._last_spots: list[int] = []
         self._names: dict[str, str] = {}
+        self.screen = TableScreen(console, rules.title.name) if redraw else None
 
     # ---- small helpers -------------------------------------------------------------------
     def say(self, text: str = "") -> None:
-        self.console.print(text, highlight=False)
+        if self.screen is not None:
+            self.screen.say(text)
+        else:
+            self.console.print(text, highlight=False)
+
+    def rule(self, text: str = "", style: str = "rule.line") -> None:
+        if self.screen is not None:
+            self.screen.say(f"[bold]{text}[/bold]" if text else "")
+        else:
+            self.console.rule(text, style=style)
+
+    def note(self, section: str, lines: list[str]) -> None:
+        """What the redrawn table shows in one of its parts (nothing in log mode)."""
+        if self.screen is not None:
+            self.screen.note(section, lines)
+
+    def refresh(self) -> None:
+        """Draw the table now (the end of the game, before its summary)."""
+        if self.screen is not None:
+            self.screen.redraw()
 
     def error(self, message: str) -> None:
         self.say(f"  [red]✗ {escape(message)}[/red]")
 
+    def engine_error(self, message: str) -> None:
+        """A refusal from the engine, retold in the title's words."""
+        self.error(in_title_words(message, self.rules))
+
     def ask(self, prompt: str) -> str:
         """One line from the keyboard; leaving (q, Ctrl-D, Ctrl-C) raises :class:`PlayerLeft`."""
+        if self.screen is not None:
+            self.screen.redraw()
         try:
             answer = self._input(prompt)
         except (EOFError, KeyboardInterrupt):
@@ -236,7 +130,29 @@ class TerminalTable:
             raise PlayerLeft from None
         if answer.strip().lower() in QUIT_WORDS:
             raise PlayerLeft
+        if answer.strip() in HELP_WORDS:
+            self.say(self.help_text())
+            return self.ask(prompt)
         return answer.strip()
+
+    def help_text(self) -> str:
+        """What ``?`` shows: the keys, the one-line bet and the actions, in the title's words."""
+        words = self.words
+        sides = ", ".join(
+            f"{side_bet_name(bet.key)} ([bold]{bet.key}[/bold])" for bet in self.rules.side_bets
+        )
+        lines = [
+            "[bold]Help[/bold] · Enter takes the value in \\[brackets] · q or Ctrl-D leaves",
+            f"  A {words.bet}: the main amount (10 or 12.50), or the whole {words.bet} in one line:"
+            f" main amount, then each {words.side_bet} and its amount, e.g. 10 "
+            + (f"{self.rules.side_bets[0].key.split('_')[0]} 1" if self.rules.side_bets else ""),
+        ]
+        if sides:
+            lines.append(f"  {words.side_bet.capitalize()}s (a name's start is enough): {sides}")
+        actions = " ".join(f"{key}={ACTION_NAMES[action]}" for action, key in ACTION_KEYS.items())
+        lines.append(f"  Actions: {actions} (the ones allowed are shown at each decision)")
+        lines.append("  Spots and seats: numbers such as 1 or 1 3")
+        return "\n".join(lines)
 
     def amount(self, amount: int) -> str:
         return format_amount(amount)
@@ -292,23 +208,23 @@ class TerminalTable:
 
     def _describe_bet(self, bet: SpotBet, offer: BetOffer) -> str:
         parts = [f"main {self.amount(bet.main_amount)}"] if bet.main_amount else []
-        parts += [f"{side_name(k)} {self.amount(v)}" for k, v in bet.side_amounts.items() if v]
+        parts += [f"{side_bet_name(k)} {self.amount(v)}" for k, v in bet.side_amounts.items() if v]
         text = " + ".join(parts)
         return f"{offer.spot_word} {bet.spot}: {text}" if len(offer.spots) > 1 else text
 
     def _show_side_options(self, offer: BetOffer) -> None:
         words = self.words
         if offer.side_options and all(option.rounds_left is None for option in offer.side_options):
-            names = ", ".join(side_name(option.key) for option in offer.side_options)
+            names = ", ".join(side_bet_name(option.key) for option in offer.side_options)
             self.say(f"{words.side_bet.capitalize()}s open: {names}")
         elif offer.side_options:
             left = " · ".join(
-                f"{side_name(option.key)}: " + rounds_left_text(option.rounds_left)
+                f"{side_bet_name(option.key)}: " + rounds_left_text(option.rounds_left)
                 for option in offer.side_options
             )
             self.say(f"{words.side_bet.capitalize()}s open this shoe: {left}")
         if offer.closed_side_options:
-            closed = ", ".join(side_name(key) for key in offer.closed_side_options)
+            closed = ", ".join(side_bet_name(key) for key in offer.closed_side_options)
             self.say(f"[dim]Closed until the next shoe: {closed}[/dim]")
 
     def _ask_bets(self, offer: BetOffer) -> list[SpotBet]:
@@ -370,21 +286,29 @@ class TerminalTable:
             else min(offer.min_main_amount * 10, offer.max_main_amount)
         )
         limits = f"{self.amount(offer.min_main_amount)}–{self.amount(offer.max_main_amount)}"
+        keys = [option.key for option in offer.side_options]
         while True:
-            main = self._ask_amount(
-                f"Main {words.bet}{where} ({limits}, 0 = none) [{self.amount(default_main)}] > ",
-                default_main,
+            answer = self.ask(
+                f"Main {words.bet}{where} ({limits}, 0 = none) [{self.amount(default_main)}] > "
             )
-            problem = offer.check([*earlier, SpotBet(spot, main)]) if main else None
+            try:
+                main, line_sides = parse_bet_line(answer, keys) if answer else (default_main, {})
+            except ValueError as unreadable:
+                self.error(str(unreadable))
+                continue
+            bet = SpotBet(spot, main, line_sides)
+            problem = offer.check([*earlier, bet]) if bet.total_amount else None
+            if problem is None and line_sides:
+                return bet  # the whole bet in one line: no side-bet questions
             if problem is None:
                 break
-            self.error(problem)
+            self.engine_error(problem)
         sides: dict[str, int] = {}
         for option in offer.side_options:
             default_side = previous.side_amounts.get(option.key, 0) if previous else 0
             left = "" if option.rounds_left is None else f", {rounds_left_text(option.rounds_left)}"
             label = (
-                f"{side_name(option.key)}{where} ({self.amount(option.min_amount)}–"
+                f"{side_bet_name(option.key)}{where} ({self.amount(option.min_amount)}–"
                 f"{self.amount(option.max_amount)}{left}) [{self.amount(default_side)}] > "
             )
             while True:
@@ -396,7 +320,7 @@ class TerminalTable:
                 if problem is None:
                     sides[option.key] = amount
                     break
-                self.error(problem)
+                self.engine_error(problem)
         return SpotBet(spot, main, sides)
 
     def _ask_amount(self, prompt: str, default: int) -> int:
@@ -439,23 +363,22 @@ class TerminalTable:
             problem = choice.check(names)
             if problem is None:
                 return names
-            self.error(problem)
+            self.engine_error(problem)
 
     def insurance(self, offer: InsuranceOffer) -> bool:
         words = self.words
-        hand = cards_markup(offer.cards)
+        hand = f"{cards_markup(offer.cards)} ({total_text(offer.cards)})"
         if self.rules.table.spots > 1:
-            hand = f"{self._spot_word()} {offer.spot} {hand}"
+            hand = f"hand on {self._spot_word()} {offer.spot}, {hand}"
+        else:
+            hand = f"hand {hand}"
+        shows = f"The {words.dealer} shows {card_markup(offer.up_card)}."
         if offer.kind == "even_money":
-            question = (
-                f"Your {hand} is a blackjack and the {words.dealer} shows "
-                f"{card_markup(offer.up_card)}. Take even money (1:1 now)? \\[y/N] > "
-            )
+            question = f"{shows} Your {hand} is a blackjack: take even money (1:1 now)? \\[y/N] > "
         else:
             question = (
-                f"The {words.dealer} shows {card_markup(offer.up_card)}. Insurance costs "
-                f"{self.amount(offer.cost_amount)} and pays {self.rules.insurance.pays}. "
-                "Take it? \\[y/N] > "
+                f"{shows} Insure your {hand}? It costs {self.amount(offer.cost_amount)} "
+                f"and pays {self.rules.insurance.pays}. \\[y/N] > "
             )
         while True:
             answer = self.ask(question).lower()
@@ -492,7 +415,7 @@ class TerminalTable:
             return action
 
     def rejected(self, message: str) -> None:
-        self.error(message)
+        self.engine_error(message)
 
     def _spot_word(self) -> str:
         return "spot" if self.rules.table.shared else "seat"
@@ -503,13 +426,13 @@ class TerminalTable:
 
     def _group_name(self, group: str, keys: Sequence[str]) -> str:
         if len(keys) == 1:
-            return side_name(keys[0])
+            return side_bet_name(keys[0])
         places = []
         for key in keys:
             bet = self.rules.side_bet(key)
             target = bet.target if bet is not None else "spot"
             places.append("the dealer's hand" if target == "dealer" else f"a {self._spot_word()}")
-        return f"{side_name(group)} (on {' or '.join(places)})"
+        return f"{side_bet_name(group)} (on {' or '.join(places)})"
 
     # ---- drawing the table's events ------------------------------------------------------
     def __call__(self, event: TableEvent) -> None:
@@ -532,9 +455,7 @@ class TerminalTable:
 
     def _show_ShoeShuffled(self, event: ShoeShuffled) -> None:
         shuffled = event.shuffled
-        self.console.rule(
-            f"Shoe {shuffled.shoe_number}: new shuffle of {shuffled.card_count} cards"
-        )
+        self.rule(f"Shoe {shuffled.shoe_number}: new shuffle of {shuffled.card_count} cards")
         self.say(f"Commitment (SHA-256): [bold]{shuffled.commitment}[/bold]")
         burn = shuffled.burn
         if burn is not None:
@@ -543,39 +464,49 @@ class TerminalTable:
                 f"{len(burn.burned)} card(s) face down; {event.cards_left} cards left"
             )
 
-    def _show_RoundOpened(self, event: RoundOpened) -> None:
-        self.say()
-        self.console.rule(
+    def _show_RoundStarted(self, event: RoundStarted) -> None:
+        header = (
             f"Shoe {event.shoe_number} · round {event.round_in_shoe} · "
-            f"{event.cards_left} cards left",
-            style="dim",
+            f"{event.cards_left} cards left"
         )
+        if self.screen is not None:
+            self.screen.new_round(header)
+            return
+        self.say()
+        self.rule(header, style="dim")
 
     def _show_SideBetsOffered(self, event: SideBetsOffered) -> None:
-        offered = ", ".join(side_name(key) for key in event.keys)
+        offered = ", ".join(side_bet_name(key) for key in event.keys)
         self.say(f"{self.words.side_bet.capitalize()}s on offer this round: {offered}")
 
     def _show_BetsTaken(self, event: BetsTaken) -> None:
         words = self.words
+        lines: list[str] = []
         for bet in event.bets:
             parts = [f"main {words.bet} {self.amount(bet.main_amount)}"] if bet.main_amount else []
-            parts += [f"{side_name(k)} {self.amount(v)}" for k, v in bet.side_amounts.items()]
+            parts += [f"{side_bet_name(k)} {self.amount(v)}" for k, v in bet.side_amounts.items()]
             spot = f" ({self._spot_word()} {bet.spot})" if self.rules.table.spots > 1 else ""
             self.say(f"  {self.name(bet.name)}{spot}: " + " + ".join(parts))
+            lines.append(f"{self.name(bet.name)}{spot}: " + " + ".join(parts))
+        self.note("bets", lines)
         if event.sitting_out:
             self.say(f"  [dim]sitting out: {', '.join(event.sitting_out)}[/dim]")
 
-    def _show_CardsDealt(self, event: CardsDealt) -> None:
+    def _show_HandsDealt(self, event: HandsDealt) -> None:
         words = self.words
+        dealt: list[str] = []
         for spot, cards in sorted(event.spot_cards.items()):
             where = f"{self._spot_word().capitalize()} {spot} cards"
             if self.rules.table.spots == 1:
                 where = "Shared cards" if self.rules.table.shared else "Your cards"
             self.say(f"{where}: {cards_markup(cards)} ({total_text(cards)})")
+            dealt.append(f"{where}: {cards_markup(cards)} ({total_text(cards)})")
         hole = " + [dim]face down[/dim]" if event.hole_card_dealt else ""
         self.say(f"{words.dealer.capitalize()}: {card_markup(event.up_card)}{hole}")
+        self.note("dealer", [f"{words.dealer.capitalize()}: {card_markup(event.up_card)}{hole}"])
+        self.note("cards", dealt)
 
-    def _show_InsuranceClosed(self, event: InsuranceClosed) -> None:
+    def _show_InsuranceAnswered(self, event: InsuranceAnswered) -> None:
         taken = ", ".join(
             f"{self.name(name)} ({'even money' if kind == 'even_money' else self.amount(cost)})"
             for name, kind, cost in event.taken
@@ -605,6 +536,7 @@ class TerminalTable:
         me = self._names.get(self.player_id)
         if mine and (me in event.takers or any(move.name == me for move in event.moves)):
             self.say(f"    your hands: {self._hands_text(mine)}")
+            self.note("hands", [f"[bold cyan]your hands[/bold cyan]: {self._hands_text(mine)}"])
 
     def _hands_text(self, hands: Sequence[HandState]) -> str:
         return " | ".join(
@@ -621,8 +553,9 @@ class TerminalTable:
         peek = " (found at the peek: the round ends)" if event.ended_at_peek else ""
         dealer = words.dealer.capitalize()
         self.say(f"{dealer}: {cards_markup(event.cards)} = [bold]{result}[/bold]{peek}")
+        self.note("dealer", [f"{dealer}: {cards_markup(event.cards)} = [bold]{result}[/bold]"])
 
-    def _show_RoundCancelled(self, event: RoundCancelled) -> None:
+    def _show_RoundVoided(self, event: RoundVoided) -> None:
         self.say(f"[yellow]Round {event.round_in_shoe} cancelled: {escape(event.reason)}[/yellow]")
 
     def _show_SeatLeft(self, event: SeatLeft) -> None:
@@ -636,89 +569,17 @@ class TerminalTable:
             text += "; the autoplay rule finishes the hand(s) in play"
         self.say(f"[yellow]{text}.[/yellow]")
 
-    def _show_RoundSettled(self, event: RoundSettled) -> None:
+    def _show_RoundReported(self, event: RoundReported) -> None:
         report = event.report
-        words = self.words
-        table = Table(show_header=True, header_style="bold", box=None, pad_edge=False)
-        for column in ("player", "", "cards", "result"):
-            table.add_column(column)
-        for column in (words.bet, "paid", words.coins):
-            table.add_column(column, justify="right")
-        for seat in report.seats:
-            rows = list(self._seat_rows(seat))
-            for index, (what, cards, result, stake, paid) in enumerate(rows):
-                last = index == len(rows) - 1
-                table.add_row(
-                    self.name(seat.name) if index == 0 else "",
-                    what,
-                    cards,
-                    result,
-                    stake,
-                    paid,
-                    self._balance_text(seat) if last else "",
-                )
-        self.console.print(table)
+        table = results_table(report, self.rules, self.name)
+        if self.screen is not None:
+            self.screen.results = table
+        else:
+            self.console.print(table)
         if report.last_in_shoe and self.rules.shoe.reshuffle_every_round:
             self.say("[dim]The shoe is reshuffled before every round.[/dim]")
         elif report.last_in_shoe:
             self.say(
                 f"[yellow]The cut card is out: that was the last round of shoe "
                 f"{report.shoe_number}; the next round starts a new shoe.[/yellow]"
-            )
-
-    def _balance_text(self, seat: SeatResult) -> str:
-        net = seat.net_amount
-        sign = "+" if net > 0 else ""
-        colour = "green" if net > 0 else "red" if net < 0 else "dim"
-        return f"{self.amount(seat.balance_after)} [{colour}]({sign}{self.amount(net)})[/{colour}]"
-
-    def _seat_rows(self, seat: SeatResult) -> Iterable[tuple[str, str, str, str, str]]:
-        words = self.words
-        for position in seat.positions:
-            yield from self._hand_rows(position)
-            insurance = position.insurance
-            if insurance is not None:
-                outcome = insurance.outcome or ""
-                yield (
-                    self._where(position) + insurance.kind.replace("_", " "),
-                    "",
-                    words.side_win if outcome in ("win", "paid") else words.side_lose,
-                    self.amount(insurance.stake),
-                    self.amount(insurance.payout_amount or 0),
-                )
-            for side in position.side_bets:
-                won = side.outcome == "win"
-                result = (
-                    f"{words.side_win}: {pattern_name(side.pattern or '')}"
-                    if won
-                    else words.side_lose
-                )
-                if side.wheel_labels:
-                    result += " (wheel: " + escape(" → ".join(side.wheel_labels)) + ")"
-                yield (
-                    self._where(position) + side_name(side.key),
-                    "",
-                    result,
-                    self.amount(side.stake),
-                    self.amount(side.payout_amount or 0),
-                )
-
-    def _hand_rows(self, position: PositionResult) -> Iterable[tuple[str, str, str, str, str]]:
-        words = self.words
-        count = len(position.hands)
-        for index, hand in enumerate(position.hands):
-            what = f"hand {index + 1}/{count}" if count > 1 else "hand"
-            what = self._where(position) + what
-            total = total_text(hand.cards, count > 1)
-            if hand.bet_amount > position.main_amount:
-                total += ", doubled"
-            if hand.autoplayed:
-                total += ", autoplay"
-            outcome = words.outcomes.get(hand.outcome or "", hand.outcome or "")
-            yield (
-                what,
-                f"{cards_markup(hand.cards)} ({total})",
-                outcome,
-                self.amount(hand.bet_amount),
-                self.amount(hand.payout_amount or 0),
             )

@@ -10,6 +10,7 @@ from typing import Annotated
 
 import typer
 
+from boundless.cli.cli_errors import fail
 from boundless.cli.rule_files import RulesOption, read_game
 from boundless.core.errors import InvalidRuleSetError, RulesError
 from boundless.core.rules import RuleSet
@@ -18,25 +19,18 @@ from boundless.core.shoe import ShoeReveal
 from boundless.core.strategy_chart import StrategyChart
 from boundless.titles import load_game
 
-EXIT_BAD_INPUT = 2
-
-
-def _fail(message: str) -> None:
-    print(f"error: {message}", file=sys.stderr)
-    raise typer.Exit(EXIT_BAD_INPUT)
-
 
 def _read_json(path: Path) -> object:
     try:
         text = path.read_text(encoding="utf-8")
     except OSError as error:
-        _fail(f"cannot read {path}: {error.strerror or error}")
+        fail(f"cannot read {path}: {error.strerror or error}")
     except UnicodeDecodeError:
-        _fail(f"{path} is not UTF-8 text")
+        fail(f"{path} is not UTF-8 text")
     try:
         return json.loads(text)
     except json.JSONDecodeError as error:
-        _fail(f"{path} is not valid JSON: {error.msg} at line {error.lineno} column {error.colno}")
+        fail(f"{path} is not valid JSON: {error.msg} at line {error.lineno} column {error.colno}")
     raise AssertionError("unreachable")
 
 
@@ -55,17 +49,57 @@ def _file_loader(rules_file: Path) -> Callable[[str], tuple[RuleSet, StrategyCha
 
 
 def replay(
-    scenario: Annotated[Path, typer.Argument(help="Scenario JSON file")],
+    scenarios: Annotated[
+        list[Path],
+        typer.Argument(
+            help="Scenario JSON file(s), or folders of them (a scenario pack).",
+            show_default=False,
+        ),
+    ],
     rules_file: RulesOption = None,
 ) -> None:
-    """Play one round from a stacked shoe and print the result as JSON."""
+    """Play one round from a stacked shoe and print the result as JSON; check a scenario pack.
+
+    One scenario file: its result as JSON. Several files, a folder, or a file with "expect":
+    each is played and compared with what it expects, one line per difference, then
+    "N passed, M failed" (exit status 1 if any failed). See docs/scenario-format.md.
+    """
     load = load_game if rules_file is None else _file_loader(rules_file)
-    data = _read_json(scenario)
-    try:
-        result = run_scenario(data, load)
-    except RulesError as error:
-        _fail(" ".join(str(error).split()))
-    print(json.dumps(result, indent=2))
+    for path in scenarios:
+        if not path.exists():
+            fail(f"{path}: no such file or folder")
+    if len(scenarios) == 1 and scenarios[0].is_file():
+        data = _read_json(scenarios[0])
+        if not (isinstance(data, dict) and "expect" in data):
+            try:
+                result = run_scenario(data, load)
+            except RulesError as error:
+                fail(" ".join(str(error).split()))
+            print(json.dumps(result, indent=2))
+            return
+    _replay_pack(scenarios, load)
+
+
+def _replay_pack(
+    paths: list[Path], load: Callable[[str], tuple[RuleSet, StrategyChart | None]]
+) -> None:
+    from boundless.cli.scenario_pack import check_scenario, scenario_files
+
+    files = scenario_files(paths)
+    if not files:
+        fail(f"no scenario files (*.json) in {', '.join(map(str, paths))}")
+    failed = 0
+    for path in files:
+        verdict = check_scenario(path, lambda data: run_scenario(data, load), RulesError)
+        if verdict.passed:
+            print(f"ok    {path}")
+            continue
+        failed += 1
+        for problem in verdict.problems:
+            print(f"FAIL  {path}: {problem}")
+    print(f"{len(files) - failed} passed, {failed} failed")
+    if failed:
+        raise typer.Exit(1)
 
 
 def verify_shoe(
@@ -76,7 +110,7 @@ def verify_shoe(
     try:
         shoe = ShoeReveal.from_json(data)
     except RulesError as error:
-        _fail(str(error))
+        fail(str(error))
     if shoe.verify():
         print(f"ok: {len(shoe.cards)} cards match commitment {shoe.commitment}")
         return

@@ -30,8 +30,10 @@ def rng_test(
         bool, typer.Option("--json", help="Print the report as JSON instead of a table.")
     ] = False,
 ) -> None:
-    """Shuffle with the production source (the OS CSPRNG through the core's Fisher-Yates) and
-    run the battery: each test's statistic, p-value and verdict at 99%. Exit 1 if any fails."""
+    """Run the statistical battery labs use on the production shuffle; exit 1 if a test fails.
+
+    Shuffles with the production source (the OS CSPRNG through the core's Fisher-Yates) and
+    prints each test's statistic, p-value and verdict at 99%."""
     from rich.console import Console
     from rich.progress import BarColumn, MofNCompleteColumn, Progress, TimeRemainingColumn
 

@@ -6,13 +6,13 @@ and answer a bad file the same way: one line naming the file, the field and the 
 
 from __future__ import annotations
 
-import sys
 from pathlib import Path
-from typing import TYPE_CHECKING, Annotated, NoReturn
+from typing import TYPE_CHECKING, Annotated
 
 import typer
 from rich.console import Console
 
+from boundless.cli.cli_errors import fail
 from boundless.core.errors import RulesError
 from boundless.core.rules import RuleSet
 from boundless.core.strategy_chart import StrategyChart
@@ -20,8 +20,6 @@ from boundless.titles import load_game, load_rule_file
 
 if TYPE_CHECKING:
     from boundless.server.titles import TitleCatalog
-
-EXIT_BAD_INPUT = 2
 
 Game = tuple[RuleSet, StrategyChart | None]
 
@@ -36,11 +34,6 @@ RulesOption = Annotated[
 TitleArgument = Annotated[
     str | None, typer.Argument(help="Title key, e.g. boundless (or give --rules FILE)")
 ]
-
-
-def fail(message: str) -> NoReturn:
-    print(f"error: {' '.join(message.split())}", file=sys.stderr)
-    raise typer.Exit(EXIT_BAD_INPUT)
 
 
 def read_game(

@@ -1,24 +1,68 @@
-"""``boundless serve``: the live table server (web client, REST, WebSocket, bots)."""
+"""``boundless serve``: the live table server (web client, REST, WebSocket, bots).
+
+Everything that can be wrong with the command line is checked before the server starts: the
+data folder, the database (opened once, see :mod:`boundless.cli.database_probe`), the web
+folder, and the address (the socket is bound here, then handed to uvicorn). The URL is printed
+only once the app has started on that socket.
+"""
 
 from __future__ import annotations
 
-import logging
+import math
 import os
+import socket
 from dataclasses import replace
 from pathlib import Path
-from typing import Annotated
+from typing import TYPE_CHECKING, Annotated
 
 import typer
 
-from boundless.ledger.database import DATABASE_URL_ENV
-from boundless.server.config import ServerConfig, TimerSettings, default_web_dir, transport_options
+from boundless.cli.cli_errors import fail
+
+if TYPE_CHECKING:
+    from boundless.server.config import ServerConfig
+    from boundless.server.titles import TitleCatalog
 
 Seconds = Annotated[float | None, typer.Option(min=0.0)]
+LOG_LEVELS = ("critical", "error", "warning", "info", "debug", "trace")
+MAX_PORT = 65535
+MAX_BOTS = 50
+
+
+def bind_socket(host: str, port: int) -> socket.socket:
+    """A listening-ready TCP socket on ``host:port``; a one-line error if it cannot be had."""
+    try:
+        infos = socket.getaddrinfo(host, port, type=socket.SOCK_STREAM, flags=socket.AI_PASSIVE)
+    except socket.gaierror as error:
+        fail(f"--host {host!r}: not an address this machine can listen on ({error.strerror})")
+    family, kind, proto, _, address = infos[0]
+    sock = socket.socket(family, kind, proto)
+    sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+    try:
+        sock.bind(address)
+    except OSError as error:
+        sock.close()
+        reason = error.strerror or str(error)
+        if error.errno == 98:  # EADDRINUSE
+            reason = "another program is already listening there"
+        fail(f"cannot listen on {host}:{port}: {reason}")
+    sock.set_inheritable(True)
+    return sock
+
+
+def _check_folder(option: str, folder: Path, *, create: bool) -> None:
+    if create:
+        try:
+            folder.mkdir(parents=True, exist_ok=True)
+        except OSError as error:
+            fail(f"{option} {folder}: cannot create it ({error.strerror or error})")
+    if not folder.is_dir():
+        fail(f"{option} {folder}: not a folder")
 
 
 def serve(
     host: Annotated[str, typer.Option(help="Address to listen on.")] = "127.0.0.1",
-    port: Annotated[int, typer.Option(help="TCP port.")] = 8000,
+    port: Annotated[int, typer.Option(min=1, max=MAX_PORT, help="TCP port (1-65535).")] = 8000,
     data_dir: Annotated[
         Path, typer.Option(help="Folder for the SQLite database (created if missing).")
     ] = Path("data"),
@@ -29,7 +73,9 @@ def serve(
             "else a SQLite file in the data dir."
         ),
     ] = None,
-    bots: Annotated[int, typer.Option(min=0, help="Bot players per shared table.")] = 0,
+    bots: Annotated[
+        int, typer.Option(min=0, max=MAX_BOTS, help=f"Bot players per shared table (0-{MAX_BOTS}).")
+    ] = 0,
     admin_token: Annotated[
         str | None,
         typer.Option(help="Operator token; default $BOUNDLESS_ADMIN_TOKEN, else generated."),
@@ -40,10 +86,18 @@ def serve(
     timer_scale: Annotated[
         float, typer.Option(min=0.0, help="Multiply every timer (0.1 = ten times faster).")
     ] = 1.0,
-    betting_seconds: Seconds = None,
-    insurance_seconds: Seconds = None,
-    decision_seconds: Seconds = None,
-    round_gap_seconds: Annotated[float, typer.Option(min=0.0)] = 3.0,
+    betting_seconds: Annotated[
+        float | None, typer.Option(min=0.0, help="Betting window; default: the title's.")
+    ] = None,
+    insurance_seconds: Annotated[
+        float | None, typer.Option(min=0.0, help="Insurance window; default: the title's.")
+    ] = None,
+    decision_seconds: Annotated[
+        float | None, typer.Option(min=0.0, help="Time for each decision; default: the title's.")
+    ] = None,
+    round_gap_seconds: Annotated[
+        float, typer.Option(min=0.0, help="Pause between a round's results and the next bets.")
+    ] = 3.0,
     web_dir: Annotated[Path | None, typer.Option(help="Static web client folder.")] = None,
     titles_dir: Annotated[
         Path | None,
@@ -51,20 +105,41 @@ def serve(
             help="Folder of rule files (<key>.toml) that add titles or replace shipped ones."
         ),
     ] = None,
-    log_level: Annotated[str, typer.Option(help="uvicorn log level.")] = "info",
+    log_level: Annotated[
+        str, typer.Option(help=f"uvicorn log level: {', '.join(LOG_LEVELS)}.")
+    ] = "info",
 ) -> None:
     """Serve the live tables and the web client; prints the URL to open."""
-    import uvicorn
+    from boundless.server.config import ServerConfig, TimerSettings, default_web_dir
 
+    timers = {
+        "--timer-scale": timer_scale,
+        "--betting-seconds": betting_seconds,
+        "--insurance-seconds": insurance_seconds,
+        "--decision-seconds": decision_seconds,
+        "--round-gap-seconds": round_gap_seconds,
+    }
+    for option, seconds in timers.items():
+        if seconds is not None and not math.isfinite(seconds):
+            fail(f"{option} {seconds}: give a finite number")
+    level = log_level.lower()
+    if level not in LOG_LEVELS:
+        fail(f"--log-level {log_level!r}: choose one of {', '.join(LOG_LEVELS)}")
+    from boundless.core.amount_limits import amount_problem
+
+    if (problem := amount_problem(starting_grant)) is not None:
+        fail(f"--starting-grant: {problem}")
+    _check_folder("--data-dir", data_dir, create=True)
     from boundless.cli.rule_files import titles_catalog
-    from boundless.server.app import create_app
 
     catalog = titles_catalog(titles_dir)  # checked before anything is printed
+    web = web_dir or default_web_dir()
+    _check_folder("--web-dir", web, create=False)
     config = ServerConfig(
         host=host,
         port=port,
         data_dir=data_dir,
-        database_url=database_url or os.environ.get(DATABASE_URL_ENV) or None,
+        database_url=database_url or os.environ.get("BOUNDLESS_DATABASE_URL") or None,
         bots=bots,
         starting_grant=starting_grant,
         timers=TimerSettings(
@@ -74,26 +149,70 @@ def serve(
             decision_seconds=decision_seconds,
             round_gap_seconds=round_gap_seconds,
         ),
-        web_dir=web_dir or default_web_dir(),
+        web_dir=web,
     )
     if admin_token:
         config = replace(config, admin_token=admin_token)
     config = config.with_admin_token()
-    logging.basicConfig(level=log_level.upper(), format="%(levelname)s %(name)s: %(message)s")
-    shown_host = "127.0.0.1" if host in ("0.0.0.0", "::") else host
-    typer.echo(f"Boundless is serving at http://{shown_host}:{port}/")
-    typer.echo(f"database: {config.resolved_database_url()}")
-    if not admin_token and not os.environ.get("BOUNDLESS_ADMIN_TOKEN"):
-        typer.echo(f"admin token (this run): {config.admin_token}")
-    uvicorn.run(
-        create_app(config, catalog),
-        host=host,
-        port=port,
-        log_level=log_level,
-        loop="uvloop",
-        http="httptools",
-        **transport_options(),
+
+    from boundless.cli.database_probe import DatabaseProblem, probe_database
+
+    try:
+        probe_database(config.resolved_database_url(), must_exist=False)
+    except DatabaseProblem as problem:
+        fail(str(problem))
+    sock = bind_socket(host, port)
+    show_token = not admin_token and not os.environ.get("BOUNDLESS_ADMIN_TOKEN")
+    _run(config, catalog, sock, level, show_token=show_token)
+
+
+def _run(
+    config: ServerConfig,
+    catalog: TitleCatalog | None,
+    sock: socket.socket,
+    level: str,
+    *,
+    show_token: bool,
+) -> None:
+    import logging
+
+    import uvicorn
+
+    from boundless.server.app import create_app
+    from boundless.server.config import transport_options
+
+    logging.basicConfig(level=level.upper(), format="%(levelname)s %(name)s: %(message)s")
+    bound_port = sock.getsockname()[1]
+    shown_host = "127.0.0.1" if config.host in ("0.0.0.0", "::") else config.host
+
+    class AnnouncingServer(uvicorn.Server):
+        """Prints the URL once the app has started and the socket is serving."""
+
+        async def startup(self, sockets: list[socket.socket] | None = None) -> None:
+            await super().startup(sockets)
+            if self.started:
+                typer.echo(f"Boundless is serving at http://{shown_host}:{bound_port}/")
+                typer.echo(f"database: {config.resolved_database_url()}")
+                if show_token:
+                    typer.echo(f"admin token (this run): {config.admin_token}")
+
+    server = AnnouncingServer(
+        uvicorn.Config(
+            create_app(config, catalog),
+            log_level=level,
+            loop="uvloop",
+            http="httptools",
+            **transport_options(),
+        )
     )
+    try:
+        server.run(sockets=[sock])
+    except SystemExit:
+        # uvicorn exits this way when the app's start-up (migrations, recovery) failed; its log
+        # above says why.
+        fail("the server could not start: see the log above")
+    finally:
+        sock.close()
 
 
 def register(app: typer.Typer) -> None:

@@ -21,7 +21,8 @@ from rich.progress import (
 )
 from rich.table import Table
 
-from boundless.cli.rule_files import RulesOption, TitleArgument, fail, read_game
+from boundless.cli.cli_errors import fail
+from boundless.cli.rule_files import RulesOption, TitleArgument, read_game
 from boundless.cli.words import PLOT_SUFFIXES, checked_output, counted, side_bet_name, write_failed
 from boundless.core.rules import RuleSet
 
@@ -94,7 +95,9 @@ def simulate_command(
         PolicyChoice,
         typer.Option(help="basic: the title's chart; autoplay: its no-action policy"),
     ] = PolicyChoice.basic,
-    seed: Annotated[int | None, typer.Option(help="Seed (default: fresh entropy)")] = None,
+    seed: Annotated[
+        int | None, typer.Option(min=0, help="Seed, 0 or more (default: fresh entropy)")
+    ] = None,
     workers: Annotated[
         int, typer.Option(min=1, help="Worker processes (default: all cores)")
     ] = os.cpu_count() or 1,

@@ -14,15 +14,15 @@ from collections.abc import Sequence
 
 from boundless.cli.table_events import (
     BetsTaken,
-    CardsDealt,
     DealerPlayed,
-    InsuranceClosed,
+    HandsDealt,
+    InsuranceAnswered,
     Observer,
     PlacedBet,
-    RoundCancelled,
-    RoundOpened,
     RoundReport,
-    RoundSettled,
+    RoundReported,
+    RoundStarted,
+    RoundVoided,
     SeatLeft,
     SeatResult,
     ShoeRetired,
@@ -47,6 +47,7 @@ from boundless.core.random_source import RandomSource
 from boundless.core.round import SharedRound
 from boundless.core.round.paths import HandState
 from boundless.core.round.results import position_result
+from boundless.core.round.views import player_view
 from boundless.core.rules import RuleSet
 from boundless.core.shoe import ShoeReveal
 from boundless.core.shoe_cycle import ShoeCycle
@@ -135,7 +136,7 @@ class TableDriver:
         )
         self.round = round_
         self.observer(
-            RoundOpened(
+            RoundStarted(
                 start.shoe_number,
                 start.round_in_shoe,
                 start.commitment,
@@ -150,7 +151,7 @@ class TableDriver:
             reason = "nobody placed a bet" if self.open else "the host left the table"
             round_.cancel(reason)
             self.cycle.end_round()
-            self.observer(RoundCancelled(start.round_in_shoe, reason))
+            self.observer(RoundVoided(start.round_in_shoe, reason))
             return None
         cancelled: str | None = None
         try:
@@ -158,11 +159,11 @@ class TableDriver:
         except ShoeExhaustedError as error:
             cancelled = f"the shoe ran out of cards ({error}); every stake is returned"
             round_.cancel(cancelled)
-            self.observer(RoundCancelled(start.round_in_shoe, cancelled))
+            self.observer(RoundVoided(start.round_in_shoe, cancelled))
         last = self.cycle.end_round(voided_by_exhaustion=cancelled is not None)
         report = self._settle_balances(round_, start.shoe_number, last, cancelled)
         self.rounds_played += 1
-        self.observer(RoundSettled(report))
+        self.observer(RoundReported(report))
         for seat in self.seats:
             if seat.host and not seat.present:
                 self.open = False
@@ -344,7 +345,7 @@ class TableDriver:
         round_.deal()
         assert round_.up_card is not None
         self.observer(
-            CardsDealt(
+            HandsDealt(
                 dict(round_.spot_cards),
                 round_.up_card,
                 hole_card_dealt=self.rules.dealer.hole_card == "peek",
@@ -416,26 +417,14 @@ class TableDriver:
             except RulesError as error:
                 seat.decider.rejected(str(error))
         round_.close_insurance()
-        self.observer(InsuranceClosed(tuple(taken), tuple(declined)))
+        self.observer(InsuranceAnswered(tuple(taken), tuple(declined)))
 
-    def _view(self, round_: SharedRound, seat: Seat, spot: int, position: int) -> SeatView:
-        assert round_.up_card is not None
-        path = round_.path_of(position)
-        return SeatView(
-            player_id=seat.player_id,
-            spot=spot,
-            step=round_.step,
-            hand_index=path.current,
-            hands=path.hands,
-            up_card=round_.up_card,
-            legal=round_.legal_actions(seat.player_id, spot),
-            main_amount=round_.main_stake(position),
-            free_amount=round_.free_coins(position),
-        )
+    def _view(self, round_: SharedRound, seat: Seat, spot: int) -> SeatView:
+        return SeatView.from_player_view(player_view(round_, seat.player_id), spot)
 
-    def _ask_decision(self, round_: SharedRound, seat: Seat, spot: int, position: int) -> None:
+    def _ask_decision(self, round_: SharedRound, seat: Seat, spot: int) -> None:
         for _ in range(MAX_ATTEMPTS):
-            view = self._view(round_, seat, spot, position)
+            view = self._view(round_, seat, spot)
             try:
                 action = seat.decider.decide(view)
             except PlayerLeft:
@@ -453,9 +442,9 @@ class TableDriver:
         spot, step = round_.current_spot, round_.step
         rows = [row for row in self._seated(round_) if row[1] == spot]
         taken_before = {position: round_.path_of(position).cards_taken for _, _, position in rows}
-        for seat, _, position in rows:
+        for seat, _, _position in rows:
             if seat.connected and round_.legal_actions(seat.player_id, spot):
-                self._ask_decision(round_, seat, spot, position)
+                self._ask_decision(round_, seat, spot)
         closed = round_.close_step()
         takers: list[str] = []
         moves: list[StepMove] = []

@@ -26,7 +26,7 @@ class ShoeShuffled:
 
 
 @dataclass(frozen=True, slots=True)
-class RoundOpened:
+class RoundStarted:
     shoe_number: int
     round_in_shoe: int
     commitment: str
@@ -59,14 +59,14 @@ class BetsTaken:
 
 
 @dataclass(frozen=True, slots=True)
-class CardsDealt:
+class HandsDealt:
     spot_cards: Mapping[int, tuple[Card, Card]]
     up_card: Card
     hole_card_dealt: bool  # a face-down card (revealed at the peek or the dealer's turn)
 
 
 @dataclass(frozen=True, slots=True)
-class InsuranceClosed:
+class InsuranceAnswered:
     taken: tuple[tuple[str, str, int], ...]  # (name, "insurance" / "even_money", cost)
     declined: tuple[str, ...]
 
@@ -128,12 +128,12 @@ class RoundReport:
 
 
 @dataclass(frozen=True, slots=True)
-class RoundSettled:
+class RoundReported:
     report: RoundReport
 
 
 @dataclass(frozen=True, slots=True)
-class RoundCancelled:
+class RoundVoided:
     round_in_shoe: int
     reason: str
 
@@ -148,15 +148,15 @@ class SeatLeft:
 TableEvent = (
     ShoeRetired
     | ShoeShuffled
-    | RoundOpened
+    | RoundStarted
     | SideBetsOffered
     | BetsTaken
-    | CardsDealt
-    | InsuranceClosed
+    | HandsDealt
+    | InsuranceAnswered
     | StepTaken
     | DealerPlayed
-    | RoundSettled
-    | RoundCancelled
+    | RoundReported
+    | RoundVoided
     | SeatLeft
 )
 Observer = Callable[[TableEvent], None]

@@ -8,12 +8,11 @@ from __future__ import annotations
 
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
-from typing import Protocol
+from typing import Any, Protocol
 
-from boundless.core.cards import Card
+from boundless.core.cards import Card, parse_cards
 from boundless.core.hands import hand_total
 from boundless.core.round import Action
-from boundless.core.round.paths import HandState
 
 
 class PlayerLeft(Exception):
@@ -99,21 +98,63 @@ class InsuranceOffer:
 
 
 @dataclass(frozen=True, slots=True)
+class SeatHand:
+    """One of the player's hands as the core's player view shows it."""
+
+    cards: tuple[Card, ...]
+    total: int
+    status: str
+    bet_amount: int
+    from_split: bool
+
+
+@dataclass(frozen=True, slots=True)
 class SeatView:
-    """One position at a decision: only the player's own hands and the dealer's up card."""
+    """One position at a decision: only the player's own hands and the dealer's up card.
+
+    Built by :meth:`from_player_view` from :func:`boundless.core.round.views.player_view`, the
+    one function that decides what a player may see, for the terminal as for the server.
+    """
 
     player_id: str
     spot: int
     step: int
     hand_index: int
-    hands: tuple[HandState, ...]
+    hands: tuple[SeatHand, ...]
     up_card: Card
     legal: frozenset[Action]
     main_amount: int
     free_amount: int
 
+    @classmethod
+    def from_player_view(cls, view: Mapping[str, Any], spot: int) -> SeatView:
+        player = view["player"]
+        position = next(item for item in player["positions"] if item["spot"] == spot)
+        split = len(position["hands"]) > 1
+        hands = tuple(
+            SeatHand(
+                cards=parse_cards(hand["cards"]),
+                total=int(hand["total"]),
+                status=str(hand["status"]),
+                bet_amount=int(hand["bet"]),
+                from_split=split,
+            )
+            for hand in position["hands"]
+        )
+        return cls(
+            player_id=str(player["id"]),
+            spot=spot,
+            step=int(view["step"]),
+            hand_index=int(position["current_hand"]),
+            hands=hands,
+            up_card=parse_cards(view["dealer"]["cards"][:1])[0],
+            legal=frozenset(Action.from_word(word) for word in position["legal_actions"]),
+            main_amount=int(position["main"]),
+            free_amount=int(player["free_coins"]),
+        )
+
     @property
-    def hand(self) -> HandState:
+    def hand(self) -> SeatHand:
         return self.hands[self.hand_index]
 
     @property

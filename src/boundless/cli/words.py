@@ -13,7 +13,7 @@ from functools import cache
 from pathlib import Path
 from typing import NoReturn
 
-from boundless.cli.rule_files import fail
+from boundless.cli.cli_errors import fail
 from boundless.core.rules import RuleSet
 
 STRINGS = Path(__file__).resolve().parents[3] / "web" / "i18n" / "en.json"

@@ -1,4 +1,4 @@
-"""One round from a stacked shoe, as ``shared/spec/scenario-format.md`` describes.
+"""One round from a stacked shoe, as ``docs/scenario-format.md`` describes.
 
 Pure: it takes the parsed JSON and a function that finds a title's rules; it returns the
 result as plain data. Every problem raises :class:`ScenarioError` (or another RulesError)
@@ -11,6 +11,7 @@ from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from typing import Any
 
+from boundless.core.amount_limits import MAX_AMOUNT
 from boundless.core.cards import parse_cards
 from boundless.core.errors import RulesError, ShoeExhaustedError
 from boundless.core.random_source import SeededSource
@@ -38,8 +39,8 @@ def _require(condition: bool, message: str) -> None:
 
 def _int(value: object, where: str, minimum: int = 0) -> int:
     _require(
-        isinstance(value, int) and not isinstance(value, bool) and value >= minimum,
-        f"{where} must be an integer >= {minimum}, got {value!r}",
+        isinstance(value, int) and not isinstance(value, bool) and minimum <= value <= MAX_AMOUNT,
+        f"{where} must be an integer from {minimum} to {MAX_AMOUNT:,}, got {value!r}",
     )
     assert isinstance(value, int)
     return value

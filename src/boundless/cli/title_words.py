@@ -1,0 +1,136 @@
+"""The words a title's players read, from the same file the web client reads.
+
+A title names its vocabulary (``rules.title.vocabulary``): the code always says bet, coins and
+dealer, and a player at a Boundless table reads play, coins and facilitator, at a casino-style
+table bet, chips and dealer. The shared words (bet, bets, coins, dealer, win, loss, push) are the
+web client's ``vocab.<vocabulary>.<word>`` strings in ``web/i18n/en.json``; the few words only
+the terminal shows (the side-bet noun, the hand outcomes) are in :data:`TERMINAL_WORDS`.
+Engine messages are written in the code's words; :func:`in_title_words` retells them.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+from dataclasses import dataclass
+from functools import cache
+from pathlib import Path
+
+from boundless.core.rules import RuleSet
+
+SHARED_WORDS = ("bet", "bets", "coins", "dealer", "win", "loss", "push")
+TERMINAL_WORDS: dict[str, dict[str, str]] = {
+    "boundless": {
+        "side_bet": "side option",
+        "blackjack": "BJ reward",
+        "surrender": "surrendered",
+        "surrender20": "surrendered 20%",
+        "even_money": "even money",
+    },
+    "casino": {
+        "side_bet": "side bet",
+        "blackjack": "blackjack",
+        "surrender": "surrendered",
+        "surrender20": "surrendered 20%",
+        "even_money": "even money",
+    },
+}
+
+
+def strings_file() -> Path:
+    from boundless.server.config import default_web_dir
+
+    return default_web_dir() / "i18n" / "en.json"
+
+
+@dataclass(frozen=True, slots=True)
+class Vocabulary:
+    """The words one vocabulary uses; ``outcomes`` maps a hand's outcome code to its word."""
+
+    bet: str
+    bets: str
+    coins: str
+    dealer: str
+    side_bet: str
+    outcomes: dict[str, str]
+    side_win: str
+    side_lose: str
+
+
+@cache
+def vocabulary(name: str) -> Vocabulary:
+    strings = json.loads(strings_file().read_text(encoding="utf-8"))
+    shared = {word: strings[f"vocab.{name}.{word}"] for word in SHARED_WORDS}
+    own = TERMINAL_WORDS[name]
+    return Vocabulary(
+        bet=shared["bet"],
+        bets=shared["bets"],
+        coins=shared["coins"],
+        dealer=shared["dealer"],
+        side_bet=own["side_bet"],
+        outcomes={
+            "blackjack": own["blackjack"],
+            "win": shared["win"],
+            "lose": shared["loss"],
+            "push": shared["push"],
+            "surrender": own["surrender"],
+            "surrender20": own["surrender20"],
+            "even_money": own["even_money"],
+        },
+        side_win=shared["win"],
+        side_lose=shared["loss"],
+    )
+
+
+def words_of(rules: RuleSet) -> Vocabulary:
+    return vocabulary(rules.title.vocabulary)
+
+
+def place_word(rules: RuleSet) -> str:
+    """``seat`` at a private table (one player on several seats), else ``spot``."""
+    return "spot" if rules.table.shared else "seat"
+
+
+_PLAYER = re.compile(r"^player '[^']*'(?: spot (\d+))?:?\s*")
+
+
+def in_title_words(message: str, rules: RuleSet) -> str:
+    """An engine message in the title's words, addressed to the player it is about.
+
+    ``player 'you' spot 3: bets of 50.00 exceed the 10.00 free coins`` at Boo Bucks reads
+    ``seat 3: bets of 50.00 exceed the 10.00 free chips``.
+    """
+    words = words_of(rules)
+    place = place_word(rules)
+    match = _PLAYER.match(message)
+    if match is not None:
+        where = f"{place} {match.group(1)}: " if match.group(1) else ""
+        message = where + message[match.end() :]
+    said = {
+        "side bets": f"{words.side_bet}s",
+        "side bet": words.side_bet,
+        "bets": words.bets,
+        "bet": words.bet,
+        "coins": words.coins,
+        "dealer": words.dealer,
+        "spots": f"{place}s",
+        "spot": place,
+    }
+    message = _CODE_WORDS.sub(lambda found: said[found.group(0)], message)
+    keys = {bet.key for bet in rules.side_bets}
+    return _QUOTED.sub(
+        lambda found: side_bet_name(found.group(1)) if found.group(1) in keys else found.group(0),
+        message,
+    )
+
+
+def side_bet_name(key: str) -> str:
+    """``poker_trio`` → ``Poker Trio``: how players read a side bet's key."""
+    return key.replace("_", " ").title()
+
+
+_QUOTED = re.compile(r"'([a-z0-9_]+)'")
+
+
+# Longest first, one pass: a word put in is never replaced again.
+_CODE_WORDS = re.compile(r"\b(side bets|side bet|bets|bet|coins|dealer|spots|spot)\b")
