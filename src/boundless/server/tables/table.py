@@ -31,6 +31,7 @@ from boundless.server.config import TimerSettings
 from boundless.server.errors import ConflictError, ForbiddenError, TablePausedError
 from boundless.server.event_codec import encode_events
 from boundless.server.gateway.hub import Hub
+from boundless.server.metrics import UNEXPORTED, ServerMetrics
 from boundless.server.phases import BETTING, CANCELLED, DECISIONS, INSURANCE
 from boundless.server.players.service import PlayerIdentity
 from boundless.server.tables.clock import TableClock
@@ -95,6 +96,7 @@ class Table:
         self.shoe_published = False
         self.rounds_played = 0
         self.seated_elsewhere: Callable[[str, str], bool] = lambda _player, _table: False
+        self.metrics: ServerMetrics = UNEXPORTED
 
     # ---- setup and queries -----------------------------------------------------------------
     def load_counters(self) -> None:
@@ -311,6 +313,7 @@ class Table:
             log.exception("bets for %s round %s not written", self.table_id, self.round_no)
             _fail_all(now_batch + later, error)
             return
+        self.metrics.bets_accepted(self.rules.key, [request for request, _ in outcome.accepted])
         if outcome.accepted:
             try:
                 round_.place_bets(*bet_columns(outcome.accepted))
@@ -381,6 +384,7 @@ class Table:
                 cost = self.rules.insurance.cost.of(int(round_.book.main[position]))
                 order = StakeOrder(player_id, position_key(player_id, spot), "insurance", cost)
                 service.stake(self.table_id, self.round_no, [order])
+            self.metrics.staked(self.rules.key, [order])
             round_.take_insurance(player_id, spot)
             self.balances[player_id] = balance - cost
         self.send_you([player_id])
@@ -490,6 +494,7 @@ class Table:
                 service.credit_early(self.table_id, self.round_no, step, credits)
                 service.stake(self.table_id, self.round_no, orders)
                 self.balances.update(service.wallet_balances([o.player_id for o in orders]))
+            self.metrics.staked(self.rules.key, orders)
             for player_id, amount in credits.items():
                 self.credited[player_id] = self.credited.get(player_id, 0) + amount
         return np.asarray(on_spot[book.node[on_spot] != nodes_before])
@@ -589,6 +594,7 @@ class Table:
             self.void("the settlement could not be written; every stake is returned")
             return
         self.recorded = True
+        self.metrics.settled(self.rules.key, results)
         self.balances.update(after)
         for player_id, staked, paid in lines:
             self.hub.send_player(
@@ -623,6 +629,8 @@ class Table:
             )
             after = TableService(session).wallet_balances([line[0] for line in lines])
         self.recorded = True
+        if lines:
+            self.metrics.cancelled(self.rules.key, refunds)
         self.balances.update(after)
         self.clock.stop()
         self.hub.broadcast(
@@ -663,7 +671,7 @@ class Table:
         self.broadcast_state()
         self.wake.set()
 
-    def resume(self) -> None:
+    def resume(self, reason: str | None = None) -> None:
         if not self.paused:
             raise ConflictError(f"table {self.table_id!r} is not paused")
         self.paused = False
@@ -671,7 +679,7 @@ class Table:
         if self.round is not None and not self.round.over and self.round.paused:
             self.round.resume()
         self.clock.thaw()
-        self.hub.broadcast(self.table_id, messages.notice(self.table_id, "resumed", None))
+        self.hub.broadcast(self.table_id, messages.notice(self.table_id, "resumed", reason))
         self.broadcast_state()
         self.wake.set()
 
