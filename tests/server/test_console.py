@@ -277,3 +277,24 @@ def test_each_app_has_its_own_registry() -> None:
     first.count_error("conflict")
     assert b'boundless_errors_total{code="conflict"} 1.0' in first.exposition()
     assert b"conflict" not in second.exposition()
+
+
+def test_sockets_are_counted_and_reasons_reach_the_players(server: LiveServer) -> None:
+    player = server.sign_up("Ivo")
+    client = server.client(player["token"])
+    client.hello()
+    client.request({"type": "join", "table_id": f"{TITLE}-1"})
+    assert _total(_scrape(server), "boundless_open_sockets") == 1
+    floor = server.http.get("/api/v1/admin/tables", headers=ADMIN).json()
+    assert {row["table_id"]: row["sockets"] for row in floor}[f"{TITLE}-1"] == 1
+    assert server.admin("pause", reason="shoe check").status_code == 200
+    paused = client.wait_for("notice", lambda m: m["kind"] == "paused")
+    assert paused["detail"] == "shoe check"
+    assert server.admin("resume", reason="shoe checked").status_code == 200
+    resumed = client.wait_for("notice", lambda m: m["kind"] == "resumed")
+    assert resumed["detail"] == "shoe checked"
+    assert server.admin("pause").status_code == 200
+    assert server.admin("resume").status_code == 200
+    plain = client.wait_for("notice", lambda m: m["kind"] == "resumed")
+    assert plain["detail"] is None  # no reason given: the notice stays as before
+    client.close()

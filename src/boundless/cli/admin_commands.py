@@ -19,6 +19,7 @@ Token = Annotated[
     str | None, typer.Option("--token", help="Admin token; default $BOUNDLESS_ADMIN_TOKEN.")
 ]
 Reason = Annotated[str, typer.Option("--reason", help="Shown to the players.")]
+OptionalReason = Annotated[str | None, typer.Option("--reason", help="Shown to the players.")]
 DEFAULT_URL = "http://127.0.0.1:8000"
 
 
@@ -66,9 +67,12 @@ def pause(
 
 
 @admin_app.command("resume")
-def resume(table_id: str, url: Url = DEFAULT_URL, token: Token = None) -> None:
+def resume(
+    table_id: str, url: Url = DEFAULT_URL, token: Token = None, reason: OptionalReason = None
+) -> None:
     """Continue where the pause stopped, with the time that was left."""
-    state = _call(url, token, "POST", f"/api/v1/admin/tables/{table_id}/resume")
+    body = None if reason is None else {"reason": reason}
+    state = _call(url, token, "POST", f"/api/v1/admin/tables/{table_id}/resume", body)
     typer.echo(f"{table_id} resumed (round {state['round_no']}, timer {state['timer']})")
 
 
