@@ -48,8 +48,10 @@ def test_no_array_shaped_validation_error_is_documented(document: dict[str, Any]
         ("post", "/api/v1/tables", {"401", "404", "409", "413", "422"}),
         ("get", "/api/v1/records/{round_id}", {"401", "403", "404", "422"}),
         ("get", "/api/v1/shoes/{table_id}/{shoe_number}", {"404", "422"}),
-        ("post", "/api/v1/admin/tables/{table_id}/pause", {"401", "404", "409"}),
-        ("post", "/api/v1/admin/tables/{table_id}/cancel", {"401", "404", "409"}),
+        ("post", "/api/v1/admin/tables/{table_id}/pause", {"401", "403", "404", "409"}),
+        ("post", "/api/v1/admin/tables/{table_id}/cancel", {"401", "403", "404", "409"}),
+        ("get", "/api/v1/admin/returns", {"401", "403"}),
+        ("get", "/api/v1/admin/ledger-check", {"401", "403"}),
     ],
 )
 def test_each_route_lists_its_refusals(

@@ -22,6 +22,7 @@ Token = Annotated[
 ]
 Reason = Annotated[str, typer.Option("--reason", help="Shown to the players.")]
 TableId = Annotated[str, typer.Argument(help="The table, as `boundless admin tables` lists it.")]
+OptionalReason = Annotated[str | None, typer.Option("--reason", help="Shown to the players.")]
 DEFAULT_URL = "http://127.0.0.1:8000"
 
 
@@ -107,9 +108,12 @@ def pause(
 
 
 @admin_app.command("resume")
-def resume(table_id: TableId, url: Url = DEFAULT_URL, token: Token = None) -> None:
+def resume(
+    table_id: TableId, url: Url = DEFAULT_URL, token: Token = None, reason: OptionalReason = None
+) -> None:
     """Continue where the pause stopped, with the time that was left."""
-    state = _call(url, token, "POST", f"/api/v1/admin/tables/{table_id}/resume")
+    body = None if reason is None else {"reason": reason}
+    state = _call(url, token, "POST", f"/api/v1/admin/tables/{table_id}/resume", body)
     typer.echo(state_text(table_id, "resumed", state))
 
 

@@ -18,21 +18,26 @@ from boundless.core.errors import RulesError
 from boundless.core.random_source import RandomSource
 from boundless.entropy import CryptoSource
 from boundless.ledger import LedgerError, make_engine, make_session_factory, upgrade_database
+from boundless.server.admin.endpoints import metrics_router
+from boundless.server.admin.endpoints import router as console_router
+from boundless.server.admin.exact_figures import ExactFigures
+from boundless.server.admin.floor import open_sockets
 from boundless.server.bots import Bot, bot_seats
 from boundless.server.config import ServerConfig
 from boundless.server.dependencies import ServerState
 from boundless.server.errors import (
-    INTERNAL_ERROR,
     BadMessageError,
     NotFoundError,
     ServerError,
     error_reply,
     http_reply,
+    internal_reply,
 )
 from boundless.server.gateway.handler import MessageHandler
 from boundless.server.gateway.hub import Hub
 from boundless.server.gateway.websocket import WebSocketFront
 from boundless.server.http_guards import BodyLimit, FaultGuard
+from boundless.server.metrics import ServerMetrics
 from boundless.server.openapi import document_errors
 from boundless.server.players.endpoints import router as players_router
 from boundless.server.players.signup_limit import SignUpLimit
@@ -64,6 +69,7 @@ def create_app(
     production uses the shipped titles and the OS CSPRNG."""
     titles = catalog or TitleCatalog.shipped(config.titles)
     signup_limit = SignUpLimit(config.signup_rate)  # a bad rate fails here, before serving
+    metrics = ServerMetrics()  # this app's own registry, never the process-wide default
 
     @asynccontextmanager
     async def lifespan(app: FastAPI) -> AsyncIterator[None]:
@@ -78,7 +84,8 @@ def create_app(
         if report.cancelled_rounds:
             log.warning("recovered: cancelled and refunded %s", ", ".join(report.cancelled_rounds))
         hub = Hub()
-        registry = TableRegistry(hub, sessions, config, titles, randomness)
+        registry = TableRegistry(hub, sessions, config, titles, randomness, metrics)
+        metrics.watch_sockets(lambda: open_sockets(hub))
         handler = MessageHandler(
             registry, hub, read_sessions, config.messages_per_second, config.max_sockets_per_player
         )
@@ -106,6 +113,8 @@ def create_app(
             read_engine.dispose()
 
     app = FastAPI(title="Boundless", version="1", lifespan=lifespan)
+    app.state.metrics = metrics
+    app.state.exact_figures = ExactFigures()
     install_error_handlers(app)
     app.add_middleware(BodyLimit, max_bytes=config.max_body_bytes)
     app.add_middleware(FaultGuard)  # added last: the outermost, it sees every fault
@@ -114,6 +123,8 @@ def create_app(
     app.include_router(private_tables_router)
     app.include_router(records_router)
     app.include_router(admin_router)
+    app.include_router(console_router)
+    app.include_router(metrics_router)
     document_errors(app)
 
     @app.get("/healthz", include_in_schema=False)
@@ -131,7 +142,7 @@ def create_app(
 
         if web_dir.is_dir():
             app.mount("/", StaticFiles(directory=web_dir), name="web")
-    return WebSocketFront(app)
+    return WebSocketFront(app, count_error=metrics.count_error)
 
 
 def install_error_handlers(app: FastAPI) -> None:
@@ -158,7 +169,8 @@ def install_error_handlers(app: FastAPI) -> None:
         # a lookup by a number the database cannot hold finds nothing; anything else is a fault
         if request.method not in ("GET", "HEAD") or not integer_out_of_range(error):
             log.error("unexpected error answering %s", request.url.path, exc_info=error)
-            return JSONResponse(INTERNAL_ERROR.body(), status_code=INTERNAL_ERROR.status)
+            reply = internal_reply()
+            return JSONResponse(reply.body(), status_code=reply.status)
         reply = error_reply(NotFoundError(f"nothing at {request.url.path}: a number is too large"))
         return JSONResponse(reply.body(), status_code=reply.status)
 

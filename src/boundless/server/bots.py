@@ -122,6 +122,11 @@ class Bot:
                 self._spawn(self._insure(message))
             else:
                 self._spawn(self._decide(message))
+        elif kind == "error" and message.get("error") == "table_paused":
+            # a bet sent just as the table paused: bet again once the resume's state arrives
+            # (else an empty round would wait for bets forever)
+            if str(message.get("request_id")) == f"bet-{self.bet_round}":
+                self.bet_round = None
         elif kind == "settled":
             self.rounds_settled += 1
             if message.get("balance") is not None:

@@ -11,7 +11,7 @@ from fastapi import Depends, Header, Request
 from sqlalchemy.orm import Session, sessionmaker
 
 from boundless.server.config import ServerConfig
-from boundless.server.errors import UnauthorizedError
+from boundless.server.errors import ForbiddenError, UnauthorizedError
 from boundless.server.players.service import PlayerIdentity, PlayerService
 from boundless.server.players.signup_limit import SignUpLimit
 from boundless.server.tables.registry import TableRegistry
@@ -72,10 +72,16 @@ def optional_player(
 
 
 def require_admin(state: State, authorization: Annotated[str | None, Header()] = None) -> None:
+    """The admin token, or 401; a player's own token is known but not allowed here: 403."""
     token = bearer(authorization)
     expected = state.config.admin_token
-    if not token or not expected or not hmac.compare_digest(token, expected):
-        raise UnauthorizedError("the admin token is required")
+    if token and expected and hmac.compare_digest(token, expected):
+        return
+    if token:
+        with state.read_sessions.begin() as session:
+            PlayerService(session).authenticate(token)  # an unknown token: 401
+        raise ForbiddenError("a player's token cannot administer the server")
+    raise UnauthorizedError("the admin token is required")
 
 
 CurrentPlayer = Annotated[PlayerIdentity, Depends(current_player)]

@@ -6,6 +6,8 @@ own codes. HTTP statuses are chosen here too, so endpoints never build error bod
 
 from __future__ import annotations
 
+from collections.abc import Callable
+from contextvars import ContextVar
 from dataclasses import dataclass
 
 from pydantic import ValidationError
@@ -103,6 +105,19 @@ class TableInPlayError(ConflictError):
     code = "table_in_play"
 
 
+ERROR_COUNTER: ContextVar[Callable[[str], None] | None] = ContextVar(
+    "boundless_error_counter", default=None
+)
+"""Set by the app around each call (see ``boundless.server.metrics``): counts replies by code."""
+
+
+def counted(reply: ErrorReply) -> ErrorReply:
+    count = ERROR_COUNTER.get()
+    if count is not None:
+        count(reply.code)
+    return reply
+
+
 LEDGER_STATUS = {"idempotency_conflict": 409, "round_closed": 409}
 
 
@@ -119,18 +134,24 @@ class ErrorReply:
 def error_reply(error: Exception) -> ErrorReply:
     """Map any refusal to its code, text and HTTP status. Unknown exceptions are not refusals."""
     if isinstance(error, ServerError):
-        return ErrorReply(error.status, error.code, error.detail)
+        return counted(ErrorReply(error.status, error.code, error.detail))
     if isinstance(error, RulesError):
-        return ErrorReply(400, error.code, str(error))
+        return counted(ErrorReply(400, error.code, str(error)))
     if isinstance(error, LedgerError):
-        return ErrorReply(LEDGER_STATUS.get(error.code, 400), error.code, str(error))
+        return counted(ErrorReply(LEDGER_STATUS.get(error.code, 400), error.code, str(error)))
     if isinstance(error, ValidationError):
-        return ErrorReply(422, BadMessageError.code, describe_validation(error))
+        return counted(ErrorReply(422, BadMessageError.code, describe_validation(error)))
     raise TypeError(f"{type(error).__name__} is not a refusal") from error
 
 
 INTERNAL_ERROR = ErrorReply(500, "internal_error", "the server failed to handle this message")
 """What a client gets when the server itself failed (the cause is logged, never sent)."""
+
+
+def internal_reply() -> ErrorReply:
+    """:data:`INTERNAL_ERROR`, counted."""
+    return counted(INTERNAL_ERROR)
+
 
 HTTP_CODES = {
     401: UnauthorizedError.code,
@@ -143,7 +164,7 @@ HTTP_CODES = {
 
 def http_reply(status: int, detail: str) -> ErrorReply:
     """A refusal by the web framework itself (no such route, wrong method)."""
-    return ErrorReply(status, HTTP_CODES.get(status, BadMessageError.code), detail)
+    return counted(ErrorReply(status, HTTP_CODES.get(status, BadMessageError.code), detail))
 
 
 def is_refusal(error: Exception) -> bool:

@@ -15,7 +15,7 @@ from typing import Any
 
 import orjson
 
-from boundless.server.errors import INTERNAL_ERROR, ErrorReply, TooLargeError, error_reply
+from boundless.server.errors import ErrorReply, TooLargeError, error_reply, internal_reply
 
 log = logging.getLogger("boundless.server.http")
 Scope = dict[str, Any]
@@ -64,7 +64,7 @@ class FaultGuard:
         except Exception:
             log.exception("unexpected error answering %s %s", scope["method"], scope["path"])
             if not started:
-                await send_reply(send, INTERNAL_ERROR, [])
+                await send_reply(send, internal_reply(), [])
             elif not finished:
                 raise  # half a response went out: only closing the connection is honest
 

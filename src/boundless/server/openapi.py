@@ -31,7 +31,7 @@ class ErrorBody(BaseModel):
 STATUS_TEXT = {
     400: "Refused by the rules or the ledger",
     401: "No token, or an unknown one (`unauthorized`)",
-    403: "Not yours (`forbidden`)",
+    403: "Not yours, or a player's token on an admin route (`forbidden`)",
     404: "No such item (`not_found`)",
     409: "Conflicts with the table's state (`conflict`, `table_paused`, ...)",
     413: "Body over 16 KiB (`too_large`)",
@@ -64,6 +64,8 @@ def statuses_of(method: str, path: str, operation: dict[str, Any]) -> set[int]:
     parameters = operation.get("parameters", [])
     if any(item["in"] == "header" and item["name"] == "authorization" for item in parameters):
         statuses.add(401)  # every way of reading a token (player or admin) takes this header
+    if path.startswith("/api/v1/admin/"):
+        statuses.add(403)  # a player's token is refused by the admin routes
     return statuses
 
 

@@ -15,12 +15,12 @@ from sqlalchemy.orm import Session, sessionmaker
 
 from boundless.server import messages
 from boundless.server.errors import (
-    INTERNAL_ERROR,
     BadMessageError,
     RateLimitedError,
     TooManySocketsError,
     UnauthorizedError,
     error_reply,
+    internal_reply,
     is_refusal,
 )
 from boundless.server.gateway.hub import Connection, Hub
@@ -148,7 +148,7 @@ class MessageHandler:
             reply = error_reply(error)
         else:
             log.exception("unexpected error handling a message", exc_info=error)
-            reply = INTERNAL_ERROR
+            reply = internal_reply()
         self.hub.send(connection, messages.error(request_id, reply))
 
     async def _dispatch(

@@ -12,8 +12,10 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import logging
+from collections.abc import Callable
 from typing import Any
 
+from boundless.server.errors import ERROR_COUNTER
 from boundless.server.gateway.handler import MessageHandler
 from boundless.server.gateway.hub import Connection
 from boundless.server.messages import Frame
@@ -128,15 +130,20 @@ class WebSocketFront:
     """The outermost ASGI app: ``/ws`` goes to :func:`serve_socket` with the server's own
     ``send``; everything else (HTTP, lifespan) to the FastAPI app."""
 
-    def __init__(self, app: Any, path: str = "/ws") -> None:
+    def __init__(
+        self, app: Any, path: str = "/ws", count_error: Callable[[str], None] | None = None
+    ) -> None:
         self.app = app
         self.path = path
+        self.count_error = count_error
+        """Counts every error reply of this app (REST, WebSocket, its tables and bots)."""
 
     @property
     def state(self) -> Any:
         return self.app.state
 
     async def __call__(self, scope: Scope, receive: Any, send: Any) -> None:
+        ERROR_COUNTER.set(self.count_error)  # this call's context (and the tasks it starts)
         if scope["type"] == "websocket" and scope.get("path") == self.path:
             await serve_socket(scope, receive, send, self.app.state.handler)
             return

@@ -2,19 +2,23 @@
 
 from __future__ import annotations
 
+import logging
 from typing import Any
 
 from fastapi import APIRouter
 
+from boundless.server.admin.floor import table_row
 from boundless.server.dependencies import Admin, State
 from boundless.server.tables.schemas import OperatorReason
 
 router = APIRouter(prefix="/api/v1/admin", tags=["admin"])
+log = logging.getLogger("boundless.server.admin")
 
 
 @router.get("/tables")
 async def admin_tables(state: State, _: Admin) -> list[dict[str, Any]]:
-    return [table.lobby_row() for table in state.registry.tables.values()]
+    """Every table (private ones too): phase, round, players, sockets, pause state."""
+    return [table_row(table) for table in state.registry.tables.values()]
 
 
 @router.post("/tables/{table_id}/pause")
@@ -22,14 +26,20 @@ async def pause(
     table_id: str, state: State, _: Admin, body: OperatorReason | None = None
 ) -> dict[str, Any]:
     table = state.registry.get(table_id)
-    table.pause((body or OperatorReason()).reason)
+    reason = (body or OperatorReason()).reason
+    table.pause(reason)
+    log.warning("operator paused %s: %s", table_id, reason)
     return table.state_message()
 
 
 @router.post("/tables/{table_id}/resume")
-async def resume(table_id: str, state: State, _: Admin) -> dict[str, Any]:
+async def resume(
+    table_id: str, state: State, _: Admin, body: OperatorReason | None = None
+) -> dict[str, Any]:
     table = state.registry.get(table_id)
-    table.resume()
+    reason = None if body is None else body.reason  # the notice's detail stays null without one
+    table.resume(reason)
+    log.warning("operator resumed %s: %s", table_id, reason or "no reason given")
     return table.state_message()
 
 
@@ -38,4 +48,7 @@ async def cancel(
     table_id: str, state: State, _: Admin, body: OperatorReason | None = None
 ) -> dict[str, Any]:
     table = state.registry.get(table_id)
-    return table.cancel((body or OperatorReason()).reason)
+    reason = (body or OperatorReason()).reason
+    answer = table.cancel(reason)
+    log.warning("operator cancelled %s: %s", answer["round_id"], reason)
+    return answer

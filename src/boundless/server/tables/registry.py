@@ -20,6 +20,7 @@ from boundless.server.errors import (
     SharedTitleError,
 )
 from boundless.server.gateway.hub import Hub
+from boundless.server.metrics import UNEXPORTED, ServerMetrics
 from boundless.server.players.service import PlayerIdentity
 from boundless.server.tables.runner import run_table
 from boundless.server.tables.table import Table
@@ -36,8 +37,10 @@ class TableRegistry:
         config: ServerConfig,
         catalog: TitleCatalog,
         randomness: Callable[[], RandomSource] = CryptoSource,
+        metrics: ServerMetrics = UNEXPORTED,
     ) -> None:
         self.randomness = randomness
+        self.metrics = metrics
         self.hub = hub
         self.sessions = sessions
         self.config = config
@@ -73,6 +76,7 @@ class TableRegistry:
             bet_batch_seconds=self.config.bet_batch_seconds,
         )
         table.seated_elsewhere = self.seated_elsewhere
+        table.metrics = self.metrics
         self.tables[table_id] = table
         self.tasks[table_id] = asyncio.get_running_loop().create_task(
             run_table(table), name=f"table {table_id}"

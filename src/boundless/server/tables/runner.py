@@ -101,7 +101,8 @@ async def play_round(table: Table) -> None:
                     if round_.over:
                         return
             table.clock.stop()
-            changed = table.close_step()
+            with table.metrics.step_timer(table.rules.key):
+                changed = table.close_step()
             await asyncio.sleep(STEP_HEAD_START_SECONDS)
             table.after_step(changed)
         elif round_.phase == DEALER:

@@ -42,6 +42,7 @@ from boundless.server.errors import (
 )
 from boundless.server.event_codec import encode_events
 from boundless.server.gateway.hub import Hub
+from boundless.server.metrics import UNEXPORTED, ServerMetrics
 from boundless.server.players.service import PlayerIdentity
 from boundless.server.tables.bets import Answer, BetBatcher, PendingBet
 from boundless.server.tables.clock import TableClock
@@ -103,6 +104,7 @@ class Table:
         self.declined_insurance: set[tuple[str, int]] = set()
         """Insurance offers declined this round (a private table closes the window on answers)."""
         self.seated_elsewhere: Callable[[str, str], bool] = lambda _player, _table: False
+        self.metrics: ServerMetrics = UNEXPORTED
 
     # ---- setup and queries -----------------------------------------------------------------
     def load_counters(self) -> None:
@@ -281,6 +283,7 @@ class Table:
             for item in batch:
                 item.answer(error)
             return
+        self.metrics.bets_accepted(self.rules.key, [request for request, _ in outcome.accepted])
         if outcome.accepted:
             try:
                 round_.place_bets(*bet_columns(outcome.accepted))
@@ -336,6 +339,7 @@ class Table:
                 cost = self.rules.insurance.cost.of(round_.main_stake(position))
                 order = StakeOrder(player_id, position_key(player_id, spot), "insurance", cost)
                 service.stake(self.table_id, self.round_no, [order])
+            self.metrics.staked(self.rules.key, [order])
             round_.take_insurance(player_id, spot)
             self.money.balances[player_id] = balance - cost
         self.send_you([player_id])
@@ -436,6 +440,7 @@ class Table:
                 service.credit_early(self.table_id, self.round_no, step, credits)
                 service.stake(self.table_id, self.round_no, orders)
                 money.balances.update(service.wallet_balances([o.player_id for o in orders]))
+            self.metrics.staked(self.rules.key, orders)
             money.credit(credits)
         return np.asarray(on_spot[round_.path_nodes(on_spot) != nodes_before])
 
@@ -464,6 +469,7 @@ class Table:
             self.void("the settlement could not be written; every stake is returned")
             return
         self.recorded = True
+        self.metrics.settled(self.rules.key, results)
         self.money.balances.update(after)
         for line in lines:
             self.hub.send_player(
@@ -495,6 +501,8 @@ class Table:
                 self.record(), reason, round_.player_ids, self.money.balance_before, results
             )
         self.recorded = True
+        if outcome.lines:
+            self.metrics.cancelled(self.rules.key, outcome.refunds)
         self.money.balances.update(outcome.balances)
         self.clock.stop()
         self._notify("cancelled", {"round_id": self.round_id, "reason": reason})
@@ -537,7 +545,7 @@ class Table:
         self.broadcast_state()
         self.clock.wake.set()
 
-    def resume(self) -> None:
+    def resume(self, reason: str | None = None) -> None:
         if not self.paused:
             raise ConflictError(f"table {self.table_id!r} is not paused")
         self.paused = False
@@ -545,7 +553,7 @@ class Table:
         if self.round is not None and not self.round.over and self.round.paused:
             self.round.resume()
         self.clock.thaw()
-        self._notify("resumed", None)
+        self._notify("resumed", reason)
         self.broadcast_state()
         self.clock.wake.set()
 

@@ -1,0 +1,305 @@
+"""The operator console's REST endpoints and ``/metrics``, checked against the ledger itself.
+
+Bots play a few rounds; the table is paused so nothing moves; then every figure the console and
+the metrics show is recomputed here straight from the ledger's rows (plain SQL).
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Iterator
+from typing import Any
+
+import pytest
+from prometheus_client.parser import text_string_to_metric_families
+
+from boundless.ledger import check_books, make_engine, make_session_factory
+from boundless.server.admin.exact_figures import compute_figures
+from boundless.server.config import TimerSettings
+from boundless.server.metrics import ServerMetrics
+from boundless.server.titles import TitleCatalog
+from tests.server.live import ADMIN_TOKEN, LiveServer, start_server, wait_until
+
+BOT_TIMERS = TimerSettings(
+    scale=0.2,
+    betting_seconds=1.0,
+    insurance_seconds=0.5,
+    decision_seconds=2.0,
+    round_gap_seconds=0.5,
+)
+ADMIN = {"Authorization": f"Bearer {ADMIN_TOKEN}"}
+TITLE = "boundless"
+
+
+def _rows(database_url: str, sql: str) -> list[tuple[Any, ...]]:
+    engine = make_engine(database_url)
+    with engine.connect() as connection:
+        rows = [tuple(row) for row in connection.exec_driver_sql(sql)]
+    engine.dispose()
+    return rows
+
+
+def _value(database_url: str, sql: str) -> int:
+    return int(_rows(database_url, sql)[0][0] or 0)
+
+
+SETTLED_ROUND = """
+    JOIN ledger_rounds r ON r.id = t.round_id AND r.status = 'closed'
+    JOIN server_rounds s ON s.table_id = r.table_id AND s.round_no = r.round_no
+        AND s.status = 'settled'
+"""
+
+
+def _scrape(live: LiveServer) -> dict[tuple[str, tuple[tuple[str, str], ...]], float]:
+    answer = live.http.get("/metrics")
+    assert answer.status_code == 200
+    samples = {}
+    for family in text_string_to_metric_families(answer.text):
+        for sample in family.samples:
+            samples[(sample.name, tuple(sorted(sample.labels.items())))] = sample.value
+    return samples
+
+
+def _total(samples: dict[Any, float], name: str, **labels: str) -> float:
+    return sum(
+        value
+        for (sample, sample_labels), value in samples.items()
+        if sample == name and all(dict(sample_labels).get(k) == v for k, v in labels.items())
+    )
+
+
+EXTRAS = """SELECT count(*) FROM ledger_transactions t JOIN ledger_rounds r ON r.id = t.round_id
+    AND r.status = 'closed' WHERE t.kind LIKE 'double:%' OR t.kind LIKE 'split:%'"""
+
+
+def table_idle(live: LiveServer) -> bool:
+    """Between rounds or betting with nothing staked: no money is moving."""
+    table = live.table(f"{TITLE}-1")
+    return table.round is None or (table.round.phase == "betting" and not len(table.round.book))
+
+
+@pytest.fixture(scope="module")
+def played(tmp_path_factory: pytest.TempPathFactory) -> Iterator[LiveServer]:
+    """Bots at one table until three rounds settled; then the table is paused."""
+    live = start_server(
+        tmp_path_factory.mktemp("console"),
+        bots=4,
+        timers=BOT_TIMERS,
+        catalog=TitleCatalog.shipped((TITLE,)),
+    )
+    try:
+        settled = "SELECT count(*) FROM server_rounds WHERE status = 'settled'"
+        wait_until(lambda: _value(live.database_url, settled) >= 3, 90, "three bot rounds")
+        wait_until(  # a double or a split staked, so the extras are counted too
+            lambda: _value(live.database_url, EXTRAS) > 0 and table_idle(live), 90, "a double"
+        )
+        paused = live.http.post(
+            f"/api/v1/admin/tables/{TITLE}-1/pause", json={"reason": "audit"}, headers=ADMIN
+        )
+        assert paused.status_code == 200, paused.text
+        yield live
+    finally:
+        live.stop()
+
+
+@pytest.mark.parametrize("path", ["/api/v1/admin/returns", "/api/v1/admin/ledger-check"])
+def test_the_console_needs_the_admin_token(played: LiveServer, path: str) -> None:
+    anonymous = played.http.get(path)
+    assert anonymous.status_code == 401 and anonymous.json()["error"] == "unauthorized"
+    unknown = played.http.get(path, headers={"Authorization": "Bearer nope"})
+    assert unknown.status_code == 401 and set(unknown.json()) == {"error", "detail"}
+    player = played.sign_up("Eve")
+    mine = played.http.get(path, headers={"Authorization": f"Bearer {player['token']}"})
+    assert mine.status_code == 403 and mine.json()["error"] == "forbidden"
+
+
+def test_the_floor_shows_every_table(played: LiveServer) -> None:
+    rows = played.http.get("/api/v1/admin/tables", headers=ADMIN).json()
+    assert [row["table_id"] for row in rows] == [f"{TITLE}-1"]
+    row = rows[0]
+    assert row["paused"] and row["pause_reason"] == "audit"
+    assert row["watchers"] == 4 and row["sockets"] == 0  # bots are not sockets
+    table = played.table(f"{TITLE}-1")
+    assert row["round_no"] == table.round_no and row["phase"] == table.round.phase
+
+
+def test_returns_are_the_ledgers_figures(played: LiveServer) -> None:
+    url = played.database_url
+    rows = played.http.get("/api/v1/admin/returns", headers=ADMIN).json()
+    assert [row["title"] for row in rows] == [TITLE]
+    row = rows[0]
+    house = _value(
+        url,
+        f"""SELECT sum(e.amount) FROM ledger_entries e
+        JOIN ledger_accounts a ON a.id = e.account_id AND a.kind = 'house'
+        JOIN ledger_transactions t ON t.id = e.transaction_id {SETTLED_ROUND}""",
+    )
+    stakes = _rows(
+        url,
+        f"""SELECT t.kind, -e.amount FROM ledger_entries e
+        JOIN ledger_accounts a ON a.id = e.account_id AND a.kind = 'wallet'
+        JOIN ledger_transactions t ON t.id = e.transaction_id AND t.category = 'stake'
+        {SETTLED_ROUND}""",
+    )
+    paid = _value(
+        url,
+        f"""SELECT sum(e.amount) FROM ledger_entries e
+        JOIN ledger_accounts a ON a.id = e.account_id AND a.kind = 'wallet'
+        JOIN ledger_transactions t ON t.id = e.transaction_id
+            AND t.category IN ('payout', 'settle') {SETTLED_ROUND}""",
+    )
+    settled = _value(url, "SELECT count(*) FROM server_rounds WHERE status = 'settled'")
+    staked = sum(amount for _, amount in stakes)
+    assert row["rounds"] == settled >= 3
+    assert row["house_result"] == house == staked - paid
+    assert row["staked"] == staked and row["paid"] == paid
+    initial = [(kind, amount) for kind, amount in stakes if kind.split(":")[0] in INITIAL]
+    initial_total = sum(amount for _, amount in initial)
+    assert row["initial_staked"] == initial_total
+    assert row["realised_return"] == pytest.approx(1 - house / initial_total, rel=1e-12)
+    rules, chart = TitleCatalog.shipped((TITLE,)).get(TITLE)
+    figures = compute_figures(rules, chart).kinds
+    expected = sum(amount * figures[kind].rtp for kind, amount in initial)
+    variance = sum(amount**2 * figures[kind].variance for kind, amount in initial)
+    exact = expected / initial_total
+    half = 1.959963984540054 * math.sqrt(variance) / initial_total
+    assert row["exact_return"] == pytest.approx(exact, rel=1e-12)
+    assert row["band_low"] == pytest.approx(exact - half, rel=1e-12)
+    assert row["band_high"] == pytest.approx(exact + half, rel=1e-12)
+    assert 0.98 < figures["main"].rtp < 1.0  # the basic chart's exact return, not a guess
+
+
+INITIAL = {"main", "side", "insurance"}
+
+
+def test_the_ledger_check_is_check_books(played: LiveServer) -> None:
+    answer = played.http.get("/api/v1/admin/ledger-check", headers=ADMIN).json()
+    engine = make_engine(played.database_url, read_only=True)
+    with make_session_factory(engine).begin() as session:
+        report = check_books(session)
+    engine.dispose()
+    assert answer["ok"] is True and answer["problems"] == []
+    assert answer["summary"] == report.summary()
+    assert answer["house_balance"] == report.house_balance
+    assert answer["rounds"] == report.rounds
+
+
+def test_metrics_count_what_the_ledger_holds(played: LiveServer) -> None:
+    url = played.database_url
+    samples = _scrape(played)
+    stakes_by_kind = _rows(
+        url,
+        """SELECT t.kind, -e.amount FROM ledger_entries e
+        JOIN ledger_accounts a ON a.id = e.account_id AND a.kind = 'wallet'
+        JOIN ledger_transactions t ON t.id = e.transaction_id AND t.category = 'stake'""",
+    )
+    total = sum(amount for _, amount in stakes_by_kind)
+    assert _total(samples, "boundless_stakes_coins_total", title=TITLE) == total > 0
+    for label in ("main", "double", "split", "insurance"):
+        amount = sum(a for kind, a in stakes_by_kind if kind.split(":")[0] == label)
+        assert _total(samples, "boundless_stakes_coins_total", kind=label) == amount
+    sides = sum(a for kind, a in stakes_by_kind if kind.startswith("side:"))
+    side_metrics = sum(
+        value
+        for (name, labels), value in samples.items()
+        if name == "boundless_stakes_coins_total" and dict(labels)["kind"].startswith("side:")
+    )
+    assert side_metrics == sides
+    paid = _value(
+        url,
+        f"""SELECT sum(e.amount) FROM ledger_entries e
+        JOIN ledger_accounts a ON a.id = e.account_id AND a.kind = 'wallet'
+        JOIN ledger_transactions t ON t.id = e.transaction_id
+            AND t.category IN ('payout', 'settle') {SETTLED_ROUND}""",
+    )
+    assert _total(samples, "boundless_payouts_coins_total", title=TITLE) == paid
+    settled = _value(url, "SELECT count(*) FROM server_rounds WHERE status = 'settled'")
+    assert _total(samples, "boundless_rounds_total", outcome="settled") == settled
+    bets = _value(url, "SELECT count(*) FROM server_bets")
+    assert _total(samples, "boundless_bets_total", title=TITLE) == bets
+    steps = _total(samples, "boundless_step_close_seconds_count", title=TITLE)
+    assert steps >= 1
+    assert _total(samples, "boundless_open_sockets") == 0
+    before = _total(samples, "boundless_errors_total", code="not_found")
+    assert played.http.get("/api/v1/titles/nothing").status_code == 404
+    assert played.http.get("/api/v1/shoes/nowhere-1/1").status_code == 404
+    after = _total(_scrape(played), "boundless_errors_total", code="not_found")
+    assert after - before == 2
+
+
+def test_a_cancel_is_counted_refunded_and_recorded(played: LiveServer) -> None:
+    """Last in this module: it resumes the table and cancels the round in play."""
+    url = played.database_url
+    table_id = f"{TITLE}-1"
+    resumed = played.http.post(
+        f"/api/v1/admin/tables/{table_id}/resume", json={"reason": "audit done"}, headers=ADMIN
+    )
+    assert resumed.status_code == 200 and not resumed.json()["paused"]
+    table = played.table(table_id)
+    earlier = _scrape(played)
+    before = _total(earlier, "boundless_rounds_total", outcome="cancelled")
+    refunds_before = _total(earlier, "boundless_refunds_coins_total", title=TITLE)
+    for _ in range(20):  # a round may end between the look and the cancel (409): try the next
+        wait_until(
+            lambda: table.round is not None and not table.round.over and len(table.round.book),
+            60,
+            "a round with bets",
+        )
+        answer = played.http.post(
+            f"/api/v1/admin/tables/{table_id}/cancel",
+            json={"reason": "dealer error"},
+            headers=ADMIN,
+        )
+        if answer.status_code != 409:
+            break
+    assert answer.status_code == 200, answer.text
+    body = answer.json()
+    refunded = sum(line["amount"] for line in body["refunds"])
+    round_no = int(body["round_id"].split(":")[1])
+    reason = _rows(
+        url,
+        f"SELECT status, reason FROM server_rounds WHERE table_id = '{table_id}' "
+        f"AND round_no = {round_no}",
+    )
+    assert reason == [("cancelled", "dealer error")]
+    held = _value(  # what the players' wallets had put into the round before the cancel
+        url,
+        f"""SELECT sum(-e.amount) FROM ledger_entries e
+        JOIN ledger_accounts a ON a.id = e.account_id AND a.kind = 'wallet'
+        JOIN ledger_transactions t ON t.id = e.transaction_id AND t.category <> 'cancel'
+        JOIN ledger_rounds r ON r.id = t.round_id AND r.status = 'cancelled'
+        WHERE r.table_id = '{table_id}' AND r.round_no = {round_no}""",
+    )
+    assert refunded == held > 0
+    samples = _scrape(played)
+    assert _total(samples, "boundless_rounds_total", outcome="cancelled") == before + 1
+    refunds = _total(samples, "boundless_refunds_coins_total", title=TITLE)
+    assert refunds - refunds_before == refunded
+
+
+def test_each_app_has_its_own_registry() -> None:
+    first, second = ServerMetrics(), ServerMetrics()  # the default registry would refuse this
+    first.count_error("conflict")
+    assert b'boundless_errors_total{code="conflict"} 1.0' in first.exposition()
+    assert b"conflict" not in second.exposition()
+
+
+def test_sockets_are_counted_and_reasons_reach_the_players(server: LiveServer) -> None:
+    player = server.sign_up("Ivo")
+    client = server.client(player["token"])
+    client.hello()
+    client.request({"type": "join", "table_id": f"{TITLE}-1"})
+    assert _total(_scrape(server), "boundless_open_sockets") == 1
+    floor = server.http.get("/api/v1/admin/tables", headers=ADMIN).json()
+    assert {row["table_id"]: row["sockets"] for row in floor}[f"{TITLE}-1"] == 1
+    assert server.admin("pause", reason="shoe check").status_code == 200
+    paused = client.wait_for("notice", lambda m: m["kind"] == "paused")
+    assert paused["detail"] == "shoe check"
+    assert server.admin("resume", reason="shoe checked").status_code == 200
+    resumed = client.wait_for("notice", lambda m: m["kind"] == "resumed")
+    assert resumed["detail"] == "shoe checked"
+    assert server.admin("pause").status_code == 200
+    assert server.admin("resume").status_code == 200
+    plain = client.wait_for("notice", lambda m: m["kind"] == "resumed")
+    assert plain["detail"] is None  # no reason given: the notice stays as before
+    client.close()

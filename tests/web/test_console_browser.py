@@ -1,0 +1,179 @@
+"""The operator console in a real browser against a real server with bots.
+
+Signs in with the admin token, sees both shared tables, pauses and resumes one, cancels a round
+with bets and a reason and sees the refund (the notice, the ledger's own refund, the cancelled
+count in the returns table, the books still balancing), and saves a screenshot in
+``artifacts/screenshots/``. Skips cleanly without Chromium (as tests/web/test_browser.py).
+"""
+
+from __future__ import annotations
+
+import os
+import subprocess
+import sys
+import time
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import httpx
+import pytest
+
+from boundless.ledger import make_engine
+from tests.web.test_browser import CHROMIUM_ARGS, ROOT, SCREENSHOTS, _chromium, _free_port
+
+pytestmark = pytest.mark.slow
+
+ADMIN_TOKEN = "console-browser-admin"
+TABLE = "boundless-1"
+
+
+@pytest.fixture(scope="module")
+def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[tuple[str, Path]]:
+    """``boundless serve`` with two bots and short timers: its base URL and data folder."""
+    port = _free_port()
+    data_dir = tmp_path_factory.mktemp("console-data")
+    log_path = data_dir / "serve.log"
+    command = [
+        sys.executable,
+        "-m",
+        "boundless.cli.main",
+        "serve",
+        "--port",
+        str(port),
+        "--data-dir",
+        str(data_dir),
+        "--bots",
+        "2",
+        "--betting-seconds",
+        "2",
+        "--insurance-seconds",
+        "1",
+        "--decision-seconds",
+        "2",
+        "--round-gap-seconds",
+        "1",
+        "--log-level",
+        "warning",
+    ]
+    env = {**os.environ, "BOUNDLESS_ADMIN_TOKEN": ADMIN_TOKEN}
+    with log_path.open("w") as log:
+        process = subprocess.Popen(command, cwd=ROOT, env=env, stdout=log, stderr=subprocess.STDOUT)
+    base = f"http://127.0.0.1:{port}"
+    try:
+        deadline = time.monotonic() + 30
+        while True:
+            try:
+                if httpx.get(f"{base}/api/v1/tables", timeout=5).status_code == 200:
+                    break
+            except httpx.HTTPError:
+                pass
+            if process.poll() is not None or time.monotonic() > deadline:
+                pytest.fail(f"boundless serve did not start:\n{log_path.read_text()[-3000:]}")
+            time.sleep(0.2)
+        yield base, data_dir
+    finally:
+        process.terminate()
+        try:
+            process.wait(timeout=10)
+        except subprocess.TimeoutExpired:
+            process.kill()
+            process.wait()
+
+
+@pytest.fixture(scope="module")
+def browser() -> Iterator[Any]:
+    executable = _chromium()
+    playwright_api = pytest.importorskip("playwright.sync_api")
+    with playwright_api.sync_playwright() as playwright:
+        instance = playwright.chromium.launch(executable_path=executable, args=CHROMIUM_ARGS)
+        yield instance
+        instance.close()
+
+
+def _admin_get(base: str, path: str) -> Any:
+    answer = httpx.get(
+        f"{base}/api/v1/admin/{path}",
+        headers={"Authorization": f"Bearer {ADMIN_TOKEN}"},
+        timeout=60,
+    )
+    assert answer.status_code == 200, answer.text
+    return answer.json()
+
+
+def _refunded_in_ledger(data_dir: Path, table_id: str, round_no: int) -> int:
+    """What the ledger's cancellation of the round put back into the wallets."""
+    engine = make_engine(f"sqlite:///{data_dir / 'boundless.sqlite'}", read_only=True)
+    with engine.connect() as connection:
+        value = connection.exec_driver_sql(
+            """SELECT sum(e.amount) FROM ledger_entries e
+            JOIN ledger_accounts a ON a.id = e.account_id AND a.kind = 'wallet'
+            JOIN ledger_transactions t ON t.id = e.transaction_id AND t.category = 'cancel'
+            JOIN ledger_rounds r ON r.id = t.round_id
+            WHERE r.table_id = ? AND r.round_no = ?""",
+            (table_id, round_no),
+        ).scalar_one()
+    engine.dispose()
+    return int(value or 0)
+
+
+def test_the_console_pauses_resumes_and_cancels(server: tuple[str, Path], browser: Any) -> None:
+    server_url, data_dir = server
+    page = browser.new_page(viewport={"width": 1280, "height": 900})
+    page.on("dialog", lambda dialog: dialog.accept())
+    page.goto(f"{server_url}/admin/")
+    page.fill("#token", "wrong-token")
+    page.click("#sign-in button[type=submit]")
+    page.wait_for_selector("#sign-in-error:not([hidden])")
+    assert "unauthorized" in page.inner_text("#sign-in-error")
+
+    page.fill("#token", ADMIN_TOKEN)
+    page.click("#sign-in button[type=submit]")
+    row = page.locator(f'#tables tr[data-table-id="{TABLE}"]')
+    row.wait_for()
+    assert page.locator('#tables tr[data-table-id="unlimited-1"]').count() == 1
+    assert ADMIN_TOKEN not in page.url
+    assert page.evaluate("sessionStorage.getItem('boundless.admin_token')") == ADMIN_TOKEN
+
+    page.fill("#reason", "table check")
+    row.locator('button[data-action="pause"]').click()
+    page.wait_for_selector(f'#tables tr[data-table-id="{TABLE}"][data-paused="true"]')
+    assert "paused: table check" in row.locator("td.state").inner_text()
+    assert _admin_get(server_url, "tables")[0]["pause_reason"] == "table check"
+    row.locator('button[data-action="resume"]').click()
+    page.wait_for_selector(f'#tables tr[data-table-id="{TABLE}"][data-paused="false"]')
+
+    page.fill("#reason", "dealer error")
+    deadline = time.monotonic() + 90
+    while "data-refunded" not in (page.locator("#notice").evaluate("n => n.outerHTML")):
+        assert time.monotonic() < deadline, "no round with bets could be cancelled"
+        cancel = row.locator('button[data-action="cancel"]:not([disabled])')
+        try:
+            cancel.click(timeout=1000)
+        except Exception:  # the round settled or the rows were redrawn first: try again
+            continue
+        page.wait_for_timeout(300)
+    notice = page.locator("#notice")
+    refunded = int(notice.get_attribute("data-refunded"))
+    round_id = notice.get_attribute("data-round-id")
+    assert refunded > 0 and "dealer error" in notice.inner_text()
+
+    page.click("#refresh")
+    title_row = page.locator('#returns tr[data-title="boundless"]')
+    title_row.wait_for(timeout=60_000)
+    page.wait_for_function(
+        "() => Number(document.querySelector('#returns tr[data-title=\"boundless\"]')"
+        "?.dataset.cancelledRounds) >= 1",
+        timeout=60_000,
+    )
+    page.wait_for_selector('#ledger-verdict[data-ok="true"]')
+    returns = {row["title"]: row for row in _admin_get(server_url, "returns")}
+    assert returns["boundless"]["cancelled_rounds"] >= 1
+    check = _admin_get(server_url, "ledger-check")
+    assert check["ok"] and check["in_play_total"] >= 0
+    table_id, round_no = round_id.rsplit(":", 1)
+    assert table_id == TABLE
+    assert _refunded_in_ledger(data_dir, table_id, int(round_no)) == refunded
+    SCREENSHOTS.mkdir(parents=True, exist_ok=True)
+    page.screenshot(path=str(SCREENSHOTS / "console.png"), full_page=True)
+    page.close()

@@ -1,0 +1,246 @@
+// The operator console: the floor, pause / resume / cancel, returns per title, the ledger check.
+// The admin token is typed in and kept in sessionStorage (this tab only), never in a URL.
+
+const TOKEN_KEY = "boundless.admin_token";
+const TABLES_EVERY_MS = 2000;
+const FIGURES_EVERY_MS = 10000;
+const MINOR_DIGITS = 2;
+
+const $ = (selector) => document.querySelector(selector);
+let tablesTimer = null;
+let figuresTimer = null;
+
+class ApiError extends Error {
+  constructor(status, code, detail) {
+    super(`${code}: ${detail}`);
+    this.status = status;
+    this.code = code;
+  }
+}
+
+function token() {
+  return sessionStorage.getItem(TOKEN_KEY);
+}
+
+async function api(method, path, body) {
+  const headers = { Authorization: `Bearer ${token()}` };
+  if (body !== undefined) headers["Content-Type"] = "application/json";
+  const response = await fetch(`/api/v1/admin/${path}`, {
+    method,
+    headers,
+    body: body === undefined ? undefined : JSON.stringify(body),
+  });
+  const data = await response.json().catch(() => null);
+  if (!response.ok) {
+    const code = data && data.error ? data.error : `http_${response.status}`;
+    const detail = data && data.detail ? data.detail : response.statusText;
+    throw new ApiError(response.status, code, detail);
+  }
+  return data;
+}
+
+function money(amount) {
+  return new Intl.NumberFormat("en", {
+    minimumFractionDigits: MINOR_DIGITS,
+    maximumFractionDigits: MINOR_DIGITS,
+  }).format(amount / 10 ** MINOR_DIGITS);
+}
+
+function percent(value) {
+  return value === null || value === undefined ? "–" : `${(value * 100).toFixed(3)}%`;
+}
+
+function cell(row, text, className) {
+  const td = document.createElement("td");
+  td.textContent = text;
+  if (className) td.className = className;
+  row.append(td);
+  return td;
+}
+
+function say(text, failed = false) {
+  const notice = $("#notice");
+  notice.textContent = text;
+  notice.classList.toggle("failed", failed);
+  notice.hidden = false;
+}
+
+// ---- signing in and out -------------------------------------------------------------------
+function showSignIn(message) {
+  clearInterval(tablesTimer);
+  clearInterval(figuresTimer);
+  $("#console").hidden = true;
+  $("#sign-out").hidden = true;
+  $("#sign-in").hidden = false;
+  const error = $("#sign-in-error");
+  error.textContent = message || "";
+  error.hidden = !message;
+}
+
+async function showConsole() {
+  try {
+    await refreshTables();
+  } catch (error) {
+    if (error instanceof ApiError && (error.status === 401 || error.status === 403)) {
+      sessionStorage.removeItem(TOKEN_KEY);
+      showSignIn(`The server refused the token (${error.message}).`);
+      return;
+    }
+    throw error;
+  }
+  $("#sign-in").hidden = true;
+  $("#console").hidden = false;
+  $("#sign-out").hidden = false;
+  refreshFigures();
+  tablesTimer = setInterval(() => refreshTables().catch(handleFailure), TABLES_EVERY_MS);
+  figuresTimer = setInterval(refreshFigures, FIGURES_EVERY_MS);
+}
+
+function handleFailure(error) {
+  if (error instanceof ApiError && (error.status === 401 || error.status === 403)) {
+    sessionStorage.removeItem(TOKEN_KEY);
+    showSignIn(`Signed out: ${error.message}`);
+    return;
+  }
+  say(`Could not refresh: ${error.message}`, true);
+}
+
+// ---- the floor ----------------------------------------------------------------------------
+async function refreshTables() {
+  const rows = await api("GET", "tables");
+  const body = $("#tables tbody");
+  body.replaceChildren(...rows.map(tableRow));
+}
+
+function tableRow(table) {
+  const row = document.createElement("tr");
+  row.dataset.tableId = table.table_id;
+  row.dataset.phase = table.phase || "";
+  row.dataset.players = String(table.players);
+  row.dataset.paused = String(table.paused);
+  cell(row, table.private ? `${table.table_id} (private)` : table.table_id);
+  cell(row, table.title);
+  cell(row, table.phase || "–");
+  cell(row, table.round_id || `after ${table.round_no}`);
+  cell(row, String(table.players), "number");
+  cell(row, String(table.sockets), "number");
+  cell(row, String(table.watchers), "number");
+  const state = cell(row, table.paused ? `paused: ${table.pause_reason}` : "running");
+  state.className = table.paused ? "paused state" : "state";
+  const actions = cell(row, "");
+  const hasBets = table.players > 0 && !["settled", "cancelled"].includes(table.phase);
+  actions.append(
+    button(table.paused ? "Resume" : "Pause", table.paused ? "resume" : "pause", table),
+    button("Cancel round", "cancel", table, !hasBets),
+  );
+  return row;
+}
+
+function button(label, action, table, disabled = false) {
+  const control = document.createElement("button");
+  control.type = "button";
+  control.textContent = label;
+  control.dataset.action = action;
+  control.disabled = disabled;
+  if (action === "cancel") control.className = "danger";
+  control.addEventListener("click", () => act(action, table));
+  return control;
+}
+
+async function act(action, table) {
+  const reason = $("#reason").value.trim();
+  if (!reason) {
+    say("Give a reason first: it is shown to the players and kept with the round.", true);
+    return;
+  }
+  if (action === "cancel" && !confirm(`Cancel round ${table.round_id} and refund every stake?`)) {
+    return;
+  }
+  try {
+    const answer = await api("POST", `tables/${encodeURIComponent(table.table_id)}/${action}`, {
+      reason,
+    });
+    if (action === "cancel") {
+      const total = answer.refunds.reduce((sum, line) => sum + line.amount, 0);
+      say(
+        `Cancelled ${answer.round_id} (${answer.reason}): refunded ${money(total)} to ` +
+          `${answer.refunds.length} player(s).`,
+      );
+      const notice = $("#notice");
+      notice.dataset.refunded = String(total);
+      notice.dataset.roundId = answer.round_id;
+    } else {
+      say(`${action === "pause" ? "Paused" : "Resumed"} ${table.table_id}: ${reason}.`);
+    }
+  } catch (error) {
+    say(`${action} ${table.table_id} refused: ${error.message}`, true);
+  }
+  await refreshTables().catch(handleFailure);
+  refreshFigures();
+}
+
+// ---- returns and the ledger check ---------------------------------------------------------
+async function refreshFigures() {
+  const status = $("#returns-status");
+  if (!$("#returns tbody").children.length) status.textContent = "Computing the exact figures…";
+  try {
+    const [returns, check] = await Promise.all([api("GET", "returns"), api("GET", "ledger-check")]);
+    $("#returns tbody").replaceChildren(...returns.map(returnRow));
+    status.textContent = returns.length ? "" : "No settled round yet.";
+    showCheck(check);
+  } catch (error) {
+    handleFailure(error);
+  }
+}
+
+function returnRow(title) {
+  const row = document.createElement("tr");
+  row.dataset.title = title.title;
+  row.dataset.cancelledRounds = String(title.cancelled_rounds);
+  cell(row, title.title);
+  cell(row, String(title.rounds), "number");
+  cell(row, String(title.cancelled_rounds), "number cancelled");
+  cell(row, money(title.staked), "number");
+  cell(row, money(title.paid), "number");
+  cell(row, money(title.house_result), `number ${title.house_result >= 0 ? "good" : "bad"}`);
+  cell(row, percent(title.realised_return), "number");
+  cell(row, percent(title.exact_return), "number");
+  cell(
+    row,
+    title.band_low === null ? "–" : `${percent(title.band_low)} … ${percent(title.band_high)}`,
+  );
+  const verdict = title.within_band === null ? "" : title.within_band ? "within" : "OUTSIDE";
+  cell(row, verdict, title.within_band === false ? "bad" : "good");
+  return row;
+}
+
+function showCheck(check) {
+  const verdict = $("#ledger-verdict");
+  verdict.textContent = check.ok
+    ? "The books balance: no problems."
+    : `${check.problems.length} problem(s) in the books.`;
+  verdict.className = check.ok ? "good" : "bad";
+  verdict.dataset.ok = String(check.ok);
+  $("#ledger-summary").textContent = check.summary;
+}
+
+// ---- start ----------------------------------------------------------------------------------
+$("#sign-in").addEventListener("submit", (event) => {
+  event.preventDefault();
+  const typed = $("#token").value.trim();
+  if (!typed) return;
+  sessionStorage.setItem(TOKEN_KEY, typed);
+  $("#token").value = "";
+  showConsole().catch(handleFailure);
+});
+$("#sign-out").addEventListener("click", () => {
+  sessionStorage.removeItem(TOKEN_KEY);
+  showSignIn("Signed out.");
+});
+$("#refresh").addEventListener("click", () => {
+  refreshTables().catch(handleFailure);
+  refreshFigures();
+});
+
+if (token()) showConsole().catch(handleFailure);
+else showSignIn();
