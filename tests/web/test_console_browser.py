@@ -20,7 +20,7 @@ import httpx
 import pytest
 
 from boundless.ledger import make_engine
-from tests.web.test_browser import CHROMIUM_ARGS, ROOT, SCREENSHOTS, _chromium, _free_port
+from tests.web.kit import ROOT, SCREENSHOTS, free_port
 
 pytestmark = pytest.mark.slow
 
@@ -31,7 +31,7 @@ TABLE = "boundless-1"
 @pytest.fixture(scope="module")
 def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[tuple[str, Path]]:
     """``boundless serve`` with two bots and short timers: its base URL and data folder."""
-    port = _free_port()
+    port = free_port()
     data_dir = tmp_path_factory.mktemp("console-data")
     log_path = data_dir / "serve.log"
     command = [
@@ -79,16 +79,6 @@ def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[tuple[str, Path
         except subprocess.TimeoutExpired:
             process.kill()
             process.wait()
-
-
-@pytest.fixture(scope="module")
-def browser() -> Iterator[Any]:
-    executable = _chromium()
-    playwright_api = pytest.importorskip("playwright.sync_api")
-    with playwright_api.sync_playwright() as playwright:
-        instance = playwright.chromium.launch(executable_path=executable, args=CHROMIUM_ARGS)
-        yield instance
-        instance.close()
 
 
 def _admin_get(base: str, path: str) -> Any:
