@@ -1,6 +1,4 @@
-"""numba kernels for the exact main-game analysis.
-
-Validation lives in :mod:`boundless.math.exact.fast`.
+"""numba kernels for the exact main-game analysis (validation lives in :mod:`.fast`).
 
 Same definitions as :mod:`boundless.math.exact.reference_values` (tested equal): values are
 blackjack-free parts, contexts are 0 for an unsplit hand and ``p`` for a split hand of the
@@ -23,8 +21,6 @@ OUTCOMES = 7
 TIE = 1e-12  # means closer than this are equal (the reference's exact ties)
 BLACKJACK = 6
 CONTEXTS = 11
-
-
 BLOCK = 256  # removals per cache block in the dealer kernel
 
 
