@@ -75,10 +75,10 @@ class Route:
     round_no: int | None = None
 
 
-def _stage_row(seq: int, request: WriteRequest, amount: int) -> StageRow:
+def _stage_row(seq: int, request: WriteRequest, amount: int, fingerprint: str) -> StageRow:
     player = request.player_id or ""
-    return (seq, request.key, request.fingerprint(), request.description[:300], request.kind,
-            player, request.position, wallet_account(player), amount, 0)  # fmt: skip
+    return (seq, request.key, fingerprint, request.description[:300], request.kind,
+            player, request.position, f"{AccountKind.WALLET}:{player}", amount, 0)  # fmt: skip
 
 
 class BulkWriter:
@@ -145,15 +145,17 @@ class BulkWriter:
         self, items: list[tuple[WriteRequest, int]], route: Callable[[], Route]
     ) -> list[PostedTransaction]:
         """Post many two-leg transfers, each its own transaction under its own key."""
-        unique: dict[str, tuple[WriteRequest, int]] = {}
+        unique: dict[str, tuple[WriteRequest, int, str]] = {}
         for request, amount in items:
-            seen = unique.setdefault(request.key, (request, amount))[0]
-            if seen.fingerprint() != request.fingerprint():
-                raise IdempotencyConflictError(request.key, seen.description, request.description)
+            fingerprint = request.fingerprint()
+            seen = unique.setdefault(request.key, (request, amount, fingerprint))
+            if seen[2] != fingerprint:
+                raise IdempotencyConflictError(
+                    request.key, seen[0].description, request.description
+                )
         if not unique:
             return []
-        rows = [_stage_row(seq, request, amount) for seq, (request, amount) in
-                enumerate(unique.values())]  # fmt: skip
+        rows = [_stage_row(seq, *item) for seq, item in enumerate(unique.values())]
         results: dict[str, PostedTransaction] = {}
         for attempt in range(ATTEMPTS):
             try:
@@ -161,7 +163,7 @@ class BulkWriter:
                     self.stage.load(rows)
                     results = self._replays(unique)
                     if len(results) < len(unique):
-                        fresh = [pair for key, pair in unique.items() if key not in results]
+                        fresh = [item for key, item in unique.items() if key not in results]
                         results.update(self._write_staged(fresh, route()))
                 break
             except IntegrityError:
@@ -169,7 +171,9 @@ class BulkWriter:
                     raise
         return [results[request.key] for request, _ in items]
 
-    def _replays(self, unique: dict[str, tuple[WriteRequest, int]]) -> dict[str, PostedTransaction]:
+    def _replays(
+        self, unique: dict[str, tuple[WriteRequest, int, str]]
+    ) -> dict[str, PostedTransaction]:
         """The staged items already written (then removed from the stage), or a conflict."""
         staged = STAGE_TABLE.join(TRANSACTIONS, TRANSACTIONS.c.idempotency_key == STAGE_TABLE.c.key)
         headers = (
@@ -206,25 +210,25 @@ class BulkWriter:
         """Every staged wallet exists (else :class:`UnknownAccountError`) and is locked."""
         missing = self.stage.rows(
             f"SELECT s.wallet FROM {STAGE} s LEFT JOIN ledger_accounts a ON a.name = s.wallet "
-            "WHERE a.id IS NULL ORDER BY s.wallet LIMIT 1"
+            "WHERE a.id IS NULL"
         )
         if missing:
-            raise UnknownAccountError(missing[0][0])
+            raise UnknownAccountError(min(row[0] for row in missing))
 
     def _write_staged(
-        self, fresh: list[tuple[WriteRequest, int]], route: Route
+        self, fresh: list[tuple[WriteRequest, int, str]], route: Route
     ) -> dict[str, PostedTransaction]:
         self._check_wallets()
         self.stage.lock_accounts([route.fixed.id])
         if route.wallet_pays:
+            # No ORDER BY ... LIMIT here: it lures the planner into a nested loop over the stage.
             short = self.stage.rows(
-                f"SELECT a.name, a.player_id, a.balance, sum(s.amount) FROM {STAGE} s "
+                f"SELECT a.id, a.name, a.player_id, a.balance, sum(s.amount) FROM {STAGE} s "
                 "JOIN ledger_accounts a ON a.name = s.wallet "
-                "GROUP BY a.id, a.name, a.player_id, a.balance HAVING sum(s.amount) > a.balance "
-                "ORDER BY a.id LIMIT 1"
+                "GROUP BY a.id, a.name, a.player_id, a.balance HAVING sum(s.amount) > a.balance"
             )
             if short:
-                name, player_id, balance, total = short[0]
+                _, name, player_id, balance, total = min(short)
                 raise InsufficientFundsError(name, int(balance), int(total), player_id=player_id)
         created_at = utc_now()
         inserted = self.session.execute(
@@ -253,11 +257,11 @@ class BulkWriter:
             "WHERE ledger_accounts.name = d.wallet",
             sign=wallet_sign,
         )
-        total = sum(amount for _, amount in fresh)
+        total = sum(amount for _, amount, _ in fresh)
         self.repository.add_to_balances({route.fixed.id: fixed_sign * total})
         results: dict[str, PostedTransaction] = {}
-        for request, amount in fresh:
-            wallet = PostedEntry(wallet_account(request.player_id or ""), wallet_sign * amount)
+        for request, amount, _ in fresh:
+            wallet = PostedEntry(f"{AccountKind.WALLET}:{request.player_id}", wallet_sign * amount)
             fixed = PostedEntry(route.fixed.name, fixed_sign * amount)
             results[request.key] = PostedTransaction(
                 id=ids[request.key],
