@@ -47,7 +47,7 @@ from boundless.ledger.write_requests import (
     grant_request,
     settle_slice_request,
     settlement_lines,
-    stake_request,
+    stake_requests,
 )
 
 ATTEMPTS = 3
@@ -130,7 +130,8 @@ class BulkWriter:
         owner: str,
     ) -> list[PostedTransaction]:
         batch = [order if isinstance(order, StakeOrder) else StakeOrder(*order) for order in orders]
-        items = [(stake_request(table_id, round_no, order, owner), order.amount) for order in batch]
+        requests = stake_requests(table_id, round_no, batch, owner)
+        items = [(request, order.amount) for request, order in zip(requests, batch, strict=True)]
 
         def route() -> Route:
             round_row, slice_row = slice_for_write(
@@ -206,51 +207,46 @@ class BulkWriter:
         )
         return {h.key: posted(h, entries[h.id], replayed=True) for h, _ in found}
 
-    def _check_wallets(self) -> None:
-        """Every staged wallet exists (else :class:`UnknownAccountError`) and is locked."""
-        missing = self.stage.rows(
-            f"SELECT s.wallet FROM {STAGE} s LEFT JOIN ledger_accounts a ON a.name = s.wallet "
-            "WHERE a.id IS NULL"
-        )
-        if missing:
-            raise UnknownAccountError(min(row[0] for row in missing))
+    def _wallets(self, extra_ids: list[int]) -> dict[str, tuple[int, int, str | None]]:
+        """The staged wallets, locked (see :meth:`Stage.lock_wallets`); a missing one is an
+        :class:`UnknownAccountError`."""
+        wallets = self.stage.lock_wallets(extra_ids)
+        wanted = self.stage.rows(f"SELECT count(DISTINCT wallet) FROM {STAGE}")[0][0]
+        if len(wallets) < wanted:
+            staged = {row[0] for row in self.stage.rows(f"SELECT DISTINCT wallet FROM {STAGE}")}
+            raise UnknownAccountError(min(staged - set(wallets)))
+        return wallets
 
     def _write_staged(
         self, fresh: list[tuple[WriteRequest, int, str]], route: Route
     ) -> dict[str, PostedTransaction]:
-        self._check_wallets()
-        self.stage.lock_accounts([route.fixed.id])
-        if route.wallet_pays:
-            # No ORDER BY ... LIMIT here: it lures the planner into a nested loop over the stage.
-            short = self.stage.rows(
-                f"SELECT a.id, a.name, a.player_id, a.balance, sum(s.amount) FROM {STAGE} s "
-                "JOIN ledger_accounts a ON a.name = s.wallet "
-                "GROUP BY a.id, a.name, a.player_id, a.balance HAVING sum(s.amount) > a.balance"
-            )
-            if short:
-                _, name, player_id, balance, total = min(short)
-                raise InsufficientFundsError(name, int(balance), int(total), player_id=player_id)
+        wallets = self._wallets([route.fixed.id])
+        wallet_sign, fixed_sign = (-1, 1) if route.wallet_pays else (1, -1)
+        deltas: dict[str, int] = {}
+        for request, amount, _ in fresh:
+            name = f"{AccountKind.WALLET}:{request.player_id}"
+            deltas[name] = deltas.get(name, 0) + wallet_sign * amount
+        short = [(wallets[name], name, delta) for name, delta in deltas.items()
+                 if wallets[name][1] + delta < 0]  # fmt: skip
+        if short:
+            (_, balance, player_id), name, delta = min(short)
+            raise InsufficientFundsError(name, balance, -delta, player_id=player_id)
         created_at = utc_now()
         inserted = self.session.execute(
             _INSERT_HEADERS,
             {"category": route.category.value, "round_id": route.round_id,
              "created_at": created_at, "owner": route.owner},
         )  # fmt: skip
-        ids: dict[str, int] = {str(key): int(tid) for key, tid in inserted}
-        wallet_sign, fixed_sign = (-1, 1) if route.wallet_pays else (1, -1)
-        wallet_leg = (
-            "SELECT t.id, a.id, :sign * s.amount FROM "
-            f"{STAGE} s JOIN ledger_transactions t ON t.idempotency_key = s.key "
-            "JOIN ledger_accounts a ON a.name = s.wallet ORDER BY s.seq"
-        )
-        fixed_leg = (
-            f"SELECT t.id, :fixed, :sign * s.amount FROM {STAGE} s "
-            "JOIN ledger_transactions t ON t.idempotency_key = s.key ORDER BY s.seq"
-        )
-        insert = "INSERT INTO ledger_entries (transaction_id, account_id, amount) "
-        legs = [(wallet_leg, wallet_sign), (fixed_leg, fixed_sign)]
-        for leg, sign in legs if route.wallet_pays else legs[::-1]:
-            self.stage.execute(insert + leg, sign=sign, fixed=route.fixed.id)
+        ids: dict[str, int] = {str(key): int(tid) for key, tid in inserted.all()}
+        # Entries straight from the ids: source leg first, as every transaction lists them.
+        legs: list[tuple[int, int, int]] = []
+        for request, amount, _ in fresh:
+            tid = ids[request.key]
+            wallet_id = wallets[f"{AccountKind.WALLET}:{request.player_id}"][0]
+            wallet_leg = (tid, wallet_id, wallet_sign * amount)
+            fixed_leg = (tid, route.fixed.id, fixed_sign * amount)
+            legs += (wallet_leg, fixed_leg) if route.wallet_pays else (fixed_leg, wallet_leg)
+        self.stage.copy_into("ledger_entries", ("transaction_id", "account_id", "amount"), legs)
         self.stage.execute(
             "UPDATE ledger_accounts SET balance = balance + d.delta FROM (SELECT wallet, "
             f":sign * sum(amount) AS delta FROM {STAGE} GROUP BY wallet) AS d "
@@ -319,19 +315,18 @@ class BulkWriter:
         self.stage.load([(seq, None, None, None, None, line.player_id, None,
                           wallet_account(line.player_id), line.staked, line.paid)
                          for seq, line in enumerate(paying)])  # fmt: skip
-        self._check_wallets()
         house = house_of(self.repository)
-        self.stage.lock_accounts([in_play_id, house.id])
+        wallets = self._wallets([in_play_id, house.id])
         accounts = self.repository.lock_accounts([in_play_id, house.id])
         held = accounts[in_play_id].balance
         total_paid = sum(line.paid for line in paying)
         transaction_id = self.repository.insert_transaction(request.header(round_row.id))
-        self.stage.execute(
-            "INSERT INTO ledger_entries (transaction_id, account_id, amount) "
-            f"SELECT :tid, a.id, s.paid FROM {STAGE} s "
-            "JOIN ledger_accounts a ON a.name = s.wallet ORDER BY s.seq",
-            tid=transaction_id,
-        )
+        self.stage.copy_into(
+            "ledger_entries",
+            ("transaction_id", "account_id", "amount"),
+            ((transaction_id, wallets[wallet_account(line.player_id)][0], line.paid)
+             for line in paying),
+        )  # fmt: skip
         squares = {in_play_id: -held, house.id: held - total_paid}
         self.repository.insert_entries(transaction_id, squares)
         self.stage.execute(

@@ -80,7 +80,7 @@ class Slice(LedgerBase):
 
 class LedgerTransaction(LedgerBase):
     __tablename__ = "ledger_transactions"
-    __table_args__ = (Index(None, "round_id", "position"), Index(None, "round_id", "owner"))
+    __table_args__ = (Index(None, "round_id", "owner", "position"),)
 
     id: Mapped[int] = mapped_column(IdType, primary_key=True, autoincrement=True)
     idempotency_key: Mapped[str] = mapped_column(String(240), unique=True)

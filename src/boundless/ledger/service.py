@@ -283,7 +283,9 @@ class LedgerService:
             wallet = wallet_of(self.repository, player_id)
             house = house_of(self.repository)
             in_play_id = slice_row.in_play_account_id
-            held = self.repository.in_play_net(round_row.id, in_play_id, position=position)
+            held = self.repository.in_play_net(
+                round_row.id, self.owner, in_play_id, position=position
+            )
             plan = Plan(round_id=round_row.id)
             plan.move(in_play_id, -held)
             plan.move(wallet.id, paid_amount)

@@ -69,8 +69,12 @@ def upgrade() -> None:
     with op.batch_alter_table("ledger_transactions") as batch:
         batch.drop_constraint(TRANSACTION_ROUND_FK, type_="foreignkey")
         batch.add_column(sa.Column("owner", sa.String(100), nullable=True))
+    # One index serves every per-round read (a slice's stakes, a position's share, the round).
+    op.drop_index(op.f("ix_ledger_transactions_round_id_position"), "ledger_transactions")
     op.create_index(
-        op.f("ix_ledger_transactions_round_id_owner"), "ledger_transactions", ["round_id", "owner"]
+        op.f("ix_ledger_transactions_round_id_owner_position"),
+        "ledger_transactions",
+        ["round_id", "owner", "position"],
     )
     # Every existing round: one 'local' slice over its in-play account and its transactions.
     op.execute(
@@ -93,7 +97,7 @@ def downgrade() -> None:
     """Drops the slices: only for a ledger whose rounds all ended (slice accounts stay)."""
     if op.get_bind().dialect.name == "postgresql":
         op.execute("ALTER TABLE ledger_accounts RESET (fillfactor)")
-    op.drop_index(op.f("ix_ledger_transactions_round_id_owner"), "ledger_transactions")
+    op.drop_index(op.f("ix_ledger_transactions_round_id_owner_position"), "ledger_transactions")
     with op.batch_alter_table("ledger_transactions") as batch:
         batch.drop_column("owner")
         batch.create_foreign_key(TRANSACTION_ROUND_FK, "ledger_rounds", ["round_id"], ["id"])
@@ -102,6 +106,11 @@ def downgrade() -> None:
             ENTRY_TRANSACTION_FK, "ledger_transactions", ["transaction_id"], ["id"]
         )
         batch.create_foreign_key(ENTRY_ACCOUNT_FK, "ledger_accounts", ["account_id"], ["id"])
+    op.create_index(
+        op.f("ix_ledger_transactions_round_id_position"),
+        "ledger_transactions",
+        ["round_id", "position"],
+    )
     # Plain DROP COLUMN (SQLite >= 3.35): batch mode would rebuild a table others refer to.
     op.execute("ALTER TABLE ledger_rounds DROP COLUMN owner")
     op.drop_index(op.f("ix_ledger_slices_owner_status"), "ledger_slices")
