@@ -34,6 +34,7 @@ import time
 import uuid
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
+from functools import partial
 from pathlib import Path
 from typing import Any, TypeVar
 
@@ -44,6 +45,7 @@ from sqlalchemy.orm import Session
 
 from boundless.ledger import (
     LedgerService,
+    PostedTransaction,
     check_books,
     grant_key,
     make_engine,
@@ -95,6 +97,14 @@ def outcome(index: int) -> tuple[int, int]:
     return staked, (0, staked, 2 * staked, staked * 5 // 2)[index % 4]
 
 
+def stake(ledger: LedgerService, *, orders: list[tuple[str, str, str, int]]) -> object:
+    return ledger.stake_many("bench", 1, orders)
+
+
+def settle(ledger: LedgerService, *, lines: list[tuple[str, int, int]]) -> PostedTransaction:
+    return ledger.settle_slice("bench", 1, lines)
+
+
 def run(url: str, players: int, batch: int, owners: int) -> dict[str, Any]:
     upgrade_database(url)
     engine = make_engine(url)
@@ -119,26 +129,21 @@ def run(url: str, players: int, batch: int, owners: int) -> dict[str, Any]:
     phase("grant_many_s", lambda ledger: ledger.grant_many([(n, 10_000, grant_key(n, "signup"))
                                                             for n in names]))  # fmt: skip
     slices = [f"gateway:g{k}" for k in range(owners)]
+    batches = [range(start, min(start + batch, players)) for start in range(0, players, batch)]
     rates = []
-    for start in range(0, players, batch):
-        part = range(start, min(start + batch, players))
+    lines_by_owner: dict[str, list[tuple[str, int, int]]] = {owner: [] for owner in slices}
+    for number, part in enumerate(batches):
+        owner = slices[number % owners]
         orders = [(names[i], f"{names[i]}.0", "main", outcome(i)[0]) for i in part]
         before = timings.get("stake_many_s", 0)
-        phase("stake_many_s", lambda ledger, o=orders: ledger.stake_many("bench", 1, o),  # type: ignore[misc]
-              slices[(start // batch) % owners])  # fmt: skip
+        phase("stake_many_s", partial(stake, orders=orders), owner)
         rates.append(round(len(orders) / (timings["stake_many_s"] - before)))
-    lines_by_owner: dict[str, list[tuple[str, int, int]]] = {owner: [] for owner in slices}
-    for start in range(0, players, batch):
-        owner = slices[(start // batch) % owners]
-        part = range(start, min(start + batch, players))
         lines_by_owner[owner].extend((names[i], *outcome(i)) for i in part)
     settled = {}
     for owner, lines in lines_by_owner.items():
-        settled[owner] = phase("settle_s", lambda ledger, l=lines: ledger.settle_slice(  # type: ignore[misc]
-            "bench", 1, l), owner)  # fmt: skip
+        settled[owner] = phase("settle_s", partial(settle, lines=lines), owner)
     for owner, lines in lines_by_owner.items():
-        replay = phase("settle_retry_s", lambda ledger, l=lines: ledger.settle_slice(  # type: ignore[misc]
-            "bench", 1, l), owner)  # fmt: skip
+        replay = phase("settle_retry_s", partial(settle, lines=lines), owner)
         assert replay.replayed and replay.id == settled[owner].id
     start_check = time.perf_counter()
     with sessions() as session:
