@@ -256,7 +256,7 @@ class LedgerRepository:
         return None if row is None else _round(row)
 
     def ensure_round(
-        self, table_id: str, round_no: int, in_play_account_id: int, owner: str
+        self, table_id: str, round_no: int, in_play_account_id: int, owner: str | None
     ) -> None:
         self.insert_ignoring_duplicates(
             ROUNDS,

@@ -364,7 +364,7 @@ class LedgerService:
 
         def build() -> Plan:
             round_row = round_for_write(
-                self.repository, table_id, round_no, action="cancel", lock="end", owner=self.owner
+                self.repository, table_id, round_no, action="cancel", lock="end"
             )
             open_slices = self.slices.lock_open_slices(round_row.id)
             plan = Plan(
