@@ -83,10 +83,9 @@ class SliceClosedError(RoundClosedError):
         self.status = status
 
 
-class SlicesStillOpenError(LedgerError):
-    """The round cannot end yet: some owners' slices are still open."""
-
-    code = "slices_open"
+class SlicesStillOpenError(InvalidLedgerInputError):
+    """The round cannot end yet: some owners' slices are still open (a coordinator's mistake,
+    never a player's: it keeps the input error's code)."""
 
     def __init__(self, table_id: str, round_no: int, owners: list[str]) -> None:
         self.owners = owners
