@@ -11,8 +11,8 @@ from sqlalchemy.orm import Session, sessionmaker
 from typer.testing import CliRunner
 
 from boundless.cli.ledger_commands import register
-from boundless.ledger import make_engine
-from boundless.ledger.models import ACCOUNTS
+from boundless.ledger import LedgerService, make_engine
+from boundless.ledger.models import ACCOUNTS, SLICES
 from tests.ledger.helpers import Run, fund
 
 
@@ -64,3 +64,36 @@ def test_missing_or_unmigrated_database(tmp_path: Path, empty_database_url: str)
     code, output = check(empty_database_url)
     assert code == 2
     assert "no ledger tables: run the migrations" in output
+
+
+def test_check_proves_the_slices(
+    run: Run, sessions: sessionmaker[Session], database_url: str
+) -> None:
+    fund(run, "alice", "bob")
+    run(
+        lambda ledger: LedgerService(ledger.session, "gateway:a").stake(
+            "t1", 1, "alice", "a", "main", 100
+        )
+    )
+    run(
+        lambda ledger: LedgerService(ledger.session, "gateway:b").stake(
+            "t1", 1, "bob", "b", "main", 50
+        )
+    )
+    run(lambda ledger: LedgerService(ledger.session, "gateway:a").settle_slice(
+        "t1", 1, [("alice", 100, 200)]))  # fmt: skip
+    code, output = check(database_url)
+    assert code == 0, output
+    assert "rounds: 1 open\nslices: 1 open, 1 settled\n" in output
+    with sessions.begin() as session:
+        session.execute(
+            update(SLICES).where(SLICES.c.owner == "gateway:b").values(status="settled")
+        )
+    code, output = check(database_url)
+    assert code == 1
+    assert (
+        "[slice_holds_coins] the slice of 'gateway:b' in round 1 of table 't1' is settled" in output
+    )
+    assert (
+        "[round_status_wrong] round 1 of table 't1' is open with 0 of its 2 slices open" in output
+    )

@@ -7,9 +7,15 @@ from concurrent.futures import ThreadPoolExecutor
 from alembic import command
 from alembic.autogenerate import compare_metadata
 from alembic.runtime.migration import MigrationContext
-from sqlalchemy import inspect, text
+from sqlalchemy import Connection, inspect, text
 
-from boundless.ledger import make_engine, upgrade_database
+from boundless.ledger import (
+    LedgerService,
+    check_books,
+    make_engine,
+    make_session_factory,
+    upgrade_database,
+)
 from boundless.ledger.database import (
     VERSION_TABLE,
     alembic_config,
@@ -32,7 +38,7 @@ def test_upgrade_from_empty_and_repeat(empty_database_url: str) -> None:
         with engine.connect() as connection:
             tables = set(inspect(connection).get_table_names())
             assert LEDGER_TABLES | {VERSION_TABLE, "other_app_table"} <= tables
-            assert current_revision(connection) == head_revision() == "0001_ledger_tables"
+            assert current_revision(connection) == head_revision() == "0002_ledger_slices"
     finally:
         engine.dispose()
 
@@ -74,5 +80,94 @@ def test_two_servers_migrating_at_once(empty_database_url: str) -> None:
     try:
         with engine.connect() as connection:
             assert current_revision(connection) == head_revision()
+    finally:
+        engine.dispose()
+
+
+def _legacy_books(connection: Connection) -> None:
+    """A 0001 ledger: alice granted 1,000; round 1 settled, round 2 cancelled, round 3 open."""
+    now = "2026-11-30 12:00:00"
+
+    def run(sql: str, **params: object) -> int | None:
+        result = connection.execute(text(sql), params)
+        return None if result.returns_rows is False else result.scalar()
+
+    names = ["issuance", "house", "wallet:alice", "in_play:t1:1", "in_play:t1:2", "in_play:t1:3"]
+    ids = {}
+    for name in names:
+        kind = name.split(":")[0]
+        ids[name] = run(
+            "INSERT INTO ledger_accounts (name, kind, player_id, balance, created_at) "
+            "VALUES (:n, :k, :p, 0, :t) RETURNING id",
+            n=name, k=kind, p="alice" if kind == "wallet" else None, t=now,
+        )  # fmt: skip
+    rounds = {}
+    for round_no, status in ((1, "closed"), (2, "cancelled"), (3, "open")):
+        rounds[round_no] = run(
+            "INSERT INTO ledger_rounds (table_id, round_no, in_play_account_id, status, "
+            "opened_at) VALUES ('t1', :r, :a, :s, :t) RETURNING id",
+            r=round_no, a=ids[f"in_play:t1:{round_no}"], s=status, t=now,
+        )  # fmt: skip
+    moves = [
+        ("grant:alice:signup", "grant", None, {"issuance": -1000, "wallet:alice": 1000}),
+        ("t1:1:a:main", "stake", 1, {"wallet:alice": -100, "in_play:t1:1": 100}),
+        ("t1:1:*:settle", "settle", 1, {"in_play:t1:1": -100, "wallet:alice": 200, "house": -100}),
+        ("t1:2:a:main", "stake", 2, {"wallet:alice": -50, "in_play:t1:2": 50}),
+        ("t1:2:*:cancel", "cancel", 2, {"in_play:t1:2": -50, "wallet:alice": 50}),
+        ("t1:3:a:main", "stake", 3, {"wallet:alice": -70, "in_play:t1:3": 70}),
+    ]
+    for key, category, round_no, amounts in moves:
+        transaction = run(
+            "INSERT INTO ledger_transactions (idempotency_key, fingerprint, description, category, "
+            "kind, round_id, player_id, position, created_at) VALUES (:k, 'f', 'legacy', :c, :c, "
+            ":r, 'alice', 'a', :t) RETURNING id",
+            k=key, c=category, r=rounds.get(round_no or 0), t=now,
+        )  # fmt: skip
+        for name, amount in amounts.items():
+            run(
+                "INSERT INTO ledger_entries (transaction_id, account_id, amount) "
+                "VALUES (:x, :a, :m)",
+                x=transaction, a=ids[name], m=amount,
+            )  # fmt: skip
+            run("UPDATE ledger_accounts SET balance = balance + :m WHERE id = :a",
+                m=amount, a=ids[name])  # fmt: skip
+
+
+def test_upgrade_turns_each_legacy_round_into_one_local_slice(empty_database_url: str) -> None:
+    upgrade_database(empty_database_url, "0001_ledger_tables")
+    engine = make_engine(empty_database_url)
+    try:
+        with engine.begin() as connection:
+            _legacy_books(connection)
+        upgrade_database(engine)
+        sessions = make_session_factory(engine)
+        with sessions() as session:
+            ledger = LedgerService(session)
+            books = check_books(session)
+            assert books.ok, books.summary()
+            assert books.slices == {"open": 1, "settled": 1, "cancelled": 1}
+            assert [(s.round_no, s.owner, s.status, s.in_play_balance) for s in
+                    ledger.open_slices("local")] == [(3, "local", "open", 70)]  # fmt: skip
+            owners = {t.key: t.owner for t in ledger.round_transactions("t1", 2)}
+            assert owners == {"t1:2:a:main": "local", "t1:2:*:cancel": None}
+        with sessions.begin() as session:  # the server's restart after the upgrade
+            recovered = LedgerService(session).recover_owner("local")
+            assert [t.key for t in recovered] == ["t1:3:*local:cancel"]
+        with sessions() as session:
+            assert LedgerService(session).wallet_balance("alice") == 1_100
+            info = LedgerService(session).round_info("t1", 3)
+            assert info is not None and info.status == "cancelled"
+            books = check_books(session)
+            assert books.ok, books.summary()
+        with engine.begin() as connection:  # every round ended: the slices may go again
+            command.downgrade(alembic_config(connection), "0001_ledger_tables")
+        with engine.connect() as connection:
+            assert "ledger_slices" not in inspect(connection).get_table_names()
+            assert current_revision(connection) == "0001_ledger_tables"
+        upgrade_database(engine)
+        with sessions() as session:
+            books = check_books(session)
+            assert books.ok, books.summary()
+            assert books.slices == {"settled": 1, "cancelled": 2}
     finally:
         engine.dispose()

@@ -1,16 +1,18 @@
 """Transaction kinds and idempotency keys.
 
-A key is ``<table_id>:<round_no>:<position>:<kind>``; round-wide writes (settle, close, cancel) use
-the position ``*``. Grants use ``grant:<player_id>:<reason>``. The same key always means the
-same write: repeating it moves nothing, reusing it for different content is an error.
+A key is ``<table_id>:<round_no>:<position>:<kind>``; a write for a whole slice (settle, close,
+cancel) uses the position ``*<owner>``, a whole-round cancellation the position ``*``. Grants use
+``grant:<player_id>:<reason>``. The same key always means the same write: repeating it moves
+nothing, reusing it for different content is an error.
 """
 
 from __future__ import annotations
 
+import functools
 import re
 from enum import StrEnum
 
-from boundless.ledger.accounts import check_identifier, check_round_no
+from boundless.ledger.accounts import check_identifier, check_owner, check_round_no
 from boundless.ledger.errors import InvalidLedgerInputError
 
 ROUND_SCOPE = "*"
@@ -40,14 +42,30 @@ PAYOUT_KINDS = frozenset({"payout", "refund"})
 _KIND = re.compile(r"^([a-z_]+)(?::([A-Za-z0-9_.-]{1,32}))?$")
 
 
+@functools.lru_cache(maxsize=1024)
+def _split_kind_cached(kind: str) -> tuple[str, str | None] | None:
+    match = _KIND.match(kind)
+    return None if match is None else (match.group(1), match.group(2))
+
+
 def _split_kind(kind: object) -> tuple[str, str | None]:
-    match = _KIND.match(kind) if isinstance(kind, str) else None
-    if match is None:
+    """A batch repeats a handful of kinds thousands of times: parsed once each."""
+    parsed = _split_kind_cached(kind) if isinstance(kind, str) else None
+    if parsed is None:
         raise InvalidLedgerInputError(f"kind must look like 'main' or 'side:pair', got {kind!r}")
-    return match.group(1), match.group(2)
+    return parsed
 
 
 def check_stake_kind(kind: object) -> str:
+    return _check_stake_kind(kind) if isinstance(kind, str) else _check_stake_kind_now(kind)
+
+
+@functools.lru_cache(maxsize=1024)
+def _check_stake_kind(kind: str) -> str:
+    return _check_stake_kind_now(kind)
+
+
+def _check_stake_kind_now(kind: object) -> str:
     base, suffix = _split_kind(kind)
     if base not in STAKE_KINDS:
         raise InvalidLedgerInputError(
@@ -76,10 +94,17 @@ def round_key(table_id: str, round_no: int, position: str, kind: str) -> str:
     """The idempotency key of a write for ``(table, round, position, kind)``."""
     check_identifier("table id", table_id)
     check_round_no(round_no)
-    if position != ROUND_SCOPE:
+    if not isinstance(position, str) or not position.startswith(ROUND_SCOPE):
         check_identifier("position", position)
+    elif position != ROUND_SCOPE:
+        check_owner(position[len(ROUND_SCOPE) :])
     _split_kind(kind)
     return f"{table_id}:{round_no}:{position}:{kind}"
+
+
+def slice_key(table_id: str, round_no: int, owner: str, kind: str) -> str:
+    """The key of a write for one owner's whole slice: ``t1:42:*gateway:g1:settle``."""
+    return round_key(table_id, round_no, f"{ROUND_SCOPE}{check_owner(owner)}", kind)
 
 
 def grant_key(player_id: str, reason: str) -> str:

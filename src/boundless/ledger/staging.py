@@ -1,0 +1,128 @@
+"""A per-connection temporary table that carries one batch (bets, grants, settlement lines or new
+wallets) into the database, so that a batch of any size is a handful of set-based statements.
+
+PostgreSQL loads it with ``COPY ... FROM STDIN`` and analyses it; SQLite with one executemany.
+Every later statement joins it to the ledger's tables on their unique indexes: no statement binds
+one parameter per row, so the cost per row stays flat however large the tables grow (an
+``IN (...)`` list of thousands of keys, planned once as a generic plan, scanned the whole
+transactions table for each lookup: that made ``stake_many`` superlinear).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Sequence
+from typing import Any
+
+from sqlalchemy import bindparam, column, table, text
+from sqlalchemy.exc import IntegrityError
+from sqlalchemy.orm import Session
+from sqlalchemy.types import TypeEngine
+
+STAGE = "ledger_stage"
+COLUMNS = (
+    "seq",
+    "key",
+    "fingerprint",
+    "description",
+    "kind",
+    "player_id",
+    "position",
+    "wallet",
+    "amount",
+    "paid",
+)
+"""``wallet`` is the wallet account's name; ``amount`` the bet or grant (or, for a settlement
+line, the stake held), ``paid`` what a settlement pays."""
+
+STAGE_TABLE = table(STAGE, *(column(name) for name in COLUMNS))
+
+ANALYZE_FROM_ROWS = 1000
+"""PostgreSQL never auto-analyses temporary tables; a large batch without statistics gets bad
+join plans, a small one is not worth the ANALYZE."""
+
+StageRow = tuple[
+    int, str | None, str | None, str | None, str | None, str, str | None, str, int, int
+]
+
+
+def _ddl(dialect: str) -> str:
+    big = "BIGINT" if dialect == "postgresql" else "INTEGER"
+    tail = " ON COMMIT DELETE ROWS" if dialect == "postgresql" else ""
+    return (
+        f"CREATE TEMPORARY TABLE IF NOT EXISTS {STAGE} (seq {big} NOT NULL, key TEXT, "
+        "fingerprint TEXT, description TEXT, kind TEXT, player_id TEXT NOT NULL, position TEXT, "
+        f"wallet TEXT NOT NULL, amount {big} NOT NULL, paid {big} NOT NULL){tail}"
+    )
+
+
+class Stage:
+    """``Stage(session).load(rows)`` then SQL over ``ledger_stage``; the rows vanish at commit
+    (PostgreSQL) or at the next load."""
+
+    def __init__(self, session: Session) -> None:
+        self.session = session
+        self.dialect = session.get_bind().dialect.name
+
+    def load(self, rows: Sequence[StageRow]) -> None:
+        connection = self.session.connection()
+        connection.exec_driver_sql(_ddl(self.dialect))
+        connection.exec_driver_sql(
+            f"TRUNCATE {STAGE}" if self.dialect == "postgresql" else f"DELETE FROM {STAGE}"
+        )
+        self.copy_into(STAGE, COLUMNS, rows)
+        if self.dialect == "postgresql" and len(rows) >= ANALYZE_FROM_ROWS:
+            connection.exec_driver_sql(f"ANALYZE {STAGE}")
+
+    def copy_into(
+        self, table_name: str, columns: Sequence[str], rows: Iterable[Sequence[Any]]
+    ) -> None:
+        """Append rows to a table in the caller's transaction: ``COPY`` on PostgreSQL, one
+        executemany on SQLite. Constraint violations raise ``IntegrityError`` as usual."""
+        connection = self.session.connection()
+        raw: Any = connection.connection.driver_connection
+        names = ", ".join(columns)
+        try:
+            if self.dialect == "postgresql":
+                copy_sql = f"COPY {table_name} ({names}) FROM STDIN"
+                with raw.cursor() as cursor, cursor.copy(copy_sql) as copy:
+                    for row in rows:
+                        copy.write_row(row)
+                return
+            marks = ", ".join("?" for _ in columns)
+            cursor = raw.cursor()
+            try:
+                cursor.executemany(f"INSERT INTO {table_name} ({names}) VALUES ({marks})", rows)
+            finally:
+                cursor.close()
+        except connection.dialect.dbapi.IntegrityError as error:  # type: ignore[union-attr]
+            raise IntegrityError(f"copy into {table_name}", None, error) from error
+
+    def rows(self, sql: str, **params: Any) -> list[Any]:
+        return list(self.session.execute(text(sql), params).all())
+
+    def execute(
+        self, sql: str, types: dict[str, TypeEngine[Any]] | None = None, **params: Any
+    ) -> None:
+        statement = text(sql)
+        if types:
+            statement = statement.bindparams(
+                *(bindparam(name, type_=kind) for name, kind in types.items())
+            )
+        self.session.execute(statement, params)
+
+    def lock_wallets(self, extra_ids: Iterable[int] = ()) -> dict[str, tuple[int, int, str | None]]:
+        """``{wallet name: (id, balance, player id)}`` of the staged wallets that exist, row-locked
+        with ``extra_ids`` in id order on PostgreSQL (SQLite holds the database write lock): the
+        same order as every other writer, so concurrent writers never deadlock."""
+        extra = sorted({int(account_id) for account_id in extra_ids})
+        either = f" OR a.id IN ({', '.join(map(str, extra))})" if extra else ""
+        lock = " FOR UPDATE" if self.dialect == "postgresql" else ""
+        found = self.rows(
+            "SELECT a.id, a.name, a.balance, a.player_id, a.kind FROM ledger_accounts a "
+            f"WHERE a.name IN (SELECT wallet FROM {STAGE}){either} ORDER BY a.id{lock}"
+        )
+        return {
+            name: (int(account_id), int(balance), player_id)
+            for account_id, name, balance, player_id, kind in found
+            if kind == "wallet"
+        }
