@@ -153,44 +153,43 @@ class JetStreamBus:
             reason = str(cause) or type(cause).__name__
             raise BusUnavailableError(f"cannot reach NATS at {url}: {reason}") from None
         names = Names(namespace)
-        try:
-            js = client.jetstream(timeout=connect_timeout)
-            for name, subjects in (
-                (names.events_stream, [names.events_subject("*")]),
-                (names.reports_stream, [names.reports_subject("*")]),
-            ):
-                await _ensure_stream(
-                    js,
-                    api.StreamConfig(
-                        name=name,
-                        subjects=subjects,
-                        duplicate_window=duplicate_window_seconds,
-                        num_replicas=replicas,
-                        storage=api.StorageType.FILE,
-                        max_age=STREAM_MAX_AGE_SECONDS,
-                    ),
-                )
+        js = client.jetstream(timeout=connect_timeout)
+        streams = [
+            api.StreamConfig(
+                name=name,
+                subjects=[subject],
+                duplicate_window=duplicate_window_seconds,
+                num_replicas=replicas,
+                storage=api.StorageType.FILE,
+                max_age=STREAM_MAX_AGE_SECONDS,
+            )
+            for name, subject in (
+                (names.events_stream, names.events_subject("*")),
+                (names.reports_stream, names.reports_subject("*")),
+            )
+        ]
+
+        async def setup() -> KeyValue:
+            for config in streams:
+                await _ensure_stream(js, config)
             try:
-                leases = await js.key_value(names.lease_bucket)
+                return await js.key_value(names.lease_bucket)
             except nats.js.errors.BucketNotFoundError:
-                leases = await js.create_key_value(
+                return await js.create_key_value(
                     bucket=names.lease_bucket, ttl=lease_seconds, history=1, replicas=replicas
                 )
-        except nats.js.errors.Error as error:
+
+        try:
+            # A fresh cluster answers "no leader" for a moment: retried like any transient.
+            leases = await _retry(setup, retry_seconds)
+        except nats.errors.Error as error:
             await client.close()
-            raise BusUnavailableError(f"NATS at {url} has no usable JetStream: {error}") from None
+            reason = str(error) or type(error).__name__
+            raise BusUnavailableError(f"NATS at {url} has no usable JetStream: {reason}") from None
         return cls(client, js, leases, names=names, retry_seconds=retry_seconds)
 
     async def _retrying(self, call: Callable[[], Awaitable[T]]) -> T:
-        async for attempt in AsyncRetrying(
-            retry=retry_if_exception(_transient),
-            stop=stop_after_delay(self._retry_seconds),
-            wait=wait_exponential(multiplier=0.05, max=1.0),
-            reraise=True,
-        ):
-            with attempt:
-                return await call()
-        raise AssertionError("unreachable: tenacity reraises")
+        return await _retry(call, self._retry_seconds)
 
     # round events
 
@@ -362,6 +361,18 @@ class JetStreamBus:
         finally:
             with contextlib.suppress(nats.errors.Error):
                 await subscription.unsubscribe()
+
+
+async def _retry(call: Callable[[], Awaitable[T]], seconds: float) -> T:
+    async for attempt in AsyncRetrying(
+        retry=retry_if_exception(_transient),
+        stop=stop_after_delay(seconds),
+        wait=wait_exponential(multiplier=0.05, max=1.0),
+        reraise=True,
+    ):
+        with attempt:
+            return await call()
+    raise AssertionError("unreachable: tenacity reraises")
 
 
 async def _ensure_stream(js: JetStreamContext, config: api.StreamConfig) -> None:
