@@ -98,6 +98,8 @@ def start_cluster(binary: Path, folder: Path, size: int = 3) -> NatsCluster:
             except OSError:
                 if time.monotonic() > deadline or node.process.poll() is not None:
                     cluster.stop()
-                    raise RuntimeError(f"NATS node {node.name} did not start; see {folder}")
+                    raise RuntimeError(
+                        f"NATS node {node.name} did not start; see {folder}"
+                    ) from None
                 time.sleep(0.1)
     return cluster
