@@ -75,6 +75,7 @@ class AppendResult:
 
 class ReportKind(StrEnum):
     BETS_CLOSED = "bets_closed"
+    DECIDED = "decided"
     TAKERS = "takers"
     APPLIED = "applied"
     SETTLED = "settled"

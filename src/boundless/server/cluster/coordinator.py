@@ -1,0 +1,274 @@
+"""The table's coordinator: one active per table, holding the lease; any number of standbys.
+
+While it holds the lease it runs rounds: it opens and closes the betting window, deals, runs the
+steps (closing each at its deadline or as soon as every gateway reports its players decided),
+adds up the gateways' takers so each step's card goes out once, plays the dealer and closes the
+round when the gateways have settled. Every event it appends names the log's last sequence, so a
+coordinator that lost its lease cannot write after its successor. A coordinator that takes over
+finds the round its predecessor left in flight and cancels it (exactly once: the append is fenced).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import logging
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass
+
+from boundless.server.cluster.bus import (
+    Bus,
+    JsonBody,
+    Lease,
+    LeaseLostError,
+    ReportKind,
+    RoundEvent,
+    StaleWriterError,
+    in_sequence,
+)
+from boundless.server.cluster.protocol import ROUND_ENDS, Public, StepTotals, TableSide
+from boundless.server.cluster.reports import ReportBox
+
+log = logging.getLogger("boundless.cluster.coordinator")
+
+
+@dataclass(frozen=True, slots=True)
+class CoordinatorTimers:
+    betting_seconds: float = 15.0
+    decision_seconds: float = 10.0
+    report_seconds: float = 3.0
+    """How long a gateway has to answer a close before it is dropped from the round."""
+    settle_seconds: float = 30.0
+    round_gap_seconds: float = 3.0
+    lease_renew_seconds: float = 1.5
+    standby_poll_seconds: float = 1.0
+
+
+class _Writer:
+    """Appends one round's events, each fenced on the sequence of the one before."""
+
+    def __init__(self, bus: Bus, table: str, last_seq: int) -> None:
+        self._bus, self._table, self.last_seq = bus, table, last_seq
+        self.round_number = 0
+        self._index = 0
+        self._round_start: int | None = None
+
+    def start_round(self, round_number: int, *, index: int = 0, start: int | None = None) -> None:
+        self.round_number, self._index, self._round_start = round_number, index, start
+
+    async def append(self, kind: Public, body: JsonBody) -> int:
+        event = RoundEvent(self._table, self.round_number, self._index, kind.value, body)
+        result = await self._bus.append_event(
+            event, expected_last_seq=self.last_seq, round_start_seq=self._round_start
+        )
+        self.last_seq = result.seq
+        self._round_start = self._round_start or result.seq
+        self._index += 1
+        return result.seq
+
+
+class Coordinator:
+    def __init__(
+        self,
+        bus: Bus,
+        table: str,
+        holder: str,
+        new_side: Callable[[int], TableSide],
+        timers: CoordinatorTimers = CoordinatorTimers(),
+        *,
+        gateways: frozenset[str] = frozenset(),
+    ) -> None:
+        self.bus, self.table, self.holder = bus, table, holder
+        self._new_side = new_side
+        self.timers = timers
+        self.rounds_played = 0
+        self.active = asyncio.Event()
+        """Set while this coordinator holds the lease (tests and status pages watch it)."""
+        self._dropped: set[str] = set()
+        self._known: set[str] = set(gateways)
+        """Gateways expected at the next bet close: the betting report waits for these at most
+        (others may still join within the report deadline)."""
+
+    async def run(self, *, rounds: int | None = None) -> None:
+        """Stand by for the lease, then play rounds while holding it (``rounds``: stop after)."""
+        while rounds is None or self.rounds_played < rounds:
+            lease = await self._wait_for_lease()
+            self.active.set()
+            try:
+                await self._lead(lease, rounds)
+            except* (LeaseLostError, StaleWriterError) as lost:
+                log.warning("%s lost table %s: %s", self.holder, self.table, lost.exceptions[0])
+            finally:
+                self.active.clear()
+            if rounds is not None and self.rounds_played >= rounds:
+                with contextlib.suppress(LeaseLostError):
+                    await self.bus.release_lease(lease)
+
+    async def _wait_for_lease(self) -> Lease:
+        while True:
+            lease = await self.bus.acquire_lease(self.table, self.holder)
+            if lease is not None:
+                log.info("%s holds the lease of table %s", self.holder, self.table)
+                return lease
+            await asyncio.sleep(self.timers.standby_poll_seconds)
+
+    async def _lead(self, lease: Lease, rounds: int | None) -> None:
+        box = ReportBox()
+        async with asyncio.TaskGroup() as group:
+            renewing = group.create_task(self._renew(lease))
+            reading = group.create_task(self._read_reports(box, await self._report_start()))
+            writer = await self._recover()
+            while rounds is None or self.rounds_played < rounds:
+                await self._play_round(writer, box)
+                self.rounds_played += 1
+                if rounds is None or self.rounds_played < rounds:
+                    await asyncio.sleep(self.timers.round_gap_seconds)
+            renewing.cancel()
+            reading.cancel()
+
+    async def _renew(self, lease: Lease) -> None:
+        while True:
+            await asyncio.sleep(self.timers.lease_renew_seconds)
+            lease = await self.bus.renew_lease(lease)
+
+    async def _report_start(self) -> int:
+        return await self.bus.last_report_seq(self.table) + 1
+
+    async def _read_reports(self, box: ReportBox, from_seq: int) -> None:
+        async for stored in in_sequence(self.bus.reports(self.table, from_seq=from_seq)):
+            box.add(stored.report)
+
+    async def _recover(self) -> _Writer:
+        """Cancel a round the previous coordinator left in flight; the writer for the next."""
+        while True:
+            last = await self.bus.last_event_seq(self.table)
+            replayed = await self.bus.replay_round(self.table)
+            writer = _Writer(self.bus, self.table, last)
+            if not replayed:
+                return writer
+            tail = replayed[-1]
+            writer.round_number = tail.event.round_number
+            if tail.event.kind in ROUND_ENDS:
+                return writer
+            writer.start_round(
+                tail.event.round_number, index=tail.event.index + 1, start=replayed[0].seq
+            )
+            try:
+                await writer.append(
+                    Public.ROUND_CANCELLED,
+                    {"reason": "the table's coordinator changed during the round"},
+                )
+                return writer
+            except StaleWriterError:
+                continue  # the old coordinator appended meanwhile; read the log's end again
+
+    async def _play_round(self, writer: _Writer, box: ReportBox) -> None:
+        timers = self.timers
+        number = writer.round_number + 1
+        writer.start_round(number)
+        box.forget_before(number)
+        self._dropped = set()
+        side = self._new_side(number)
+        await writer.append(Public.ROUND_OPENED, {"betting_seconds": timers.betting_seconds})
+        await asyncio.sleep(timers.betting_seconds)
+        await writer.append(Public.BETTING_CLOSED, {})
+        bets = await box.wait(
+            number,
+            ReportKind.BETS_CLOSED,
+            0,
+            expected=self._known or None,
+            seconds=timers.report_seconds,
+        )
+        self._known = set(bets)
+        positions = _positions_by_spot(bets)
+        playing = {gateway for gateway, body in bets.items() if _total_positions(body)}
+        dealt = side.deal(positions)
+        await writer.append(
+            Public.DEALT,
+            {
+                "gateways": sorted(playing),
+                "positions": {str(spot): count for spot, count in positions.items()},
+                **dealt,
+            },
+        )
+        plan = side.next_step(None)
+        while plan is not None:
+            await writer.append(
+                Public.STEP_OPENED,
+                {"step": plan.step, "spot": plan.spot, "seconds": timers.decision_seconds}
+                | dict(plan.body),
+            )
+            await box.wait(
+                number,
+                ReportKind.DECIDED,
+                plan.step,
+                expected=playing,
+                seconds=timers.decision_seconds,
+            )
+            await writer.append(Public.STEP_CLOSED, {"step": plan.step})
+            takers = await self._gather(writer, box, playing, ReportKind.TAKERS, plan.step)
+            totals = StepTotals(
+                step=plan.step,
+                spot=plan.spot,
+                takers=sum(_count(body, "takers") for body in takers.values()),
+                playing=sum(_count(body, "playing") for body in takers.values()),
+            )
+            card = side.card(plan, totals.takers)
+            await writer.append(
+                Public.STEP_CARD, {"step": plan.step, "takers": totals.takers, "card": card}
+            )
+            if totals.takers:
+                await self._gather(writer, box, playing, ReportKind.APPLIED, plan.step)
+            plan = side.next_step(totals)
+        await writer.append(Public.DEALER_PLAYED, side.play_dealer())
+        await writer.append(Public.ROUND_SETTLING, {})
+        settled = await box.wait(
+            number, ReportKind.SETTLED, 0, expected=playing, seconds=timers.settle_seconds
+        )
+        await writer.append(
+            Public.ROUND_CLOSED,
+            {
+                "settled": sorted(settled),
+                "dropped": sorted(self._dropped | (playing - set(settled))),
+            },
+        )
+        self._known |= set(settled)
+
+    async def _gather(
+        self, writer: _Writer, box: ReportBox, playing: set[str], kind: ReportKind, step: int
+    ) -> dict[str, JsonBody]:
+        """Every playing gateway's report; those that miss the deadline leave the round."""
+        got = await box.wait(
+            writer.round_number, kind, step, expected=playing, seconds=self.timers.report_seconds
+        )
+        for gateway in sorted(playing - set(got)):
+            log.warning("table %s: gateway %s missed its %s report", self.table, gateway, kind)
+            await writer.append(
+                Public.GATEWAY_DROPPED, {"gateway": gateway, "missed": kind.value, "step": step}
+            )
+            playing.discard(gateway)
+            self._known.discard(gateway)
+            self._dropped.add(gateway)
+        return {gateway: body for gateway, body in got.items() if gateway in playing}
+
+
+def _count(body: JsonBody, name: str) -> int:
+    value = body.get(name, 0)
+    return value if isinstance(value, int) else 0
+
+
+def _total_positions(body: JsonBody) -> int:
+    spots = body.get("positions", {})
+    return sum(v for v in spots.values() if isinstance(v, int)) if isinstance(spots, dict) else 0
+
+
+def _positions_by_spot(bets: Mapping[str, JsonBody]) -> dict[int, int]:
+    """Positions per spot over every gateway (in the JSON bodies, spots are string keys)."""
+    total: dict[int, int] = {}
+    for body in bets.values():
+        spots = body.get("positions", {})
+        if isinstance(spots, dict):
+            for spot, count in spots.items():
+                if isinstance(count, int):
+                    total[int(spot)] = total.get(int(spot), 0) + count
+    return total
