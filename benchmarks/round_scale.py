@@ -33,9 +33,12 @@ SIZES = (1_000, 10_000, 100_000, 1_000_000)
 SILENT, HIT_TO_17, AGGRESSIVE, STANDER = range(4)
 
 
-def bot_action(style: int, path: PathState, context: DecisionContext) -> int:
-    """What a bot of ``style`` decides for the hand in play (-1: says nothing)."""
+def bot_action(style: int, path: PathState, context: DecisionContext, rich: bool) -> int:
+    """What a bot of ``style`` decides for the hand in play (-1: says nothing). ``rich``:
+    its coins cover a double or split (a bot only presses buttons it can pay for)."""
     legal = legal_actions(path, context)
+    if not rich:
+        legal = legal - {Action.DOUBLE, Action.SPLIT}
     total = path.hand.total
     if style == SILENT:
         return -1
@@ -50,7 +53,10 @@ def bot_action(style: int, path: PathState, context: DecisionContext) -> int:
     else:
         choice = Action.HIT if total < 15 else Action.STAND
     if choice not in legal:
-        choice = Action.SPLIT if Action.SPLIT in legal else Action.SURRENDER20
+        # A pair that may only be split (or declined with Surrender 20%) in split-only titles.
+        choice = next(
+            (option for option in (Action.SPLIT, Action.SURRENDER20) if option in legal), -1
+        )
     return int(choice)
 
 
@@ -86,31 +92,33 @@ def play_round(title: str, count: int, seed: int) -> dict[str, float]:
     round_.place_bets(player_ids, spots, main, sides, balances)
     round_.deal()
     if round_.phase == "insurance":
-        book = round_.book
-        insurers = np.flatnonzero((styles == AGGRESSIVE) & (book.main > 0))
-        affordable = book.free[book.player[insurers]] >= book.main[insurers] // 2
-        round_.take_insurance_many(insurers[affordable])
+        seated = np.flatnonzero(main > 0)
+        insurers = seated[styles[seated] == AGGRESSIVE]
+        if rules.insurance.blackjack_offer == "even_money":
+            # A blackjack is offered even money, not insurance: those bots say nothing.
+            states = round_.nodes.states
+            naturals = [bool(path.hands) and path.hands[0].status == "blackjack" for path in states]
+            insurers = insurers[~np.array(naturals, dtype=np.bool_)[round_.path_nodes(insurers)]]
+        cost = rules.insurance.cost.of_array(round_.main_stakes(insurers))
+        round_.take_insurance_many(insurers[round_.free_coins_of(insurers) >= cost])
         round_.close_insurance()
     steps = 0
     while round_.phase == "decisions":
         waiting = round_.positions_awaiting_decision()
         if len(waiting):
-            context = round_._context()
-            key = round_.book.node[waiting] * 4 + styles[waiting]
+            context = round_.context()
+            # Every hand here costs one main bet to double or split.
+            rich = round_.free_coins_of(waiting) >= round_.main_stakes(waiting)
+            key = (round_.path_nodes(waiting) * 4 + styles[waiting]) * 2 + rich
             unique_keys, inverse = np.unique(key, return_inverse=True)
             per_key = np.array(
                 [
-                    bot_action(k % 4, round_.nodes.states[k // 4], context)
+                    bot_action(k // 2 % 4, round_.nodes.states[k // 8], context, bool(k % 2))
                     for k in unique_keys.tolist()
                 ],
                 dtype=np.int64,
             )
             actions = per_key[inverse.reshape(-1)]
-            book = round_.book
-            costly = (actions == Action.DOUBLE) | (actions == Action.SPLIT)
-            # A bot only presses buttons it can pay for (every hand here costs one main bet).
-            broke = costly & (book.free[book.player[waiting]] < book.main[waiting])
-            actions[broke] = Action.HIT
             speaking = actions >= 0
             round_.decide_many(waiting[speaking], actions[speaking])
         round_.close_step()

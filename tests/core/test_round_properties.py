@@ -83,8 +83,8 @@ def _round_cards(round_: SharedRound) -> list[Card]:
     if round_.up_card is not None:
         cards.append(round_.up_card)
     cards += [round_.spot_cards[spot][1] for spot in spots]
-    if round_._hole_card is not None:
-        cards.append(round_._hole_card)
+    if round_.hidden_hole is not None:
+        cards.append(round_.hidden_hole)
     for spot in spots:
         cards += round_.step_cards[spot]
     cards += list(round_.dealer_cards[2:])
@@ -166,7 +166,7 @@ def test_views_never_show_the_hole_card_or_undealt_cards(data: st.DataObject, se
             shown = _cards_in(view)
             dealt_so_far = Counter(shoe.dealt())
             if not round_.hole_revealed:
-                dealt_so_far[round_._hole_card] -= 1  # type: ignore[index]
+                dealt_so_far[round_.hidden_hole] -= 1  # type: ignore[index]
                 assert len(view["dealer"]["cards"]) == 1
             assert not (Counter(shown) - dealt_so_far), "a view shows a card not visible yet"
         if round_.phase == "decisions":

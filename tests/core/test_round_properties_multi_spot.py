@@ -165,7 +165,7 @@ def _round_cards(round_: SharedRound) -> list[Card]:
     if round_.up_card is not None:
         cards.append(round_.up_card)
     cards += [round_.spot_cards[spot][1] for spot in spots]
-    hole = round_._hole_card
+    hole = round_.hidden_hole
     if hole is not None:
         cards.append(hole)
     for spot in spots:
@@ -274,8 +274,8 @@ def test_views_never_show_the_hole_card_or_an_undealt_card(
             view = player_view(round_, player)
             shown = Counter(_cards_in(view))
             visible = Counter(shoe.dealt())
-            if round_._hole_card is not None and not round_.hole_revealed:
-                visible[round_._hole_card] -= 1
+            if round_.hidden_hole is not None and not round_.hole_revealed:
+                visible[round_.hidden_hole] -= 1
                 assert len(view["dealer"]["cards"]) == 1
                 assert view["dealer"]["hole_hidden"] is True
             if not round_.rules.table.shared:

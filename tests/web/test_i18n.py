@@ -138,7 +138,7 @@ PHASES = ("betting", "insurance", "decisions", "dealer", "settling", "settled", 
 DYNAMIC_FAMILIES: dict[str, set[str]] = {
     "action": {f"action.{action.word}" for action in Action},
     "by": {f"by.{source.word}" for source in Source},
-    "status": {f"status.{status}" for status in get_args(HandStatus)},
+    "status": {f"status.{status}" for status in HandStatus},
     "outcome": {
         f"outcome.{outcome}"
         for outcome in (

@@ -337,7 +337,7 @@ class TableDriver:
         rows = []
         for seat in self.seats:
             for position in round_.positions_of(seat.player_id):
-                rows.append((seat, int(round_.book.spot[position]), position))
+                rows.append((seat, round_.spot_of(position), position))
         return rows
 
     def _play(self, round_: SharedRound) -> None:
@@ -387,7 +387,7 @@ class TableDriver:
                 kind = "insurance"
             else:
                 continue
-            main = int(round_.book.main[position])
+            main = round_.main_stake(position)
             cost = 0 if kind == "even_money" else self.rules.insurance.cost.of(main)
             offer = InsuranceOffer(
                 seat.player_id,
@@ -397,7 +397,7 @@ class TableDriver:
                 main,
                 round_.path_of(position).hands[0].cards,
                 round_.up_card,
-                int(round_.book.free[round_.book.player[position]]),
+                round_.free_coins(position),
             )
             try:
                 wanted = seat.decider.insurance(offer)
@@ -429,8 +429,8 @@ class TableDriver:
             hands=path.hands,
             up_card=round_.up_card,
             legal=round_.legal_actions(seat.player_id, spot),
-            main_amount=int(round_.book.main[position]),
-            free_amount=int(round_.book.free[round_.book.player[position]]),
+            main_amount=round_.main_stake(position),
+            free_amount=round_.free_coins(position),
         )
 
     def _ask_decision(self, round_: SharedRound, seat: Seat, spot: int, position: int) -> None:

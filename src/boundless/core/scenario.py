@@ -8,6 +8,7 @@ with a message that names the field, player or card at fault.
 from __future__ import annotations
 
 from collections.abc import Callable, Mapping
+from dataclasses import dataclass
 from typing import Any
 
 from boundless.core.cards import parse_cards
@@ -60,44 +61,51 @@ def _per_spot(value: object, where: str, multi: bool) -> dict[int, Any]:
     return result
 
 
-class _Player:
-    def __init__(self, data: object, index: int, rules: RuleSet) -> None:
-        where = f"players[{index}]"
-        _require(isinstance(data, dict), f"{where} must be an object")
-        assert isinstance(data, dict)
-        unknown = set(data) - PLAYER_KEYS
-        _require(not unknown, f"{where} has unknown keys {sorted(unknown)}")
-        player_id = data.get("id")
-        _require(isinstance(player_id, str) and player_id != "", f"{where}.id must be text")
-        assert isinstance(player_id, str)
-        self.id = player_id
-        self.balance = _int(data.get("balance"), f"{where}.balance")
-        multi = rules.table.spots > 1
-        self.bets: dict[int, dict[str, int]] = {}
-        _require("bets" in data, f"{where}.bets is missing")
-        for spot, bets in _per_spot(data["bets"], f"{where}.bets", multi).items():
-            _require(isinstance(bets, dict), f"{where}.bets for spot {spot} must be an object")
-            amounts = {key: _int(amount, f"{where}.bets.{key}") for key, amount in bets.items()}
-            self.bets[spot] = amounts
-        actions = data.get("actions", [] if not multi else {})
-        self.actions: dict[int, list[str]] = {}
-        for spot, words in _per_spot(actions, f"{where}.actions", multi).items():
-            _require(
-                isinstance(words, list) and all(isinstance(word, str) for word in words),
-                f"{where}.actions must be a list of action words",
-            )
-            self.actions[spot] = list(words)
-        insurance = data.get("insurance", False)
-        if isinstance(insurance, list):
-            _require(all(isinstance(x, bool) for x in insurance), f"{where}.insurance: booleans")
-            spots = sorted(self.bets)
-            self.insurance = {
-                spot: bool(insurance[i]) if i < len(insurance) else False
-                for i, spot in enumerate(spots)
-            }
-        else:
-            _require(isinstance(insurance, bool), f"{where}.insurance must be true/false")
-            self.insurance = {spot: bool(insurance) for spot in self.bets}
+@dataclass(slots=True)
+class ScenarioPlayer:
+    id: str
+    balance: int
+    bets: dict[int, dict[str, int]]  # spot -> {"main": amount, side key: amount}
+    actions: dict[int, list[str]]  # spot -> action words still to play, in order
+    insurance: dict[int, bool]  # spot -> takes insurance (or even money) when offered
+
+
+def _player(data: object, index: int, rules: RuleSet) -> ScenarioPlayer:
+    where = f"players[{index}]"
+    _require(isinstance(data, dict), f"{where} must be an object")
+    assert isinstance(data, dict)
+    unknown = set(data) - PLAYER_KEYS
+    _require(not unknown, f"{where} has unknown keys {sorted(unknown)}")
+    player_id = data.get("id")
+    _require(isinstance(player_id, str) and player_id != "", f"{where}.id must be text")
+    assert isinstance(player_id, str)
+    balance = _int(data.get("balance"), f"{where}.balance")
+    multi = rules.table.spots > 1
+    bets: dict[int, dict[str, int]] = {}
+    _require("bets" in data, f"{where}.bets is missing")
+    for spot, spot_bets in _per_spot(data["bets"], f"{where}.bets", multi).items():
+        _require(isinstance(spot_bets, dict), f"{where}.bets for spot {spot} must be an object")
+        bets[spot] = {key: _int(amount, f"{where}.bets.{key}") for key, amount in spot_bets.items()}
+    actions: dict[int, list[str]] = {}
+    for spot, words in _per_spot(
+        data.get("actions", [] if not multi else {}), f"{where}.actions", multi
+    ).items():
+        _require(
+            isinstance(words, list) and all(isinstance(word, str) for word in words),
+            f"{where}.actions must be a list of action words",
+        )
+        actions[spot] = list(words)
+    wanted = data.get("insurance", False)
+    if isinstance(wanted, list):
+        _require(all(isinstance(x, bool) for x in wanted), f"{where}.insurance: booleans")
+        insurance = {
+            spot: bool(wanted[i]) if i < len(wanted) else False
+            for i, spot in enumerate(sorted(bets))
+        }
+    else:
+        _require(isinstance(wanted, bool), f"{where}.insurance must be true/false")
+        insurance = {spot: bool(wanted) for spot in bets}
+    return ScenarioPlayer(player_id, balance, bets, actions, insurance)
 
 
 def run_scenario(data: object, load: TitleLoader) -> dict[str, Any]:
@@ -127,7 +135,7 @@ def run_scenario(data: object, load: TitleLoader) -> dict[str, Any]:
         "'players' must be a non-empty list",
     )
     assert isinstance(players_data, list)
-    players = [_Player(item, index, rules) for index, item in enumerate(players_data)]
+    players = [_player(item, index, rules) for index, item in enumerate(players_data)]
     ids = [player.id for player in players]
     _require(len(set(ids)) == len(ids), "player ids must be unique")
 
@@ -153,12 +161,12 @@ def run_scenario(data: object, load: TitleLoader) -> dict[str, Any]:
     return _output(game, round_, players)
 
 
-def _play(round_: SharedRound, players: list[_Player]) -> None:
+def _play(round_: SharedRound, players: list[ScenarioPlayer]) -> None:
     round_.deal()
     if round_.phase == "insurance":
         for player in players:
             for spot, wanted in player.insurance.items():
-                if not wanted or round_.book.main[round_.position(player.id, spot)] <= 0:
+                if not wanted or round_.main_stake(round_.position(player.id, spot)) <= 0:
                     continue
                 if round_.can_take_even_money(player.id, spot):
                     round_.take_even_money(player.id, spot)
@@ -199,7 +207,7 @@ def _hand_json(result: PositionResult) -> list[dict[str, Any]]:
     ]
 
 
-def _output(game: str, round_: SharedRound, players: list[_Player]) -> dict[str, Any]:
+def _output(game: str, round_: SharedRound, players: list[ScenarioPlayer]) -> dict[str, Any]:
     dealer = round_.dealer_hand
     output_players = []
     for player in players:

@@ -34,6 +34,11 @@ EVENT_TYPES: dict[str, type[Any]] = {
         ev.RoundPaused,
         ev.RoundResumed,
         ev.RoundCancelled,
+        # the table's public stream of a round spread over follower rounds
+        ev.PeekResult,
+        ev.StepOpened,
+        ev.StepDealt,
+        ev.DealerRevealed,
     )
 }
 
@@ -50,7 +55,7 @@ def _plain(value: Any) -> Any:
     return value
 
 
-def encode_event(event: ev.Event) -> dict[str, Any]:
+def encode_event(event: ev.Event | ev.TableEvent) -> dict[str, Any]:
     body: dict[str, Any] = {"type": type(event).__name__}
     for field in dataclasses.fields(event):
         body[field.name] = _plain(getattr(event, field.name))
@@ -78,7 +83,10 @@ def _nested_tuple(value: Any) -> Any:
     return value
 
 
-def decode_event(body: dict[str, Any]) -> ev.Event:
+TABLE_ONLY = (ev.PeekResult, ev.StepOpened, ev.StepDealt, ev.DealerRevealed)
+
+
+def decode_event(body: dict[str, Any]) -> ev.Event | ev.TableEvent:
     kind = body.get("type")
     cls = EVENT_TYPES.get(str(kind))
     if cls is None:
@@ -102,7 +110,7 @@ def decode_event(body: dict[str, Any]) -> ev.Event:
             values[name] = tuple(
                 (int(spot), Card.parse(one), Card.parse(two)) for spot, one, two in value
             )
-        elif name == "cards" and cls is ev.DealerCardsDrawn:
+        elif name == "cards" and cls in (ev.DealerCardsDrawn, ev.DealerRevealed):
             values[name] = tuple(Card.parse(card) for card in value)
         elif declared.startswith("tuple"):
             values[name] = _nested_tuple(value)
@@ -110,4 +118,11 @@ def decode_event(body: dict[str, Any]) -> ev.Event:
 
 
 def decode_events(bodies: Sequence[dict[str, Any]]) -> list[ev.Event]:
-    return [decode_event(body) for body in bodies]
+    """A round's own event log (the table's public stream has events of its own)."""
+    events: list[ev.Event] = []
+    for body in bodies:
+        event = decode_event(body)
+        if isinstance(event, TABLE_ONLY):
+            raise EventLogError(f"{type(event).__name__} belongs to a table's public stream")
+        events.append(event)
+    return events

@@ -98,24 +98,7 @@ class ViewCache:
         self.wheel_keys = [bet.key for bet in round_.rules.side_bets if bet.wheel is not None]
 
     def _key(self, position: int) -> tuple[Any, ...]:
-        round_ = self.round
-        book = round_.book
-        main = int(book.main[position])
-        free = int(book.free[book.player[position]])
-        wheels = tuple(round_.wheel_results.get((position, key)) for key in self.wheel_keys)
-        return (
-            int(book.spot[position]),
-            int(book.node[position]),
-            main,
-            book.sides[position].tobytes(),
-            int(book.insurance[position]),
-            bool(book.even_money[position]),
-            int(book.extra[position]),
-            int(book.paid[position]),
-            int(book.pending[position]),
-            min(free, 2 * main),
-            wheels,
-        )
+        return self.round.view_key(position, self.wheel_keys)
 
     def position(self, position: int) -> dict[str, Any]:
         key = self._key(position)
@@ -127,10 +110,9 @@ class ViewCache:
 
     def player_part(self, player_id: str) -> dict[str, Any]:
         round_ = self.round
-        index = round_.book.player_index(player_id)
         return {
             "id": player_id,
-            "free_coins": None if index is None else int(round_.book.free[index]),
+            "free_coins": round_.player_free_coins(player_id),
             "positions": [self.position(p) for p in round_.positions_of(player_id)],
         }
 

@@ -123,6 +123,70 @@ class RoundCancelled:
     reason: str
 
 
+# ---- the table's public stream (multi-process tables) -----------------------------------
+# A table that spreads its positions over follower rounds publishes the events every follower
+# applies: RoundOpened, CardsDealt (hole card None), InsuranceClosed, the four below,
+# RoundPaused, RoundResumed and RoundCancelled. None of them names a position or a player.
+
+
+@dataclass(frozen=True, slots=True, eq=False)
+class PeekResult:
+    """The dealer checked the hole card: ``hole_card`` only when it makes blackjack."""
+
+    hole_card: Card | None
+
+
+@dataclass(frozen=True, slots=True, eq=False)
+class StepOpened:
+    """Decisions are open for ``step`` on ``spot``."""
+
+    spot: int
+    step: int
+
+
+@dataclass(frozen=True, slots=True, eq=False)
+class StepDealt:
+    """The step closed: its card (None if nobody took one) and how many positions took it."""
+
+    spot: int
+    step: int
+    card: Card | None
+    takers: int
+
+
+@dataclass(frozen=True, slots=True, eq=False)
+class DealerRevealed:
+    """The dealer's whole hand after the decisions: up card, hole (or second) card, draws."""
+
+    cards: tuple[Card, ...]
+
+
+TableEvent = (
+    RoundOpened
+    | CardsDealt
+    | InsuranceClosed
+    | PeekResult
+    | StepOpened
+    | StepDealt
+    | DealerRevealed
+    | RoundPaused
+    | RoundResumed
+    | RoundCancelled
+)
+TABLE_EVENT_TYPES: tuple[type, ...] = (
+    RoundOpened,
+    CardsDealt,
+    InsuranceClosed,
+    PeekResult,
+    StepOpened,
+    StepDealt,
+    DealerRevealed,
+    RoundPaused,
+    RoundResumed,
+    RoundCancelled,
+)
+
+
 Event = (
     RoundOpened
     | BetsPlaced

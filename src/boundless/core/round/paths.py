@@ -7,7 +7,7 @@ round keeps one state per distinct decision path and positions only point at it.
 from __future__ import annotations
 
 from dataclasses import dataclass, replace
-from typing import Literal
+from enum import StrEnum
 
 from boundless.core.cards import ACE, Card
 from boundless.core.hands import BLACKJACK_TOTAL, best_total, is_natural, is_pair
@@ -15,10 +15,27 @@ from boundless.core.round.actions import Action, Source
 from boundless.core.rules import RuleSet
 from boundless.core.strategy_chart import StrategyChart
 
-HandStatus = Literal[
-    "needs_card", "deciding", "stood", "bust", "surrendered", "surrendered20", "blackjack"
-]
-FINISHED: frozenset[str] = frozenset({"stood", "bust", "surrendered", "surrendered20", "blackjack"})
+
+class HandStatus(StrEnum):
+    NEEDS_CARD = "needs_card"
+    DECIDING = "deciding"
+    STOOD = "stood"
+    BUST = "bust"
+    SURRENDERED = "surrendered"
+    SURRENDERED20 = "surrendered20"
+    BLACKJACK = "blackjack"
+
+
+FINISHED: frozenset[HandStatus] = frozenset(
+    {
+        HandStatus.STOOD,
+        HandStatus.BUST,
+        HandStatus.SURRENDERED,
+        HandStatus.SURRENDERED20,
+        HandStatus.BLACKJACK,
+    }
+)
+SURRENDERED = frozenset({HandStatus.SURRENDERED, HandStatus.SURRENDERED20})
 
 
 @dataclass(frozen=True, slots=True)
@@ -69,11 +86,11 @@ class PathState:
 
     @property
     def needs_decision(self) -> bool:
-        return not self.finished and self.hand.status == "deciding"
+        return not self.finished and self.hand.status == HandStatus.DECIDING
 
     @property
     def needs_card_without_decision(self) -> bool:
-        return not self.finished and self.hand.status == "needs_card"
+        return not self.finished and self.hand.status == HandStatus.NEEDS_CARD
 
     @property
     def stake_units(self) -> int:
@@ -85,9 +102,9 @@ def initial_path(cards: tuple[Card, Card], is_seated: bool) -> PathState:
     """The path every seated position on a spot starts from."""
     if not is_seated:
         return PathState(hands=(), current=0)
-    status: HandStatus = "blackjack" if is_natural(cards) else "deciding"
+    status: HandStatus = HandStatus.BLACKJACK if is_natural(cards) else HandStatus.DECIDING
     hand = HandState(cards=cards, status=status)
-    return PathState(hands=(hand,), current=1 if status == "blackjack" else 0)
+    return PathState(hands=(hand,), current=1 if status == HandStatus.BLACKJACK else 0)
 
 
 @dataclass(frozen=True, slots=True)
@@ -166,7 +183,7 @@ def apply_action(path: PathState, action: Action, source: Source, step: int) -> 
     if action == Action.HIT:
         return _with_hand(path, replace(hand, moves=moves))
     if action == Action.STAND:
-        return _advance(_with_hand(path, replace(hand, status="stood", moves=moves)))
+        return _advance(_with_hand(path, replace(hand, status=HandStatus.STOOD, moves=moves)))
     if action == Action.DOUBLE:
         doubled = replace(hand, stake_units=hand.stake_units * 2, doubled=True, moves=moves)
         return _with_hand(path, doubled)
@@ -175,7 +192,7 @@ def apply_action(path: PathState, action: Action, source: Source, step: int) -> 
         first, second = (
             HandState(
                 cards=(card,),
-                status="needs_card",
+                status=HandStatus.NEEDS_CARD,
                 from_split=True,
                 split_aces=aces,
                 moves=moves if index == 0 else (),
@@ -183,7 +200,9 @@ def apply_action(path: PathState, action: Action, source: Source, step: int) -> 
             for index, card in enumerate(hand.cards)
         )
         return PathState(hands=(first, second), current=0, cards_taken=path.cards_taken)
-    status: HandStatus = "surrendered" if action == Action.SURRENDER else "surrendered20"
+    status: HandStatus = (
+        HandStatus.SURRENDERED if action == Action.SURRENDER else HandStatus.SURRENDERED20
+    )
     return _advance(_with_hand(path, replace(hand, status=status, moves=moves)))
 
 
@@ -197,7 +216,7 @@ def takes_card(after: PathState, action: Action | None) -> bool:
         return False
     if action in (Action.HIT, Action.DOUBLE):
         return True
-    return after.hand.status == "needs_card"
+    return after.hand.status == HandStatus.NEEDS_CARD
 
 
 def receive_card(path: PathState, card: Card, rules: RuleSet) -> PathState:
@@ -205,15 +224,15 @@ def receive_card(path: PathState, card: Card, rules: RuleSet) -> PathState:
     hand = path.hand
     cards = (*hand.cards, card)
     total = best_total(cards)
-    status: HandStatus = "deciding"
+    status: HandStatus = HandStatus.DECIDING
     if total > BLACKJACK_TOTAL:
-        status = "bust"
+        status = HandStatus.BUST
     elif (
         total == BLACKJACK_TOTAL
         or hand.doubled
         or (hand.split_aces and rules.split.split_aces_one_card)
     ):
-        status = "stood"
+        status = HandStatus.STOOD
     updated = replace(hand, cards=cards, status=status)
     path = replace(_with_hand(path, updated), cards_taken=path.cards_taken + 1)
     return _advance(path) if updated.finished else path

@@ -4,28 +4,23 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from fractions import Fraction
-from typing import TYPE_CHECKING
-
-import numpy as np
 
 from boundless.core.cards import Card
 from boundless.core.round.actions import Source
+from boundless.core.round.paths import SURRENDERED, HandStatus
+from boundless.core.round.phases import SETTLED
 from boundless.core.round.settlement import path_terms
+from boundless.core.round.state import ExtraStakes, RoundState
 from boundless.core.side_bets import PENDING
 
-if TYPE_CHECKING:
-    from boundless.core.round.round import SharedRound
-
-
-@dataclass(frozen=True, slots=True)
-class ExtraStakes:
-    """Doubles and splits one step executed: who added how much, and by which action."""
-
-    spot: int
-    step: int
-    positions: np.ndarray
-    amounts: np.ndarray
-    actions: np.ndarray  # Action codes (DOUBLE or SPLIT)
+__all__ = [
+    "ExtraStakes",
+    "HandResult",
+    "InsuranceResult",
+    "PositionResult",
+    "SideBetResult",
+    "position_result",
+]
 
 
 @dataclass(frozen=True, slots=True)
@@ -73,13 +68,13 @@ class PositionResult:
     paid_amount: int
 
 
-def position_result(round_: SharedRound, position: int) -> PositionResult:
+def position_result(round_: RoundState, position: int) -> PositionResult:
     """The position as it stands; outcomes are filled in once the round is settled."""
     book = round_.book
     rules = round_.rules
     spot = int(book.spot[position])
     main = int(book.main[position])
-    settled = round_.phase == "settled"
+    settled = round_.phase == SETTLED
     path = round_.path_of(position) if book.node[position] >= 0 else None
     hands: list[HandResult] = []
     even_money = bool(book.even_money[position])
@@ -94,8 +89,8 @@ def position_result(round_: SharedRound, position: int) -> PositionResult:
                 rounded_off = Fraction(0)
                 outcome = "even_money" if settled else None
                 payout = rules.payouts.win.payout(main) if settled else None
-            elif hand.status in ("surrendered", "surrendered20"):
-                outcome = "surrender" if hand.status == "surrendered" else "surrender20"
+            elif hand.status in SURRENDERED:
+                outcome = "surrender" if hand.status == HandStatus.SURRENDERED else "surrender20"
             hands.append(
                 HandResult(
                     spot=spot,

@@ -16,7 +16,7 @@ import numpy as np
 from boundless.core.cards import Card
 from boundless.core.hands import best_total, is_natural
 from boundless.core.money import Odds, Ratio
-from boundless.core.round.paths import HandState, PathState
+from boundless.core.round.paths import SURRENDERED, HandState, HandStatus, PathState
 from boundless.core.rules import RuleSet, SideBetRules
 from boundless.core.side_bets import PENDING, SIDE_BET_KINDS, best_paying_pattern
 from boundless.core.side_bets.boo_bucks_bets import WHEEL_TRIGGER_BY_TARGET
@@ -65,7 +65,7 @@ def _ratio_term(outcome: str, units: int, ratio: Ratio) -> PayTerm:
 
 
 def surrender_term(hand: HandState, rules: RuleSet) -> PayTerm:
-    if hand.status == "surrendered20":
+    if hand.status == HandStatus.SURRENDERED20:
         ratio = rules.split.decline_refund
         if ratio is None:
             raise AssertionError("surrender20 without split.decline_refund")
@@ -76,13 +76,13 @@ def surrender_term(hand: HandState, rules: RuleSet) -> PayTerm:
 def hand_term(hand: HandState, dealer: DealerHand, rules: RuleSet) -> PayTerm:
     """A finished hand against a finished dealer hand (no original-bets-only adjustment)."""
     units = hand.stake_units
-    if hand.status in ("surrendered", "surrendered20"):
+    if hand.status in SURRENDERED:
         return surrender_term(hand, rules)
-    if hand.status == "blackjack":
+    if hand.status == HandStatus.BLACKJACK:
         if dealer.blackjack:
             return PayTerm("push", whole=units)
         return _odds_term("blackjack", units, rules.payouts.blackjack)
-    if hand.status == "bust" or dealer.blackjack:
+    if hand.status == HandStatus.BUST or dealer.blackjack:
         return PayTerm("lose")
     if dealer.bust or hand.total > dealer.total:
         return _odds_term("win", units, rules.payouts.win)
@@ -101,7 +101,7 @@ def path_terms(path: PathState, dealer: DealerHand, rules: RuleSet) -> list[PayT
     if rules.dealer.hole_card == "none" and dealer.blackjack:
         adjusted: list[PayTerm] = []
         for index, (hand, term) in enumerate(zip(path.hands, terms, strict=True)):
-            if hand.status in ("blackjack", "surrendered", "surrendered20"):
+            if hand.status == HandStatus.BLACKJACK or hand.status in SURRENDERED:
                 adjusted.append(term)
             else:
                 # Each hand gets its stake back, less the original bet on the first hand.

@@ -9,16 +9,13 @@ distinct path is Python.
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import TYPE_CHECKING
 
 import numpy as np
 
 from boundless.core.round.actions import NO_DECISION, Action, Source
 from boundless.core.round.autoplay import autoplay_choices, fallback_for_player
 from boundless.core.round.paths import extra_stake_units
-
-if TYPE_CHECKING:
-    from boundless.core.round.round import SharedRound
+from boundless.core.round.state import RoundState
 
 
 @dataclass(frozen=True, slots=True)
@@ -35,10 +32,10 @@ class StepPlan:
     undecided: int
 
 
-def plan_step(round_: SharedRound, spot: int, step: int) -> StepPlan:
-    book, nodes = round_.book, round_.nodes
-    context = round_._context()
-    on_spot = round_._spot_positions[spot]
+def plan_step(state: RoundState, spot: int, step: int) -> StepPlan:
+    book, nodes = state.book, state.nodes
+    context = state.context()
+    on_spot = state.spot_positions.get(spot, np.zeros(0, dtype=np.int64))
     node_of = book.node[on_spot]
     in_play = nodes.active[node_of]
     positions = on_spot[in_play]
@@ -66,9 +63,9 @@ def plan_step(round_: SharedRound, spot: int, step: int) -> StepPlan:
     if undecided.any():
         rich = np.full(len(states), int(Action.STAND), dtype=np.int64)
         poor = rich.copy()
-        for index, state in enumerate(states):
-            if state.needs_decision:
-                with_coins, without_coins = autoplay_choices(state, context)
+        for index, path in enumerate(states):
+            if path.needs_decision:
+                with_coins, without_coins = autoplay_choices(path, context)
                 rich[index], poor[index] = int(with_coins), int(without_coins)
         affordable = free >= main * cost_units(rich)
         chosen = np.where(affordable, rich[inverse], poor[inverse])

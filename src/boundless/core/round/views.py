@@ -6,16 +6,15 @@ and decisions are not in a player's view (only how many positions took each step
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 from boundless.core.hands import best_total
+from boundless.core.round.checks import insurance_offer, legal_now
 from boundless.core.round.results import PositionResult, position_result
-
-if TYPE_CHECKING:
-    from boundless.core.round.round import SharedRound
+from boundless.core.round.state import RoundState
 
 
-def public_view(round_: SharedRound) -> dict[str, Any]:
+def public_view(round_: RoundState) -> dict[str, Any]:
     dealer_cards = list(round_.dealer_cards)
     visible = dealer_cards if round_.hole_revealed else dealer_cards[:1]
     return {
@@ -42,14 +41,14 @@ def public_view(round_: SharedRound) -> dict[str, Any]:
             for spot, cards in sorted(round_.spot_cards.items())
         },
         "side_bets_rounds_left": round_.side_bet_rounds_left(),
-        "positions": len(round_.book),
+        "positions": round_.position_count(),
     }
 
 
-def position_view(round_: SharedRound, result: PositionResult, position: int) -> dict[str, Any]:
-    path = round_.path_of(position) if round_.book.node[position] >= 0 else None
+def position_view(round_: RoundState, result: PositionResult, position: int) -> dict[str, Any]:
+    path = round_.path_of(position) if round_.has_path(position) else None
     current = None if path is None or path.finished else path.current
-    legal = sorted(action.word for action in round_.legal_actions(result.player_id, result.spot))
+    legal = sorted(action.word for action in legal_now(round_, result.player_id, result.spot))
     return {
         "spot": result.spot,
         "main": result.main_amount,
@@ -80,7 +79,7 @@ def position_view(round_: SharedRound, result: PositionResult, position: int) ->
             "outcome": result.insurance.outcome,
             "payout": result.insurance.payout_amount,
         },
-        "insurance_offer": _insurance_offer(round_, result),
+        "insurance_offer": insurance_offer(round_, result.player_id, result.spot),
         "side_bets": {
             side.key: {
                 "stake": side.stake,
@@ -95,23 +94,12 @@ def position_view(round_: SharedRound, result: PositionResult, position: int) ->
     }
 
 
-def _insurance_offer(round_: SharedRound, result: PositionResult) -> str | None:
-    if round_.phase != "insurance" or round_.paused:
-        return None
-    if round_.can_take_even_money(result.player_id, result.spot):
-        return "even_money"
-    if round_.can_take_insurance(result.player_id, result.spot):
-        return "insurance"
-    return None
-
-
-def player_view(round_: SharedRound, player_id: str) -> dict[str, Any]:
+def player_view(round_: RoundState, player_id: str) -> dict[str, Any]:
     view = public_view(round_)
     positions = round_.positions_of(player_id)
-    index = round_.book.player_index(player_id)
     view["player"] = {
         "id": player_id,
-        "free_coins": None if index is None else int(round_.book.free[index]),
+        "free_coins": round_.player_free_coins(player_id),
         "positions": [
             position_view(round_, position_result(round_, position), position)
             for position in positions

@@ -82,7 +82,7 @@ class TableRegistry:
                 other.table_id != table_id
                 and round_ is not None
                 and not round_.over
-                and round_.book.player_index(player_id) is not None
+                and round_.has_player(player_id)
             ):
                 return True
         return False

@@ -58,7 +58,7 @@ async def play_round(table: Table) -> None:
     table.open_round()
     table.broadcast_state()
     await wait_until(
-        table, lambda: table.round is not None and len(table.round.book) > 0, timed=False
+        table, lambda: table.round is not None and table.round.position_count() > 0, timed=False
     )
     round_ = table.round  # choose_side_bets may have replaced the empty round
     assert round_ is not None

@@ -19,7 +19,7 @@ from sqlalchemy.orm import Session, sessionmaker
 from boundless.core.errors import PhaseError, RulesError
 from boundless.core.random_source import RandomSource
 from boundless.core.round import Action, SharedRound
-from boundless.core.round.results import ExtraStakes
+from boundless.core.round.state import FINAL_STAGES, ExtraStakes
 from boundless.core.round.views import public_view
 from boundless.core.rules import RuleSet
 from boundless.core.shoe_cycle import RoundStart, ShoeCycle
@@ -42,8 +42,6 @@ from boundless.server.tables.service import (
     bet_columns,
     position_key,
 )
-
-FINAL_STAGES = frozenset({"settlement", "cancel_refund"})
 
 log = logging.getLogger("boundless.server.table")
 EXTRA_KINDS = {int(Action.DOUBLE): "double", int(Action.SPLIT): "split"}
@@ -130,7 +128,7 @@ class Table:
             "title": self.rules.key,
             "name": self.name,
             "private": self.private,
-            "players": 0 if round_ is None else len(round_.book.player_ids),
+            "players": 0 if round_ is None else round_.player_count(),
             "watchers": self.hub.watcher_count(self.table_id),
             "phase": None if round_ is None else round_.phase,
             "round_no": self.round_no,
@@ -147,7 +145,7 @@ class Table:
             "shoe_number": self.shoe_number,
             "public": None if round_ is None else public_view(round_),
             "timer": self.clock.describe(),
-            "seated": 0 if round_ is None else len(round_.book.player_ids),
+            "seated": 0 if round_ is None else round_.player_count(),
             "paused": self.paused,
             "server_ms": now_ms(),
         }
@@ -159,7 +157,7 @@ class Table:
         self, player_id: str, views: messages.ViewCache | None = None
     ) -> messages.Message | None:
         round_ = self.round
-        if round_ is None or round_.book.player_index(player_id) is None:
+        if round_ is None or not round_.has_player(player_id):
             return None
         assert self.round_id is not None
         part = (views or messages.ViewCache(round_)).player_part(player_id)
@@ -184,7 +182,7 @@ class Table:
 
     def send_you_all(self) -> None:
         if self.round is not None:
-            self.send_you(self.round.book.player_ids)
+            self.send_you(self.round.player_ids)
 
     # ---- rounds ----------------------------------------------------------------------------
     def open_round(self) -> SharedRound:
@@ -339,7 +337,7 @@ class Table:
             raise ForbiddenError("side bets are chosen at private tables only")
         self.check_access(player)
         round_ = self._betting_round()
-        if len(round_.book) or self.pending_bets:
+        if round_.position_count() or self.pending_bets:
             raise ConflictError("side bets can be chosen only while no bet is on the table")
         replacement = SharedRound(
             self.rules,
@@ -374,11 +372,11 @@ class Table:
             with self.sessions.begin() as session:
                 service = TableService(session)
                 balance = service.wallet_balances([player_id]).get(player_id, 0)
-                index = round_.book.player_index(player_id)
-                if index is not None and int(round_.book.free[index]) != balance:
+                known = round_.player_free_coins(player_id)
+                if known is not None and known != balance:
                     round_.set_free_coins([player_id], [balance])  # coins moved elsewhere
                 round_.verify_take_insurance(player_id, spot)
-                cost = self.rules.insurance.cost.of(int(round_.book.main[position]))
+                cost = self.rules.insurance.cost.of(round_.main_stake(position))
                 order = StakeOrder(player_id, position_key(player_id, spot), "insurance", cost)
                 service.stake(self.table_id, self.round_no, [order])
             round_.take_insurance(player_id, spot)
@@ -404,14 +402,13 @@ class Table:
         round_ = self.round
         assert round_ is not None
         awaiting = round_.positions_awaiting_decision()
-        ids = round_.book.player_ids
-        players = round_.book.player[awaiting].tolist()
+        players = round_.players_of(awaiting)
         watching = self.hub.is_watching
         table_id = self.table_id
         self.waiting = {
             position
-            for position, player in zip(awaiting.tolist(), players, strict=True)
-            if watching(ids[player], table_id)
+            for position, player_id in zip(awaiting.tolist(), players, strict=True)
+            if watching(player_id, table_id)
         }
 
     def presence_changed(self, player_id: str, present: bool) -> None:
@@ -419,10 +416,7 @@ class Table:
         round_ = self.round
         if round_ is None or round_.phase != DECISIONS or self.clock.kind != "decision":
             return
-        index = round_.book.player_index(player_id)
-        if index is None:
-            return
-        position = round_.book.position_of(index, round_.current_spot)
+        position = round_.position_on(player_id, round_.current_spot)
         if position is None:
             return
         if present:
@@ -445,11 +439,10 @@ class Table:
         assert round_ is not None
         closed_ms = now_ms()
         spot, step = round_.current_spot, round_.step
-        book = round_.book
-        on_spot = np.flatnonzero(book.spot == spot)
-        pending = book.pending[on_spot]
+        on_spot = round_.positions_on_spot(spot)
+        pending = np.array([round_.pending_action(p) for p in on_spot.tolist()], dtype=np.int64)
         movers = on_spot[(pending == int(Action.DOUBLE)) | (pending == int(Action.SPLIT))]
-        nodes_before = book.node[on_spot].copy()
+        nodes_before = round_.path_nodes(on_spot)
         doubtful = self._coins_in_doubt(round_, movers)
         if doubtful:
             with self.sessions.begin() as session:
@@ -492,18 +485,15 @@ class Table:
                 self.balances.update(service.wallet_balances([o.player_id for o in orders]))
             for player_id, amount in credits.items():
                 self.credited[player_id] = self.credited.get(player_id, 0) + amount
-        return np.asarray(on_spot[book.node[on_spot] != nodes_before])
+        return np.asarray(on_spot[round_.path_nodes(on_spot) != nodes_before])
 
     def _uncredited(self, round_: SharedRound) -> dict[str, int]:
         """Coins the round paid before settlement that the ledger has not credited yet."""
-        book = round_.book
-        paid = np.zeros(len(book.player_ids), dtype=np.int64)
-        for payment in round_.payments:
-            if payment.stage not in FINAL_STAGES:
-                np.add.at(paid, book.player[payment.positions], payment.amounts)
+        early_stages = {payment.stage for payment in round_.payments} - FINAL_STAGES
+        paid = round_.paid_by_player(early_stages)
         owed = {}
         for index in np.flatnonzero(paid).tolist():
-            player_id = book.player_ids[index]
+            player_id = round_.player_ids[index]
             amount = int(paid[index]) - self.credited.get(player_id, 0)
             if amount > 0:
                 owed[player_id] = amount
@@ -514,14 +504,12 @@ class Table:
         short by the round's count, and those betting at another table too."""
         if not len(movers):
             return []
-        book = round_.book
-        players = book.player[movers]
-        short = book.free[players] < book.main[movers]
-        ids = [book.player_ids[index] for index in players.tolist()]
+        short = [round_.free_coins(p) < round_.main_stake(p) for p in movers.tolist()]
+        ids = round_.players_of(movers)
         return sorted(
             {
                 player_id
-                for player_id, is_short in zip(ids, short.tolist(), strict=True)
+                for player_id, is_short in zip(ids, short, strict=True)
                 if is_short or self.seated_elsewhere(player_id, self.table_id)
             }
         )
@@ -531,25 +519,21 @@ class Table:
         round_ = self.round
         assert round_ is not None
         self.broadcast_state()
-        book = round_.book
         touched = np.union1d(changed, round_.positions_awaiting_decision())
-        players = np.unique(book.player[touched]).tolist()
-        self.send_you(book.player_ids[index] for index in players)
+        self.send_you(round_.distinct_players_of(touched))
 
     @staticmethod
     def _extra_orders(round_: SharedRound, stakes: ExtraStakes) -> list[StakeOrder]:
         """Ledger stakes for the doubles and splits one step executed."""
-        book = round_.book
-        ids = book.player_ids
         return [
             StakeOrder(
-                ids[player],
-                f"{ids[player]}@{stakes.spot}",
+                player_id,
+                f"{player_id}@{stakes.spot}",
                 f"{EXTRA_KINDS[action]}:{stakes.step}",
                 amount,
             )
-            for player, action, amount in zip(
-                book.player[stakes.positions].tolist(),
+            for player_id, action, amount in zip(
+                round_.players_of(stakes.positions),
                 stakes.actions.tolist(),
                 stakes.amounts.tolist(),
                 strict=True,
@@ -560,19 +544,15 @@ class Table:
     def _lines(self) -> tuple[list[tuple[str, int, int]], dict[str, Any]]:
         round_ = self.round
         assert round_ is not None
-        book = round_.book
-        count = len(book.player_ids)
-        staked = np.zeros(count, dtype=np.int64)
-        paid = np.zeros(count, dtype=np.int64)
-        np.add.at(staked, book.player, round_.staked())
-        np.add.at(paid, book.player, round_.paid())
+        staked = round_.staked_by_player()
+        paid = round_.paid_by_player()
         lines = [
             (player_id, int(staked[index]), int(paid[index]))
-            for index, player_id in enumerate(book.player_ids)
+            for index, player_id in enumerate(round_.player_ids)
         ]
         views = messages.ViewCache(round_)
         results = {
-            player_id: views.player_part(player_id)["positions"] for player_id in book.player_ids
+            player_id: views.player_part(player_id)["positions"] for player_id in round_.player_ids
         }
         return lines, results
 
@@ -677,7 +657,7 @@ class Table:
 
     def cancel(self, reason: str) -> dict[str, Any]:
         round_ = self.round
-        if round_ is None or round_.over or (not len(round_.book) and not self.pending_bets):
+        if round_ is None or round_.over or (not round_.position_count() and not self.pending_bets):
             raise ConflictError(f"table {self.table_id!r} has no round with bets to cancel")
         round_id = self.round_id
         refunds = self.void(reason)
