@@ -26,7 +26,7 @@ def test_settle_ten_thousand_players(run: Run, sessions: sessionmaker[Session]) 
     stakes = run(lambda ledger: ledger.stake_many("shared", 1, orders))
     assert len(stakes) == PLAYERS and not any(t.replayed for t in stakes)
     total_staked = sum(outcome(i)[0] for i in range(PLAYERS))
-    assert run(lambda ledger: ledger.balance("in_play:shared:1")) == total_staked
+    assert run(lambda ledger: ledger.balance("in_play:shared:1:local")) == total_staked
 
     lines = [(p, *outcome(i)) for i, p in enumerate(players)]
     settled = run(lambda ledger: ledger.settle_round("shared", 1, lines))
@@ -34,7 +34,7 @@ def test_settle_ten_thousand_players(run: Run, sessions: sessionmaker[Session]) 
     assert settled.category is Category.SETTLE
     assert sum(entry.amount for entry in settled.entries) == 0
     assert settled.amount_for("house") == total_staked - total_paid
-    assert settled.amount_for("in_play:shared:1") == -total_staked
+    assert settled.amount_for("in_play:shared:1:local") == -total_staked
 
     info = run(lambda ledger: ledger.round_info("shared", 1))
 

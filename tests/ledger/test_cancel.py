@@ -32,7 +32,7 @@ def test_cancel_returns_every_stake(run: Run, sessions: sessionmaker[Session]) -
     assert cancelled.category is Category.CANCEL
     assert cancelled.amount_for("wallet:alice") == 350
     assert cancelled.amount_for("wallet:bob") == 15
-    assert cancelled.amount_for("in_play:t1:3") == -365
+    assert cancelled.amount_for("in_play:t1:3:local") == -365
     assert run(lambda ledger: ledger.wallet_balance("alice")) == 1_000
     assert run(lambda ledger: ledger.wallet_balance("bob")) == 1_000
     info = run(lambda ledger: ledger.round_info("t1", 3))

@@ -7,7 +7,7 @@ from collections.abc import Callable
 from sqlalchemy import Engine, insert, text, update
 from sqlalchemy.orm import Session, sessionmaker
 
-from boundless.ledger.models import ACCOUNTS, ENTRIES, ROUNDS
+from boundless.ledger.models import ACCOUNTS, ENTRIES, ROUNDS, SLICES
 from tests.ledger.helpers import Run, assert_books_balance, fund, report
 
 
@@ -78,13 +78,27 @@ def test_unbalanced_transaction_and_cancelled_round(
     }
     details = "\n".join(str(p) for p in books.problems)
     assert "('t1:2:a:main') entries sum to -5, not 0" in details
-    assert "cancelled round 2 of table 't1': account 'wallet:alice' nets -5, not 0" in details
+    assert (
+        "cancelled part of round 2 of table 't1': account 'wallet:alice' nets -5, not 0" in details
+    )
 
 
 def test_closed_round_still_holding_coins(run: Run, sessions: sessionmaker[Session]) -> None:
+    """A round from before slices holds its stakes in its own in-play account."""
     fund(run, "alice")
     run(lambda ledger: ledger.stake("t1", 1, "alice", "a", "main", 100))
-    tamper(sessions, lambda s: s.execute(update(ROUNDS).values(status="closed")))
+
+    def move_into_the_round_account(session: Session) -> None:
+        round_account = account_id(session, "in_play:t1:1")
+        slice_account = account_id(session, "in_play:t1:1:local")
+        session.execute(update(ENTRIES).where(ENTRIES.c.account_id == slice_account)
+                        .values(account_id=round_account))  # fmt: skip
+        session.execute(update(ACCOUNTS).where(ACCOUNTS.c.id == round_account).values(balance=100))
+        session.execute(update(ACCOUNTS).where(ACCOUNTS.c.id == slice_account).values(balance=0))
+        session.execute(update(SLICES).values(status="settled"))
+        session.execute(update(ROUNDS).values(status="closed"))
+
+    tamper(sessions, move_into_the_round_account)
     problems = [str(p) for p in report(sessions).problems]
     assert problems == [
         "[round_holds_coins] round 1 of table 't1' is closed but its in-play account holds 100"

@@ -50,7 +50,7 @@ def test_every_transaction_sums_to_zero(run: Run, sessions: sessionmaker[Session
     assert run(lambda ledger: ledger.wallet_balance("alice")) == 1_200
     assert run(lambda ledger: ledger.wallet_balance("bob")) == 940
     assert run(lambda ledger: ledger.balance("house")) == -140
-    assert run(lambda ledger: ledger.balance("in_play:t1:1")) == 0
+    assert run(lambda ledger: ledger.balance("in_play:t1:1:local")) == 0
     assert_books_balance(sessions)
 
 
@@ -62,11 +62,11 @@ def test_settle_position_zeroes_that_positions_share(run: Run) -> None:
         ledger.pay("t1", 1, "alice", "a", 150, "payout:blackjack")  # early 3:2 payment
         settled = ledger.settle_position("t1", 1, "alice", "a", 0)
         # in-play was at -50 for this position: the house covers it.
-        assert settled.amount_for("in_play:t1:1") == 50
+        assert settled.amount_for("in_play:t1:1:local") == 50
         assert settled.amount_for("house") == -50
 
     run(play)
-    assert run(lambda ledger: ledger.balance("in_play:t1:1")) == 0
+    assert run(lambda ledger: ledger.balance("in_play:t1:1:local")) == 0
     assert run(lambda ledger: ledger.wallet_balance("alice")) == 1_050
 
 
@@ -92,7 +92,7 @@ def test_close_round_has_the_house_cover_winnings(run: Run) -> None:
     run(lambda ledger: ledger.pay("t1", 1, "alice", "a", 250))
     closed = run(lambda ledger: ledger.close_round("t1", 1))
     assert closed.amount_for("house") == -150
-    assert closed.amount_for("in_play:t1:1") == 150
+    assert closed.amount_for("in_play:t1:1:local") == 150
 
 
 def test_stake_without_wallet_is_refused(run: Run) -> None:

@@ -11,10 +11,12 @@ Typical use, one database transaction per request or command (the caller commits
 """
 
 from boundless.ledger.accounts import (
+    DEFAULT_OWNER,
     HOUSE_ACCOUNT,
     ISSUANCE_ACCOUNT,
     AccountKind,
     in_play_account,
+    slice_account,
     wallet_account,
 )
 from boundless.ledger.database import (
@@ -30,21 +32,25 @@ from boundless.ledger.errors import (
     LedgerError,
     RoundClosedError,
     SettlementMismatchError,
+    SliceClosedError,
+    SlicesStillOpenError,
     UnknownAccountError,
 )
-from boundless.ledger.keys import ROUND_SCOPE, Category, grant_key, round_key
+from boundless.ledger.keys import ROUND_SCOPE, Category, grant_key, round_key, slice_key
 from boundless.ledger.reconciliation import Problem, ReconciliationReport, check_books
 from boundless.ledger.records import (
     PlayerSettlement,
     PostedEntry,
     PostedTransaction,
     RoundInfo,
+    SliceInfo,
     StatementLine,
     StatementPage,
 )
 from boundless.ledger.service import LedgerService
 
 __all__ = [
+    "DEFAULT_OWNER",
     "HOUSE_ACCOUNT",
     "ISSUANCE_ACCOUNT",
     "ROUND_SCOPE",
@@ -63,6 +69,9 @@ __all__ = [
     "RoundClosedError",
     "RoundInfo",
     "SettlementMismatchError",
+    "SliceClosedError",
+    "SliceInfo",
+    "SlicesStillOpenError",
     "StatementLine",
     "StatementPage",
     "UnknownAccountError",
@@ -73,6 +82,8 @@ __all__ = [
     "make_engine",
     "make_session_factory",
     "round_key",
+    "slice_account",
+    "slice_key",
     "upgrade_database",
     "wallet_account",
 ]

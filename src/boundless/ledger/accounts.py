@@ -19,6 +19,10 @@ MAX_AMOUNT = 10**15
 """Largest single amount the ledger accepts, in minor units (keeps every sum inside 64 bits)."""
 
 _IDENTIFIER = re.compile(r"^[A-Za-z0-9_.@-]{1,64}$")
+_OWNER = re.compile(r"^[A-Za-z0-9_.@-]{1,48}(?::[A-Za-z0-9_.@-]{1,48})?$")
+
+DEFAULT_OWNER = "local"
+"""The owner of every slice the single-process server (``boundless serve``) writes."""
 
 
 class AccountKind(StrEnum):
@@ -36,6 +40,16 @@ def check_identifier(what: str, value: object) -> str:
             f"got {value!r}"
         )
     return value
+
+
+def check_owner(owner: object) -> str:
+    """An owner names the process that writes a slice: ``local``, ``gateway:<name>``..."""
+    if not isinstance(owner, str) or _OWNER.match(owner) is None:
+        raise InvalidLedgerInputError(
+            "owner must be one or two parts of 1-48 letters, digits, '_', '.', '@' or '-', "
+            f"joined by ':' (like 'gateway:g1'), got {owner!r}"
+        )
+    return owner
 
 
 def check_round_no(round_no: object) -> int:
@@ -62,6 +76,11 @@ def wallet_account(player_id: str) -> str:
 def in_play_account(table_id: str, round_no: int) -> str:
     table_id = check_identifier("table id", table_id)
     return f"{AccountKind.IN_PLAY}:{table_id}:{check_round_no(round_no)}"
+
+
+def slice_account(table_id: str, round_no: int, owner: str) -> str:
+    """The in-play account of one owner's slice of a round."""
+    return f"{in_play_account(table_id, round_no)}:{check_owner(owner)}"
 
 
 def account_kind(name: str) -> AccountKind:

@@ -1,8 +1,9 @@
-"""Bulk writes for shared rounds with thousands of players: a handful of statements per batch.
+"""Bulk writes for shared rounds with many thousands of players, set-based whatever the size.
 
-``stake_many`` writes one transaction per bet (each with its own key, so a single retried bet still
-finds it) but inserts all headers, entries and balance updates with one executemany each.
-``settle_round`` is a single transaction that pays every player and closes the round.
+``stake_many`` and ``grant_many`` write one transaction per item (each under its own key, so a
+single retried bet still finds it): the batch goes into the stage table (:mod:`staging`), then one
+statement each finds the replays, checks wallets, inserts every header, every entry and updates
+every balance. ``settle_slice`` is one transaction that pays every player of a slice and ends it.
 """
 
 from __future__ import annotations
@@ -10,17 +11,22 @@ from __future__ import annotations
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
+from sqlalchemy import DateTime, bindparam, select, text
 from sqlalchemy.exc import IntegrityError
 from sqlalchemy.orm import Session
 
 from boundless.ledger.accounts import ISSUANCE_ACCOUNT, AccountKind, wallet_account
 from boundless.ledger.errors import (
     IdempotencyConflictError,
+    InsufficientFundsError,
+    RoundClosedError,
     SettlementMismatchError,
     UnknownAccountError,
 )
-from boundless.ledger.lookups import house_of, round_for_write, where
-from boundless.ledger.posting import Plan, Poster, WriteRequest, posted, refuse_negative_wallets
+from boundless.ledger.keys import Category
+from boundless.ledger.lookups import house_of, slice_for_write, where
+from boundless.ledger.models import ACCOUNTS, ENTRIES, ROUNDS, TRANSACTIONS
+from boundless.ledger.posting import Plan, Poster, WriteRequest, posted
 from boundless.ledger.records import (
     GrantOrder,
     PlayerSettlement,
@@ -28,11 +34,18 @@ from boundless.ledger.records import (
     PostedTransaction,
     StakeOrder,
 )
-from boundless.ledger.repository import LedgerRepository
+from boundless.ledger.repository import (
+    TRANSACTION_COLUMNS,
+    AccountRow,
+    LedgerRepository,
+    transaction_row,
+)
+from boundless.ledger.slice_repository import SliceRepository
 from boundless.ledger.sql_conventions import utc_now
+from boundless.ledger.staging import STAGE, STAGE_TABLE, Stage, StageRow
 from boundless.ledger.write_requests import (
     grant_request,
-    settle_round_request,
+    settle_slice_request,
     settlement_lines,
     stake_request,
 )
@@ -40,31 +53,61 @@ from boundless.ledger.write_requests import (
 ATTEMPTS = 3
 """A batch that loses a key race to a concurrent writer is retried; the winner's rows replay."""
 
+_INSERT_HEADERS = text(
+    "INSERT INTO ledger_transactions (idempotency_key, fingerprint, description, category, kind, "
+    "round_id, player_id, position, created_at, owner) SELECT key, fingerprint, description, "
+    f":category, kind, :round_id, player_id, position, :created_at, :owner FROM {STAGE} "
+    "ORDER BY seq RETURNING idempotency_key, id"
+).bindparams(bindparam("created_at", type_=DateTime(timezone=True)))
+
 
 @dataclass(frozen=True, slots=True)
 class Route:
-    """Where each fresh transfer of a batch goes: ``{key: (from account id, to account id)}``."""
+    """Where a batch's transfers go: between each item's wallet and one ``fixed`` account
+    (issuance for grants, the slice's in-play for stakes)."""
 
-    round_id: int | None
-    legs: dict[str, tuple[int, int]]
+    category: Category
+    fixed: AccountRow
+    wallet_pays: bool
+    round_id: int | None = None
+    owner: str | None = None
     table_id: str | None = None
     round_no: int | None = None
 
 
+def _stage_row(seq: int, request: WriteRequest, amount: int) -> StageRow:
+    player = request.player_id or ""
+    return (seq, request.key, request.fingerprint(), request.description[:300], request.kind,
+            player, request.position, wallet_account(player), amount, 0)  # fmt: skip
+
+
 class BulkWriter:
-    def __init__(self, session: Session, repository: LedgerRepository, poster: Poster) -> None:
+    def __init__(
+        self,
+        session: Session,
+        repository: LedgerRepository,
+        slices: SliceRepository,
+        poster: Poster,
+    ) -> None:
         self.session = session
         self.repository = repository
+        self.slices = slices
         self.poster = poster
+        self.stage = Stage(session)
 
     def open_wallets(self, player_ids: Sequence[str]) -> list[str]:
         names = [wallet_account(player_id) for player_id in player_ids]
-        self.repository.ensure_accounts(
-            [
-                (name, AccountKind.WALLET, player_id)
-                for name, player_id in zip(names, player_ids, strict=True)
-            ]
-        )
+        rows = [(i, None, None, None, None, p, None, n, 0, 0)
+                for i, (p, n) in enumerate(zip(player_ids, names, strict=True))]  # fmt: skip
+        if rows:
+            self.stage.load(rows)
+            self.stage.execute(
+                "INSERT INTO ledger_accounts (name, kind, player_id, balance, created_at) "
+                f"SELECT DISTINCT wallet, 'wallet', player_id, 0, :now FROM {STAGE} WHERE true "
+                "ON CONFLICT (name) DO NOTHING",
+                types={"now": DateTime(timezone=True)},
+                now=utc_now(),
+            )
         return names
 
     def grant_many(
@@ -73,14 +116,9 @@ class BulkWriter:
         batch = [grant if isinstance(grant, GrantOrder) else GrantOrder(*grant) for grant in grants]
         items = [(grant_request(grant), grant.amount) for grant in batch]
 
-        def route(fresh: list[tuple[WriteRequest, int]]) -> Route:
-            wallets = self._wallets([request.player_id or "" for request, _ in fresh])
+        def route() -> Route:
             issuance = self.repository.ensure_account(ISSUANCE_ACCOUNT, AccountKind.ISSUANCE)
-            legs = {
-                request.key: (issuance.id, wallets[wallet_account(request.player_id or "")])
-                for request, _ in fresh
-            }
-            return Route(round_id=None, legs=legs)
+            return Route(Category.GRANT, issuance, wallet_pays=False)
 
         return self._post_many(items, route)
 
@@ -89,37 +127,22 @@ class BulkWriter:
         table_id: str,
         round_no: int,
         orders: Sequence[StakeOrder | tuple[str, str, str, int]],
+        owner: str,
     ) -> list[PostedTransaction]:
         batch = [order if isinstance(order, StakeOrder) else StakeOrder(*order) for order in orders]
-        items = [(stake_request(table_id, round_no, order), order.amount) for order in batch]
+        items = [(stake_request(table_id, round_no, order, owner), order.amount) for order in batch]
 
-        def route(fresh: list[tuple[WriteRequest, int]]) -> Route:
-            round_row = round_for_write(
-                self.repository, table_id, round_no, action="stake", lock="share"
+        def route() -> Route:
+            round_row, slice_row = slice_for_write(
+                self.slices, table_id, round_no, owner, action="stake", lock="write"
             )
-            wallets = self._wallets([request.player_id or "" for request, _ in fresh])
-            in_play_id = round_row.in_play_account_id
-            legs = {
-                request.key: (wallets[wallet_account(request.player_id or "")], in_play_id)
-                for request, _ in fresh
-            }
-            return Route(round_row.id, legs, table_id, round_no)
+            fixed = self.repository.account_by_id(slice_row.in_play_account_id)
+            return Route(Category.STAKE, fixed, True, round_row.id, owner, table_id, round_no)
 
         return self._post_many(items, route)
 
-    def _wallets(self, player_ids: list[str]) -> dict[str, int]:
-        """``{wallet name: account id}``; a missing wallet is an error."""
-        names = sorted({wallet_account(player_id) for player_id in player_ids})
-        wallets = self.repository.accounts_by_names(names)
-        missing = [name for name in names if name not in wallets]
-        if missing:
-            raise UnknownAccountError(missing[0])
-        return {name: row.id for name, row in wallets.items()}
-
     def _post_many(
-        self,
-        items: list[tuple[WriteRequest, int]],
-        route: Callable[[list[tuple[WriteRequest, int]]], Route],
+        self, items: list[tuple[WriteRequest, int]], route: Callable[[], Route]
     ) -> list[PostedTransaction]:
         """Post many two-leg transfers, each its own transaction under its own key."""
         unique: dict[str, tuple[WriteRequest, int]] = {}
@@ -127,100 +150,201 @@ class BulkWriter:
             seen = unique.setdefault(request.key, (request, amount))[0]
             if seen.fingerprint() != request.fingerprint():
                 raise IdempotencyConflictError(request.key, seen.description, request.description)
-        written: dict[str, PostedTransaction] = {}
+        if not unique:
+            return []
+        rows = [_stage_row(seq, request, amount) for seq, (request, amount) in
+                enumerate(unique.values())]  # fmt: skip
+        results: dict[str, PostedTransaction] = {}
         for attempt in range(ATTEMPTS):
-            existing = self.repository.find_transactions(list(unique))
-            for key, row in existing.items():
-                if row.fingerprint != unique[key][0].fingerprint():
-                    raise IdempotencyConflictError(key, row.description, unique[key][0].description)
-            fresh = [pair for key, pair in unique.items() if key not in existing]
             try:
                 with self.session.begin_nested():
-                    written = self._write_transfers(fresh, route(fresh)) if fresh else {}
+                    self.stage.load(rows)
+                    results = self._replays(unique)
+                    if len(results) < len(unique):
+                        fresh = [pair for key, pair in unique.items() if key not in results]
+                        results.update(self._write_staged(fresh, route()))
                 break
             except IntegrityError:
                 if attempt == ATTEMPTS - 1:
                     raise
-        entries = self.repository.entries_of([row.id for row in existing.values()])
-        results = {
-            key: posted(row, entries[row.id], replayed=True) for key, row in existing.items()
-        }
-        results.update(written)
         return [results[request.key] for request, _ in items]
 
-    def _write_transfers(
+    def _replays(self, unique: dict[str, tuple[WriteRequest, int]]) -> dict[str, PostedTransaction]:
+        """The staged items already written (then removed from the stage), or a conflict."""
+        staged = STAGE_TABLE.join(TRANSACTIONS, TRANSACTIONS.c.idempotency_key == STAGE_TABLE.c.key)
+        headers = (
+            select(*TRANSACTION_COLUMNS, STAGE_TABLE.c.fingerprint)
+            .select_from(staged.outerjoin(ROUNDS, TRANSACTIONS.c.round_id == ROUNDS.c.id))
+            .order_by(STAGE_TABLE.c.seq)
+        )
+        found = [(transaction_row(row[:-1]), row[-1]) for row in self.session.execute(headers)]
+        if not found:
+            return {}
+        for header, fingerprint in found:
+            if header.fingerprint != fingerprint:
+                attempted = unique[header.key][0].description
+                raise IdempotencyConflictError(header.key, header.description, attempted)
+        entries: dict[int, list[tuple[str, int]]] = {header.id: [] for header, _ in found}
+        legs = (
+            select(TRANSACTIONS.c.id, ACCOUNTS.c.name, ENTRIES.c.amount)
+            .select_from(
+                staged.join(ENTRIES, ENTRIES.c.transaction_id == TRANSACTIONS.c.id).join(
+                    ACCOUNTS, ACCOUNTS.c.id == ENTRIES.c.account_id
+                )
+            )
+            .order_by(ENTRIES.c.id)
+        )
+        for tid, name, amount in self.session.execute(legs):
+            entries[tid].append((name, int(amount)))
+        self.stage.execute(
+            f"DELETE FROM {STAGE} WHERE EXISTS (SELECT 1 FROM ledger_transactions t "
+            f"WHERE t.idempotency_key = {STAGE}.key)"
+        )
+        return {h.key: posted(h, entries[h.id], replayed=True) for h, _ in found}
+
+    def _check_wallets(self) -> None:
+        """Every staged wallet exists (else :class:`UnknownAccountError`) and is locked."""
+        missing = self.stage.rows(
+            f"SELECT s.wallet FROM {STAGE} s LEFT JOIN ledger_accounts a ON a.name = s.wallet "
+            "WHERE a.id IS NULL ORDER BY s.wallet LIMIT 1"
+        )
+        if missing:
+            raise UnknownAccountError(missing[0][0])
+
+    def _write_staged(
         self, fresh: list[tuple[WriteRequest, int]], route: Route
     ) -> dict[str, PostedTransaction]:
+        self._check_wallets()
+        self.stage.lock_accounts([route.fixed.id])
+        if route.wallet_pays:
+            short = self.stage.rows(
+                f"SELECT a.name, a.player_id, a.balance, sum(s.amount) FROM {STAGE} s "
+                "JOIN ledger_accounts a ON a.name = s.wallet "
+                "GROUP BY a.id, a.name, a.player_id, a.balance HAVING sum(s.amount) > a.balance "
+                "ORDER BY a.id LIMIT 1"
+            )
+            if short:
+                name, player_id, balance, total = short[0]
+                raise InsufficientFundsError(name, int(balance), int(total), player_id=player_id)
         created_at = utc_now()
-        ids = self.repository.insert_transactions(
-            [request.header(route.round_id) for request, _ in fresh], created_at
+        inserted = self.session.execute(
+            _INSERT_HEADERS,
+            {"category": route.category.value, "round_id": route.round_id,
+             "created_at": created_at, "owner": route.owner},
+        )  # fmt: skip
+        ids: dict[str, int] = {str(key): int(tid) for key, tid in inserted}
+        wallet_sign, fixed_sign = (-1, 1) if route.wallet_pays else (1, -1)
+        wallet_leg = (
+            "SELECT t.id, a.id, :sign * s.amount FROM "
+            f"{STAGE} s JOIN ledger_transactions t ON t.idempotency_key = s.key "
+            "JOIN ledger_accounts a ON a.name = s.wallet ORDER BY s.seq"
         )
-        deltas: dict[int, int] = {}
-        rows: list[tuple[int, int, int]] = []
-        for request, amount in fresh:
-            source, target = route.legs[request.key]
-            rows.append((ids[request.key], source, -amount))
-            rows.append((ids[request.key], target, amount))
-            deltas[source] = deltas.get(source, 0) - amount
-            deltas[target] = deltas.get(target, 0) + amount
-        accounts = self.repository.lock_accounts(deltas)
-        refuse_negative_wallets(accounts, deltas)
-        self.repository.insert_entry_rows(rows)
-        self.repository.add_to_balances(deltas)
+        fixed_leg = (
+            f"SELECT t.id, :fixed, :sign * s.amount FROM {STAGE} s "
+            "JOIN ledger_transactions t ON t.idempotency_key = s.key ORDER BY s.seq"
+        )
+        insert = "INSERT INTO ledger_entries (transaction_id, account_id, amount) "
+        legs = [(wallet_leg, wallet_sign), (fixed_leg, fixed_sign)]
+        for leg, sign in legs if route.wallet_pays else legs[::-1]:
+            self.stage.execute(insert + leg, sign=sign, fixed=route.fixed.id)
+        self.stage.execute(
+            "UPDATE ledger_accounts SET balance = balance + d.delta FROM (SELECT wallet, "
+            f":sign * sum(amount) AS delta FROM {STAGE} GROUP BY wallet) AS d "
+            "WHERE ledger_accounts.name = d.wallet",
+            sign=wallet_sign,
+        )
+        total = sum(amount for _, amount in fresh)
+        self.repository.add_to_balances({route.fixed.id: fixed_sign * total})
         results: dict[str, PostedTransaction] = {}
         for request, amount in fresh:
-            source, target = route.legs[request.key]
+            wallet = PostedEntry(wallet_account(request.player_id or ""), wallet_sign * amount)
+            fixed = PostedEntry(route.fixed.name, fixed_sign * amount)
             results[request.key] = PostedTransaction(
                 id=ids[request.key],
                 key=request.key,
                 category=request.category,
                 kind=request.kind,
-                description=request.description,
+                description=request.description[:300],
                 table_id=route.table_id,
                 round_no=route.round_no,
                 player_id=request.player_id,
                 position=request.position,
                 created_at=created_at,
-                entries=(
-                    PostedEntry(accounts[source].name, -amount),
-                    PostedEntry(accounts[target].name, amount),
-                ),
+                entries=(wallet, fixed) if route.wallet_pays else (fixed, wallet),
+                owner=route.owner,
             )
         return results
 
-    def settle_round(
+    def settle_slice(
         self,
         table_id: str,
         round_no: int,
         per_player: Sequence[PlayerSettlement | tuple[str, int, int]],
+        owner: str,
     ) -> PostedTransaction:
         lines = settlement_lines(per_player)
-        request = settle_round_request(table_id, round_no, lines)
-        total_paid = sum(line.paid for line in lines)
+        request = settle_slice_request(table_id, round_no, lines, owner)
+        existing = self.repository.find_transaction(request.key)
+        if existing is not None:
+            return self.poster.replay(existing, request)
+        try:
+            with self.session.begin_nested():
+                return self._settle(table_id, round_no, lines, owner, request)
+        except (IntegrityError, RoundClosedError):
+            # A twin settled it while this one waited for the slice's lock: answer as a replay.
+            existing = self.repository.find_transaction(request.key)
+            if existing is None:
+                raise
+            return self.poster.replay(existing, request)
 
-        def build() -> Plan:
-            round_row = round_for_write(
-                self.repository, table_id, round_no, action="settle", lock="update"
-            )
-            in_play_id = round_row.in_play_account_id
-            held_by_player = self.repository.stakes_by_player(round_row.id, in_play_id)
-            cross_check(table_id, round_no, lines, held_by_player)
-            names = [wallet_account(line.player_id) for line in lines if line.paid > 0]
-            wallets = self.repository.accounts_by_names(names)
-            missing = [name for name in names if name not in wallets]
-            if missing:
-                raise UnknownAccountError(missing[0])
-            house = house_of(self.repository)
-            held = self.repository.lock_accounts([in_play_id])[in_play_id].balance
-            plan = Plan(round_id=round_row.id, round_status_after="closed")
-            for line in lines:
-                if line.paid > 0:
-                    plan.move(wallets[wallet_account(line.player_id)].id, line.paid)
-            plan.move(in_play_id, -held)
-            plan.move(house.id, held - total_paid)
-            return plan
-
-        return self.poster.post(request, build)
+    def _settle(
+        self,
+        table_id: str,
+        round_no: int,
+        lines: list[PlayerSettlement],
+        owner: str,
+        request: WriteRequest,
+    ) -> PostedTransaction:
+        round_row, slice_row = slice_for_write(
+            self.slices, table_id, round_no, owner, action="settle", lock="end"
+        )
+        in_play_id = slice_row.in_play_account_id
+        held_by_player = self.repository.stakes_by_player(round_row.id, owner, in_play_id)
+        cross_check(table_id, round_no, lines, held_by_player)
+        paying = [line for line in lines if line.paid > 0]
+        self.stage.load([(seq, None, None, None, None, line.player_id, None,
+                          wallet_account(line.player_id), line.staked, line.paid)
+                         for seq, line in enumerate(paying)])  # fmt: skip
+        self._check_wallets()
+        house = house_of(self.repository)
+        self.stage.lock_accounts([in_play_id, house.id])
+        accounts = self.repository.lock_accounts([in_play_id, house.id])
+        held = accounts[in_play_id].balance
+        total_paid = sum(line.paid for line in paying)
+        transaction_id = self.repository.insert_transaction(request.header(round_row.id))
+        self.stage.execute(
+            "INSERT INTO ledger_entries (transaction_id, account_id, amount) "
+            f"SELECT :tid, a.id, s.paid FROM {STAGE} s "
+            "JOIN ledger_accounts a ON a.name = s.wallet ORDER BY s.seq",
+            tid=transaction_id,
+        )
+        squares = {in_play_id: -held, house.id: held - total_paid}
+        self.repository.insert_entries(transaction_id, squares)
+        self.stage.execute(
+            "UPDATE ledger_accounts SET balance = balance + d.paid FROM (SELECT wallet, "
+            f"sum(paid) AS paid FROM {STAGE} GROUP BY wallet) AS d "
+            "WHERE ledger_accounts.name = d.wallet"
+        )
+        self.repository.add_to_balances(squares)
+        self.poster.end(
+            Plan(round_row.id, ends_slices=[slice_row.id], slice_status_after="settled")
+        )
+        header = self.repository.find_transaction(request.key)
+        assert header is not None
+        entries = [(wallet_account(line.player_id), line.paid) for line in paying]
+        names = {in_play_id: accounts[in_play_id].name, house.id: accounts[house.id].name}
+        entries += [(names[i], amount) for i, amount in sorted(squares.items()) if amount != 0]
+        return posted(header, entries, replayed=False)
 
 
 def cross_check(

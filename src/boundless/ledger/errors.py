@@ -67,6 +67,35 @@ class RoundClosedError(LedgerError):
         super().__init__(f"cannot {action}: round {round_no} of table {table_id!r} is {status}")
 
 
+class SliceClosedError(RoundClosedError):
+    """A write into one owner's slice that is already settled or cancelled (same code as a closed
+    round: for a player the bet is refused the same way)."""
+
+    def __init__(self, table_id: str, round_no: int, owner: str, status: str, action: str) -> None:
+        self.owner = owner
+        LedgerError.__init__(
+            self,
+            f"cannot {action}: the slice of {owner!r} in round {round_no} of table {table_id!r} "
+            f"is {status}",
+        )
+        self.table_id = table_id
+        self.round_no = round_no
+        self.status = status
+
+
+class SlicesStillOpenError(LedgerError):
+    """The round cannot end yet: some owners' slices are still open."""
+
+    code = "slices_open"
+
+    def __init__(self, table_id: str, round_no: int, owners: list[str]) -> None:
+        self.owners = owners
+        super().__init__(
+            f"round {round_no} of table {table_id!r} still has open slices: "
+            f"{', '.join(repr(owner) for owner in owners)}"
+        )
+
+
 class SettlementMismatchError(LedgerError):
     """A bulk settlement that disagrees with the stakes the ledger holds for the round."""
 

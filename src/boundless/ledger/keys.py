@@ -1,8 +1,9 @@
 """Transaction kinds and idempotency keys.
 
-A key is ``<table_id>:<round_no>:<position>:<kind>``; round-wide writes (settle, close, cancel) use
-the position ``*``. Grants use ``grant:<player_id>:<reason>``. The same key always means the
-same write: repeating it moves nothing, reusing it for different content is an error.
+A key is ``<table_id>:<round_no>:<position>:<kind>``; a write for a whole slice (settle, close,
+cancel) uses the position ``*<owner>``, a whole-round cancellation the position ``*``. Grants use
+``grant:<player_id>:<reason>``. The same key always means the same write: repeating it moves
+nothing, reusing it for different content is an error.
 """
 
 from __future__ import annotations
@@ -10,7 +11,7 @@ from __future__ import annotations
 import re
 from enum import StrEnum
 
-from boundless.ledger.accounts import check_identifier, check_round_no
+from boundless.ledger.accounts import check_identifier, check_owner, check_round_no
 from boundless.ledger.errors import InvalidLedgerInputError
 
 ROUND_SCOPE = "*"
@@ -76,10 +77,17 @@ def round_key(table_id: str, round_no: int, position: str, kind: str) -> str:
     """The idempotency key of a write for ``(table, round, position, kind)``."""
     check_identifier("table id", table_id)
     check_round_no(round_no)
-    if position != ROUND_SCOPE:
+    if not isinstance(position, str) or not position.startswith(ROUND_SCOPE):
         check_identifier("position", position)
+    elif position != ROUND_SCOPE:
+        check_owner(position[len(ROUND_SCOPE) :])
     _split_kind(kind)
     return f"{table_id}:{round_no}:{position}:{kind}"
+
+
+def slice_key(table_id: str, round_no: int, owner: str, kind: str) -> str:
+    """The key of a write for one owner's whole slice: ``t1:42:*gateway:g1:settle``."""
+    return round_key(table_id, round_no, f"{ROUND_SCOPE}{check_owner(owner)}", kind)
 
 
 def grant_key(player_id: str, reason: str) -> str:

@@ -6,10 +6,12 @@ from boundless.ledger.accounts import (
     HOUSE_ACCOUNT,
     AccountKind,
     in_play_account,
+    slice_account,
     wallet_account,
 )
-from boundless.ledger.errors import RoundClosedError, UnknownAccountError
+from boundless.ledger.errors import RoundClosedError, SliceClosedError, UnknownAccountError
 from boundless.ledger.repository import AccountRow, LedgerRepository, RoundRow
+from boundless.ledger.slice_repository import SliceRepository, SliceRow
 
 
 def where(table_id: str, round_no: int) -> str:
@@ -35,11 +37,13 @@ def round_for_write(
     *,
     action: str,
     lock: str,
+    owner: str,
     create: bool = True,
 ) -> RoundRow:
-    """The round, locked (``share`` to write into it, ``update`` to end it) and still open.
+    """The round, locked (``write`` or ``end``, see :func:`with_lock`) and still open.
 
-    Creates the round and its in-play account on first use when ``create`` is true."""
+    Creates the round (opened by ``owner``) and its own in-play account on first use when
+    ``create`` is true."""
     row = repository.round_row(table_id, round_no, lock=lock)
     if row is None:
         if not create:
@@ -47,9 +51,48 @@ def round_for_write(
         in_play = repository.ensure_account(
             in_play_account(table_id, round_no), AccountKind.IN_PLAY
         )
-        repository.ensure_round(table_id, round_no, in_play.id)
+        repository.ensure_round(table_id, round_no, in_play.id, owner)
         row = repository.round_row(table_id, round_no, lock=lock)
         assert row is not None
     if row.status != "open":
         raise RoundClosedError(table_id, round_no, row.status, action)
     return row
+
+
+def slice_for_write(
+    slices: SliceRepository,
+    table_id: str,
+    round_no: int,
+    owner: str,
+    *,
+    action: str,
+    lock: str,
+    create: bool = True,
+    create_round: bool | None = None,
+) -> tuple[RoundRow, SliceRow]:
+    """The round and ``owner``'s slice of it, locked and both open. The round is locked first
+    (always ``write``-compatible for slice writes, ``end`` for writes that end the slice), then
+    the slice. Creates what is missing when ``create`` (the round: ``create_round``, default the
+    same)."""
+    repository = slices.repository
+    round_row = round_for_write(
+        repository,
+        table_id,
+        round_no,
+        action=action,
+        lock=lock,
+        owner=owner,
+        create=create if create_round is None else create_round,
+    )
+    row = slices.slice_row(round_row.id, owner, lock=lock)
+    if row is None:
+        name = slice_account(table_id, round_no, owner)
+        if not create:
+            raise UnknownAccountError(name)
+        in_play = repository.ensure_account(name, AccountKind.IN_PLAY)
+        slices.ensure_slice(round_row.id, owner, in_play.id)
+        row = slices.slice_row(round_row.id, owner, lock=lock)
+        assert row is not None
+    if row.status != "open":
+        raise SliceClosedError(table_id, round_no, owner, row.status, action)
+    return round_row, row

@@ -51,6 +51,28 @@ class Round(LedgerBase):
     table_id: Mapped[str] = mapped_column(String(64))
     round_no: Mapped[int] = mapped_column(BigInteger)
     in_play_account_id: Mapped[int] = mapped_column(ForeignKey("ledger_accounts.id"))
+    """The round's own in-play account: slices hold the stakes; it stays at zero since slices."""
+    status: Mapped[str] = mapped_column(String(16), default="open")
+    opened_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=utc_now)
+    ended_at: Mapped[datetime | None] = mapped_column(DateTime(timezone=True))
+    owner: Mapped[str | None] = mapped_column(String(100))
+    """The process that opened the round (its coordinator); its recovery cancels the round."""
+
+
+class Slice(LedgerBase):
+    """One owner's part of a round (a gateway's players), with its own in-play account."""
+
+    __tablename__ = "ledger_slices"
+    __table_args__ = (
+        UniqueConstraint("round_id", "owner"),
+        CheckConstraint("status IN ('open', 'settled', 'cancelled')", name="status"),
+        Index(None, "owner", "status"),
+    )
+
+    id: Mapped[int] = mapped_column(IdType, primary_key=True, autoincrement=True)
+    round_id: Mapped[int] = mapped_column(ForeignKey("ledger_rounds.id"))
+    owner: Mapped[str] = mapped_column(String(100))
+    in_play_account_id: Mapped[int] = mapped_column(ForeignKey("ledger_accounts.id"))
     status: Mapped[str] = mapped_column(String(16), default="open")
     opened_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=utc_now)
     ended_at: Mapped[datetime | None] = mapped_column(DateTime(timezone=True))
@@ -58,7 +80,7 @@ class Round(LedgerBase):
 
 class LedgerTransaction(LedgerBase):
     __tablename__ = "ledger_transactions"
-    __table_args__ = (Index(None, "round_id", "position"),)
+    __table_args__ = (Index(None, "round_id", "position"), Index(None, "round_id", "owner"))
 
     id: Mapped[int] = mapped_column(IdType, primary_key=True, autoincrement=True)
     idempotency_key: Mapped[str] = mapped_column(String(240), unique=True)
@@ -71,6 +93,10 @@ class LedgerTransaction(LedgerBase):
     player_id: Mapped[str | None] = mapped_column(String(64))
     position: Mapped[str | None] = mapped_column(String(64))
     created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=utc_now)
+    owner: Mapped[str | None] = mapped_column(String(100))
+    """With ``round_id``, the slice this transaction belongs to (a ``ledger_slices`` row; SQLite
+    cannot add that composite foreign key to an existing table, so ``ledger check`` proves it).
+    NULL for grants and for a whole-round cancellation."""
 
 
 class Entry(LedgerBase):
@@ -95,5 +121,6 @@ def _table(model: type[LedgerBase]) -> Table:
 
 ACCOUNTS = _table(Account)
 ROUNDS = _table(Round)
+SLICES = _table(Slice)
 TRANSACTIONS = _table(LedgerTransaction)
 ENTRIES = _table(Entry)

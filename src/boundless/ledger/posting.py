@@ -25,7 +25,11 @@ from sqlalchemy.exc import IntegrityError
 from sqlalchemy.orm import Session
 
 from boundless.ledger.accounts import AccountKind
-from boundless.ledger.errors import IdempotencyConflictError, InsufficientFundsError
+from boundless.ledger.errors import (
+    IdempotencyConflictError,
+    InsufficientFundsError,
+    RoundClosedError,
+)
 from boundless.ledger.keys import Category
 from boundless.ledger.records import PostedEntry, PostedTransaction
 from boundless.ledger.repository import (
@@ -34,6 +38,7 @@ from boundless.ledger.repository import (
     NewTransaction,
     TransactionRow,
 )
+from boundless.ledger.slice_repository import SliceRepository
 
 JsonValue = str | int | None | list["JsonValue"]
 
@@ -49,6 +54,8 @@ class WriteRequest:
     content: dict[str, JsonValue]
     player_id: str | None = None
     position: str | None = None
+    owner: str | None = None
+    """The slice owner this write belongs to (with the round), or None."""
 
     def fingerprint(self) -> str:
         canonical = json.dumps(
@@ -69,16 +76,21 @@ class WriteRequest:
             round_id=round_id,
             player_id=self.player_id,
             position=self.position,
+            owner=self.owner,
         )
 
 
 @dataclass(slots=True)
 class Plan:
-    """The movements of one write: ``{account id: amount}`` summing to zero."""
+    """The movements of one write: ``{account id: amount}`` summing to zero, and what it ends:
+    ``ends_slices`` become ``slice_status_after``; the round then ends when no slice is open."""
 
     round_id: int | None
     amounts: dict[int, int] = field(default_factory=dict)
+    ends_slices: list[int] = field(default_factory=list)
+    slice_status_after: str | None = None
     round_status_after: str | None = None
+    """Set by a round-wide write that ends the round even with no slice (a cancellation)."""
 
     def move(self, account_id: int, amount: int) -> None:
         self.amounts[account_id] = self.amounts.get(account_id, 0) + amount
@@ -100,18 +112,22 @@ def posted(
         created_at=row.created_at,
         entries=tuple(PostedEntry(name, amount) for name, amount in entries),
         replayed=replayed,
+        owner=row.owner,
     )
 
 
 class Poster:
-    def __init__(self, session: Session, repository: LedgerRepository) -> None:
+    def __init__(
+        self, session: Session, repository: LedgerRepository, slices: SliceRepository
+    ) -> None:
         self.session = session
         self.repository = repository
+        self.slices = slices
 
     def post(self, request: WriteRequest, build: Callable[[], Plan]) -> PostedTransaction:
         existing = self.repository.find_transaction(request.key)
         if existing is not None:
-            return self._replay(existing, request)
+            return self.replay(existing, request)
         try:
             with self.session.begin_nested():
                 plan = build()
@@ -122,13 +138,14 @@ class Poster:
                 refuse_negative_wallets(accounts, plan.amounts)
                 self.repository.insert_entries(transaction_id, plan.amounts)
                 self.repository.add_to_balances(plan.amounts)
-                if plan.round_status_after is not None and plan.round_id is not None:
-                    self.repository.set_round_status(plan.round_id, plan.round_status_after)
-        except IntegrityError:
+                self.end(plan)
+        except (IntegrityError, RoundClosedError):
+            # A twin wrote the key first (the unique index), or ended the round or slice while
+            # this one waited for its lock: if it was this very write, answer as a replay.
             existing = self.repository.find_transaction(request.key)
             if existing is None:
                 raise
-            return self._replay(existing, request)
+            return self.replay(existing, request)
         header = self.repository.find_transaction(request.key)
         assert header is not None
         entries = [
@@ -138,7 +155,16 @@ class Poster:
         ]
         return posted(header, entries, replayed=False)
 
-    def _replay(self, existing: TransactionRow, request: WriteRequest) -> PostedTransaction:
+    def end(self, plan: Plan) -> None:
+        """Apply what the plan ends: slices, then the round when none of them is open."""
+        if plan.slice_status_after is not None:
+            self.slices.set_status(plan.ends_slices, plan.slice_status_after)
+        if plan.round_id is None:
+            return
+        if self.slices.end_round_if_done(plan.round_id) is None and plan.round_status_after:
+            self.repository.set_round_status(plan.round_id, plan.round_status_after)
+
+    def replay(self, existing: TransactionRow, request: WriteRequest) -> PostedTransaction:
         if existing.fingerprint != request.fingerprint():
             raise IdempotencyConflictError(request.key, existing.description, request.description)
         entries = self.repository.entries_of([existing.id])[existing.id]

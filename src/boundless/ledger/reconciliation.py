@@ -37,6 +37,7 @@ class ReconciliationReport:
     balance_sum: int
     """Sum of every account's balance, issuance included: zero when coins are conserved."""
     rounds: dict[str, int]
+    slices: dict[str, int]
 
     @property
     def ok(self) -> bool:
@@ -44,9 +45,11 @@ class ReconciliationReport:
 
     def summary(self) -> str:
         rounds = ", ".join(f"{number} {status}" for status, number in sorted(self.rounds.items()))
+        slices = ", ".join(f"{number} {status}" for status, number in sorted(self.slices.items()))
         lines = [
             f"accounts {self.accounts}, transactions {self.transactions}, entries {self.entries}",
             f"rounds: {rounds or 'none'}",
+            f"slices: {slices or 'none'}",
             f"issued {self.issued_total} = wallets {self.wallets_total} "
             f"+ in play {self.in_play_total} + house {self.house_balance}",
             f"sum of all balances: {self.balance_sum}",
@@ -101,9 +104,38 @@ def check_books(session: Session) -> ReconciliationReport:
     )
     _collect(
         problems,
+        "slice_holds_coins",
+        repository.ended_slices_holding_coins(),
+        lambda r: (
+            f"the slice of {r[2]!r} in round {r[1]} of table {r[0]!r} is {r[3]} but its "
+            f"in-play account holds {r[4]}"
+        ),
+    )
+    _collect(
+        problems,
+        "round_status_wrong",
+        repository.rounds_with_wrong_status(),
+        lambda r: f"round {r[1]} of table {r[0]!r} is {r[2]} with {r[3]} of its {r[4]} slices open",
+    )
+    _collect(
+        problems,
+        "transaction_outside_slice",
+        repository.transactions_outside_slices(),
+        lambda r: f"transaction {r[0]} ({r[1]!r}) names owner {r[2]!r}, who has no slice there",
+    )
+    _collect(
+        problems,
+        "duplicate_key",
+        repository.duplicate_keys(),
+        lambda r: f"idempotency key {r[0]!r} is written {r[1]} times",
+    )
+    _collect(
+        problems,
         "cancelled_round_not_reversed",
-        repository.cancelled_rounds_not_netting_zero(),
-        lambda r: f"cancelled round {r[1]} of table {r[0]!r}: account {r[2]!r} nets {r[3]}, not 0",
+        repository.cancellations_not_netting_zero(),
+        lambda r: (
+            f"cancelled part of round {r[1]} of table {r[0]!r}: account {r[2]!r} nets {r[3]}, not 0"
+        ),
     )
     totals = repository.balance_totals()
     balance_sum = sum(value for kind, value in totals.items() if kind != "entries")
@@ -127,4 +159,5 @@ def check_books(session: Session) -> ReconciliationReport:
         issued_total=-totals.get("issuance", 0),
         balance_sum=balance_sum,
         rounds=repository.rounds_by_status(),
+        slices=repository.slices_by_status(),
     )

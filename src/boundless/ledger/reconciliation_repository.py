@@ -4,10 +4,10 @@ from __future__ import annotations
 
 from typing import Any
 
-from sqlalchemy import func, select
+from sqlalchemy import and_, case, exists, func, or_, select
 from sqlalchemy.orm import Session
 
-from boundless.ledger.models import ACCOUNTS, ENTRIES, ROUNDS, TRANSACTIONS
+from boundless.ledger.models import ACCOUNTS, ENTRIES, ROUNDS, SLICES, TRANSACTIONS
 
 PROBLEM_ROWS_LIMIT = 1000
 """Rows fetched per broken rule; the count of the rest is still reported."""
@@ -85,9 +85,88 @@ class ReconciliationRepository:
         )
         return self._rows(stmt)
 
-    def cancelled_rounds_not_netting_zero(self) -> list[tuple[Any, ...]]:
-        """(table, round, account, net) for every account whose net over a cancelled round is not
-        zero: a player who won or lost coins in a round that did not happen."""
+    def slices_by_status(self) -> dict[str, int]:
+        stmt = select(SLICES.c.status, func.count()).group_by(SLICES.c.status)
+        return {status: int(number) for status, number in self.session.execute(stmt)}
+
+    def ended_slices_holding_coins(self) -> list[tuple[Any, ...]]:
+        """Settled or cancelled slices whose in-play account is not at zero."""
+        stmt = (
+            select(
+                ROUNDS.c.table_id,
+                ROUNDS.c.round_no,
+                SLICES.c.owner,
+                SLICES.c.status,
+                ACCOUNTS.c.balance,
+            )
+            .select_from(
+                SLICES.join(ROUNDS, SLICES.c.round_id == ROUNDS.c.id).join(
+                    ACCOUNTS, SLICES.c.in_play_account_id == ACCOUNTS.c.id
+                )
+            )
+            .where(SLICES.c.status != "open", ACCOUNTS.c.balance != 0)
+            .order_by(SLICES.c.id)
+        )
+        return self._rows(stmt)
+
+    def rounds_with_wrong_status(self) -> list[tuple[Any, ...]]:
+        """(table, round, status, open slices, slices): an ended round with a slice still open,
+        or an open round whose slices have all ended (it should have closed with the last)."""
+        open_slices = func.sum(case((SLICES.c.status == "open", 1), else_=0))
+        stmt = (
+            select(
+                ROUNDS.c.table_id,
+                ROUNDS.c.round_no,
+                ROUNDS.c.status,
+                open_slices,
+                func.count(SLICES.c.id),
+            )
+            .select_from(ROUNDS.join(SLICES, SLICES.c.round_id == ROUNDS.c.id))
+            .group_by(ROUNDS.c.id, ROUNDS.c.table_id, ROUNDS.c.round_no, ROUNDS.c.status)
+            .having(
+                or_(
+                    and_(ROUNDS.c.status != "open", open_slices > 0),
+                    and_(ROUNDS.c.status == "open", open_slices == 0),
+                )
+            )
+            .order_by(ROUNDS.c.id)
+        )
+        return self._rows(stmt)
+
+    def transactions_outside_slices(self) -> list[tuple[Any, ...]]:
+        """Transactions naming a slice owner that has no slice in their round."""
+        slice_exists = exists().where(
+            SLICES.c.round_id == TRANSACTIONS.c.round_id, SLICES.c.owner == TRANSACTIONS.c.owner
+        )
+        stmt = (
+            select(TRANSACTIONS.c.id, TRANSACTIONS.c.idempotency_key, TRANSACTIONS.c.owner)
+            .where(TRANSACTIONS.c.owner.is_not(None), ~slice_exists)
+            .order_by(TRANSACTIONS.c.id)
+        )
+        return self._rows(stmt)
+
+    def duplicate_keys(self) -> list[tuple[Any, ...]]:
+        """Keys written more than once (the unique index forbids it; this proves it)."""
+        stmt = (
+            select(TRANSACTIONS.c.idempotency_key, func.count())
+            .group_by(TRANSACTIONS.c.idempotency_key)
+            .having(func.count() > 1)
+            .order_by(TRANSACTIONS.c.idempotency_key)
+        )
+        return self._rows(stmt)
+
+    def cancellations_not_netting_zero(self) -> list[tuple[Any, ...]]:
+        """(table, round, account, net) for every account whose net over the cancelled part of a
+        round is not zero: the transactions of its cancelled slices plus its round-wide
+        cancellation. A player who won or lost coins in a part of a round that did not happen."""
+        in_cancelled_slice = exists().where(
+            SLICES.c.round_id == TRANSACTIONS.c.round_id,
+            SLICES.c.owner == TRANSACTIONS.c.owner,
+            SLICES.c.status == "cancelled",
+        )
+        round_wide_cancel = and_(
+            TRANSACTIONS.c.owner.is_(None), TRANSACTIONS.c.category == "cancel"
+        )
         net = func.sum(ENTRIES.c.amount)
         stmt = (
             select(ROUNDS.c.table_id, ROUNDS.c.round_no, ACCOUNTS.c.name, net)
@@ -96,7 +175,7 @@ class ReconciliationRepository:
                 .join(ENTRIES, ENTRIES.c.transaction_id == TRANSACTIONS.c.id)
                 .join(ACCOUNTS, ENTRIES.c.account_id == ACCOUNTS.c.id)
             )
-            .where(ROUNDS.c.status == "cancelled")
+            .where(or_(in_cancelled_slice, round_wide_cancel))
             .group_by(
                 ROUNDS.c.id, ROUNDS.c.table_id, ROUNDS.c.round_no, ACCOUNTS.c.id, ACCOUNTS.c.name
             )

@@ -30,6 +30,8 @@ class PostedTransaction:
     created_at: datetime
     entries: tuple[PostedEntry, ...]
     replayed: bool = False
+    owner: str | None = None
+    """The owner of the slice this transaction belongs to (None: a grant, a round-wide cancel)."""
 
     def amount_for(self, account: str) -> int:
         """Net amount this transaction moved into ``account`` (negative when out of it)."""
@@ -93,5 +95,19 @@ class StatementPage:
 class RoundInfo:
     table_id: str
     round_no: int
+    status: str
+    in_play_balance: int
+    """What the round's slices hold in play."""
+    owner: str | None = None
+    """Who opened it with ``open_round`` (a coordinator); None when a stake created it."""
+
+
+@dataclass(frozen=True, slots=True)
+class SliceInfo:
+    """One owner's slice of a round: ``open``, ``settled`` or ``cancelled``."""
+
+    table_id: str
+    round_no: int
+    owner: str
     status: str
     in_play_balance: int

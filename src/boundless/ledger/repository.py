@@ -41,6 +41,7 @@ class RoundRow:
     round_no: int
     status: str
     in_play_account_id: int
+    owner: str | None = None
 
 
 @dataclass(frozen=True, slots=True)
@@ -56,6 +57,7 @@ class TransactionRow:
     player_id: str | None
     position: str | None
     created_at: datetime
+    owner: str | None = None
 
 
 @dataclass(frozen=True, slots=True)
@@ -68,6 +70,7 @@ class NewTransaction:
     round_id: int | None
     player_id: str | None
     position: str | None
+    owner: str | None = None
 
 
 @dataclass(frozen=True, slots=True)
@@ -91,8 +94,9 @@ _ROUND_COLUMNS = (
     ROUNDS.c.round_no,
     ROUNDS.c.status,
     ROUNDS.c.in_play_account_id,
+    ROUNDS.c.owner,
 )
-_TRANSACTION_COLUMNS = (
+TRANSACTION_COLUMNS = (
     TRANSACTIONS.c.id,
     TRANSACTIONS.c.idempotency_key,
     TRANSACTIONS.c.fingerprint,
@@ -104,6 +108,7 @@ _TRANSACTION_COLUMNS = (
     TRANSACTIONS.c.player_id,
     TRANSACTIONS.c.position,
     TRANSACTIONS.c.created_at,
+    TRANSACTIONS.c.owner,
 )
 _TRANSACTIONS_WITH_ROUND = TRANSACTIONS.outerjoin(ROUNDS, TRANSACTIONS.c.round_id == ROUNDS.c.id)
 
@@ -118,10 +123,10 @@ def _account(row: Any) -> AccountRow:
 
 
 def _round(row: Any) -> RoundRow:
-    return RoundRow(row[0], row[1], int(row[2]), row[3], row[4])
+    return RoundRow(row[0], row[1], int(row[2]), row[3], row[4], row[5])
 
 
-def _transaction(row: Any) -> TransactionRow:
+def transaction_row(row: Any) -> TransactionRow:
     return TransactionRow(
         id=row[0],
         key=row[1],
@@ -134,7 +139,23 @@ def _transaction(row: Any) -> TransactionRow:
         player_id=row[8],
         position=row[9],
         created_at=as_utc(row[10]),
+        owner=row[11],
     )
+
+
+def with_lock(stmt: Select[Any], lock: str | None) -> Select[Any]:
+    """Row locks on PostgreSQL (SQLite holds its database write lock anyway).
+
+    ``write``: a write into the row's round or slice; many may hold it (``FOR KEY SHARE`` on a
+    round, so two gateways stake at once). ``end``: a write that may end it; one at a time, and
+    not while a ``write`` lock of a slice is held (``FOR NO KEY UPDATE`` on a round: waits only for
+    other enders; ``FOR UPDATE`` on a slice). Locks are always taken round first, then slices in id
+    order, then accounts in id order, so concurrent writers never deadlock."""
+    if lock == "write":
+        return stmt.with_for_update(read=True, key_share=True)
+    if lock == "end":
+        return stmt.with_for_update(key_share=True)
+    return stmt
 
 
 class LedgerRepository:
@@ -145,7 +166,7 @@ class LedgerRepository:
     def dialect(self) -> str:
         return self.session.get_bind().dialect.name
 
-    def _insert_ignoring_duplicates(self, table: Any, values: dict[str, Any]) -> None:
+    def insert_ignoring_duplicates(self, table: Any, values: dict[str, Any]) -> None:
         """``INSERT ... ON CONFLICT DO NOTHING``: get-or-create that is safe under concurrency."""
         if self.dialect == "postgresql":
             stmt: Any = postgresql.insert(table).values(**values).on_conflict_do_nothing()
@@ -159,6 +180,12 @@ class LedgerRepository:
         row = self.session.execute(select(*_ACCOUNT_COLUMNS).where(ACCOUNTS.c.name == name)).first()
         return None if row is None else _account(row)
 
+    def account_by_id(self, account_id: int) -> AccountRow:
+        row = self.session.execute(
+            select(*_ACCOUNT_COLUMNS).where(ACCOUNTS.c.id == account_id)
+        ).one()
+        return _account(row)
+
     def accounts_by_names(self, names: Sequence[str]) -> dict[str, AccountRow]:
         found: dict[str, AccountRow] = {}
         for part in chunked(names):
@@ -170,7 +197,7 @@ class LedgerRepository:
         existing = self.account_by_name(name)
         if existing is not None:
             return existing
-        self._insert_ignoring_duplicates(
+        self.insert_ignoring_duplicates(
             ACCOUNTS,
             {
                 "name": name,
@@ -183,30 +210,6 @@ class LedgerRepository:
         created = self.account_by_name(name)
         assert created is not None
         return created
-
-    def ensure_accounts(self, accounts: Sequence[tuple[str, str, str | None]]) -> None:
-        """Create the missing ones of many ``(name, kind, player_id)`` accounts at once."""
-        if self.dialect == "postgresql":
-            stmt: Any = postgresql.insert(ACCOUNTS).on_conflict_do_nothing()
-        else:
-            stmt = sqlite.insert(ACCOUNTS).on_conflict_do_nothing()
-        now = utc_now()
-        for part in chunked(sorted(set(accounts))):
-            names = [name for name, _, _ in part]
-            known = set(self.accounts_by_names(names))
-            rows = [
-                {
-                    "name": name,
-                    "kind": kind,
-                    "player_id": player_id,
-                    "balance": 0,
-                    "created_at": now,
-                }
-                for name, kind, player_id in part
-                if name not in known
-            ]
-            if rows:
-                self.session.execute(stmt, rows)
 
     def lock_accounts(self, account_ids: Iterable[int]) -> dict[int, AccountRow]:
         """Read and row-lock the accounts in id order (PostgreSQL ``FOR UPDATE``; SQLite holds the
@@ -244,17 +247,18 @@ class LedgerRepository:
     def round_row(
         self, table_id: str, round_no: int, *, lock: str | None = None
     ) -> RoundRow | None:
-        """``lock``: ``"share"`` for writes into the round, ``"update"`` for writes that end it."""
+        """``lock``: ``"write"`` for writes into the round, ``"end"`` for writes that end a slice
+        or the round (see :func:`with_lock`)."""
         stmt = select(*_ROUND_COLUMNS).where(
             ROUNDS.c.table_id == table_id, ROUNDS.c.round_no == round_no
         )
-        if lock is not None:
-            stmt = stmt.with_for_update(read=lock == "share")
-        row = self.session.execute(stmt).first()
+        row = self.session.execute(with_lock(stmt, lock)).first()
         return None if row is None else _round(row)
 
-    def ensure_round(self, table_id: str, round_no: int, in_play_account_id: int) -> None:
-        self._insert_ignoring_duplicates(
+    def ensure_round(
+        self, table_id: str, round_no: int, in_play_account_id: int, owner: str
+    ) -> None:
+        self.insert_ignoring_duplicates(
             ROUNDS,
             {
                 "table_id": table_id,
@@ -262,42 +266,52 @@ class LedgerRepository:
                 "in_play_account_id": in_play_account_id,
                 "status": "open",
                 "opened_at": utc_now(),
+                "owner": owner,
             },
         )
+
+    def set_round_owner(self, round_id: int, owner: str) -> None:
+        self.session.execute(update(ROUNDS).where(ROUNDS.c.id == round_id).values(owner=owner))
 
     def set_round_status(self, round_id: int, status: str) -> None:
         self.session.execute(
             update(ROUNDS).where(ROUNDS.c.id == round_id).values(status=status, ended_at=utc_now())
         )
 
-    def rounds_with_status(self, status: str, table_id: str | None = None) -> list[RoundRow]:
+    def rounds_with_status(
+        self, status: str, table_id: str | None = None, owner: str | None = None
+    ) -> list[RoundRow]:
         stmt = select(*_ROUND_COLUMNS).where(ROUNDS.c.status == status)
         if table_id is not None:
             stmt = stmt.where(ROUNDS.c.table_id == table_id)
+        if owner is not None:
+            stmt = stmt.where(ROUNDS.c.owner == owner)
         stmt = stmt.order_by(ROUNDS.c.table_id, ROUNDS.c.round_no)
         return [_round(row) for row in self.session.execute(stmt)]
 
     # -- transactions -----------------------------------------------------------------------
 
     def _transactions(self) -> Select[Any]:
-        return select(*_TRANSACTION_COLUMNS).select_from(_TRANSACTIONS_WITH_ROUND)
+        return select(*TRANSACTION_COLUMNS).select_from(_TRANSACTIONS_WITH_ROUND)
 
     def find_transaction(self, key: str) -> TransactionRow | None:
         row = self.session.execute(
             self._transactions().where(TRANSACTIONS.c.idempotency_key == key)
         ).first()
-        return None if row is None else _transaction(row)
+        return None if row is None else transaction_row(row)
 
     def find_transactions(self, keys: Sequence[str]) -> dict[str, TransactionRow]:
         found: dict[str, TransactionRow] = {}
         for part in chunked(sorted(set(keys))):
             stmt = self._transactions().where(TRANSACTIONS.c.idempotency_key.in_(part))
-            found.update((row.key, row) for row in map(_transaction, self.session.execute(stmt)))
+            found.update((row.key, row) for row in map(transaction_row, self.session.execute(stmt)))
         return found
 
     def round_transactions(self, round_id: int) -> list[TransactionRow]:
         stmt = self._transactions().where(TRANSACTIONS.c.round_id == round_id)
-        return [_transaction(row) for row in self.session.execute(stmt.order_by(TRANSACTIONS.c.id))]
+        return [
+            transaction_row(row) for row in self.session.execute(stmt.order_by(TRANSACTIONS.c.id))
+        ]
 
     def insert_transaction(self, new: NewTransaction) -> int:
         """Insert the header; the unique key raises ``IntegrityError`` if another writer won."""
@@ -313,52 +327,11 @@ class LedgerRepository:
                 player_id=new.player_id,
                 position=new.position,
                 created_at=utc_now(),
+                owner=new.owner,
             )
             .returning(TRANSACTIONS.c.id)
         )
         return int(self.session.execute(stmt).scalar_one())
-
-    def insert_transactions(
-        self, new: Sequence[NewTransaction], created_at: datetime
-    ) -> dict[str, int]:
-        """Insert many headers in one executemany; ``{key: id}``. ``IntegrityError`` if any key
-        is taken."""
-        rows = [
-            {
-                "idempotency_key": item.key,
-                "fingerprint": item.fingerprint,
-                "description": item.description[:300],
-                "category": item.category,
-                "kind": item.kind,
-                "round_id": item.round_id,
-                "player_id": item.player_id,
-                "position": item.position,
-                "created_at": created_at,
-            }
-            for item in new
-        ]
-        if not rows:
-            return {}
-        # A plain executemany, then the ids by key: INSERT ... RETURNING over many rows becomes
-        # huge multi-VALUES statements that psycopg re-parses on every batch (seconds at 10k).
-        self.session.execute(insert(TRANSACTIONS), rows)
-        ids: dict[str, int] = {}
-        for part in chunked([row["idempotency_key"] for row in rows]):
-            stmt = select(TRANSACTIONS.c.idempotency_key, TRANSACTIONS.c.id).where(
-                TRANSACTIONS.c.idempotency_key.in_(part)
-            )
-            ids.update((key, int(tid)) for key, tid in self.session.execute(stmt))
-        return ids
-
-    def insert_entry_rows(self, rows: Sequence[tuple[int, int, int]]) -> None:
-        """``(transaction id, account id, amount)`` rows in one executemany."""
-        params = [
-            {"transaction_id": tid, "account_id": account_id, "amount": amount}
-            for tid, account_id, amount in rows
-            if amount != 0
-        ]
-        if params:
-            self.session.execute(insert(ENTRIES), params)
 
     def insert_entries(self, transaction_id: int, amounts: dict[int, int]) -> None:
         rows = [
@@ -385,8 +358,8 @@ class LedgerRepository:
 
     # -- sums over a round ------------------------------------------------------------------
 
-    def round_net_by_account(self, round_id: int) -> list[tuple[AccountRow, int]]:
-        """Every account the round's transactions touched, with its net for the round."""
+    def net_by_account(self, round_id: int, owners: Sequence[str]) -> list[tuple[AccountRow, int]]:
+        """Every account the transactions of these slices of the round touched, with its net."""
         net = func.sum(ENTRIES.c.amount)
         stmt = (
             select(*_ACCOUNT_COLUMNS, net)
@@ -395,7 +368,7 @@ class LedgerRepository:
                     ACCOUNTS, ENTRIES.c.account_id == ACCOUNTS.c.id
                 )
             )
-            .where(TRANSACTIONS.c.round_id == round_id)
+            .where(TRANSACTIONS.c.round_id == round_id, TRANSACTIONS.c.owner.in_(list(owners)))
             .group_by(*_ACCOUNT_COLUMNS)
             .order_by(ACCOUNTS.c.id)
         )
@@ -414,13 +387,16 @@ class LedgerRepository:
         )
         return int(self.session.execute(stmt).scalar_one())
 
-    def stakes_by_player(self, round_id: int, in_play_account_id: int) -> dict[str, int]:
-        """Total staked into the round's in-play account by each player."""
+    def stakes_by_player(
+        self, round_id: int, owner: str, in_play_account_id: int
+    ) -> dict[str, int]:
+        """Total staked into one slice's in-play account by each player."""
         stmt = (
             select(TRANSACTIONS.c.player_id, func.sum(ENTRIES.c.amount))
             .select_from(ENTRIES.join(TRANSACTIONS, ENTRIES.c.transaction_id == TRANSACTIONS.c.id))
             .where(
                 TRANSACTIONS.c.round_id == round_id,
+                TRANSACTIONS.c.owner == owner,
                 TRANSACTIONS.c.category == "stake",
                 ENTRIES.c.account_id == in_play_account_id,
             )
@@ -443,7 +419,7 @@ class LedgerRepository:
             .subquery()
         )
         stmt = (
-            select(history.c.id, history.c.amount, history.c.after, *_TRANSACTION_COLUMNS)
+            select(history.c.id, history.c.amount, history.c.after, *TRANSACTION_COLUMNS)
             .select_from(
                 history.join(TRANSACTIONS, history.c.transaction_id == TRANSACTIONS.c.id).outerjoin(
                     ROUNDS, TRANSACTIONS.c.round_id == ROUNDS.c.id
@@ -455,6 +431,6 @@ class LedgerRepository:
         if before_entry_id is not None:
             stmt = stmt.where(and_(history.c.id < before_entry_id))
         return [
-            StatementRow(row[0], int(row[1]), int(row[2]), _transaction(row[3:]))
+            StatementRow(row[0], int(row[1]), int(row[2]), transaction_row(row[3:]))
             for row in self.session.execute(stmt)
         ]

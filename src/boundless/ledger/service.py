@@ -9,35 +9,50 @@ from collections.abc import Sequence
 from sqlalchemy.orm import Session
 
 from boundless.ledger.accounts import (
+    DEFAULT_OWNER,
     ISSUANCE_ACCOUNT,
     AccountKind,
     check_amount,
     check_identifier,
+    check_owner,
     check_round_no,
     in_play_account,
     wallet_account,
 )
 from boundless.ledger.bulk import BulkWriter
-from boundless.ledger.errors import InvalidLedgerInputError, UnknownAccountError
+from boundless.ledger.errors import (
+    InvalidLedgerInputError,
+    SlicesStillOpenError,
+    UnknownAccountError,
+)
 from boundless.ledger.keys import (
     ROUND_SCOPE,
     Category,
     check_key,
     check_payout_kind,
     round_key,
+    slice_key,
 )
-from boundless.ledger.lookups import house_of, round_for_write, wallet_of, where
+from boundless.ledger.lookups import (
+    house_of,
+    round_for_write,
+    slice_for_write,
+    wallet_of,
+    where,
+)
 from boundless.ledger.posting import Plan, Poster, WriteRequest, posted
 from boundless.ledger.records import (
     GrantOrder,
     PlayerSettlement,
     PostedTransaction,
     RoundInfo,
+    SliceInfo,
     StakeOrder,
     StatementLine,
     StatementPage,
 )
 from boundless.ledger.repository import LedgerRepository, RoundRow
+from boundless.ledger.slice_repository import SliceRepository, SliceRow
 from boundless.ledger.write_requests import grant_request, stake_request
 
 MAX_STATEMENT_PAGE = 500
@@ -45,13 +60,19 @@ ROUND_STATUSES = ("open", "closed", "cancelled")
 
 
 class LedgerService:
-    """``LedgerService(session)``: coin movements for one database transaction."""
+    """``LedgerService(session, owner="local")``: coin movements for one database transaction.
 
-    def __init__(self, session: Session) -> None:
+    ``owner`` names the process writing (``local`` for ``boundless serve``, ``gateway:<name>``,
+    ``coordinator:<table>``...). Stakes, payments and settlements go into ``owner``'s **slice** of
+    the round; a round closes when none of its slices is open any more."""
+
+    def __init__(self, session: Session, owner: str = DEFAULT_OWNER) -> None:
         self.session = session
+        self.owner = check_owner(owner)
         self.repository = LedgerRepository(session)
-        self.poster = Poster(session, self.repository)
-        self.bulk = BulkWriter(session, self.repository, self.poster)
+        self.slices = SliceRepository(session, self.repository)
+        self.poster = Poster(session, self.repository, self.slices)
+        self.bulk = BulkWriter(session, self.repository, self.slices, self.poster)
 
     # -- accounts ---------------------------------------------------------------------------
 
@@ -80,21 +101,71 @@ class LedgerService:
         rows = self.repository.accounts_by_names(list(names))
         return {names[name]: row.balance for name, row in rows.items()}
 
+    # -- rounds and slices ------------------------------------------------------------------
+
     def round_info(self, table_id: str, round_no: int) -> RoundInfo | None:
         check_identifier("table id", table_id)
         row = self.repository.round_row(table_id, check_round_no(round_no))
         return None if row is None else self._info(row)
 
-    def rounds(self, status: str = "open", table_id: str | None = None) -> list[RoundInfo]:
-        """Rounds by status (``open`` ones are in flight: crash recovery cancels them)."""
+    def rounds(
+        self, status: str = "open", table_id: str | None = None, owner: str | None = None
+    ) -> list[RoundInfo]:
+        """Rounds by status, optionally only those a given owner opened with ``open_round``."""
         if status not in ROUND_STATUSES:
             raise InvalidLedgerInputError(f"status must be one of {ROUND_STATUSES}, got {status!r}")
-        return [self._info(row) for row in self.repository.rounds_with_status(status, table_id)]
+        if owner is not None:
+            check_owner(owner)
+        rows = self.repository.rounds_with_status(status, table_id, owner)
+        return [self._info(row) for row in rows]
 
     def _info(self, row: RoundRow) -> RoundInfo:
-        in_play = self.repository.account_by_name(in_play_account(row.table_id, row.round_no))
-        balance = 0 if in_play is None else in_play.balance
-        return RoundInfo(row.table_id, row.round_no, row.status, balance)
+        balance = self.slices.in_play_total(row.id)
+        return RoundInfo(row.table_id, row.round_no, row.status, balance, row.owner)
+
+    def slices_of(self, table_id: str, round_no: int) -> list[SliceInfo]:
+        """Every slice of the round, by owner."""
+        row = self.repository.round_row(check_identifier("table id", table_id), round_no)
+        return [] if row is None else self.slices.listings(round_id=row.id)
+
+    def open_slices(self, owner: str | None = None) -> list[SliceInfo]:
+        """The open slices of ``owner`` (default: this service's): what it was playing when it
+        stopped. Recovery cancels them with ``cancel_slice``."""
+        return self.slices.listings(owner=check_owner(owner or self.owner), status="open")
+
+    def open_round(self, table_id: str, round_no: int) -> RoundInfo:
+        """The coordinator's start of a round: creates it (idempotent) and records this service's
+        owner as the one that opened it, so that ``recover_owner`` of that owner cancels it."""
+        check_identifier("table id", table_id)
+        check_round_no(round_no)
+        with self.session.begin_nested():
+            row = round_for_write(
+                self.repository, table_id, round_no, action="open", lock="end", owner=self.owner
+            )
+            if row.owner != self.owner:
+                self.repository.set_round_owner(row.id, self.owner)
+        info = self.round_info(table_id, round_no)
+        assert info is not None
+        return info
+
+    def end_round(self, table_id: str, round_no: int) -> RoundInfo:
+        """End a round whose slices are all settled or cancelled (rounds with slices end by
+        themselves when the last one does; this ends one nobody staked in). Idempotent."""
+        check_identifier("table id", table_id)
+        with self.session.begin_nested():
+            row = self.repository.round_row(table_id, check_round_no(round_no), lock="end")
+            if row is None:
+                raise UnknownAccountError(in_play_account(table_id, round_no))
+            if row.status == "open":
+                still_open = self.slices.listings(round_id=row.id, status="open")
+                if still_open:
+                    owners = [item.owner for item in still_open]
+                    raise SlicesStillOpenError(table_id, round_no, owners)
+                if self.slices.end_round_if_done(row.id) is None:
+                    self.repository.set_round_status(row.id, "closed")
+        info = self.round_info(table_id, round_no)
+        assert info is not None
+        return info
 
     # -- writes -----------------------------------------------------------------------------
 
@@ -119,22 +190,28 @@ class LedgerService:
         under its own key (already-written ones replay)."""
         return self.bulk.grant_many(grants)
 
+    def _slice(
+        self, table_id: str, round_no: int, action: str, *, lock: str = "write", **options: bool
+    ) -> tuple[RoundRow, SliceRow]:
+        return slice_for_write(
+            self.slices, table_id, round_no, self.owner, action=action, lock=lock, **options
+        )
+
     def stake(
         self, table_id: str, round_no: int, player_id: str, position: str, kind: str, amount: int
     ) -> PostedTransaction:
-        """Accept a bet: wallet -> the round's in-play account. Keyed by (table, round, position,
-        kind); ``kind`` is main, double, split, insurance or side:<bet>, optionally with a
-        ``:<suffix>`` (``double:2``) when one position stakes the same kind again."""
-        request = stake_request(table_id, round_no, StakeOrder(player_id, position, kind, amount))
+        """Accept a bet: wallet -> this owner's slice of the round. Keyed by (table, round,
+        position, kind); ``kind`` is main, double, split, insurance or side:<bet>, optionally with
+        a ``:<suffix>`` (``double:2``) when one position stakes the same kind again."""
+        order = StakeOrder(player_id, position, kind, amount)
+        request = stake_request(table_id, round_no, order, self.owner)
 
         def build() -> Plan:
-            round_row = round_for_write(
-                self.repository, table_id, round_no, action="stake", lock="share"
-            )
+            round_row, slice_row = self._slice(table_id, round_no, "stake")
             wallet = wallet_of(self.repository, player_id)
             plan = Plan(round_id=round_row.id)
             plan.move(wallet.id, -amount)
-            plan.move(round_row.in_play_account_id, amount)
+            plan.move(slice_row.in_play_account_id, amount)
             return plan
 
         return self.poster.post(request, build)
@@ -148,8 +225,8 @@ class LedgerService:
         amount: int,
         kind: str = "payout",
     ) -> PostedTransaction:
-        """In-play -> wallet (an early blackjack payment, a surrender refund...). In-play may dip
-        below zero until the round closes; the house covers it then."""
+        """This owner's slice -> wallet (an early blackjack payment, a surrender refund...).
+        In-play may dip below zero until the slice is settled; the house covers it then."""
         check_payout_kind(kind)
         check_amount(f"{kind} amount", amount)
         check_identifier("player id", player_id)
@@ -161,18 +238,17 @@ class LedgerService:
                 f"{kind} of {amount} to player {player_id!r} on position {position!r} "
                 f"at {where(table_id, round_no)}"
             ),
-            content={"player": player_id, "amount": amount},
+            content={"player": player_id, "amount": amount, "owner": self.owner},
             player_id=player_id,
             position=position,
+            owner=self.owner,
         )
 
         def build() -> Plan:
-            round_row = round_for_write(
-                self.repository, table_id, round_no, action="pay", lock="share", create=False
-            )
+            round_row, slice_row = self._slice(table_id, round_no, "pay", create=False)
             wallet = wallet_of(self.repository, player_id)
             plan = Plan(round_id=round_row.id)
-            plan.move(round_row.in_play_account_id, -amount)
+            plan.move(slice_row.in_play_account_id, -amount)
             plan.move(wallet.id, amount)
             return plan
 
@@ -194,23 +270,19 @@ class LedgerService:
                 f"settlement paying {paid_amount} to player {player_id!r} on position "
                 f"{position!r} at {where(table_id, round_no)}"
             ),
-            content={"player": player_id, "paid": paid_amount},
+            content={"player": player_id, "paid": paid_amount, "owner": self.owner},
             player_id=player_id,
             position=position,
+            owner=self.owner,
         )
 
         def build() -> Plan:
-            round_row = round_for_write(
-                self.repository,
-                table_id,
-                round_no,
-                action="settle a position",
-                lock="share",
-                create=False,
+            round_row, slice_row = self._slice(
+                table_id, round_no, "settle a position", create=False
             )
             wallet = wallet_of(self.repository, player_id)
             house = house_of(self.repository)
-            in_play_id = round_row.in_play_account_id
+            in_play_id = slice_row.in_play_account_id
             held = self.repository.in_play_net(round_row.id, in_play_id, position=position)
             plan = Plan(round_id=round_row.id)
             plan.move(in_play_id, -held)
@@ -220,35 +292,66 @@ class LedgerService:
 
         return self.poster.post(request, build)
 
-    def close_round(self, table_id: str, round_no: int) -> PostedTransaction:
-        """End a settled round: what is left in-play goes to the house (or the house covers a
-        shortfall), so in-play ends at zero. No write into the round is accepted afterwards."""
+    def close_slice(self, table_id: str, round_no: int) -> PostedTransaction:
+        """End this owner's slice once its positions are settled: what is left in it goes to the
+        house (or the house covers a shortfall), so it ends at zero. The round closes when no
+        slice is open. No write into the slice is accepted afterwards."""
         request = WriteRequest(
-            key=round_key(table_id, round_no, ROUND_SCOPE, "close"),
+            key=slice_key(table_id, round_no, self.owner, "close"),
             category=Category.CLOSE,
             kind="close",
-            description=f"close of {where(table_id, round_no)}",
+            description=f"close of the slice of {self.owner!r} at {where(table_id, round_no)}",
             content={},
+            owner=self.owner,
         )
 
         def build() -> Plan:
-            round_row = round_for_write(
-                self.repository, table_id, round_no, action="close", lock="update"
-            )
+            round_row, slice_row = self._slice(table_id, round_no, "close", lock="end")
             house = house_of(self.repository)
-            in_play_id = round_row.in_play_account_id
+            in_play_id = slice_row.in_play_account_id
             remainder = self.repository.lock_accounts([in_play_id])[in_play_id].balance
-            plan = Plan(round_id=round_row.id, round_status_after="closed")
+            plan = Plan(round_row.id, ends_slices=[slice_row.id], slice_status_after="settled")
             plan.move(in_play_id, -remainder)
             plan.move(house.id, remainder)
             return plan
 
         return self.poster.post(request, build)
 
+    close_round = close_slice
+    """For one process that is the round's only owner, closing its slice closes the round."""
+
+    def cancel_slice(
+        self, table_id: str, round_no: int, owner: str | None = None
+    ) -> PostedTransaction:
+        """Void one owner's slice (default: this service's): one transaction reverses every
+        movement of the slice, so each of its players nets exactly zero. Anyone may cancel a
+        dead owner's slice; exactly once (a repeat replays). Other slices play on."""
+        owner = check_owner(owner or self.owner)
+        request = WriteRequest(
+            key=slice_key(table_id, round_no, owner, "cancel"),
+            category=Category.CANCEL,
+            kind="cancel",
+            description=f"cancellation of the slice of {owner!r} at {where(table_id, round_no)}",
+            content={},
+            owner=owner,
+        )
+
+        def build() -> Plan:
+            round_row, slice_row = slice_for_write(
+                self.slices, table_id, round_no, owner, action="cancel", lock="end",
+                create_round=False,
+            )  # fmt: skip
+            plan = Plan(round_row.id, ends_slices=[slice_row.id], slice_status_after="cancelled")
+            for account, net in self.repository.net_by_account(round_row.id, [owner]):
+                plan.move(account.id, -net)
+            return plan
+
+        return self.poster.post(request, build)
+
     def cancel_round(self, table_id: str, round_no: int) -> PostedTransaction:
-        """Void a round that is not closed: one transaction reverses every movement of the round,
-        so each player's (and the house's, and in-play's) net for the round is exactly zero.
-        Exactly once: a repeat returns the same transaction."""
+        """Void a round that is not closed: one transaction reverses every movement of its open
+        slices, so each of their players nets exactly zero; slices already settled stay settled
+        (the round then ends ``closed``, else ``cancelled``). Exactly once."""
         request = WriteRequest(
             key=round_key(table_id, round_no, ROUND_SCOPE, "cancel"),
             category=Category.CANCEL,
@@ -259,14 +362,37 @@ class LedgerService:
 
         def build() -> Plan:
             round_row = round_for_write(
-                self.repository, table_id, round_no, action="cancel", lock="update"
+                self.repository, table_id, round_no, action="cancel", lock="end", owner=self.owner
             )
-            plan = Plan(round_id=round_row.id, round_status_after="cancelled")
-            for account, net in self.repository.round_net_by_account(round_row.id):
+            open_slices = self.slices.lock_open_slices(round_row.id)
+            plan = Plan(
+                round_row.id,
+                ends_slices=[row.id for row in open_slices],
+                slice_status_after="cancelled",
+                round_status_after="cancelled",
+            )
+            owners = [row.owner for row in open_slices]
+            for account, net in self.repository.net_by_account(round_row.id, owners):
                 plan.move(account.id, -net)
             return plan
 
         return self.poster.post(request, build)
+
+    def recover_owner(self, owner: str | None = None) -> list[PostedTransaction]:
+        """After ``owner`` (default: this service's) restarted: cancel what it was playing and
+        nothing else: each of its open slices, and each open round it opened with
+        ``open_round`` (a coordinator's rounds). Other owners' slices in other rounds are left
+        alone. Idempotent: a second run finds nothing open and returns []."""
+        owner = check_owner(owner or self.owner)
+        cancelled = [
+            self.cancel_slice(item.table_id, item.round_no, owner)
+            for item in self.open_slices(owner)
+        ]
+        cancelled.extend(
+            self.cancel_round(info.table_id, info.round_no)
+            for info in self.rounds("open", owner=owner)
+        )
+        return cancelled
 
     def stake_many(
         self,
@@ -274,24 +400,29 @@ class LedgerService:
         round_no: int,
         orders: Sequence[StakeOrder | tuple[str, str, str, int]],
     ) -> list[PostedTransaction]:
-        """Accept a batch of bets ``(player_id, position, kind, amount)`` in a few statements.
-        Each bet is its own transaction under its own key (already-written ones replay); all or
-        nothing: one bet a wallet cannot cover refuses the batch and changes nothing."""
-        return self.bulk.stake_many(table_id, round_no, orders)
+        """Accept a batch of bets ``(player_id, position, kind, amount)`` into this owner's slice
+        with a handful of set-based statements. Each bet is its own transaction under its own key
+        (already-written ones replay); all or nothing: one bet a wallet cannot cover refuses the
+        batch and changes nothing."""
+        return self.bulk.stake_many(table_id, round_no, orders, self.owner)
 
-    def settle_round(
+    def settle_slice(
         self,
         table_id: str,
         round_no: int,
         per_player: Sequence[PlayerSettlement | tuple[str, int, int]],
     ) -> PostedTransaction:
-        """Bulk settlement: one transaction pays every player, squares in-play with the house and
-        closes the round, with a handful of statements whatever the number of players.
+        """Bulk settlement of this owner's slice: one transaction pays every player, squares the
+        slice's in-play with the house and ends the slice (and the round, if it was the last
+        open slice), with a handful of statements whatever the number of players.
 
-        ``per_player`` lists every player who staked in the round as ``(player_id, staked, paid)``:
-        ``staked`` must equal what the ledger holds as that player's stakes for the round (a
+        ``per_player`` lists every player who staked in the slice as ``(player_id, staked,
+        paid)``: ``staked`` must equal what the ledger holds as that player's stakes (a
         cross-check), ``paid`` is what goes to the wallet now (0 for a loss)."""
-        return self.bulk.settle_round(table_id, round_no, per_player)
+        return self.bulk.settle_slice(table_id, round_no, per_player, self.owner)
+
+    settle_round = settle_slice
+    """For one process that is the round's only owner, settling its slice closes the round."""
 
     # -- reads ------------------------------------------------------------------------------
 

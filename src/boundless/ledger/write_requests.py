@@ -6,7 +6,7 @@ from collections.abc import Iterable
 
 from boundless.ledger.accounts import check_amount, check_identifier
 from boundless.ledger.errors import InvalidLedgerInputError
-from boundless.ledger.keys import ROUND_SCOPE, Category, check_key, check_stake_kind, round_key
+from boundless.ledger.keys import Category, check_key, check_stake_kind, round_key, slice_key
 from boundless.ledger.lookups import where
 from boundless.ledger.posting import JsonValue, WriteRequest
 from boundless.ledger.records import GrantOrder, PlayerSettlement, StakeOrder
@@ -25,7 +25,7 @@ def grant_request(order: GrantOrder) -> WriteRequest:
     )
 
 
-def stake_request(table_id: str, round_no: int, order: StakeOrder) -> WriteRequest:
+def stake_request(table_id: str, round_no: int, order: StakeOrder, owner: str) -> WriteRequest:
     check_stake_kind(order.kind)
     check_amount(f"{order.kind} stake", order.amount)
     check_identifier("player id", order.player_id)
@@ -37,9 +37,10 @@ def stake_request(table_id: str, round_no: int, order: StakeOrder) -> WriteReque
             f"{order.kind} stake of {order.amount} by player {order.player_id!r} on position "
             f"{order.position!r} at {where(table_id, round_no)}"
         ),
-        content={"player": order.player_id, "amount": order.amount},
+        content={"player": order.player_id, "amount": order.amount, "owner": owner},
         player_id=order.player_id,
         position=order.position,
+        owner=owner,
     )
 
 
@@ -62,8 +63,8 @@ def settlement_lines(
     return lines
 
 
-def settle_round_request(
-    table_id: str, round_no: int, lines: list[PlayerSettlement]
+def settle_slice_request(
+    table_id: str, round_no: int, lines: list[PlayerSettlement], owner: str
 ) -> WriteRequest:
     total_staked = sum(line.staked for line in lines)
     total_paid = sum(line.paid for line in lines)
@@ -71,12 +72,13 @@ def settle_round_request(
         "lines": [[line.player_id, line.staked, line.paid] for line in lines]
     }
     return WriteRequest(
-        key=round_key(table_id, round_no, ROUND_SCOPE, "settle"),
+        key=slice_key(table_id, round_no, owner, "settle"),
         category=Category.SETTLE,
         kind="settle",
         description=(
-            f"settlement of {where(table_id, round_no)} for {len(lines)} players: "
-            f"staked {total_staked}, paid {total_paid}"
+            f"settlement of the slice of {owner!r} at {where(table_id, round_no)} for "
+            f"{len(lines)} players: staked {total_staked}, paid {total_paid}"
         ),
         content=content,
+        owner=owner,
     )
