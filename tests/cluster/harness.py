@@ -1,18 +1,30 @@
-"""A coordinator and gateways on one bus, playing the fake round (see ``fake_round``)."""
+"""A coordinator and gateways on one bus, playing real rounds of a title on the core's
+table dealer and follower rounds; and the same round in one shared round, for comparison."""
 
 from __future__ import annotations
 
 import asyncio
+from collections.abc import Callable
 from dataclasses import dataclass, field
 
+from boundless.core.random_source import SeededSource
+from boundless.core.round import events as ev
+from boundless.core.round.dealer_table import TableDealer
+from boundless.core.round.follower import FollowerRound
+from boundless.core.round.phases import DEALER, DECISIONS, INSURANCE
+from boundless.core.round.results import PositionResult, position_result
+from boundless.core.round.round import SharedRound
+from boundless.core.shoe import Shoe
 from boundless.server.cluster import Bus, StoredEvent, in_sequence
 from boundless.server.cluster.coordinator import Coordinator, CoordinatorTimers
 from boundless.server.cluster.gateway import Gateway
-from boundless.server.cluster.protocol import SliceSide
-from tests.cluster.fake_round import FakePosition, FakeSlice, FakeTable
+from boundless.server.cluster.slices import FollowerSlice, SliceSide
+from boundless.titles import load_game
 
+RULES, CHART = load_game("boundless")
 FAST = CoordinatorTimers(
     betting_seconds=0.01,
+    insurance_seconds=2.0,
     decision_seconds=2.0,
     report_seconds=5.0,
     settle_seconds=5.0,
@@ -21,43 +33,95 @@ FAST = CoordinatorTimers(
     standby_poll_seconds=0.05,
 )
 TABLE = "t1"
+Bet = tuple[str, int]
+"""A player and their main stake (spot 1, coins enough for every double and split)."""
+FREE_COINS = 100_000
+
+
+def shoe(seed: int) -> Shoe:
+    return Shoe.shuffled(RULES.shoe.decks, 0.75, SeededSource(seed))
+
+
+def dealer_maker(seed: int) -> Callable[[int], TableDealer]:
+    return lambda round_number: TableDealer(RULES, cards=shoe(seed + round_number))
 
 
 @dataclass
 class ClusterRun:
-    results: dict[str, tuple[int, int]] = field(default_factory=dict)
-    slices: dict[str, list[FakeSlice]] = field(default_factory=dict)
+    slices: dict[str, list[FollowerSlice]] = field(default_factory=dict)
 
-    def slice_maker(self, name: str, positions: list[FakePosition]):  # type: ignore[no-untyped-def]
-        def new_slice(round_number: int) -> SliceSide:
-            made = FakeSlice(list(positions), self.results)
+    def slice_maker(self, name: str, bets: list[Bet]) -> Callable[[ev.RoundOpened], SliceSide]:
+        def new_slice(opened: ev.RoundOpened) -> SliceSide:
+            follower = FollowerRound(RULES, opened, chart=CHART)
+            for player, stake in bets:
+                follower.place_bet(player, 1, stake, {}, free_amount=FREE_COINS)
+            made = FollowerSlice(follower)
             self.slices.setdefault(name, []).append(made)
             return made
 
         return new_slice
 
+    def results(self, round_index: int = 0) -> dict[str, tuple[PositionResult, int]]:
+        out: dict[str, tuple[PositionResult, int]] = {}
+        for slices in self.slices.values():
+            follower = slices[round_index].follower
+            for position in range(follower.position_count()):
+                player = follower.player_of(position)
+                out[player] = (
+                    position_result(follower, position),
+                    int(follower.final_payouts()[position]),
+                )
+        return out
 
-def gateways_for(
-    bus: Bus, run: ClusterRun, spread: dict[str, list[FakePosition]]
-) -> dict[str, Gateway]:
+
+def gateways_for(bus: Bus, run: ClusterRun, spread: dict[str, list[Bet]]) -> dict[str, Gateway]:
     return {
-        name: Gateway(bus, TABLE, name, run.slice_maker(name, positions))
-        for name, positions in spread.items()
+        name: Gateway(bus, TABLE, name, run.slice_maker(name, bets))
+        for name, bets in spread.items()
     }
 
 
 async def play(
-    bus: Bus, spread: dict[str, list[FakePosition]], *, seed: int, rounds: int = 1
+    bus: Bus,
+    spread: dict[str, list[Bet]],
+    *,
+    seed: int,
+    rounds: int = 1,
+    timers: CoordinatorTimers = FAST,
 ) -> ClusterRun:
     run = ClusterRun()
     coordinator = Coordinator(
-        bus, TABLE, "c1", lambda n: FakeTable(seed * 1000 + n), FAST, gateways=frozenset(spread)
+        bus, TABLE, "c1", dealer_maker(seed), timers, gateways=frozenset(spread)
     )
     gateways = gateways_for(bus, run, spread)
     await asyncio.gather(
         coordinator.run(rounds=rounds), *(g.run(rounds=rounds) for g in gateways.values())
     )
     return run
+
+
+def play_alone(bets: list[Bet], *, seed: int) -> dict[str, tuple[PositionResult, int]]:
+    """The same round in one shared round: everyone autoplayed, the same shoe."""
+    single = SharedRound(RULES, chart=CHART, cards=shoe(seed + 1))
+    for player, stake in bets:
+        single.place_bet(player, 1, stake, {}, free_amount=FREE_COINS)
+    single.deal()
+    while not single.over:
+        if single.phase == INSURANCE:
+            single.close_insurance()
+        elif single.phase == DECISIONS:
+            single.close_step()
+        elif single.phase == DEALER:
+            single.play_dealer()
+        else:
+            single.settle()
+    return {
+        single.player_of(position): (
+            position_result(single, position),
+            int(single.final_payouts()[position]),
+        )
+        for position in range(single.position_count())
+    }
 
 
 async def log_of(bus: Bus) -> list[StoredEvent]:

@@ -171,6 +171,8 @@ def test_a_renewed_lease_does_not_lapse(bus_maker: BusMaker) -> None:
             await bus_maker.lapse(LEASE_SECONDS * 0.4)
             lease = await active.renew_lease(lease)
         assert await active.lease_holder("t1") == "a"
+        await active.release_lease(lease)
+        assert await active.lease_holder("t1") is None
         await active.close()
 
     run(body())

@@ -1,10 +1,11 @@
 """The table's coordinator: one active per table, holding the lease; any number of standbys.
 
-While it holds the lease it runs rounds: it opens and closes the betting window, deals, runs the
-steps (closing each at its deadline or as soon as every gateway reports its players decided),
-adds up the gateways' takers so each step's card goes out once, plays the dealer and closes the
-round when the gateways have settled. Every event it appends names the log's last sequence, so a
-coordinator that lost its lease cannot write after its successor. A coordinator that takes over
+While it holds the lease it runs rounds on the core's table dealer: it opens and closes the
+betting window, deals, runs the insurance window and the steps (closing each at its deadline or
+as soon as every gateway reports its players decided), hands the gateways' step reports to the
+dealer so each step's card goes out once, and closes the round when the gateways have settled.
+Every event it appends names the log's last sequence, so a coordinator that lost its lease
+cannot write after its successor. A coordinator that takes over
 finds the round its predecessor left in flight and cancels it (exactly once: the append is fenced).
 """
 
@@ -13,9 +14,14 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import logging
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass
+from typing import cast
 
+from boundless.core.round import events as ev
+from boundless.core.round.dealer_table import TableDealer
+from boundless.core.round.follower import BetsReport, StepReport
+from boundless.core.round.phases import INSURANCE
 from boundless.server.cluster.bus import (
     Bus,
     JsonBody,
@@ -26,8 +32,9 @@ from boundless.server.cluster.bus import (
     StaleWriterError,
     in_sequence,
 )
-from boundless.server.cluster.protocol import ROUND_ENDS, Public, StepTotals, TableSide
+from boundless.server.cluster.protocol import INSURANCE_KEY, ROUND_ENDS, Public, step_key
 from boundless.server.cluster.reports import ReportBox
+from boundless.server.event_codec import encode_event
 
 log = logging.getLogger("boundless.cluster.coordinator")
 
@@ -35,6 +42,7 @@ log = logging.getLogger("boundless.cluster.coordinator")
 @dataclass(frozen=True, slots=True)
 class CoordinatorTimers:
     betting_seconds: float = 15.0
+    insurance_seconds: float = 10.0
     decision_seconds: float = 10.0
     report_seconds: float = 3.0
     """How long a gateway has to answer a close before it is dropped from the round."""
@@ -73,18 +81,19 @@ class Coordinator:
         bus: Bus,
         table: str,
         holder: str,
-        new_side: Callable[[int], TableSide],
+        new_dealer: Callable[[int], TableDealer],
         timers: CoordinatorTimers = CoordinatorTimers(),
         *,
         gateways: frozenset[str] = frozenset(),
     ) -> None:
         self.bus, self.table, self.holder = bus, table, holder
-        self._new_side = new_side
+        self._new_dealer = new_dealer
         self.timers = timers
         self.rounds_played = 0
         self.active = asyncio.Event()
         """Set while this coordinator holds the lease (tests and status pages watch it)."""
         self._dropped: set[str] = set()
+        self._lease: Lease | None = None
         self._known: set[str] = set(gateways)
         """Gateways expected at the next bet close: the betting report waits for these at most
         (others may still join within the report deadline)."""
@@ -92,17 +101,17 @@ class Coordinator:
     async def run(self, *, rounds: int | None = None) -> None:
         """Stand by for the lease, then play rounds while holding it (``rounds``: stop after)."""
         while rounds is None or self.rounds_played < rounds:
-            lease = await self._wait_for_lease()
+            self._lease = await self._wait_for_lease()
             self.active.set()
             try:
-                await self._lead(lease, rounds)
+                await self._lead(self._lease, rounds)
             except* (LeaseLostError, StaleWriterError) as lost:
                 log.warning("%s lost table %s: %s", self.holder, self.table, lost.exceptions[0])
             finally:
                 self.active.clear()
             if rounds is not None and self.rounds_played >= rounds:
                 with contextlib.suppress(LeaseLostError):
-                    await self.bus.release_lease(lease)
+                    await self.bus.release_lease(self._lease)
 
     async def _wait_for_lease(self) -> Lease:
         while True:
@@ -129,7 +138,7 @@ class Coordinator:
     async def _renew(self, lease: Lease) -> None:
         while True:
             await asyncio.sleep(self.timers.lease_renew_seconds)
-            lease = await self.bus.renew_lease(lease)
+            lease = self._lease = await self.bus.renew_lease(lease)
 
     async def _report_start(self) -> int:
         return await self.bus.last_report_seq(self.table) + 1
@@ -168,8 +177,8 @@ class Coordinator:
         writer.start_round(number)
         box.forget_before(number)
         self._dropped = set()
-        side = self._new_side(number)
-        await writer.append(Public.ROUND_OPENED, {"betting_seconds": timers.betting_seconds})
+        dealer = self._new_dealer(number)
+        await self._table(writer, [dealer.opened])
         await asyncio.sleep(timers.betting_seconds)
         await writer.append(Public.BETTING_CLOSED, {})
         bets = await box.wait(
@@ -180,47 +189,33 @@ class Coordinator:
             seconds=timers.report_seconds,
         )
         self._known = set(bets)
-        positions = _positions_by_spot(bets)
-        playing = {gateway for gateway, body in bets.items() if _total_positions(body)}
-        dealt = side.deal(positions)
-        await writer.append(
-            Public.DEALT,
-            {
-                "gateways": sorted(playing),
-                "positions": {str(spot): count for spot, count in positions.items()},
-                **dealt,
-            },
-        )
-        plan = side.next_step(None)
-        while plan is not None:
-            await writer.append(
-                Public.STEP_OPENED,
-                {"step": plan.step, "spot": plan.spot, "seconds": timers.decision_seconds}
-                | dict(plan.body),
-            )
+        reports = {gateway: bets_report_of(body) for gateway, body in bets.items()}
+        playing = {gateway for gateway, report in reports.items() if report.spots}
+        if not playing:
+            await writer.append(Public.ROUND_CANCELLED, {"reason": "no bets were placed"})
+            return
+        await writer.append(Public.SLICES, {"gateways": sorted(playing)})
+        await self._table(writer, dealer.close_bets(reports[g] for g in sorted(playing)))
+        while not dealer.done:
+            if dealer.phase == INSURANCE:
+                await box.wait(
+                    number,
+                    ReportKind.DECIDED,
+                    INSURANCE_KEY,
+                    expected=playing,
+                    seconds=timers.insurance_seconds,
+                )
+                await self._table(writer, dealer.close_insurance())
+                continue
+            key = step_key(dealer.current_spot, dealer.step)
             await box.wait(
-                number,
-                ReportKind.DECIDED,
-                plan.step,
-                expected=playing,
-                seconds=timers.decision_seconds,
+                number, ReportKind.DECIDED, key, expected=playing, seconds=timers.decision_seconds
             )
-            await writer.append(Public.STEP_CLOSED, {"step": plan.step})
-            takers = await self._gather(writer, box, playing, ReportKind.TAKERS, plan.step)
-            totals = StepTotals(
-                step=plan.step,
-                spot=plan.spot,
-                takers=sum(_count(body, "takers") for body in takers.values()),
-                playing=sum(_count(body, "playing") for body in takers.values()),
-            )
-            card = side.card(plan, totals.takers)
             await writer.append(
-                Public.STEP_CARD, {"step": plan.step, "takers": totals.takers, "card": card}
+                Public.STEP_CLOSED, {"spot": dealer.current_spot, "step": dealer.step}
             )
-            if totals.takers:
-                await self._gather(writer, box, playing, ReportKind.APPLIED, plan.step)
-            plan = side.next_step(totals)
-        await writer.append(Public.DEALER_PLAYED, side.play_dealer())
+            got = await self._gather(writer, box, playing, ReportKind.TAKERS, key)
+            await self._table(writer, dealer.close_step(step_report_of(b) for b in got.values()))
         await writer.append(Public.ROUND_SETTLING, {})
         settled = await box.wait(
             number, ReportKind.SETTLED, 0, expected=playing, seconds=timers.settle_seconds
@@ -234,17 +229,21 @@ class Coordinator:
         )
         self._known |= set(settled)
 
+    async def _table(self, writer: _Writer, events: Iterable[ev.TableEvent]) -> None:
+        for event in events:
+            await writer.append(Public.TABLE, encode_event(event))
+
     async def _gather(
-        self, writer: _Writer, box: ReportBox, playing: set[str], kind: ReportKind, step: int
+        self, writer: _Writer, box: ReportBox, playing: set[str], kind: ReportKind, key: int
     ) -> dict[str, JsonBody]:
         """Every playing gateway's report; those that miss the deadline leave the round."""
         got = await box.wait(
-            writer.round_number, kind, step, expected=playing, seconds=self.timers.report_seconds
+            writer.round_number, kind, key, expected=playing, seconds=self.timers.report_seconds
         )
         for gateway in sorted(playing - set(got)):
             log.warning("table %s: gateway %s missed its %s report", self.table, gateway, kind)
             await writer.append(
-                Public.GATEWAY_DROPPED, {"gateway": gateway, "missed": kind.value, "step": step}
+                Public.GATEWAY_DROPPED, {"gateway": gateway, "missed": kind.value, "key": key}
             )
             playing.discard(gateway)
             self._known.discard(gateway)
@@ -252,23 +251,23 @@ class Coordinator:
         return {gateway: body for gateway, body in got.items() if gateway in playing}
 
 
-def _count(body: JsonBody, name: str) -> int:
-    value = body.get(name, 0)
-    return value if isinstance(value, int) else 0
+def bets_report_of(body: JsonBody) -> BetsReport:
+    return BetsReport(
+        spots=frozenset(_ints(body.get("spots"))),
+        seated_spots=frozenset(_ints(body.get("seated_spots"))),
+    )
 
 
-def _total_positions(body: JsonBody) -> int:
-    spots = body.get("positions", {})
-    return sum(v for v in spots.values() if isinstance(v, int)) if isinstance(spots, dict) else 0
+def step_report_of(body: JsonBody) -> StepReport:
+    return StepReport(
+        spot=int(cast(int, body["spot"])),
+        step=int(cast(int, body["step"])),
+        takers=int(cast(int, body["takers"])),
+        in_play_if=tuple(_ints(body.get("in_play_if"))),
+    )
 
 
-def _positions_by_spot(bets: Mapping[str, JsonBody]) -> dict[int, int]:
-    """Positions per spot over every gateway (in the JSON bodies, spots are string keys)."""
-    total: dict[int, int] = {}
-    for body in bets.values():
-        spots = body.get("positions", {})
-        if isinstance(spots, dict):
-            for spot, count in spots.items():
-                if isinstance(count, int):
-                    total[int(spot)] = total.get(int(spot), 0) + count
-    return total
+def _ints(value: object) -> list[int]:
+    if not isinstance(value, list) or not all(isinstance(item, int) for item in value):
+        raise ValueError(f"a report field must be a list of integers, got {value!r}")
+    return cast(list[int], value)

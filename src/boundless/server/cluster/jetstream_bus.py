@@ -306,8 +306,11 @@ class JetStreamBus:
         return Lease(table=lease.table, holder=lease.holder, revision=revision)
 
     async def release_lease(self, lease: Lease) -> None:
-        with contextlib.suppress(nats.js.errors.KeyWrongLastSequenceError):
+        try:
             await self._leases.delete(lease.table, last=lease.revision)
+        except nats.js.errors.APIError as error:
+            if error.err_code != WRONG_LAST_SEQUENCE:
+                raise  # someone else holds it now: nothing of ours to release
 
     async def lease_holder(self, table: str) -> str | None:
         try:
