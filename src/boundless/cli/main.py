@@ -16,6 +16,7 @@ app = typer.Typer(
 def _register_commands() -> None:
     from boundless.cli import (
         admin_commands,
+        cluster_commands,
         ledger_commands,
         math_commands,
         play_commands,
@@ -32,6 +33,7 @@ def _register_commands() -> None:
         simulate_commands,
         ledger_commands,
         admin_commands,
+        cluster_commands,
     ):
         module.register(app)
 

@@ -1,0 +1,192 @@
+"""The cluster's processes: ``boundless coordinator`` and ``boundless gateway`` run these.
+
+What is built: the coordinator holds the table's lease (or stands by), shuffles and deals from
+its own shoe and runs the rounds on the bus; each gateway follows the table with a follower
+round per round, seats its bots, reports, and serves a status page on its port. What is not
+built yet: the players' WebSockets on a gateway and the gateways' ledger slices (see
+docs/scale-out.md).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import os
+import socket
+from collections.abc import Callable
+from dataclasses import dataclass, field
+
+from boundless.core.round import events as ev
+from boundless.core.round.dealer_table import TableDealer
+from boundless.core.round.follower import FollowerRound
+from boundless.core.rules import RuleSet
+from boundless.core.shoe_cycle import ShoeCycle
+from boundless.core.strategy_chart import StrategyChart
+from boundless.entropy import CryptoSource
+from boundless.server.cluster.bus import Bus, BusError, check_table_name
+from boundless.server.cluster.coordinator import Coordinator, CoordinatorTimers
+from boundless.server.cluster.gateway import Gateway
+from boundless.server.cluster.slices import FollowerSlice, SliceSide
+from boundless.server.config import TimerSettings
+
+DEFAULT_TABLE = "boundless-1"
+BOT_STAKE = 100
+BOT_FREE_COINS = 100_000
+
+
+class ClusterSetupError(ValueError):
+    """A setting the cluster cannot start with; the message is one line for the operator."""
+
+
+@dataclass(frozen=True, slots=True)
+class ClusterSettings:
+    database_url: str
+    nats_url: str
+    table: str = DEFAULT_TABLE
+    title: str = "boundless"
+    namespace: str = "boundless"
+    timers: TimerSettings = field(default_factory=TimerSettings)
+
+
+def check_database(url: str) -> None:
+    """Connect once, so a wrong or unreachable URL stops the process with one clear line."""
+    from sqlalchemy import text
+    from sqlalchemy.exc import ArgumentError, NoSuchModuleError, SQLAlchemyError
+
+    from boundless.ledger.database import make_engine
+
+    try:
+        engine = make_engine(url)
+    except (ArgumentError, NoSuchModuleError, ValueError) as error:
+        raise ClusterSetupError(f"bad database URL {url!r}: {error}") from None
+    try:
+        with engine.connect() as connection:
+            connection.execute(text("select 1"))
+    except SQLAlchemyError as error:
+        cause = getattr(error, "orig", None) or error
+        reason = (str(cause).strip().splitlines() or [type(cause).__name__])[0]
+        raise ClusterSetupError(f"cannot reach the database at {url}: {reason}") from None
+    finally:
+        engine.dispose()
+
+
+def load_rules(title: str) -> tuple[RuleSet, StrategyChart | None]:
+    from boundless.core.errors import RulesError
+    from boundless.titles import load_game
+
+    try:
+        return load_game(title)
+    except (RulesError, OSError, KeyError) as error:
+        raise ClusterSetupError(f"unknown or invalid title {title!r}: {error}") from None
+
+
+async def connect_bus(settings: ClusterSettings) -> Bus:
+    """The JetStream bus (the ``cluster`` extra); one clear line when it cannot be had."""
+    try:
+        check_table_name(settings.table)
+        from boundless.server.cluster.jetstream_bus import JetStreamBus
+    except ImportError:
+        raise ClusterSetupError(
+            "the cluster needs the 'cluster' extra: pip install -e '.[cluster]'"
+        ) from None
+    except BusError as error:
+        raise ClusterSetupError(str(error)) from None
+    try:
+        return await JetStreamBus.connect(settings.nats_url, namespace=settings.namespace)
+    except BusError as error:
+        raise ClusterSetupError(str(error)) from None
+
+
+def coordinator_timers(settings: TimerSettings, rules: RuleSet) -> CoordinatorTimers:
+    title = rules.timers
+    return CoordinatorTimers(
+        betting_seconds=settings.seconds("betting", title.betting_seconds),
+        insurance_seconds=settings.seconds("insurance", title.insurance_seconds),
+        decision_seconds=settings.seconds("decision", title.decision_seconds),
+        round_gap_seconds=settings.round_gap(),
+    )
+
+
+def holder_name(role: str, detail: str = "") -> str:
+    return f"{role}-{socket.gethostname()}-{detail or os.getpid()}"
+
+
+class ShoeDealer:
+    """Makes each round's table dealer from the table's shoe cycle (shuffles when finished)."""
+
+    def __init__(self, rules: RuleSet) -> None:
+        self.rules = rules
+        self.cycle = ShoeCycle(rules, CryptoSource())
+        self._started = False
+
+    def __call__(self, round_number: int) -> TableDealer:
+        if self._started:
+            self.cycle.end_round()
+        start = self.cycle.start_round()
+        self._started = True
+        return TableDealer(
+            self.rules,
+            cards=self.cycle.shoe,  # type: ignore[arg-type]
+            round_in_shoe=start.round_in_shoe,
+            shoe_commitment=start.commitment,
+        )
+
+
+async def run_coordinator(settings: ClusterSettings, *, name: str | None = None) -> None:
+    rules, _ = load_rules(settings.title)
+    check_database(settings.database_url)
+    bus = await connect_bus(settings)
+    coordinator = Coordinator(
+        bus,
+        settings.table,
+        name or holder_name("coordinator"),
+        ShoeDealer(rules),
+        coordinator_timers(settings.timers, rules),
+    )
+    try:
+        await coordinator.run()
+    finally:
+        await bus.close()
+
+
+def bot_slices(
+    rules: RuleSet, chart: StrategyChart | None, gateway: str, bots: int
+) -> Callable[[ev.RoundOpened], SliceSide]:
+    def new_slice(opened: ev.RoundOpened) -> SliceSide:
+        follower = FollowerRound(rules, opened, chart=chart)
+        for index in range(bots):
+            follower.place_bet(
+                f"bot-{gateway}-{index + 1}", 1, BOT_STAKE, {}, free_amount=BOT_FREE_COINS
+            )
+        return FollowerSlice(follower)
+
+    return new_slice
+
+
+async def run_gateway(
+    settings: ClusterSettings, *, port: int, bots: int = 0, name: str | None = None
+) -> None:
+    import uvicorn
+
+    from boundless.server.cluster.status_app import create_status_app
+
+    rules, chart = load_rules(settings.title)
+    check_database(settings.database_url)
+    bus = await connect_bus(settings)
+    gateway_name = name or f"gateway-{port}"
+    gateway = Gateway(
+        bus,
+        settings.table,
+        gateway_name,
+        bot_slices(rules, chart, gateway_name, bots),
+    )
+    server = uvicorn.Server(
+        uvicorn.Config(
+            create_status_app(gateway, bus), host="127.0.0.1", port=port, log_level="warning"
+        )
+    )
+    following = asyncio.ensure_future(gateway.run())
+    try:
+        await server.serve()
+    finally:
+        following.cancel()
+        await bus.close()
