@@ -17,7 +17,7 @@ from boundless.core.round.round import SharedRound
 from boundless.core.shoe import Shoe
 from boundless.server.cluster import Bus, StoredEvent, in_sequence
 from boundless.server.cluster.coordinator import Coordinator, CoordinatorTimers
-from boundless.server.cluster.gateway import Gateway
+from boundless.server.cluster.gateway import Gateway, SliceMaker
 from boundless.server.cluster.slices import FollowerSlice, SliceSide
 from boundless.titles import load_game
 
@@ -50,8 +50,8 @@ def dealer_maker(seed: int) -> Callable[[int], TableDealer]:
 class ClusterRun:
     slices: dict[str, list[FollowerSlice]] = field(default_factory=dict)
 
-    def slice_maker(self, name: str, bets: list[Bet]) -> Callable[[ev.RoundOpened], SliceSide]:
-        def new_slice(opened: ev.RoundOpened) -> SliceSide:
+    def slice_maker(self, name: str, bets: list[Bet]) -> SliceMaker:
+        def new_slice(round_number: int, opened: ev.RoundOpened) -> SliceSide:
             follower = FollowerRound(RULES, opened, chart=CHART)
             for player, stake in bets:
                 follower.place_bet(player, 1, stake, {}, free_amount=FREE_COINS)

@@ -13,6 +13,7 @@ import time
 import urllib.request
 import uuid
 from collections.abc import Callable, Iterator
+from dataclasses import dataclass
 from pathlib import Path
 
 import pytest
@@ -117,13 +118,31 @@ def wait_for(check: Callable[[], bool], seconds: float, what: str) -> None:
     raise AssertionError(f"gave up waiting for {what}")
 
 
+@dataclass
+class Services:
+    namespace: str
+    database_url: str
+
+
 @pytest.fixture
-def services() -> Iterator[str]:
+def services() -> Iterator[Services]:
+    """The machine's NATS (a namespace of our own) and PostgreSQL (a schema of our own)."""
     reason = nats_unavailable() or postgres_unavailable()
     if reason:
         pytest.skip(reason)
+    import psycopg
+    from sqlalchemy.engine import make_url
+
     namespace = "p" + uuid.uuid4().hex[:10]
-    yield namespace
+    schema = f"cluster_test_{namespace}"
+    plain = make_url(POSTGRES_URL).set(drivername="postgresql")
+    dsn = plain.render_as_string(hide_password=False)
+    with psycopg.connect(dsn, autocommit=True) as connection:
+        connection.execute(f'CREATE SCHEMA "{schema}"')
+    url = make_url(POSTGRES_URL).update_query_dict({"options": f"-csearch_path={schema}"})
+    yield Services(namespace, url.render_as_string(hide_password=False))
+    with psycopg.connect(dsn, autocommit=True) as connection:
+        connection.execute(f'DROP SCHEMA IF EXISTS "{schema}" CASCADE')
 
     import asyncio
 
@@ -144,11 +163,11 @@ def _kill(pid: int) -> None:
 
 @pytest.mark.slow
 def test_cluster_plays_on_and_a_standby_takes_over_a_killed_coordinator(
-    services: str, tmp_path: Path
+    services: Services, tmp_path: Path
 ) -> None:
-    namespace = services
     port = free_ports(1)[0]
-    common = ["--database-url", POSTGRES_URL, "--nats-url", NATS_URL, "--namespace", namespace]
+    common = ["--database-url", services.database_url, "--nats-url", NATS_URL]
+    common += ["--namespace", services.namespace]
     timers = ["--timer-scale", "0.02", "--round-gap-seconds", "0.1"]
     command = [sys.executable, "-m", "boundless.cli.main"]
     stderr = (tmp_path / "cluster.err").open("wb")

@@ -16,12 +16,13 @@ import contextlib
 import logging
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass
-from typing import cast
+from typing import Protocol, cast
 
 from boundless.core.round import events as ev
 from boundless.core.round.dealer_table import TableDealer
 from boundless.core.round.follower import BetsReport, StepReport
 from boundless.core.round.phases import INSURANCE
+from boundless.ledger.errors import SlicesStillOpenError
 from boundless.server.cluster.bus import (
     Bus,
     JsonBody,
@@ -50,6 +51,18 @@ class CoordinatorTimers:
     round_gap_seconds: float = 3.0
     lease_renew_seconds: float = 1.5
     standby_poll_seconds: float = 1.0
+
+
+class RoundLedger(Protocol):
+    """What the coordinator writes to the ledger (``ClusterLedger`` in ``ledger_slice``)."""
+
+    def open_round(self, table: str, round_no: int) -> None: ...
+
+    def end_round(self, table: str, round_no: int) -> None: ...
+
+    def cancel_round(self, table: str, round_no: int) -> None: ...
+
+    def cancel_slice(self, table: str, round_no: int, owner: str) -> None: ...
 
 
 class _Writer:
@@ -85,7 +98,9 @@ class Coordinator:
         timers: CoordinatorTimers = CoordinatorTimers(),
         *,
         gateways: frozenset[str] = frozenset(),
+        ledger: RoundLedger | None = None,
     ) -> None:
+        self.ledger = ledger
         self.bus, self.table, self.holder = bus, table, holder
         self._new_dealer = new_dealer
         self.timers = timers
@@ -167,6 +182,9 @@ class Coordinator:
                     Public.ROUND_CANCELLED,
                     {"reason": "the table's coordinator changed during the round"},
                 )
+                if self.ledger is not None:
+                    # Exactly once whoever gets here: the ledger's key for the cancellation.
+                    self.ledger.cancel_round(self.table, writer.round_number)
                 return writer
             except StaleWriterError:
                 continue  # the old coordinator appended meanwhile; read the log's end again
@@ -178,6 +196,8 @@ class Coordinator:
         box.forget_before(number)
         self._dropped = set()
         dealer = self._new_dealer(number)
+        if self.ledger is not None:
+            self.ledger.open_round(self.table, number)
         await self._table(writer, [dealer.opened])
         await asyncio.sleep(timers.betting_seconds)
         await writer.append(Public.BETTING_CLOSED, {})
@@ -193,6 +213,7 @@ class Coordinator:
         playing = {gateway for gateway, report in reports.items() if report.spots}
         if not playing:
             await writer.append(Public.ROUND_CANCELLED, {"reason": "no bets were placed"})
+            self._end_in_ledger(number)
             return
         await writer.append(Public.SLICES, {"gateways": sorted(playing)})
         await self._table(writer, dealer.close_bets(reports[g] for g in sorted(playing)))
@@ -228,6 +249,17 @@ class Coordinator:
             },
         )
         self._known |= set(settled)
+        self._end_in_ledger(number)
+
+    def _end_in_ledger(self, number: int) -> None:
+        if self.ledger is None:
+            return
+        try:
+            self.ledger.end_round(self.table, number)
+        except SlicesStillOpenError as error:
+            # A slow gateway's settlement is still coming (retried under the same keys); the
+            # round ends in the ledger when its last slice does.
+            log.warning("table %s round %s: %s", self.table, number, error)
 
     async def _table(self, writer: _Writer, events: Iterable[ev.TableEvent]) -> None:
         for event in events:
@@ -248,6 +280,8 @@ class Coordinator:
             playing.discard(gateway)
             self._known.discard(gateway)
             self._dropped.add(gateway)
+            if self.ledger is not None:
+                self.ledger.cancel_slice(self.table, writer.round_number, gateway)
         return {gateway: body for gateway, body in got.items() if gateway in playing}
 
 

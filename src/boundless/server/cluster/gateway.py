@@ -30,12 +30,12 @@ from boundless.server.cluster.slices import SliceSide
 from boundless.server.event_codec import decode_event
 
 log = logging.getLogger("boundless.cluster.gateway")
+SliceMaker = Callable[[int, ev.RoundOpened], SliceSide]
+"""Makes this gateway's slice of round N from the round's opening event."""
 
 
 class Gateway:
-    def __init__(
-        self, bus: Bus, table: str, name: str, new_slice: Callable[[ev.RoundOpened], SliceSide]
-    ) -> None:
+    def __init__(self, bus: Bus, table: str, name: str, new_slice: SliceMaker) -> None:
         self.bus, self.table, self.name = bus, table, name
         self._new_slice = new_slice
         self.round_number = 0
@@ -81,7 +81,8 @@ class Gateway:
             table_event = cast(ev.TableEvent, decoded)
             if isinstance(table_event, ev.RoundOpened):
                 self.round_number, self.public = event.round_number, []
-                self.slice, self._holding = self._new_slice(table_event), False
+                self.slice = self._new_slice(event.round_number, table_event)
+                self._holding = False
                 self._decision_key = None
         self.public.append(stored)
         if event.round_number != self.round_number:

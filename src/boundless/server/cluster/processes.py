@@ -1,10 +1,10 @@
 """The cluster's processes: ``boundless coordinator`` and ``boundless gateway`` run these.
 
 What is built: the coordinator holds the table's lease (or stands by), shuffles and deals from
-its own shoe and runs the rounds on the bus; each gateway follows the table with a follower
-round per round, seats its bots, reports, and serves a status page on its port. What is not
-built yet: the players' WebSockets on a gateway and the gateways' ledger slices (see
-docs/scale-out.md).
+its own shoe, runs the rounds on the bus and opens and ends them in the ledger; each gateway
+follows the table with a follower round per round, seats its bots, writes its slice of each
+round to the ledger, reports, and serves a status page on its port. Not built yet: the
+players' WebSockets on a gateway (see docs/scale-out.md).
 """
 
 from __future__ import annotations
@@ -12,7 +12,6 @@ from __future__ import annotations
 import asyncio
 import os
 import socket
-from collections.abc import Callable
 from dataclasses import dataclass, field
 
 from boundless.core.round import events as ev
@@ -24,13 +23,15 @@ from boundless.core.strategy_chart import StrategyChart
 from boundless.entropy import CryptoSource
 from boundless.server.cluster.bus import Bus, BusError, check_table_name
 from boundless.server.cluster.coordinator import Coordinator, CoordinatorTimers
-from boundless.server.cluster.gateway import Gateway
-from boundless.server.cluster.slices import FollowerSlice, SliceSide
+from boundless.server.cluster.gateway import Gateway, SliceMaker
+from boundless.server.cluster.ledger_slice import ClusterLedger, LedgerSlice
+from boundless.server.cluster.slices import SliceSide
 from boundless.server.config import TimerSettings
 
 DEFAULT_TABLE = "boundless-1"
 BOT_STAKE = 100
-BOT_FREE_COINS = 100_000
+BOT_GRANT = 100_000
+"""Coins each bot gets once, when its gateway first starts."""
 
 
 class ClusterSetupError(ValueError):
@@ -133,14 +134,16 @@ class ShoeDealer:
 
 async def run_coordinator(settings: ClusterSettings, *, name: str | None = None) -> None:
     rules, _ = load_rules(settings.title)
-    check_database(settings.database_url)
+    holder = name or holder_name("coordinator")
+    ledger = open_ledger(settings.database_url, holder)
     bus = await connect_bus(settings)
     coordinator = Coordinator(
         bus,
         settings.table,
-        name or holder_name("coordinator"),
+        holder,
         ShoeDealer(rules),
         coordinator_timers(settings.timers, rules),
+        ledger=ledger,
     )
     try:
         await coordinator.run()
@@ -149,17 +152,38 @@ async def run_coordinator(settings: ClusterSettings, *, name: str | None = None)
 
 
 def bot_slices(
-    rules: RuleSet, chart: StrategyChart | None, gateway: str, bots: int
-) -> Callable[[ev.RoundOpened], SliceSide]:
-    def new_slice(opened: ev.RoundOpened) -> SliceSide:
+    rules: RuleSet,
+    chart: StrategyChart | None,
+    gateway: str,
+    bots: int,
+    ledger: ClusterLedger,
+    table: str,
+) -> SliceMaker:
+    players = [f"bot-{gateway}-{index + 1}" for index in range(bots)]
+    if players:
+        ledger.grant_once(players, BOT_GRANT)
+
+    def new_slice(round_number: int, opened: ev.RoundOpened) -> SliceSide:
         follower = FollowerRound(rules, opened, chart=chart)
-        for index in range(bots):
-            follower.place_bet(
-                f"bot-{gateway}-{index + 1}", 1, BOT_STAKE, {}, free_amount=BOT_FREE_COINS
-            )
-        return FollowerSlice(follower)
+        if players:
+            balances = ledger.balances(players)
+            for player in players:
+                if balances[player] >= BOT_STAKE:
+                    follower.place_bet(player, 1, BOT_STAKE, {}, free_amount=balances[player])
+        made = LedgerSlice(follower, ledger, table)
+        made.round_no = round_number
+        return made
 
     return new_slice
+
+
+def open_ledger(url: str, owner: str) -> ClusterLedger:
+    """The ledger at ``url``, migrated to the latest schema."""
+    from boundless.ledger.database import make_engine, make_session_factory, upgrade_database
+
+    check_database(url)
+    upgrade_database(url)
+    return ClusterLedger(make_session_factory(make_engine(url)), owner)
 
 
 async def run_gateway(
@@ -170,14 +194,16 @@ async def run_gateway(
     from boundless.server.cluster.status_app import create_status_app
 
     rules, chart = load_rules(settings.title)
-    check_database(settings.database_url)
-    bus = await connect_bus(settings)
     gateway_name = name or f"gateway-{port}"
+    ledger = open_ledger(settings.database_url, gateway_name)
+    bus = await connect_bus(settings)
+    # Owner-scoped recovery: this gateway's slices left open by its previous life, nothing else.
+    ledger.recover()
     gateway = Gateway(
         bus,
         settings.table,
         gateway_name,
-        bot_slices(rules, chart, gateway_name, bots),
+        bot_slices(rules, chart, gateway_name, bots, ledger, settings.table),
     )
     server = uvicorn.Server(
         uvicorn.Config(
