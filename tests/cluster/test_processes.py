@@ -162,7 +162,7 @@ def _kill(pid: int) -> None:
 
 
 @pytest.mark.slow
-def test_cluster_plays_on_and_a_standby_takes_over_a_killed_coordinator(
+def test_cluster_survives_kill_9_of_its_coordinator_and_of_a_gateway(
     services: Services, tmp_path: Path
 ) -> None:
     port = free_ports(1)[0]
@@ -225,6 +225,10 @@ def test_cluster_plays_on_and_a_standby_takes_over_a_killed_coordinator(
                 "rounds to continue under the standby",
             )
         assert launcher.poll() is None  # the launcher does not restart or follow its child
+        # kill -9 gateway 2 (mid-round or between rounds): gateway 1 plays on and settles.
+        _kill(pids[2])
+        before = rounds_ended(port)
+        wait_for(lambda: rounds_ended(port) >= before + 2, BOOT_SECONDS, "gateway 1 to play on")
     finally:
         if standby is not None:
             _kill(standby.pid)

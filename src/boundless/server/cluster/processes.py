@@ -211,8 +211,17 @@ async def run_gateway(
         )
     )
     following = asyncio.ensure_future(gateway.run())
+
+    def stop_serving(_: asyncio.Future[None]) -> None:
+        # A gateway that can no longer follow its table must not look alive to a balancer.
+        server.should_exit = True
+
+    following.add_done_callback(stop_serving)
     try:
         await server.serve()
     finally:
+        failed = following.done() and not following.cancelled() and following.exception()
         following.cancel()
         await bus.close()
+    if failed:
+        raise failed
