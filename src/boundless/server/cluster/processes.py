@@ -167,9 +167,15 @@ def bot_slices(
         follower = FollowerRound(rules, opened, chart=chart)
         if players:
             balances = ledger.balances(players)
-            for player in players:
-                if balances[player] >= BOT_STAKE:
-                    follower.place_bet(player, 1, BOT_STAKE, {}, free_amount=balances[player])
+            seated = [player for player in players if balances[player] >= BOT_STAKE]
+            if seated:
+                follower.place_bets(
+                    seated,
+                    [1] * len(seated),
+                    [BOT_STAKE] * len(seated),
+                    None,
+                    [balances[player] for player in seated],
+                )
         made = LedgerSlice(follower, ledger, table)
         made.round_no = round_number
         return made
