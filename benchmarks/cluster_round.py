@@ -23,6 +23,7 @@ import json
 import socket
 import subprocess
 import sys
+import tempfile
 import time
 import urllib.request
 import uuid
@@ -136,6 +137,7 @@ def main() -> None:
     open_ledger(database_url, "bench-setup")  # migrate once, before the gateways start
     processes: list[subprocess.Popen[bytes]] = []
     names: list[str] = []
+    ports: list[int] = []
     try:
         share, extra = divmod(args.positions, args.gateways)
         for index in range(args.gateways):
@@ -146,11 +148,13 @@ def main() -> None:
             command += ["--database-url", database_url, "--nats-url", args.nats_url]
             command += ["--port", str(port), "--bots", str(bots), "--table", TABLE]
             command += ["--namespace", namespace]
-            log = Path(f"/tmp/cluster_round_gateway_{index + 1}.log").open("wb")
-            processes.append(subprocess.Popen(command, stdout=log, stderr=subprocess.STDOUT))
-            processes[-1].port = port  # type: ignore[attr-defined]
-        for process in processes:
-            wait_until_serving(process.port, process, 1800)  # type: ignore[attr-defined]
+            with Path(f"{tempfile.gettempdir()}/cluster_round_gateway_{index + 1}.log").open(
+                "wb"
+            ) as log:
+                processes.append(subprocess.Popen(command, stdout=log, stderr=subprocess.STDOUT))
+            ports.append(port)
+        for port, process in zip(ports, processes, strict=True):
+            wait_until_serving(port, process, 1800)
         figures = asyncio.run(one_round(database_url, args.nats_url, namespace, names))
         engine = make_engine(database_url)
         with make_session_factory(engine)() as session:
