@@ -20,6 +20,7 @@ from __future__ import annotations
 import argparse
 import asyncio
 import json
+import signal
 import socket
 import subprocess
 import sys
@@ -112,7 +113,6 @@ async def one_round(
     watching = asyncio.ensure_future(watch())
     await coordinator.run(rounds=1)
     await watching
-    await bus.delete_namespace()
     await bus.close()
     seconds = times[Public.ROUND_CLOSED] - times[Public.TABLE]
     ledger_seconds = (times[Public.SLICES] - times[Public.BETTING_CLOSED]) + (
@@ -122,7 +122,19 @@ async def one_round(
     return {"seconds": seconds, "ledger_seconds": ledger_seconds, "settled_once": settled_once}
 
 
+def libpq(url: str) -> str:
+    return make_url(url).set(drivername="postgresql").render_as_string(hide_password=False)
+
+
+async def drop_namespace(nats_url: str, namespace: str) -> None:
+    bus = await JetStreamBus.connect(nats_url, namespace=namespace)
+    await bus.delete_namespace()
+    await bus.close()
+
+
 def main() -> None:
+    # A terminated run still drops its scratch database and namespace.
+    signal.signal(signal.SIGTERM, lambda *_: sys.exit(1))
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--positions", type=int, default=10_000)
     parser.add_argument("--gateways", type=int, default=2)
@@ -155,6 +167,11 @@ def main() -> None:
             ports.append(port)
         for port, process in zip(ports, processes, strict=True):
             wait_until_serving(port, process, 1800)
+        # The bots' wallets were just created in bulk; a long-running database has statistics
+        # for its tables (autovacuum), a scratch one not yet: without them the ledger's
+        # set-based joins get nested-loop plans that take minutes.
+        with psycopg.connect(libpq(database_url), autocommit=True) as connection:
+            connection.execute("ANALYZE")
         figures = asyncio.run(one_round(database_url, args.nats_url, namespace, names))
         engine = make_engine(database_url)
         with make_session_factory(engine)() as session:
@@ -170,6 +187,7 @@ def main() -> None:
                 process.kill()
         with psycopg.connect(dsn, autocommit=True) as connection:
             connection.execute(f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)')
+        asyncio.run(drop_namespace(args.nats_url, namespace))
     result = {
         "positions": args.positions,
         "gateways": args.gateways,
