@@ -53,7 +53,10 @@ class ClusterLedger:
     def cancel_slice(self, table: str, round_no: int, owner: str) -> None:
         with self.sessions.begin() as session:
             service = self._service(session)
-            if any(item.owner == owner for item in service.open_slices(owner)):
+            if any(
+                (item.table_id, item.round_no) == (table, round_no)
+                for item in service.open_slices(owner)
+            ):
                 service.cancel_slice(table, round_no, owner)
 
     # a gateway's
