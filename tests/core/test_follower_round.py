@@ -66,6 +66,7 @@ class Split:
 
     def __init__(self, game: Game, single: SharedRound, seed: int, owner: dict[str, int]) -> None:
         rules, chart = game
+        self.rules, self.chart = rules, chart
         self.owner = owner
         opened = single.events[0]
         assert isinstance(opened, ev.RoundOpened)
@@ -94,6 +95,13 @@ class Split:
                         free_amount=None if free < 0 else free,
                     )
 
+    def restart(self, index: int) -> None:
+        """Follower ``index`` restarts: a fresh one replays its log."""
+        old = self.followers[index]
+        self.followers[index] = FollowerRound.rebuild(self.rules, old.log, chart=self.chart)
+        assert self.followers[index].phase == old.phase
+        assert self.followers[index].log == old.log
+
     def of(self, player: str) -> FollowerRound:
         return self.followers[self.owner[player]]
 
@@ -104,13 +112,27 @@ class Split:
                 follower.apply_public(event)
 
 
-def _play_both(data: st.DataObject, single: SharedRound, split: Split) -> None:
+def _play_both(
+    data: st.DataObject, single: SharedRound, split: Split, cancel: bool = False
+) -> None:
     single.deal()
     split.publish(split.table.close_bets(f.bets_report() for f in split.followers))
+    cancel_at = data.draw(st.integers(1, 12), label="cancel at") if cancel else 500
     moves = 0
     while not single.over:
         moves += 1
         assert moves < 500
+        # The table plays the dealer with the last step, so a cancel comes before that.
+        if moves >= cancel_at and single.phase in ("insurance", "decisions"):
+            single.cancel("test")
+            split.publish(split.table.cancel("test"))
+            break
+        if cancel and data.draw(st.integers(0, 4), label="pause?") == 0:
+            single.pause("test")
+            split.publish(split.table.pause("test"))
+            assert all(f.paused for f in split.followers)
+            single.resume()
+            split.publish(split.table.resume())
         assert split.table.phase == single.phase or (
             single.phase in ("dealer", "settling") and split.table.phase == "settling"
         )
@@ -125,6 +147,8 @@ def _play_both(data: st.DataObject, single: SharedRound, split: Split) -> None:
             single.close_insurance()
             split.publish(split.table.close_insurance())
         elif single.phase == "decisions":
+            if data.draw(st.integers(0, 5), label="restart?") == 0:
+                split.restart(data.draw(st.integers(0, len(split.followers) - 1), label="who"))
             assert (split.table.current_spot, split.table.step) == (
                 single.current_spot,
                 single.step,
@@ -191,9 +215,9 @@ def _games() -> st.SearchStrategy[Game]:
 
 
 @FOLLOWER_SETTINGS
-@given(st.data(), _games(), st.integers(0, 2**32), st.integers(1, 4))
+@given(st.data(), _games(), st.integers(0, 2**32), st.integers(1, 4), st.booleans())
 def test_followers_end_exactly_as_the_shared_round(
-    data: st.DataObject, game: Game, seed: int, followers: int
+    data: st.DataObject, game: Game, seed: int, followers: int, operator: bool
 ) -> None:
     single = _shared(data, game, seed)
     owner = {
@@ -201,19 +225,24 @@ def test_followers_end_exactly_as_the_shared_round(
         for player in single.player_ids
     }
     split = Split(game, single, seed, owner)
-    _play_both(data, single, split)
-    assert single.phase == "settled"
+    _play_both(data, single, split, cancel=operator)
+    assert single.phase in ("settled", "cancelled")
     for position in range(single.position_count()):
         player, spot = single.player_of(position), single.spot_of(position)
         follower = split.of(player)
         local = follower.position(player, spot)
         assert position_result(follower, local) == position_result(single, position)
-        assert follower.final_payouts()[local] == single.final_payouts()[position]
+        if single.phase == "settled":
+            assert follower.final_payouts()[local] == single.final_payouts()[position]
         assert follower.paid()[local] == single.paid()[position]
         assert follower.staked()[local] == single.staked()[position]
         assert follower.player_free_coins(player) == single.player_free_coins(player)
-    for follower in split.followers:
-        assert follower.phase == "settled"
+    for index, follower in enumerate(split.followers):
+        assert follower.phase == single.phase
+        split.restart(index)
+        rebuilt = split.followers[index]
+        for position in range(follower.position_count()):
+            assert position_result(rebuilt, position) == position_result(follower, position)
         assert follower.dealer_cards == single.dealer_cards
         assert follower.step_cards == single.step_cards
         assert follower.step_takers == single.step_takers

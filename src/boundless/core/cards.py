@@ -96,10 +96,6 @@ def parse_cards(texts: Iterable[str]) -> tuple[Card, ...]:
     return tuple(Card.parse(text) for text in texts)
 
 
-def format_cards(cards: Iterable[Card]) -> list[str]:
-    return [str(card) for card in cards]
-
-
 def fresh_decks(decks: int) -> list[Card]:
     """``decks`` complete 52-card decks in a fixed, unshuffled order."""
     if decks < 1:

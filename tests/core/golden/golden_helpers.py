@@ -1,15 +1,20 @@
-"""Helpers for the golden stacked-shoe rounds of Boundless Blackjack (not a test module).
+"""Helpers for the golden stacked-shoe rounds of every title (not a test module).
 
 A golden round fixes every card with :meth:`Shoe.stacked` and every decision by script, then
 asserts exact cards, totals, outcomes and integer payouts. Card strings use the scenario
-notation (``"AS KH 9D"``); the dealing order for the one Boundless spot is player card 1,
-dealer up card, player card 2, dealer hole card, then one card per decision step, then the
-dealer's draws (DECISIONS.md rules 7-8).
+notation (``"AS KH 9D"``). Cards are dealt in this order: the first card of each occupied spot
+left to right, the dealer's up card, the second card of each occupied spot, the hole card
+(titles that peek), then each spot's step cards, spot by spot, then the dealer's cards.
+
+The helpers take a spot; Boundless Blackjack has one, so for it the spot defaults to 1
+(``boundless_round``, ``seat``, ``play`` with player keys) and the single-spot helpers are the
+multi-spot ones at spot 1.
 """
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Iterator, Mapping, Sequence
+from contextlib import contextmanager
 from dataclasses import dataclass
 from typing import Any
 
@@ -18,78 +23,162 @@ import pytest
 
 from boundless.core.cards import parse_cards
 from boundless.core.errors import RulesError
+from boundless.core.random_source import SeededSource
 from boundless.core.round import SharedRound
 from boundless.core.round.results import PositionResult, position_result
 from boundless.core.rules import RuleSet, rule_set_from_data
 from boundless.core.shoe import Shoe
 from boundless.titles import load_game
 
-RULES, CHART = load_game("boundless")
+BOUNDLESS = "boundless"
+UNLIMITED = "unlimited"
+BOO_BUCKS = "boo-bucks"
+BOO_BUCKS_PRESETS = (
+    "boo-bucks",
+    "boo-bucks-h17",
+    "boo-bucks-no-das",
+    "boo-bucks-single-deck",
+    "boo-bucks-split-aces-hit",
+)
+RULES, CHART = load_game(BOUNDLESS)
 MAIN = 1000  # 10.00 coins
 BALANCE = 100_000  # 1,000.00 coins
 SKIP = "-"  # in a decision script: no decision at this step (timeout / disconnection)
+# A pair of Boo Bucks side-bet groups to offer when a test does not care which.
+PLAIN_OFFER = ("trifecta", "in_between")
+
+Key = str | tuple[str, int]  # a player (spot 1) or (player, spot)
+Decisions = Mapping[Key, Sequence[str]]
+
+
+# ---- rule sets ---------------------------------------------------------------------------
+def rules_of(game: str) -> RuleSet:
+    return load_game(game)[0]
+
+
+def variant(game: str, **sections: Mapping[str, Any]) -> RuleSet:
+    """A shipped rule set with some fields replaced, e.g. ``table={"max_spots_per_player": 2}``."""
+    data = rules_of(game).model_dump(mode="json")
+    for section, fields in sections.items():
+        data[section] = {**data[section], **fields}
+    return rule_set_from_data(data, f"{game} (test variant)")
 
 
 def rules_with(**sections: Mapping[str, Any]) -> RuleSet:
     """The Boundless rule set with some fields replaced, e.g. ``limits={"unit_amount": 1}``."""
-    data = RULES.model_dump(mode="json")
-    for section, fields in sections.items():
-        data[section] = {**data[section], **fields}
-    return rule_set_from_data(data, "boundless (test variant)")
+    return variant(BOUNDLESS, **sections)
 
 
+def with_side_bet(game: str, key: str, **fields: Any) -> RuleSet:
+    """A shipped rule set with one side bet's fields replaced, e.g. ``variant="player_only"``."""
+    data = rules_of(game).model_dump(mode="json")
+    for item in data["side_bets"]:
+        if item["key"] == key:
+            item.update(fields)
+    return rule_set_from_data(data, f"{game} (test variant of {key})")
+
+
+# ---- a round -------------------------------------------------------------------------------
 def new_round(
+    game: str,
+    cards: str,
+    *,
+    round_in_shoe: int = 1,
+    offered: Sequence[str] | None = None,
+    wheel_seed: int = 0,
+    rules: RuleSet | None = None,
+) -> tuple[SharedRound, Shoe]:
+    """A round of ``game`` dealing from exactly these cards, and its shoe.
+
+    Titles whose player chooses the side bets offer ``offered`` groups (default
+    :data:`PLAIN_OFFER`); bonus wheels spin from ``SeededSource(wheel_seed)``, as in
+    ``boundless replay``.
+    """
+    shipped, chart = load_game(game)
+    rules = rules or shipped
+    if offered is None and rules.side_bet_offer.mode == "player_chooses":
+        offered = PLAIN_OFFER
+    shoe = Shoe.stacked(parse_cards(cards.split()))
+    round_ = SharedRound(
+        rules,
+        round_in_shoe=round_in_shoe,
+        chart=chart,
+        cards=shoe,
+        offered_side_bets=offered,
+        randomness=SeededSource(wheel_seed),
+    )
+    return round_, shoe
+
+
+def boundless_round(
     cards: str, *, round_in_shoe: int = 1, rules: RuleSet = RULES
 ) -> tuple[SharedRound, Shoe]:
     """A Boundless round dealing from exactly these cards, and its shoe."""
-    shoe = Shoe.stacked(parse_cards(cards.split()))
-    round_ = SharedRound(rules, round_in_shoe=round_in_shoe, chart=CHART, cards=shoe)
-    return round_, shoe
+    return new_round(BOUNDLESS, cards, round_in_shoe=round_in_shoe, rules=rules)
+
+
+def bet(
+    round_: SharedRound,
+    player: str,
+    spot: int,
+    main: int = MAIN,
+    sides: Mapping[str, int] | None = None,
+    balance: int | None = BALANCE,
+) -> None:
+    """One player's bet on one spot; ``balance`` is the free coins given with it (None: known)."""
+    round_.place_bet(player, spot, main, dict(sides or {}), free_amount=balance)
 
 
 def seat(
     round_: SharedRound,
-    player_id: str,
+    player: str,
     main: int = MAIN,
     sides: Mapping[str, int] | None = None,
     balance: int = BALANCE,
 ) -> None:
-    round_.place_bet(player_id, 1, main, dict(sides or {}), free_amount=balance)
+    """A bet on spot 1 (Boundless has one)."""
+    bet(round_, player, 1, main, sides, balance)
+
+
+def _key(key: Key) -> tuple[str, int]:
+    return (key, 1) if isinstance(key, str) else key
 
 
 def play(
     round_: SharedRound,
-    decisions: Mapping[str, Sequence[str]] | None = None,
-    insurance: Sequence[str] = (),
+    decisions: Decisions | None = None,
+    insurance: Sequence[Key] = (),
+    even_money: Sequence[Key] = (),
 ) -> None:
-    """Deal, answer insurance, run the scripted steps, then let the round finish.
+    """Deal, answer the insurance window, run every spot's scripted steps, finish the round.
 
-    ``decisions[player]`` lists one word per step in which that player's hand awaits a
-    decision; ``SKIP`` leaves that step to the autoplay. When a list runs out the autoplay
-    decides the rest, as on a timeout.
+    ``decisions[(player, spot)]`` (or ``decisions[player]`` for spot 1) lists one word per step
+    in which that position's hand awaits a decision; ``SKIP`` leaves that step to the
+    autoplay, as does a list that has run out (as on a timeout).
     """
-    queues = {player: list(words) for player, words in (decisions or {}).items()}
+    queues = {_key(key): list(words) for key, words in (decisions or {}).items()}
     if round_.phase == "betting":
         round_.deal()
     if round_.phase == "insurance":
-        for player in insurance:
-            round_.take_insurance(player, 1)
+        for player, spot in map(_key, insurance):
+            round_.take_insurance(player, spot)
+        for player, spot in map(_key, even_money):
+            round_.take_even_money(player, spot)
         round_.close_insurance()
     while round_.phase == "decisions":
-        for player, queue in queues.items():
-            position = round_.position(player, 1)
-            if queue and round_.path_of(position).needs_decision:
+        spot = round_.current_spot
+        for (player, on_spot), queue in queues.items():
+            if on_spot != spot or not queue:
+                continue
+            if round_.path_of(round_.position(player, spot)).needs_decision:
                 word = queue.pop(0)
                 if word != SKIP:
-                    round_.decide(player, 1, word)
+                    round_.decide(player, spot, word)
         round_.close_step()
     round_.run_to_end()
 
 
-def result(round_: SharedRound, player_id: str) -> PositionResult:
-    return position_result(round_, round_.position(player_id, 1))
-
-
+# ---- what came out -----------------------------------------------------------------------
 @dataclass(frozen=True)
 class Hand:
     cards: str
@@ -99,59 +188,63 @@ class Hand:
     payout: int | None
 
 
-def hands(round_: SharedRound, player_id: str) -> list[Hand]:
+def result(round_: SharedRound, player: str, spot: int = 1) -> PositionResult:
+    return position_result(round_, round_.position(player, spot))
+
+
+def hands(round_: SharedRound, player: str, spot: int = 1) -> list[Hand]:
     return [
         Hand(
-            " ".join(str(card) for card in hand.cards),
-            hand.total,
-            hand.bet_amount,
-            hand.outcome,
-            hand.payout_amount,
+            " ".join(str(card) for card in item.cards),
+            item.total,
+            item.bet_amount,
+            item.outcome,
+            item.payout_amount,
         )
-        for hand in result(round_, player_id).hands
+        for item in result(round_, player, spot).hands
     ]
 
 
-def hand(round_: SharedRound, player_id: str) -> Hand:
-    (only,) = hands(round_, player_id)
+def hand(round_: SharedRound, player: str, spot: int = 1) -> Hand:
+    (only,) = hands(round_, player, spot)
     return only
 
 
-def net(round_: SharedRound, player_id: str) -> int:
-    """Coins won (positive) or lost (negative) by the player in this round."""
-    outcome = result(round_, player_id)
-    return outcome.paid_amount - outcome.staked_amount
+def net(round_: SharedRound, player: str) -> int:
+    """Coins won (positive) or lost (negative) by the player over all their spots."""
+    positions = round_.positions_of(player)
+    return int(sum(int(round_.paid()[p]) - int(round_.staked()[p]) for p in positions))
 
 
-def staked(round_: SharedRound, player_id: str) -> int:
-    return result(round_, player_id).staked_amount
+def staked(round_: SharedRound, player: str, spot: int = 1) -> int:
+    return result(round_, player, spot).staked_amount
 
 
-def paid(round_: SharedRound, player_id: str) -> int:
-    return result(round_, player_id).paid_amount
+def paid(round_: SharedRound, player: str, spot: int = 1) -> int:
+    return result(round_, player, spot).paid_amount
 
 
 def side(
-    round_: SharedRound, player_id: str, key: str
+    round_: SharedRound, player: str, spot: int, key: str
 ) -> tuple[str | None, str | None, int | None]:
-    """(outcome, pattern, payout) of one side bet of the player."""
-    for bet in result(round_, player_id).side_bets:
-        if bet.key == key:
-            return bet.outcome, bet.pattern, bet.payout_amount
-    raise AssertionError(f"{player_id} has no {key} bet")
+    """(outcome, pattern, payout) of one side bet on one spot."""
+    for item in result(round_, player, spot).side_bets:
+        if item.key == key:
+            return item.outcome, item.pattern, item.payout_amount
+    raise AssertionError(f"{player} has no {key} bet on spot {spot}")
 
 
 def dealer(round_: SharedRound) -> str:
     return " ".join(str(card) for card in round_.dealer_cards)
 
 
-def step_cards(round_: SharedRound) -> list[str]:
-    return [str(card) for card in round_.step_cards.get(1, [])]
+def step_cards(round_: SharedRound, spot: int = 1) -> list[str]:
+    return [str(card) for card in round_.step_cards.get(spot, [])]
 
 
-def drawn(round_: SharedRound, player_id: str) -> list[str]:
-    """The cards the player drew in steps, in the order drawn (initial cards left out)."""
-    path = round_.path_of(round_.position(player_id, 1))
+def drawn(round_: SharedRound, player: str, spot: int = 1) -> list[str]:
+    """The step cards the position drew, in order (initial cards left out)."""
+    path = round_.path_of(round_.position(player, spot))
     cards: list[str] = []
     for item in path.hands:
         start = 1 if item.from_split else 2
@@ -159,6 +252,20 @@ def drawn(round_: SharedRound, player_id: str) -> list[str]:
     return cards
 
 
+def paid_by_stage(round_: SharedRound) -> list[tuple[str, dict[str, int]]]:
+    """``round.payments`` in order: (stage, {"player@spot": amount})."""
+    stages: list[tuple[str, dict[str, int]]] = []
+    for payment in round_.payments:
+        amounts: dict[str, int] = {}
+        for position, amount in zip(
+            payment.positions.tolist(), payment.amounts.tolist(), strict=True
+        ):
+            amounts[f"{round_.player_of(position)}@{round_.spot_of(position)}"] = int(amount)
+        stages.append((payment.stage, amounts))
+    return stages
+
+
+# ---- a rejected call changes nothing -----------------------------------------------------
 def snapshot(round_: SharedRound, shoe: Shoe | None = None) -> tuple[object, ...]:
     """Everything a rejected operation must leave untouched."""
     book = round_.book
@@ -192,11 +299,20 @@ def snapshot(round_: SharedRound, shoe: Shoe | None = None) -> tuple[object, ...
     )
 
 
+@contextmanager
+def unchanged(round_: SharedRound, shoe: Shoe | None = None) -> Iterator[None]:
+    """The block leaves the round (and the shoe) exactly as it was.
+
+    ``with unchanged(round_, shoe), pytest.raises(PhaseError): round_.deal()``
+    """
+    before = snapshot(round_, shoe)
+    yield
+    assert snapshot(round_, shoe) == before
+
+
 def assert_rejected(
     round_: SharedRound, shoe: Shoe | None, player: str, action: str, spot: int = 1
 ) -> None:
     """The decision raises a RulesError naming the player and leaves the round untouched."""
-    before = snapshot(round_, shoe)
-    with pytest.raises(RulesError, match=f"player '{player}'"):
+    with unchanged(round_, shoe), pytest.raises(RulesError, match=f"player '{player}'"):
         round_.decide(player, spot, action)
-    assert snapshot(round_, shoe) == before

@@ -10,10 +10,10 @@ import pytest
 from golden_helpers import (
     SKIP,
     Hand,
+    boundless_round,
     dealer,
     hand,
     hands,
-    new_round,
     play,
     result,
     seat,
@@ -48,7 +48,7 @@ from boundless.core.round.views import player_view
 def test_no_action_hits_until_the_total_exceeds_eleven_then_stands(
     cards: str, expected: Hand, steps: int
 ) -> None:
-    round_, _ = new_round(cards)
+    round_, _ = boundless_round(cards)
     seat(round_, "p")
     play(round_)  # no decision at all
     assert hand(round_, "p") == expected
@@ -61,7 +61,7 @@ def test_no_action_hits_until_the_total_exceeds_eleven_then_stands(
 def test_autoplay_takes_over_after_the_players_own_decisions() -> None:
     # p hits once (2S 3H 4C = 9) and then stops answering: the autoplay hits 2D (11) and
     # 5S (16), then stands. Dealer 9D 8C = 17.
-    round_, _ = new_round("2S 9D 3H 8C 4C 2D 5S 7H")
+    round_, _ = boundless_round("2S 9D 3H 8C 4C 2D 5S 7H")
     seat(round_, "p")
     play(round_, {"p": ["hit"]})
     assert hand(round_, "p") == Hand("2S 3H 4C 2D 5S", 16, 1000, "lose", 0)
@@ -77,7 +77,7 @@ def test_autoplay_plays_out_split_hands() -> None:
     # p splits 4S 4H (hand 1 takes 5C = 9) and goes silent. Step 2: autoplay hits hand 1, TC
     # (19). Step 3: autoplay stands hand 1, hand 2 takes 7D (11). Step 4: hits 2C (13).
     # Step 5: stands. Dealer 9D 8C = 17.
-    round_, _ = new_round("4S 9D 4H 8C 5C TC 7D 2C 8S")
+    round_, _ = boundless_round("4S 9D 4H 8C 5C TC 7D 2C 8S")
     seat(round_, "p")
     play(round_, {"p": ["split"]})
     assert step_cards(round_) == ["5C", "TC", "7D", "2C"]
@@ -90,7 +90,7 @@ def test_autoplay_plays_out_split_hands() -> None:
 def test_one_silent_player_among_active_ones_gets_the_cards_of_the_steps_it_hits() -> None:
     # Shared 2S 3H against 9D 8C. a: hits, hits, stands. b: silent (autoplay hits to > 11).
     # Step cards 4C, 2D, 5S: a takes 4C and 2D (11) then stands; b takes all three (16).
-    round_, _ = new_round("2S 9D 3H 8C 4C 2D 5S 7H")
+    round_, _ = boundless_round("2S 9D 3H 8C 4C 2D 5S 7H")
     seat(round_, "a")
     seat(round_, "b")
     play(round_, {"a": ["hit", "hit", "stand"], "b": [SKIP, SKIP, SKIP]})
@@ -103,7 +103,7 @@ def test_one_silent_player_among_active_ones_gets_the_cards_of_the_steps_it_hits
 
 def test_a_disconnected_players_round_settles_and_stays_in_the_play_record() -> None:
     # The player bet main + Pair and vanished: the round plays on, the coins are settled.
-    round_, _ = new_round("8S 9D 8H 8C 3C 7H")
+    round_, _ = boundless_round("8S 9D 8H 8C 3C 7H")
     seat(round_, "p", sides={"pair": 100})
     round_.run_to_end()
     assert round_.phase == "settled"

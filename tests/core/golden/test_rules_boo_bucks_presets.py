@@ -11,7 +11,7 @@ from __future__ import annotations
 from collections import Counter
 
 import pytest
-from multi_spot_helpers import (
+from golden_helpers import (
     BOO_BUCKS,
     BOO_BUCKS_PRESETS,
     Hand,

@@ -10,7 +10,7 @@ back, stake included (``N:1`` returns 100 + N x 100).
 from __future__ import annotations
 
 import pytest
-from multi_spot_helpers import (
+from golden_helpers import (
     BOO_BUCKS,
     Hand,
     bet,

@@ -10,17 +10,17 @@ from __future__ import annotations
 import pytest
 from golden_helpers import (
     Hand,
+    boundless_round,
     dealer,
     hand,
     net,
-    new_round,
     paid,
     play,
     result,
     seat,
     side,
-    snapshot,
     staked,
+    unchanged,
 )
 
 from boundless.core.errors import IllegalActionError, InsufficientCoinsError, PhaseError
@@ -28,7 +28,7 @@ from boundless.core.round.views import player_view
 
 
 def test_insurance_is_offered_when_the_up_card_is_an_ace() -> None:
-    round_, _ = new_round("9S AD 7H 6C")
+    round_, _ = boundless_round("9S AD 7H 6C")
     seat(round_, "p")
     round_.deal()
     assert round_.phase == "insurance"
@@ -38,18 +38,16 @@ def test_insurance_is_offered_when_the_up_card_is_an_ace() -> None:
 
 @pytest.mark.parametrize("up", ["KD", "TD", "9D", "2D"])
 def test_no_insurance_against_any_other_up_card(up: str) -> None:
-    round_, shoe = new_round(f"9S {up} 7H 6C")
+    round_, shoe = boundless_round(f"9S {up} 7H 6C")
     seat(round_, "p")
     round_.deal()
     assert round_.phase == "decisions"
-    before = snapshot(round_, shoe)
-    with pytest.raises(PhaseError):
+    with unchanged(round_, shoe), pytest.raises(PhaseError):
         round_.take_insurance("p", 1)
-    assert snapshot(round_, shoe) == before
 
 
 def test_insurance_costs_half_the_main_bet() -> None:
-    round_, _ = new_round("9S AD 7H 6C")
+    round_, _ = boundless_round("9S AD 7H 6C")
     seat(round_, "p", main=3000, balance=10_000)
     round_.deal()
     round_.take_insurance("p", 1)
@@ -60,7 +58,7 @@ def test_insurance_costs_half_the_main_bet() -> None:
 
 def test_insurance_pays_two_to_one_on_a_dealer_blackjack() -> None:
     # Player 9S 7H = 16 loses the main bet to AD KC; insurance 500 returns 1500.
-    round_, _ = new_round("9S AD 7H KC")
+    round_, _ = boundless_round("9S AD 7H KC")
     seat(round_, "p")
     play(round_, insurance=["p"])
     assert hand(round_, "p") == Hand("9S 7H", 16, 1000, "lose", 0)
@@ -72,7 +70,7 @@ def test_insurance_pays_two_to_one_on_a_dealer_blackjack() -> None:
 
 def test_insurance_is_lost_without_a_dealer_blackjack_even_when_the_hand_wins() -> None:
     # Player TS 9H = 19 stands; dealer AD 5C (soft 16) draws 8S (14) and TC (24): bust.
-    round_, _ = new_round("TS AD 9H 5C 8S TC")
+    round_, _ = boundless_round("TS AD 9H 5C 8S TC")
     seat(round_, "p")
     play(round_, {"p": ["stand"]}, insurance=["p"])
     assert dealer(round_) == "AD 5C 8S TC"
@@ -85,7 +83,7 @@ def test_insurance_is_lost_without_a_dealer_blackjack_even_when_the_hand_wins() 
 
 def test_insurance_is_allowed_with_a_player_blackjack_and_pays_beside_the_push() -> None:
     # Player AS KH, dealer AD KC: the blackjacks push (1000 back) and insurance pays 1500.
-    round_, _ = new_round("AS AD KH KC")
+    round_, _ = boundless_round("AS AD KH KC")
     seat(round_, "p")
     round_.deal()
     assert round_.can_take_insurance("p", 1)
@@ -97,7 +95,7 @@ def test_insurance_is_allowed_with_a_player_blackjack_and_pays_beside_the_push()
 
 def test_insured_blackjack_without_dealer_blackjack_is_paid_three_to_two() -> None:
     # Dealer AD 7C = soft 18 stands; the insurance is lost, the blackjack pays 2500.
-    round_, _ = new_round("AS AD KH 7C")
+    round_, _ = boundless_round("AS AD KH 7C")
     seat(round_, "p")
     play(round_, insurance=["p"])
     assert hand(round_, "p") == Hand("AS KH", 21, 1000, "blackjack", 2500)
@@ -105,27 +103,23 @@ def test_insured_blackjack_without_dealer_blackjack_is_paid_three_to_two() -> No
 
 
 def test_no_even_money_in_boundless() -> None:
-    round_, shoe = new_round("AS AD KH 7C")
+    round_, shoe = boundless_round("AS AD KH 7C")
     seat(round_, "p")
     round_.deal()
-    before = snapshot(round_, shoe)
-    with pytest.raises(IllegalActionError):
+    with unchanged(round_, shoe), pytest.raises(IllegalActionError):
         round_.take_even_money("p", 1)
-    assert snapshot(round_, shoe) == before
     assert player_view(round_, "p")["player"]["positions"][0]["insurance_offer"] == "insurance"
 
 
 def test_insurance_needs_enough_free_coins() -> None:
-    round_, shoe = new_round("9S AD 7H 6C")
+    round_, shoe = boundless_round("9S AD 7H 6C")
     seat(round_, "p", main=1000, balance=1499)  # 499 free, insurance costs 500
     round_.deal()
     assert not round_.can_take_insurance("p", 1)
-    before = snapshot(round_, shoe)
-    with pytest.raises(InsufficientCoinsError, match="insurance"):
+    with unchanged(round_, shoe), pytest.raises(InsufficientCoinsError, match="insurance"):
         round_.take_insurance("p", 1)
-    assert snapshot(round_, shoe) == before
 
-    round_, _ = new_round("9S AD 7H 6C")
+    round_, _ = boundless_round("9S AD 7H 6C")
     seat(round_, "p", main=1000, balance=1500)
     round_.deal()
     round_.take_insurance("p", 1)
@@ -133,34 +127,30 @@ def test_insurance_needs_enough_free_coins() -> None:
 
 
 def test_insurance_can_be_bought_once_and_only_in_the_window() -> None:
-    round_, shoe = new_round("9S AD 7H 6C TC")
+    round_, shoe = boundless_round("9S AD 7H 6C TC")
     seat(round_, "p")
     round_.deal()
     round_.take_insurance("p", 1)
-    before = snapshot(round_, shoe)
-    with pytest.raises(IllegalActionError):
+    with unchanged(round_, shoe), pytest.raises(IllegalActionError):
         round_.take_insurance("p", 1)
-    assert snapshot(round_, shoe) == before
     round_.close_insurance()
     with pytest.raises(PhaseError):
         round_.take_insurance("p", 1)
 
 
 def test_a_side_option_only_player_is_not_offered_insurance() -> None:
-    round_, shoe = new_round("9S AD 7H 6C")
+    round_, shoe = boundless_round("9S AD 7H 6C")
     seat(round_, "seated")
     seat(round_, "side", main=0, sides={"pair": 100})
     round_.deal()
     assert not round_.can_take_insurance("side", 1)
-    before = snapshot(round_, shoe)
-    with pytest.raises(IllegalActionError):
+    with unchanged(round_, shoe), pytest.raises(IllegalActionError):
         round_.take_insurance("side", 1)
-    assert snapshot(round_, shoe) == before
 
 
 def test_no_insurance_is_taken_for_a_player_who_does_not_answer() -> None:
     # DECISIONS rule 13: the window closes with no insurance for anyone who did not buy it.
-    round_, _ = new_round("9S AD 7H KC")
+    round_, _ = boundless_round("9S AD 7H KC")
     seat(round_, "p")
     round_.run_to_end()
     assert result(round_, "p").insurance is None
@@ -171,7 +161,7 @@ def test_no_insurance_is_taken_for_a_player_who_does_not_answer() -> None:
 
 
 def test_ace_up_dealer_blackjack_ends_the_round_right_after_the_insurance_window() -> None:
-    round_, shoe = new_round("9S AD 7H KC 2C 3C")
+    round_, shoe = boundless_round("9S AD 7H KC 2C 3C")
     seat(round_, "p")
     round_.deal()
     assert round_.phase == "insurance"
@@ -188,7 +178,7 @@ def test_ace_up_dealer_blackjack_ends_the_round_right_after_the_insurance_window
 
 @pytest.mark.parametrize("up", ["TD", "JD", "QD", "KD"])
 def test_ten_up_dealer_blackjack_ends_the_round_at_once(up: str) -> None:
-    round_, shoe = new_round(f"9S {up} 7H AC 2C 3C")
+    round_, shoe = boundless_round(f"9S {up} 7H AC 2C 3C")
     seat(round_, "p")
     round_.deal()
     assert round_.phase == "settling"  # no insurance window, no decisions
@@ -199,7 +189,7 @@ def test_ten_up_dealer_blackjack_ends_the_round_at_once(up: str) -> None:
 
 
 def test_dealer_blackjack_against_player_blackjack_is_a_push() -> None:
-    round_, _ = new_round("AS KD KH AC")
+    round_, _ = boundless_round("AS KD KH AC")
     seat(round_, "p")
     play(round_)
     assert hand(round_, "p") == Hand("AS KH", 21, 1000, "push", 1000)
@@ -208,7 +198,7 @@ def test_dealer_blackjack_against_player_blackjack_is_a_push() -> None:
 
 def test_dealer_blackjack_takes_every_non_blackjack_hand_and_spares_blackjacks() -> None:
     # Same initial cards for all: a non-blackjack hand (TS 9H = 19) for every seated player.
-    round_, _ = new_round("TS AD 9H KC")
+    round_, _ = boundless_round("TS AD 9H KC")
     for player in ("a", "b", "c"):
         seat(round_, player)
     play(round_, insurance=["b"])
@@ -218,7 +208,7 @@ def test_dealer_blackjack_takes_every_non_blackjack_hand_and_spares_blackjacks()
 
 
 def test_peek_without_blackjack_keeps_the_hole_card_hidden() -> None:
-    round_, _ = new_round("9S KD 7H 8C 2C")
+    round_, _ = boundless_round("9S KD 7H 8C 2C")
     seat(round_, "p")
     round_.deal()
     assert round_.phase == "decisions"
@@ -236,23 +226,23 @@ def test_peek_without_blackjack_keeps_the_hole_card_hidden() -> None:
 def test_dealer_blackjack_settles_the_side_options_that_do_not_need_more_cards() -> None:
     # Pair (8S 8S perfect) pays 30:1, Bust Bonus loses to a dealer blackjack (rule 14),
     # Poker Trio 8S 8S + KD is nothing.
-    round_, _ = new_round("8S KD 8S AC")
+    round_, _ = boundless_round("8S KD 8S AC")
     seat(round_, "p", sides={"pair": 100, "bust_bonus": 100, "poker_trio": 100})
     play(round_)
-    assert side(round_, "p", "pair") == ("win", "perfect_pair", 3100)
-    assert side(round_, "p", "bust_bonus") == ("lose", None, 0)
-    assert side(round_, "p", "poker_trio") == ("lose", None, 0)
+    assert side(round_, "p", 1, "pair") == ("win", "perfect_pair", 3100)
+    assert side(round_, "p", 1, "bust_bonus") == ("lose", None, 0)
+    assert side(round_, "p", 1, "poker_trio") == ("lose", None, 0)
     assert hand(round_, "p").outcome == "lose"
     assert net(round_, "p") == 3100 - 1300
 
 
 def test_a_table_of_side_option_players_only_sees_the_dealer_blackjack_at_once() -> None:
     # No seated player: no insurance window; the peek still ends the round at once.
-    round_, shoe = new_round("9S AD 7H KC 2C")
+    round_, shoe = boundless_round("9S AD 7H KC 2C")
     seat(round_, "s", main=0, sides={"pair": 100, "bust_bonus": 100})
     round_.deal()
     assert round_.phase == "settling"
     round_.run_to_end()
     assert dealer(round_) == "AD KC"
     assert shoe.position == 4
-    assert side(round_, "s", "bust_bonus") == ("lose", None, 0)
+    assert side(round_, "s", 1, "bust_bonus") == ("lose", None, 0)

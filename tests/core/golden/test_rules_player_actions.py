@@ -9,17 +9,17 @@ import pytest
 from golden_helpers import (
     Hand,
     assert_rejected,
+    boundless_round,
     dealer,
     hand,
     hands,
     net,
-    new_round,
     play,
     result,
     seat,
-    snapshot,
     staked,
     step_cards,
+    unchanged,
 )
 
 from boundless.core.errors import InsufficientCoinsError
@@ -35,7 +35,7 @@ def words(actions: frozenset[Action]) -> set[str]:
 
 def test_hit_gives_exactly_one_card_per_step() -> None:
     # Player TS 2H = 12 hits 3C (15), hits 4D (19), stands. Dealer 9D 8C = 17.
-    round_, shoe = new_round("TS 9D 2H 8C 3C 4D 5S")
+    round_, shoe = boundless_round("TS 9D 2H 8C 3C 4D 5S")
     seat(round_, "p")
     play(round_, {"p": ["hit", "hit", "stand"]})
     assert hand(round_, "p") == Hand("TS 2H 3C 4D", 19, 1000, "win", 2000)
@@ -46,7 +46,7 @@ def test_hit_gives_exactly_one_card_per_step() -> None:
 
 def test_hitting_to_21_stands_the_hand_automatically() -> None:
     # 5S 6H = 11, hit 4C = 15, hit 6D = 21: no third decision is asked.
-    round_, _ = new_round("5S 9D 6H 8C 4C 6D KH")
+    round_, _ = boundless_round("5S 9D 6H 8C 4C 6D KH")
     seat(round_, "p")
     round_.deal()
     for _ in range(2):
@@ -60,7 +60,7 @@ def test_hitting_to_21_stands_the_hand_automatically() -> None:
 
 
 def test_hitting_stops_on_a_bust() -> None:
-    round_, _ = new_round("TS 9D 2H 8C KC")
+    round_, _ = boundless_round("TS 9D 2H 8C KC")
     seat(round_, "p")
     round_.deal()
     round_.decide("p", 1, "hit")
@@ -75,7 +75,7 @@ def test_hitting_stops_on_a_bust() -> None:
 
 def test_stand_takes_no_more_cards_and_the_next_card_goes_to_the_dealer() -> None:
     # Player TS 2H = 12 stands; dealer 9D 7C = 16 draws 5C = 21.
-    round_, _ = new_round("TS 9D 2H 7C 5C")
+    round_, _ = boundless_round("TS 9D 2H 7C 5C")
     seat(round_, "p")
     round_.deal()
     round_.decide("p", 1, "stand")
@@ -92,7 +92,7 @@ def test_stand_takes_no_more_cards_and_the_next_card_goes_to_the_dealer() -> Non
 
 @pytest.mark.parametrize("up", ["2D", "3D", "4D", "5D", "6D", "7D", "8D", "9D"])
 def test_surrender_against_two_to_nine_returns_half_the_bet(up: str) -> None:
-    round_, _ = new_round(f"TS {up} 6H 8C TC TD TH")
+    round_, _ = boundless_round(f"TS {up} 6H 8C TC TD TH")
     seat(round_, "p")
     round_.deal()
     assert "surrender" in words(round_.legal_actions("p", 1))
@@ -107,7 +107,7 @@ def test_surrender_against_two_to_nine_returns_half_the_bet(up: str) -> None:
 
 @pytest.mark.parametrize("up", ["AD", "TD", "JD", "QD", "KD"])
 def test_no_surrender_against_an_ace_or_ten_value_up_card(up: str) -> None:
-    round_, shoe = new_round(f"TS {up} 6H 7C TC TD TH")
+    round_, shoe = boundless_round(f"TS {up} 6H 7C TC TD TH")
     seat(round_, "p")
     round_.deal()
     if round_.phase == "insurance":
@@ -118,7 +118,7 @@ def test_no_surrender_against_an_ace_or_ten_value_up_card(up: str) -> None:
 
 
 def test_surrender_only_as_the_first_decision() -> None:
-    round_, shoe = new_round("TS 9D 2H 8C 3C TD")
+    round_, shoe = boundless_round("TS 9D 2H 8C 3C TD")
     seat(round_, "p")
     round_.deal()
     round_.decide("p", 1, "hit")
@@ -128,7 +128,7 @@ def test_surrender_only_as_the_first_decision() -> None:
 
 
 def test_surrender_never_after_a_split() -> None:
-    round_, shoe = new_round("8S 9D 8H 8C 3C TD")
+    round_, shoe = boundless_round("8S 9D 8H 8C 3C TD")
     seat(round_, "p")
     round_.deal()
     round_.decide("p", 1, "split")
@@ -142,7 +142,7 @@ def test_surrender_never_after_a_split() -> None:
 
 def test_double_doubles_the_stake_and_takes_exactly_one_card() -> None:
     # 6S 5H = 11 doubles into TC = 21; dealer 9D 7C = 16 draws 8S = 24, bust.
-    round_, _ = new_round("6S 9D 5H 7C TC 8S")
+    round_, _ = boundless_round("6S 9D 5H 7C TC 8S")
     seat(round_, "p")
     play(round_, {"p": ["double"]})
     assert hand(round_, "p") == Hand("6S 5H TC", 21, 2000, "win", 4000)
@@ -152,7 +152,7 @@ def test_double_doubles_the_stake_and_takes_exactly_one_card() -> None:
 
 def test_a_doubled_hand_stands_after_its_one_card_even_on_a_low_total() -> None:
     # 6S 5H = 11 doubles into 2C = 13 and stands; dealer 9D 8C = 17.
-    round_, shoe = new_round("6S 9D 5H 8C 2C 3D")
+    round_, shoe = boundless_round("6S 9D 5H 8C 2C 3D")
     seat(round_, "p")
     round_.deal()
     round_.decide("p", 1, "double")
@@ -170,7 +170,7 @@ def test_a_doubled_hand_stands_after_its_one_card_even_on_a_low_total() -> None:
     ids=["hard-17", "soft-19", "five", "twenty"],
 )
 def test_double_is_offered_on_any_two_card_total(cards: str) -> None:
-    round_, _ = new_round(cards + " 2C TC")
+    round_, _ = boundless_round(cards + " 2C TC")
     seat(round_, "p")
     round_.deal()
     assert "double" in words(round_.legal_actions("p", 1))
@@ -180,7 +180,7 @@ def test_double_is_offered_on_any_two_card_total(cards: str) -> None:
 
 
 def test_no_double_on_three_cards() -> None:
-    round_, shoe = new_round("2S 9D 3H 8C 4C TD")
+    round_, shoe = boundless_round("2S 9D 3H 8C 4C TD")
     seat(round_, "p")
     round_.deal()
     round_.decide("p", 1, "hit")
@@ -194,7 +194,7 @@ def test_double_after_split_then_the_hand_stands() -> None:
     # step 1 3C -> hand 1 8S 3C = 11; step 2 double hand 1 -> 9C = 20, stands;
     # step 3 hand 2 takes its second card 2H (no decision) = 10; step 4 double -> KS = 20.
     # Dealer draws 7S = 23, bust.
-    round_, _ = new_round("8S 6D 8H TC 3C 9C 2H KS 7S")
+    round_, _ = boundless_round("8S 6D 8H TC 3C 9C 2H KS 7S")
     seat(round_, "p")
     play(round_, {"p": ["split", "double", "double"]})
     assert hands(round_, "p") == [
@@ -209,7 +209,7 @@ def test_double_after_split_then_the_hand_stands() -> None:
 def test_no_double_on_split_aces_each_ace_takes_one_card_and_stands() -> None:
     # Split AS AH: hand 1 takes 5C (soft 16) and stands without a decision; hand 2 takes 2D at
     # the next step (soft 13) and stands. Dealer 9D 7C = 16 draws TH = 26.
-    round_, shoe = new_round("AS 9D AH 7C 5C 2D TH")
+    round_, shoe = boundless_round("AS 9D AH 7C 5C 2D TH")
     seat(round_, "p")
     round_.deal()
     round_.decide("p", 1, "split")
@@ -230,26 +230,24 @@ def test_no_double_on_split_aces_each_ace_takes_one_card_and_stands() -> None:
 
 def test_double_is_offered_only_with_enough_free_coins() -> None:
     for balance, offered in ((1000, False), (1999, False), (2000, True)):
-        round_, _ = new_round("6S 9D 5H 8C 2C")
+        round_, _ = boundless_round("6S 9D 5H 8C 2C")
         seat(round_, "p", balance=balance)
         round_.deal()
         assert ("double" in words(round_.legal_actions("p", 1))) is offered, balance
 
 
 def test_a_double_the_coins_do_not_cover_is_rejected_when_decided() -> None:
-    round_, shoe = new_round("6S 9D 5H 8C 2C 3D")
+    round_, shoe = boundless_round("6S 9D 5H 8C 2C 3D")
     seat(round_, "p", balance=1000)  # everything is on the main bet
     round_.deal()
-    before = snapshot(round_, shoe)
-    with pytest.raises(InsufficientCoinsError):
+    with unchanged(round_, shoe), pytest.raises(InsufficientCoinsError):
         round_.decide("p", 1, "double")
-    assert snapshot(round_, shoe) == before
 
 
 def test_coins_already_committed_in_the_round_count_against_doubles_and_splits() -> None:
     # balance 3000, main 1000: the split takes 1000 more, doubling hand 1 the last 1000, so
     # hand 2 is offered no double, and a double decided anyway is refused.
-    round_, shoe = new_round("8S 6D 8H TC 3C 9C 2H KS 7S")
+    round_, shoe = boundless_round("8S 6D 8H TC 3C 9C 2H KS 7S")
     seat(round_, "p", balance=3000)
     round_.deal()
     round_.decide("p", 1, "split")
@@ -263,13 +261,13 @@ def test_coins_already_committed_in_the_round_count_against_doubles_and_splits()
     assert_rejected(round_, shoe, "p", "double")
 
     # Insurance and side options also use up free coins.
-    round_, _ = new_round("6S AD 5H 7C 2C")
+    round_, _ = boundless_round("6S AD 5H 7C 2C")
     seat(round_, "p", balance=2400)  # 1400 free, insurance 500 leaves 900 < 1000
     round_.deal()
     round_.take_insurance("p", 1)
     round_.close_insurance()
     assert words(round_.legal_actions("p", 1)) == {"hit", "stand"}
-    round_, _ = new_round("6S 9D 5H 7C 2C")
+    round_, _ = boundless_round("6S 9D 5H 7C 2C")
     seat(round_, "p", balance=1100, sides={"pair": 100})
     round_.deal()
     assert words(round_.legal_actions("p", 1)) == {"hit", "stand", "surrender"}
@@ -279,7 +277,7 @@ def test_double_falls_back_to_hit_when_coins_run_out_at_execution_on_eleven_or_l
     # 6S 5H = 11 decides double with coins; before the step executes the free coins drop
     # (spent at another table). The hand hits instead: one card 4C, stake unchanged, and it
     # keeps playing; the player then stands at 15. Dealer 9D 8C = 17.
-    round_, _ = new_round("6S 9D 5H 8C 4C 9S")
+    round_, _ = boundless_round("6S 9D 5H 8C 4C 9S")
     seat(round_, "p", balance=2000)
     round_.deal()
     round_.decide("p", 1, "double")
@@ -297,7 +295,7 @@ def test_double_falls_back_to_hit_when_coins_run_out_at_execution_on_eleven_or_l
 
 
 def test_double_falls_back_to_stand_when_coins_run_out_at_execution_above_eleven() -> None:
-    round_, shoe = new_round("7S 9D 5H 8C 4C")
+    round_, shoe = boundless_round("7S 9D 5H 8C 4C")
     seat(round_, "p", balance=2000)
     round_.deal()
     round_.decide("p", 1, "double")
@@ -318,7 +316,7 @@ def test_double_falls_back_to_stand_when_coins_run_out_at_execution_above_eleven
     [("8S", "8H"), ("TS", "KH"), ("JS", "QH"), ("KS", "KH"), ("AS", "AH")],
 )
 def test_split_a_pair_of_the_same_value(first: str, second: str) -> None:
-    round_, _ = new_round(f"{first} 6D {second} TC 5C 5D TH TS")
+    round_, _ = boundless_round(f"{first} 6D {second} TC 5C 5D TH TS")
     seat(round_, "p")
     round_.deal()
     assert "split" in words(round_.legal_actions("p", 1))
@@ -332,7 +330,7 @@ def test_split_a_pair_of_the_same_value(first: str, second: str) -> None:
 
 @pytest.mark.parametrize("cards", ["KS 6D 9H TC", "AS 6D 7H TC", "2S 6D 3H TC"])
 def test_split_of_a_non_pair_is_rejected(cards: str) -> None:
-    round_, shoe = new_round(cards + " 5C")
+    round_, shoe = boundless_round(cards + " 5C")
     seat(round_, "p")
     round_.deal()
     if round_.phase == "insurance":
@@ -344,7 +342,7 @@ def test_split_of_a_non_pair_is_rejected(cards: str) -> None:
 def test_split_hands_hit_as_often_as_wanted() -> None:
     # Split 8S 8H vs 6D (dealer 6D TC = 16). Hand 1: 2C, 3D, 4S = 17; stand.
     # Hand 2 takes 5H at the stand's step (13), hits 2S = 15, stands. Dealer draws 6C = 22.
-    round_, _ = new_round("8S 6D 8H TC 2C 3D 4S 5H 2S 6C")
+    round_, _ = boundless_round("8S 6D 8H TC 2C 3D 4S 5H 2S 6C")
     seat(round_, "p")
     play(round_, {"p": ["split", "hit", "hit", "stand", "hit", "stand"]})
     assert hands(round_, "p") == [
@@ -356,7 +354,7 @@ def test_split_hands_hit_as_often_as_wanted() -> None:
 
 
 def test_a_split_hand_cannot_be_split_again() -> None:
-    round_, shoe = new_round("8S 6D 8H TC 8C 8D")
+    round_, shoe = boundless_round("8S 6D 8H TC 8C 8D")
     seat(round_, "p")
     round_.deal()
     round_.decide("p", 1, "split")
@@ -368,20 +366,18 @@ def test_a_split_hand_cannot_be_split_again() -> None:
 
 def test_split_is_offered_only_with_enough_free_coins() -> None:
     for balance, offered in ((1000, False), (1999, False), (2000, True)):
-        round_, _ = new_round("8S 6D 8H TC")
+        round_, _ = boundless_round("8S 6D 8H TC")
         seat(round_, "p", balance=balance)
         round_.deal()
         assert ("split" in words(round_.legal_actions("p", 1))) is offered, balance
 
 
 def test_a_split_the_coins_do_not_cover_is_rejected_when_decided() -> None:
-    round_, shoe = new_round("8S 6D 8H TC 2C")
+    round_, shoe = boundless_round("8S 6D 8H TC 2C")
     seat(round_, "p", balance=1500)
     round_.deal()
-    before = snapshot(round_, shoe)
-    with pytest.raises(InsufficientCoinsError):
+    with unchanged(round_, shoe), pytest.raises(InsufficientCoinsError):
         round_.decide("p", 1, "split")
-    assert snapshot(round_, shoe) == before
 
 
 @pytest.mark.parametrize(
@@ -400,7 +396,7 @@ def test_a_split_the_coins_do_not_cover_is_rejected_when_decided() -> None:
 )
 def test_split_falls_back_when_coins_run_out_at_execution(cards: str, expected: Hand) -> None:
     # Dealer 6D TC = 16 draws 8H = 24 (bust), after the player's cards.
-    round_, _ = new_round(cards + " 8H")
+    round_, _ = boundless_round(cards + " 8H")
     seat(round_, "p", balance=5000)
     round_.deal()
     round_.decide("p", 1, "split")

@@ -9,12 +9,12 @@ from __future__ import annotations
 from golden_helpers import (
     SKIP,
     Hand,
+    boundless_round,
     dealer,
     drawn,
     hand,
     hands,
     net,
-    new_round,
     play,
     result,
     seat,
@@ -27,7 +27,7 @@ from boundless.core.round.views import player_view
 
 
 def test_dealing_order_player_up_player_hole() -> None:
-    round_, shoe = new_round("2S 3H 4D 5C 9S")
+    round_, shoe = boundless_round("2S 3H 4D 5C 9S")
     seat(round_, "p")
     round_.deal()
     assert shoe.position == 4
@@ -40,7 +40,7 @@ def test_dealing_order_player_up_player_hole() -> None:
 
 
 def test_initial_scores_are_shown_and_the_hole_card_is_not() -> None:
-    round_, _ = new_round("AS 9D 6H 8C")
+    round_, _ = boundless_round("AS 9D 6H 8C")
     seat(round_, "p")
     round_.deal()
     view = player_view(round_, "p")
@@ -52,7 +52,7 @@ def test_initial_scores_are_shown_and_the_hole_card_is_not() -> None:
 
 
 def test_seated_players_are_offered_the_five_actions() -> None:
-    round_, _ = new_round("8S 6D 8H TC")
+    round_, _ = boundless_round("8S 6D 8H TC")
     seat(round_, "p")
     round_.deal()
     assert round_.legal_actions("p", 1) == frozenset(
@@ -61,7 +61,7 @@ def test_seated_players_are_offered_the_five_actions() -> None:
 
 
 def test_every_player_gets_the_same_two_initial_cards() -> None:
-    round_, _ = new_round("9S 6D 2H TC 5C")
+    round_, _ = boundless_round("9S 6D 2H TC 5C")
     for player in ("a", "b", "c"):
         seat(round_, player)
     seat(round_, "side-only", main=0, sides={"pair": 100})
@@ -83,7 +83,7 @@ def test_step_cards_go_to_exactly_the_players_who_took_a_card_at_that_step() -> 
     a stands at once, f surrenders, i never answers (autoplay stands on 16), s bets Pair only.
     The dealer then draws the next card, 2C: 6D TC 2C = 18.
     """
-    round_, shoe = new_round("8S 6D 8H TC 3C 2D 5S 9H 2C KS")
+    round_, shoe = boundless_round("8S 6D 8H TC 3C 2D 5S 9H 2C KS")
     for player in "abcdefgi":
         seat(round_, player)
     seat(round_, "s", main=0, sides={"pair": 100})
@@ -156,7 +156,7 @@ def test_step_cards_go_to_exactly_the_players_who_took_a_card_at_that_step() -> 
 def test_standing_on_split_hand_one_gives_that_steps_card_to_hand_two() -> None:
     # One player: split 9S 9H (step 1: hand 1 takes 2C = 11), stands on 11 at step 2, so hand 2
     # takes the step 2 card TD as its second card (19) in that same step.
-    round_, shoe = new_round("9S 7D 9H TC 2C TD 3S")
+    round_, shoe = boundless_round("9S 7D 9H TC 2C TD 3S")
     seat(round_, "p")
     round_.deal()
     round_.decide("p", 1, "split")
@@ -179,7 +179,7 @@ def test_split_aces_second_hand_and_a_hitting_player_share_the_next_step_card() 
     # a splits aces: hand 1 takes step 1 card 5C (soft 16, stands: one card); at step 2
     # hand 2 takes 9D with no decision, the same card that b's second hit takes.
     # b: AS AH 5C = soft 17, then 9D = hard 16. Dealer 7D TC = 17.
-    round_, _ = new_round("AS 7D AH TC 5C 9D 4S")
+    round_, _ = boundless_round("AS 7D AH TC 5C 9D 4S")
     seat(round_, "a")
     seat(round_, "b")
     play(round_, {"a": ["split"], "b": ["hit", "hit", "stand"]})
@@ -193,7 +193,7 @@ def test_split_aces_second_hand_and_a_hitting_player_share_the_next_step_card() 
 
 
 def test_no_card_is_drawn_for_a_step_in_which_nobody_takes_one() -> None:
-    round_, shoe = new_round("TS 9D 8H 7C 4C")
+    round_, shoe = boundless_round("TS 9D 8H 7C 4C")
     seat(round_, "a")
     seat(round_, "b")
     play(round_, {"a": ["stand"], "b": [SKIP]})  # b's autoplay stands on 18
@@ -203,7 +203,7 @@ def test_no_card_is_drawn_for_a_step_in_which_nobody_takes_one() -> None:
 
 
 def test_positions_with_the_same_decisions_share_one_path() -> None:
-    round_, _ = new_round("TS 9D 2H 8C 3C 4D 5S")
+    round_, _ = boundless_round("TS 9D 2H 8C 3C 4D 5S")
     for number in range(50):
         seat(round_, f"hit-{number}")
         seat(round_, f"stand-{number}")
@@ -218,7 +218,7 @@ def test_positions_with_the_same_decisions_share_one_path() -> None:
 
 
 def test_a_step_with_only_a_card_to_give_needs_no_decision() -> None:
-    round_, _ = new_round("AS 9D AH TC 5C 2D 7S")
+    round_, _ = boundless_round("AS 9D AH TC 5C 2D 7S")
     seat(round_, "p")
     round_.deal()
     assert round_.needs_decisions
@@ -235,7 +235,7 @@ def test_a_step_with_only_a_card_to_give_needs_no_decision() -> None:
 def test_a_busted_split_hand_one_passes_the_next_step_card_to_hand_two() -> None:
     # Split 8S 8H: hand 1 takes 5C (13), hits KC (23, bust); hand 2 takes the next step card
     # 3D without a decision (11), then stands. Dealer 6D TC draws 9S = 25.
-    round_, _ = new_round("8S 6D 8H TC 5C KC 3D 9S 7H")
+    round_, _ = boundless_round("8S 6D 8H TC 5C KC 3D 9S 7H")
     seat(round_, "p")
     play(round_, {"p": ["split", "hit", "stand"]})
     assert step_cards(round_) == ["5C", "KC", "3D"]
@@ -249,7 +249,7 @@ def test_a_busted_split_hand_one_passes_the_next_step_card_to_hand_two() -> None
 def test_a_split_hand_one_hitting_21_passes_the_next_step_card_to_hand_two() -> None:
     # Hand 1 8S 3C (11) hits KC = 21 and stands by itself; hand 2 takes 9D at the next step.
     # Dealer 6D TC draws 2S = 18.
-    round_, _ = new_round("8S 6D 8H TC 3C KC 9D 2S")
+    round_, _ = boundless_round("8S 6D 8H TC 3C KC 9D 2S")
     seat(round_, "p")
     play(round_, {"p": ["split", "hit", "stand"]})
     assert step_cards(round_) == ["3C", "KC", "9D"]

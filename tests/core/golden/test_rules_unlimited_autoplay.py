@@ -9,7 +9,7 @@ in the basic strategy chart"; DECISIONS.md rule 22.
 from __future__ import annotations
 
 import pytest
-from multi_spot_helpers import (
+from golden_helpers import (
     UNLIMITED,
     Hand,
     bet,

@@ -9,7 +9,7 @@ and splits against an eventual dealer blackjack; DECISIONS.md rules 6, 18 and 23
 from __future__ import annotations
 
 import pytest
-from multi_spot_helpers import (
+from golden_helpers import (
     UNLIMITED,
     Hand,
     bet,

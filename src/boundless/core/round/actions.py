@@ -39,4 +39,3 @@ class Source(IntEnum):
 
 
 NO_DECISION = -1
-CARD_TAKING = frozenset({Action.HIT, Action.DOUBLE, Action.SPLIT})

@@ -219,13 +219,6 @@ def spot_in_play(state: RoundState, spot: int) -> bool:
     return bool(state.nodes.active[state.book.node[on_spot]].any())
 
 
-def in_play_count(state: RoundState, spot: int) -> int:
-    on_spot = state.spot_positions.get(spot)
-    if on_spot is None:
-        return 0
-    return int(state.nodes.active[state.book.node[on_spot]].sum())
-
-
 def open_step(state: RoundState, spot: int, step: int) -> None:
     state.phase = DECISIONS
     state.current_spot = spot

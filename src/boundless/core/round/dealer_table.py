@@ -175,8 +175,10 @@ class TableDealer:
 
     # ---- operator ------------------------------------------------------------------------
     def pause(self, reason: str = "operator pause") -> list[ev.TableEvent]:
-        if self.done or self.paused:
-            raise PhaseError("the round cannot be paused now")
+        if self.phase in OVER:
+            raise PhaseError(f"the round is already {self.phase}")
+        if self.paused:
+            raise PhaseError("the round is already paused")
         self.paused = True
         out: list[ev.TableEvent] = []
         self._emit(out, ev.RoundPaused(reason))

@@ -8,7 +8,7 @@ the log, which stays on the server; :func:`public_event` gives what may be broad
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, get_args
 
 import numpy as np
 import numpy.typing as npt
@@ -173,18 +173,7 @@ TableEvent = (
     | RoundResumed
     | RoundCancelled
 )
-TABLE_EVENT_TYPES: tuple[type, ...] = (
-    RoundOpened,
-    CardsDealt,
-    InsuranceClosed,
-    PeekResult,
-    StepOpened,
-    StepDealt,
-    DealerRevealed,
-    RoundPaused,
-    RoundResumed,
-    RoundCancelled,
-)
+TABLE_EVENT_TYPES: tuple[type, ...] = get_args(TableEvent)
 
 
 Event = (

@@ -91,8 +91,36 @@ class FollowerRound(PlayerRound):
         self._plan: tuple[int, int, StepPlan] | None = None
         self._peek_due = False  # the table's PeekResult comes before any step
         self._bets_closed = False
+        self._public = False  # inside apply_public: the log takes the table's event itself
         self.table_events: list[ev.TableEvent] = [opened]
+        self.log: list[ev.Event | ev.TableEvent] = []  # everything applied, in order
         self._apply(opened)
+
+    @classmethod
+    def rebuild(
+        cls,
+        rules: RuleSet,
+        log: Sequence[ev.Event | ev.TableEvent],
+        *,
+        chart: StrategyChart | None = None,
+        randomness: RandomSource | None = None,
+    ) -> FollowerRound:
+        """The follower that ``log`` (its :attr:`log`: its own events and the table's, in the
+        order applied) describes; a restarted process replays it to carry on."""
+        if not log or not isinstance(log[0], ev.RoundOpened):
+            raise EventLogError("a follower's log starts with the table's RoundOpened")
+        round_ = cls(rules, log[0], chart=chart, randomness=randomness)
+        for event in log[1:]:
+            if isinstance(event, ev.TABLE_EVENT_TYPES):
+                round_.apply_public(event)  # type: ignore[arg-type]
+            else:
+                round_._apply(event)  # type: ignore[arg-type]
+        return round_
+
+    def _apply(self, event: ev.Event, plan: StepPlan | None = None) -> None:
+        super()._apply(event, plan)
+        if not self._public:
+            self.log.append(event)
 
     # ---- reports to the table ----------------------------------------------------------
     def bets_report(self) -> BetsReport:
@@ -161,6 +189,9 @@ class FollowerRound(PlayerRound):
         """Apply one event of the table's public stream (in order)."""
         if self.over:
             raise EventLogError(f"{type(event).__name__} after the round ended")
+        handler = getattr(self, f"_on_{type(event).__name__}", None)
+        if handler is None or not isinstance(event, ev.TABLE_EVENT_TYPES):
+            raise EventLogError(f"{type(event).__name__} is not a table event")
         if self.phase == INSURANCE and not isinstance(
             event, ev.InsuranceClosed | ev.RoundPaused | ev.RoundResumed | ev.RoundCancelled
         ):
@@ -169,11 +200,13 @@ class FollowerRound(PlayerRound):
             if (self.book.main > 0).any():
                 raise EventLogError("the insurance window closed without InsuranceClosed")
             self._after_insurance()
-        handler = getattr(self, f"_on_{type(event).__name__}", None)
-        if handler is None:
-            raise EventLogError(f"{type(event).__name__} is not a table event")
-        handler(event)
+        self._public = True
+        try:
+            handler(event)
+        finally:
+            self._public = False
         self.table_events.append(event)
+        self.log.append(event)
 
     def _on_RoundOpened(self, event: ev.RoundOpened) -> None:
         raise EventLogError("the round is already open")

@@ -159,10 +159,7 @@ class PlayerRound(RoundState):
         return succeeds(self.verify_take_insurance, player_id, spot)
 
     def take_insurance(self, player_id: str, spot: int = 1) -> ev.InsuranceTaken:
-        position = verify_insurance(self, player_id, spot, even_money=False)
-        event = ev.InsuranceTaken(ev.frozen_array([position]), even_money=False)
-        self._apply(event)
-        return event
+        return self._insure(player_id, spot, even_money=False)
 
     def verify_take_even_money(self, player_id: str, spot: int = 1) -> None:
         verify_insurance(self, player_id, spot, even_money=True)
@@ -171,8 +168,11 @@ class PlayerRound(RoundState):
         return succeeds(self.verify_take_even_money, player_id, spot)
 
     def take_even_money(self, player_id: str, spot: int = 1) -> ev.InsuranceTaken:
-        position = verify_insurance(self, player_id, spot, even_money=True)
-        event = ev.InsuranceTaken(ev.frozen_array([position]), even_money=True)
+        return self._insure(player_id, spot, even_money=True)
+
+    def _insure(self, player_id: str, spot: int, even_money: bool) -> ev.InsuranceTaken:
+        position = verify_insurance(self, player_id, spot, even_money=even_money)
+        event = ev.InsuranceTaken(ev.frozen_array([position]), even_money=even_money)
         self._apply(event)
         return event
 

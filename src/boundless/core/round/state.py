@@ -206,11 +206,11 @@ class RoundState:
 
     def main_stakes(self, positions: np.ndarray) -> np.ndarray:
         """The main bet of each position (a copy)."""
-        return np.array(self.book.main[positions], dtype=np.int64)
+        return self.book.main[np.asarray(positions, dtype=np.int64)]  # indexing copies
 
     def free_coins_of(self, positions: np.ndarray) -> np.ndarray:
         """The free coins of each position's player (a copy)."""
-        return np.array(self.book.free[self.book.player[positions]], dtype=np.int64)
+        return self.book.free[self.book.player[np.asarray(positions, dtype=np.int64)]]
 
     def pending_action(self, position: int) -> int:
         """The action code the position chose at the open step (-1: none yet)."""
@@ -228,7 +228,7 @@ class RoundState:
 
     def path_nodes(self, positions: np.ndarray) -> np.ndarray:
         """The path node of each position (equal nodes: equal hands and histories)."""
-        return np.array(self.book.node[positions], dtype=np.int64)
+        return self.book.node[np.asarray(positions, dtype=np.int64)]  # indexing copies
 
     def view_key(self, position: int, wheel_keys: Sequence[str]) -> tuple[object, ...]:
         """Everything a position's view depends on (equal keys: equal views).
