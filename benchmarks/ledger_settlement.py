@@ -1,20 +1,32 @@
-"""Ledger throughput for one shared round: N players' wallets, grants, bets and one bulk settlement.
+"""Ledger throughput for one shared round: N players' wallets, grants, bets and settlement.
 
     python benchmarks/ledger_settlement.py                          # SQLite file, 10,000 players
-    python benchmarks/ledger_settlement.py --players 50000 --json
+    python benchmarks/ledger_settlement.py --players 100000 --json
     python benchmarks/ledger_settlement.py --postgres               # machine's PostgreSQL
-    python benchmarks/ledger_settlement.py --database-url postgresql+psycopg://user@host/db
+    python benchmarks/ledger_settlement.py --database-url postgresql+psycopg://user@host/db --json
+    python benchmarks/ledger_settlement.py --postgres --owners 4 --batch 5000
 
-Each phase is one database transaction (committed), timed wall-clock: open_wallets, grant_many,
-stake_many, settle_round (pays every player, squares in-play with the house, closes the round),
-the same settle_round again (a retry: replays, moves nothing), and check_books. PostgreSQL runs
-in a fresh schema that is dropped afterwards; SQLite in a temporary file.
+Each phase is one committed database transaction, timed wall-clock: open_wallets, grant_many,
+stake_many (in batches of ``--batch`` bets, each its own transaction, spread over ``--owners``
+slices as gateways would write them), settle_slice of each slice (pays its players, squares its
+in-play with the house, ends it; the last one closes the round), the same settlement again (a
+retry: replays, moves nothing), and check_books. ``stakes_per_second`` and
+``settlements_per_second`` are players divided by the time of all stake batches and of all
+settlements; ``stake_batch_rates`` shows each batch's rate, first to last, to see it stay flat as
+the round grows. On PostgreSQL it makes a scratch database and drops it afterwards; on SQLite a
+temporary file.
+
+On a shared machine wall-clock rates fall with the load, so each phase also reports its CPU
+seconds: this process's plus, when PostgreSQL runs on this machine, its server process's (read
+from /proc). ``*_per_cpu_second`` is what the same work gets from an otherwise idle machine,
+where client and server take turns on the CPU.
 """
 
 from __future__ import annotations
 
 import argparse
 import json
+import os
 import platform
 import sys
 import tempfile
@@ -22,14 +34,18 @@ import time
 import uuid
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
+from functools import partial
 from pathlib import Path
-from typing import TypeVar
+from typing import Any, TypeVar
 
 import psycopg
+from sqlalchemy import text
 from sqlalchemy.engine import make_url
+from sqlalchemy.orm import Session
 
 from boundless.ledger import (
     LedgerService,
+    PostedTransaction,
     check_books,
     grant_key,
     make_engine,
@@ -43,6 +59,8 @@ T = TypeVar("T")
 
 @contextmanager
 def database(url: str | None, postgres: bool) -> Iterator[str]:
+    """A URL to an empty scratch database: a temporary SQLite file, or a new PostgreSQL database
+    next to the one ``url`` names (dropped afterwards)."""
     if url is None and not postgres:
         with tempfile.TemporaryDirectory() as folder:
             yield f"sqlite:///{Path(folder) / 'ledger.sqlite'}"
@@ -51,16 +69,27 @@ def database(url: str | None, postgres: bool) -> Iterator[str]:
     if make_url(url).get_backend_name() != "postgresql":
         yield url
         return
-    schema = f"ledger_bench_{uuid.uuid4().hex[:12]}"
+    scratch = f"ledger_bench_{uuid.uuid4().hex[:12]}"
     dsn = make_url(url).set(drivername="postgresql").render_as_string(hide_password=False)
     with psycopg.connect(dsn, autocommit=True) as connection:
-        connection.execute(f'CREATE SCHEMA "{schema}"')
+        connection.execute(f'CREATE DATABASE "{scratch}"')
     try:
-        scoped = make_url(url).update_query_dict({"options": f"-csearch_path={schema}"})
-        yield scoped.render_as_string(hide_password=False)
+        yield make_url(url).set(database=scratch).render_as_string(hide_password=False)
     finally:
         with psycopg.connect(dsn, autocommit=True) as connection:
-            connection.execute(f'DROP SCHEMA "{schema}" CASCADE')
+            connection.execute(f'DROP DATABASE IF EXISTS "{scratch}" WITH (FORCE)')
+
+
+def server_cpu_seconds(session: Session) -> float:
+    """CPU seconds used so far by the PostgreSQL process serving ``session`` (0 if unknown)."""
+    if session.get_bind().dialect.name != "postgresql":
+        return 0.0
+    pid = session.execute(text("SELECT pg_backend_pid()")).scalar_one()
+    try:
+        fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
+    except OSError:
+        return 0.0
+    return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
 
 
 def outcome(index: int) -> tuple[int, int]:
@@ -68,56 +97,92 @@ def outcome(index: int) -> tuple[int, int]:
     return staked, (0, staked, 2 * staked, staked * 5 // 2)[index % 4]
 
 
-def run(url: str, players: int) -> dict[str, float]:
+def stake(ledger: LedgerService, *, orders: list[tuple[str, str, str, int]]) -> object:
+    return ledger.stake_many("bench", 1, orders)
+
+
+def settle(ledger: LedgerService, *, lines: list[tuple[str, int, int]]) -> PostedTransaction:
+    return ledger.settle_slice("bench", 1, lines)
+
+
+def run(url: str, players: int, batch: int, owners: int) -> dict[str, Any]:
     upgrade_database(url)
     engine = make_engine(url)
     sessions = make_session_factory(engine)
     names = [f"p{i:07d}" for i in range(players)]
-    timings: dict[str, float] = {}
+    timings: dict[str, Any] = {}
 
-    def phase(name: str, work: Callable[[LedgerService], T]) -> T:
-        start = time.perf_counter()
+    def phase(name: str, work: Callable[[LedgerService], T], owner: str = "local") -> T:
+        cpu_name = name.removesuffix("_s") + "_cpu_s"
+        start, cpu = time.perf_counter(), time.process_time()
         with sessions.begin() as session:
-            result = work(LedgerService(session))
-        timings[name] = round(time.perf_counter() - start, 4)
+            server = server_cpu_seconds(session)
+            result = work(LedgerService(session, owner))
+            session.flush()
+            server = server_cpu_seconds(session) - server
+        timings[name] = round(timings.get(name, 0) + time.perf_counter() - start, 4)
+        used = time.process_time() - cpu + server
+        timings[cpu_name] = round(timings.get(cpu_name, 0) + used, 4)
         return result
 
     phase("open_wallets_s", lambda ledger: ledger.open_wallets(names))
     phase("grant_many_s", lambda ledger: ledger.grant_many([(n, 10_000, grant_key(n, "signup"))
                                                             for n in names]))  # fmt: skip
-    orders = [(n, f"{n}.0", "main", outcome(i)[0]) for i, n in enumerate(names)]
-    phase("stake_many_s", lambda ledger: ledger.stake_many("bench", 1, orders))
-    lines = [(n, *outcome(i)) for i, n in enumerate(names)]
-    settled = phase("settle_round_s", lambda ledger: ledger.settle_round("bench", 1, lines))
-    replay = phase("settle_round_retry_s", lambda ledger: ledger.settle_round("bench", 1, lines))
-    assert replay.replayed and replay.id == settled.id
-    start = time.perf_counter()
+    slices = [f"gateway:g{k}" for k in range(owners)]
+    batches = [range(start, min(start + batch, players)) for start in range(0, players, batch)]
+    rates = []
+    lines_by_owner: dict[str, list[tuple[str, int, int]]] = {owner: [] for owner in slices}
+    for number, part in enumerate(batches):
+        owner = slices[number % owners]
+        orders = [(names[i], f"{names[i]}.0", "main", outcome(i)[0]) for i in part]
+        before = timings.get("stake_many_s", 0)
+        phase("stake_many_s", partial(stake, orders=orders), owner)
+        rates.append(round(len(orders) / (timings["stake_many_s"] - before)))
+        lines_by_owner[owner].extend((names[i], *outcome(i)) for i in part)
+    settled = {}
+    for owner, lines in lines_by_owner.items():
+        settled[owner] = phase("settle_s", partial(settle, lines=lines), owner)
+    for owner, lines in lines_by_owner.items():
+        replay = phase("settle_retry_s", partial(settle, lines=lines), owner)
+        assert replay.replayed and replay.id == settled[owner].id
+    start_check = time.perf_counter()
     with sessions() as session:
         report = check_books(session)
-    timings["check_books_s"] = round(time.perf_counter() - start, 4)
+    timings["check_books_s"] = round(time.perf_counter() - start_check, 4)
     assert report.ok, report.summary()
+    assert report.rounds == {"closed": 1}, report.summary()
     engine.dispose()
+    timings["stakes_per_second"] = round(players / timings["stake_many_s"])
+    timings["settlements_per_second"] = round(players / timings["settle_s"])
+    timings["stake_batch_rates"] = rates
+    timings["stakes_per_cpu_second"] = round(players / timings["stake_many_cpu_s"])
+    timings["settlements_per_cpu_second"] = round(players / timings["settle_cpu_s"])
     return timings
 
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--players", type=int, default=10_000)
+    parser.add_argument("--batch", type=int, default=10_000, help="bets per stake_many call")
+    parser.add_argument("--owners", type=int, default=1, help="slices (gateways) in the round")
     parser.add_argument("--database-url", default=None)
     parser.add_argument("--postgres", action="store_true", help=f"use {DEFAULT_POSTGRES_URL}")
     parser.add_argument("--json", action="store_true", help="print one JSON line")
     args = parser.parse_args()
+    if args.players < 1 or args.batch < 1 or args.owners < 1:
+        parser.error("--players, --batch and --owners must be at least 1")
     with database(args.database_url, args.postgres) as url:
         backend = make_url(url).get_backend_name()
-        timings = run(url, args.players)
-    result = {"players": args.players, "backend": backend, **timings}
+        timings = run(url, args.players, args.batch, args.owners)
+    result = {"players": args.players, "backend": backend, "batch": args.batch,
+              "owners": args.owners, **timings}  # fmt: skip
     if args.json:
         print(json.dumps(result))
         return
     print(f"ledger, {args.players:,} players, {backend}, {platform.machine()} "
           f"Python {platform.python_version()}")  # fmt: skip
-    for name, seconds in timings.items():
-        print(f"  {name.removesuffix('_s'):<20} {seconds:8.3f} s")
+    for name, value in timings.items():
+        print(f"  {name.removesuffix('_s'):<24} {value}")
     print(f"rerun: {sys.executable} {' '.join(sys.argv)}")
 
 

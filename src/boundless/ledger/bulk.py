@@ -47,7 +47,7 @@ from boundless.ledger.write_requests import (
     grant_request,
     settle_slice_request,
     settlement_lines,
-    stake_request,
+    stake_requests,
 )
 
 ATTEMPTS = 3
@@ -75,10 +75,10 @@ class Route:
     round_no: int | None = None
 
 
-def _stage_row(seq: int, request: WriteRequest, amount: int) -> StageRow:
+def _stage_row(seq: int, request: WriteRequest, amount: int, fingerprint: str) -> StageRow:
     player = request.player_id or ""
-    return (seq, request.key, request.fingerprint(), request.description[:300], request.kind,
-            player, request.position, wallet_account(player), amount, 0)  # fmt: skip
+    return (seq, request.key, fingerprint, request.description[:300], request.kind,
+            player, request.position, f"{AccountKind.WALLET}:{player}", amount, 0)  # fmt: skip
 
 
 class BulkWriter:
@@ -130,7 +130,8 @@ class BulkWriter:
         owner: str,
     ) -> list[PostedTransaction]:
         batch = [order if isinstance(order, StakeOrder) else StakeOrder(*order) for order in orders]
-        items = [(stake_request(table_id, round_no, order, owner), order.amount) for order in batch]
+        requests = stake_requests(table_id, round_no, batch, owner)
+        items = [(request, order.amount) for request, order in zip(requests, batch, strict=True)]
 
         def route() -> Route:
             round_row, slice_row = slice_for_write(
@@ -145,15 +146,17 @@ class BulkWriter:
         self, items: list[tuple[WriteRequest, int]], route: Callable[[], Route]
     ) -> list[PostedTransaction]:
         """Post many two-leg transfers, each its own transaction under its own key."""
-        unique: dict[str, tuple[WriteRequest, int]] = {}
+        unique: dict[str, tuple[WriteRequest, int, str]] = {}
         for request, amount in items:
-            seen = unique.setdefault(request.key, (request, amount))[0]
-            if seen.fingerprint() != request.fingerprint():
-                raise IdempotencyConflictError(request.key, seen.description, request.description)
+            fingerprint = request.fingerprint()
+            seen = unique.setdefault(request.key, (request, amount, fingerprint))
+            if seen[2] != fingerprint:
+                raise IdempotencyConflictError(
+                    request.key, seen[0].description, request.description
+                )
         if not unique:
             return []
-        rows = [_stage_row(seq, request, amount) for seq, (request, amount) in
-                enumerate(unique.values())]  # fmt: skip
+        rows = [_stage_row(seq, *item) for seq, item in enumerate(unique.values())]
         results: dict[str, PostedTransaction] = {}
         for attempt in range(ATTEMPTS):
             try:
@@ -161,7 +164,7 @@ class BulkWriter:
                     self.stage.load(rows)
                     results = self._replays(unique)
                     if len(results) < len(unique):
-                        fresh = [pair for key, pair in unique.items() if key not in results]
+                        fresh = [item for key, item in unique.items() if key not in results]
                         results.update(self._write_staged(fresh, route()))
                 break
             except IntegrityError:
@@ -169,7 +172,9 @@ class BulkWriter:
                     raise
         return [results[request.key] for request, _ in items]
 
-    def _replays(self, unique: dict[str, tuple[WriteRequest, int]]) -> dict[str, PostedTransaction]:
+    def _replays(
+        self, unique: dict[str, tuple[WriteRequest, int, str]]
+    ) -> dict[str, PostedTransaction]:
         """The staged items already written (then removed from the stage), or a conflict."""
         staged = STAGE_TABLE.join(TRANSACTIONS, TRANSACTIONS.c.idempotency_key == STAGE_TABLE.c.key)
         headers = (
@@ -202,62 +207,57 @@ class BulkWriter:
         )
         return {h.key: posted(h, entries[h.id], replayed=True) for h, _ in found}
 
-    def _check_wallets(self) -> None:
-        """Every staged wallet exists (else :class:`UnknownAccountError`) and is locked."""
-        missing = self.stage.rows(
-            f"SELECT s.wallet FROM {STAGE} s LEFT JOIN ledger_accounts a ON a.name = s.wallet "
-            "WHERE a.id IS NULL ORDER BY s.wallet LIMIT 1"
-        )
-        if missing:
-            raise UnknownAccountError(missing[0][0])
+    def _wallets(self, extra_ids: list[int]) -> dict[str, tuple[int, int, str | None]]:
+        """The staged wallets, locked (see :meth:`Stage.lock_wallets`); a missing one is an
+        :class:`UnknownAccountError`."""
+        wallets = self.stage.lock_wallets(extra_ids)
+        wanted = self.stage.rows(f"SELECT count(DISTINCT wallet) FROM {STAGE}")[0][0]
+        if len(wallets) < wanted:
+            staged = {row[0] for row in self.stage.rows(f"SELECT DISTINCT wallet FROM {STAGE}")}
+            raise UnknownAccountError(min(staged - set(wallets)))
+        return wallets
 
     def _write_staged(
-        self, fresh: list[tuple[WriteRequest, int]], route: Route
+        self, fresh: list[tuple[WriteRequest, int, str]], route: Route
     ) -> dict[str, PostedTransaction]:
-        self._check_wallets()
-        self.stage.lock_accounts([route.fixed.id])
-        if route.wallet_pays:
-            short = self.stage.rows(
-                f"SELECT a.name, a.player_id, a.balance, sum(s.amount) FROM {STAGE} s "
-                "JOIN ledger_accounts a ON a.name = s.wallet "
-                "GROUP BY a.id, a.name, a.player_id, a.balance HAVING sum(s.amount) > a.balance "
-                "ORDER BY a.id LIMIT 1"
-            )
-            if short:
-                name, player_id, balance, total = short[0]
-                raise InsufficientFundsError(name, int(balance), int(total), player_id=player_id)
+        wallets = self._wallets([route.fixed.id])
+        wallet_sign, fixed_sign = (-1, 1) if route.wallet_pays else (1, -1)
+        deltas: dict[str, int] = {}
+        for request, amount, _ in fresh:
+            name = f"{AccountKind.WALLET}:{request.player_id}"
+            deltas[name] = deltas.get(name, 0) + wallet_sign * amount
+        short = [(wallets[name], name, delta) for name, delta in deltas.items()
+                 if wallets[name][1] + delta < 0]  # fmt: skip
+        if short:
+            (_, balance, player_id), name, delta = min(short)
+            raise InsufficientFundsError(name, balance, -delta, player_id=player_id)
         created_at = utc_now()
         inserted = self.session.execute(
             _INSERT_HEADERS,
             {"category": route.category.value, "round_id": route.round_id,
              "created_at": created_at, "owner": route.owner},
         )  # fmt: skip
-        ids: dict[str, int] = {str(key): int(tid) for key, tid in inserted}
-        wallet_sign, fixed_sign = (-1, 1) if route.wallet_pays else (1, -1)
-        wallet_leg = (
-            "SELECT t.id, a.id, :sign * s.amount FROM "
-            f"{STAGE} s JOIN ledger_transactions t ON t.idempotency_key = s.key "
-            "JOIN ledger_accounts a ON a.name = s.wallet ORDER BY s.seq"
-        )
-        fixed_leg = (
-            f"SELECT t.id, :fixed, :sign * s.amount FROM {STAGE} s "
-            "JOIN ledger_transactions t ON t.idempotency_key = s.key ORDER BY s.seq"
-        )
-        insert = "INSERT INTO ledger_entries (transaction_id, account_id, amount) "
-        legs = [(wallet_leg, wallet_sign), (fixed_leg, fixed_sign)]
-        for leg, sign in legs if route.wallet_pays else legs[::-1]:
-            self.stage.execute(insert + leg, sign=sign, fixed=route.fixed.id)
+        ids: dict[str, int] = {str(key): int(tid) for key, tid in inserted.all()}
+        # Entries straight from the ids: source leg first, as every transaction lists them.
+        legs: list[tuple[int, int, int]] = []
+        for request, amount, _ in fresh:
+            tid = ids[request.key]
+            wallet_id = wallets[f"{AccountKind.WALLET}:{request.player_id}"][0]
+            wallet_leg = (tid, wallet_id, wallet_sign * amount)
+            fixed_leg = (tid, route.fixed.id, fixed_sign * amount)
+            legs += (wallet_leg, fixed_leg) if route.wallet_pays else (fixed_leg, wallet_leg)
+        self.stage.copy_into("ledger_entries", ("transaction_id", "account_id", "amount"), legs)
         self.stage.execute(
             "UPDATE ledger_accounts SET balance = balance + d.delta FROM (SELECT wallet, "
             f":sign * sum(amount) AS delta FROM {STAGE} GROUP BY wallet) AS d "
             "WHERE ledger_accounts.name = d.wallet",
             sign=wallet_sign,
         )
-        total = sum(amount for _, amount in fresh)
+        total = sum(amount for _, amount, _ in fresh)
         self.repository.add_to_balances({route.fixed.id: fixed_sign * total})
         results: dict[str, PostedTransaction] = {}
-        for request, amount in fresh:
-            wallet = PostedEntry(wallet_account(request.player_id or ""), wallet_sign * amount)
+        for request, amount, _ in fresh:
+            wallet = PostedEntry(f"{AccountKind.WALLET}:{request.player_id}", wallet_sign * amount)
             fixed = PostedEntry(route.fixed.name, fixed_sign * amount)
             results[request.key] = PostedTransaction(
                 id=ids[request.key],
@@ -315,19 +315,18 @@ class BulkWriter:
         self.stage.load([(seq, None, None, None, None, line.player_id, None,
                           wallet_account(line.player_id), line.staked, line.paid)
                          for seq, line in enumerate(paying)])  # fmt: skip
-        self._check_wallets()
         house = house_of(self.repository)
-        self.stage.lock_accounts([in_play_id, house.id])
+        wallets = self._wallets([in_play_id, house.id])
         accounts = self.repository.lock_accounts([in_play_id, house.id])
         held = accounts[in_play_id].balance
         total_paid = sum(line.paid for line in paying)
         transaction_id = self.repository.insert_transaction(request.header(round_row.id))
-        self.stage.execute(
-            "INSERT INTO ledger_entries (transaction_id, account_id, amount) "
-            f"SELECT :tid, a.id, s.paid FROM {STAGE} s "
-            "JOIN ledger_accounts a ON a.name = s.wallet ORDER BY s.seq",
-            tid=transaction_id,
-        )
+        self.stage.copy_into(
+            "ledger_entries",
+            ("transaction_id", "account_id", "amount"),
+            ((transaction_id, wallets[wallet_account(line.player_id)][0], line.paid)
+             for line in paying),
+        )  # fmt: skip
         squares = {in_play_id: -held, house.id: held - total_paid}
         self.repository.insert_entries(transaction_id, squares)
         self.stage.execute(

@@ -8,6 +8,7 @@ nothing, reusing it for different content is an error.
 
 from __future__ import annotations
 
+import functools
 import re
 from enum import StrEnum
 
@@ -41,14 +42,30 @@ PAYOUT_KINDS = frozenset({"payout", "refund"})
 _KIND = re.compile(r"^([a-z_]+)(?::([A-Za-z0-9_.-]{1,32}))?$")
 
 
+@functools.lru_cache(maxsize=1024)
+def _split_kind_cached(kind: str) -> tuple[str, str | None] | None:
+    match = _KIND.match(kind)
+    return None if match is None else (match.group(1), match.group(2))
+
+
 def _split_kind(kind: object) -> tuple[str, str | None]:
-    match = _KIND.match(kind) if isinstance(kind, str) else None
-    if match is None:
+    """A batch repeats a handful of kinds thousands of times: parsed once each."""
+    parsed = _split_kind_cached(kind) if isinstance(kind, str) else None
+    if parsed is None:
         raise InvalidLedgerInputError(f"kind must look like 'main' or 'side:pair', got {kind!r}")
-    return match.group(1), match.group(2)
+    return parsed
 
 
 def check_stake_kind(kind: object) -> str:
+    return _check_stake_kind(kind) if isinstance(kind, str) else _check_stake_kind_now(kind)
+
+
+@functools.lru_cache(maxsize=1024)
+def _check_stake_kind(kind: str) -> str:
+    return _check_stake_kind_now(kind)
+
+
+def _check_stake_kind_now(kind: object) -> str:
     base, suffix = _split_kind(kind)
     if base not in STAKE_KINDS:
         raise InvalidLedgerInputError(

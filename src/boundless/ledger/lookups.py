@@ -37,13 +37,14 @@ def round_for_write(
     *,
     action: str,
     lock: str,
-    owner: str,
     create: bool = True,
+    owner: str | None = None,
 ) -> RoundRow:
     """The round, locked (``write`` or ``end``, see :func:`with_lock`) and still open.
 
-    Creates the round (opened by ``owner``) and its own in-play account on first use when
-    ``create`` is true."""
+    Creates the round and its own in-play account on first use when ``create`` is true; only
+    ``open_round`` names an ``owner`` (a round a stake creates has none: nobody's recovery
+    cancels it whole)."""
     row = repository.round_row(table_id, round_no, lock=lock)
     if row is None:
         if not create:
@@ -81,7 +82,6 @@ def slice_for_write(
         round_no,
         action=action,
         lock=lock,
-        owner=owner,
         create=create if create_round is None else create_round,
     )
     row = slices.slice_row(round_row.id, owner, lock=lock)

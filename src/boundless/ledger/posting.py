@@ -20,6 +20,7 @@ import hashlib
 import json
 from collections.abc import Callable
 from dataclasses import dataclass, field
+from json.encoder import encode_basestring_ascii as encode_string
 
 from sqlalchemy.exc import IntegrityError
 from sqlalchemy.orm import Session
@@ -43,6 +44,29 @@ from boundless.ledger.slice_repository import SliceRepository
 JsonValue = str | int | None | list["JsonValue"]
 
 
+def canonical_json(content: dict[str, JsonValue]) -> str:
+    """``json.dumps(content, sort_keys=True, separators=(",", ":"))``, byte for byte, with a fast
+    path for flat dicts of strings and ints (one per bet in a batch of 100,000)."""
+    parts = []
+    for name in sorted(content):
+        value = content[name]
+        if isinstance(value, str):
+            parts.append(f"{encode_string(name)}:{encode_string(value)}")
+        elif isinstance(value, int) and not isinstance(value, bool):
+            parts.append(f"{encode_string(name)}:{value}")
+        elif value is None:
+            parts.append(f"{encode_string(name)}:null")
+        else:
+            return json.dumps(content, sort_keys=True, separators=(",", ":"))
+    return "{" + ",".join(parts) + "}"
+
+
+def fingerprint_of(category: Category, kind: str, content: dict[str, JsonValue]) -> str:
+    """SHA-256 of the canonical request: what a replay must match."""
+    canonical = canonical_json({"category": category.value, "kind": kind, **content})
+    return hashlib.sha256(canonical.encode()).hexdigest()
+
+
 @dataclass(frozen=True, slots=True)
 class WriteRequest:
     """What the caller asked for. ``content`` is what the fingerprint covers."""
@@ -56,14 +80,13 @@ class WriteRequest:
     position: str | None = None
     owner: str | None = None
     """The slice owner this write belongs to (with the round), or None."""
+    known_fingerprint: str | None = None
+    """Set by a builder that computed :meth:`fingerprint` faster (tests prove it equal)."""
 
     def fingerprint(self) -> str:
-        canonical = json.dumps(
-            {"category": self.category.value, "kind": self.kind, **self.content},
-            sort_keys=True,
-            separators=(",", ":"),
-        )
-        return hashlib.sha256(canonical.encode()).hexdigest()
+        if self.known_fingerprint is not None:
+            return self.known_fingerprint
+        return fingerprint_of(self.category, self.kind, self.content)
 
     def header(self, round_id: int | None) -> NewTransaction:
         """The transaction row this request writes."""

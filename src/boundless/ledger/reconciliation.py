@@ -125,6 +125,12 @@ def check_books(session: Session) -> ReconciliationReport:
     )
     _collect(
         problems,
+        "dangling_reference",
+        repository.dangling_references(),
+        lambda r: f"{r[0]} {r[1]} names {r[2]} {r[3]}, which does not exist",
+    )
+    _collect(
+        problems,
         "duplicate_key",
         repository.duplicate_keys(),
         lambda r: f"idempotency key {r[0]!r} is written {r[1]} times",

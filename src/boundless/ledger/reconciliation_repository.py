@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from sqlalchemy import and_, case, exists, func, or_, select
+from sqlalchemy import and_, case, exists, func, literal, or_, select
 from sqlalchemy.orm import Session
 
 from boundless.ledger.models import ACCOUNTS, ENTRIES, ROUNDS, SLICES, TRANSACTIONS
@@ -144,6 +144,26 @@ class ReconciliationRepository:
             .order_by(TRANSACTIONS.c.id)
         )
         return self._rows(stmt)
+
+    def dangling_references(self) -> list[tuple[Any, ...]]:
+        """(what, id, missing id): entries naming a transaction or an account that does not
+        exist, transactions naming a round that does not exist (no foreign keys on these)."""
+        no_transaction = select(
+            literal("entry"), ENTRIES.c.id, literal("transaction"), ENTRIES.c.transaction_id
+        ).where(~exists().where(TRANSACTIONS.c.id == ENTRIES.c.transaction_id))
+        no_account = select(
+            literal("entry"), ENTRIES.c.id, literal("account"), ENTRIES.c.account_id
+        ).where(~exists().where(ACCOUNTS.c.id == ENTRIES.c.account_id))
+        no_round = select(
+            literal("transaction"), TRANSACTIONS.c.id, literal("round"), TRANSACTIONS.c.round_id
+        ).where(
+            TRANSACTIONS.c.round_id.is_not(None),
+            ~exists().where(ROUNDS.c.id == TRANSACTIONS.c.round_id),
+        )
+        rows: list[tuple[Any, ...]] = []
+        for stmt in (no_transaction, no_account, no_round):
+            rows.extend(self._rows(stmt))
+        return rows
 
     def duplicate_keys(self) -> list[tuple[Any, ...]]:
         """Keys written more than once (the unique index forbids it; this proves it)."""

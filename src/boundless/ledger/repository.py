@@ -256,7 +256,7 @@ class LedgerRepository:
         return None if row is None else _round(row)
 
     def ensure_round(
-        self, table_id: str, round_no: int, in_play_account_id: int, owner: str
+        self, table_id: str, round_no: int, in_play_account_id: int, owner: str | None
     ) -> None:
         self.insert_ignoring_duplicates(
             ROUNDS,
@@ -374,13 +374,17 @@ class LedgerRepository:
         )
         return [(_account(row), int(row[5])) for row in self.session.execute(stmt)]
 
-    def in_play_net(self, round_id: int, in_play_account_id: int, *, position: str) -> int:
-        """What the transactions of one position put into (minus took out of) in-play."""
+    def in_play_net(
+        self, round_id: int, owner: str, in_play_account_id: int, *, position: str
+    ) -> int:
+        """What the transactions of one position of a slice put into (minus took out of) its
+        in-play account."""
         stmt = (
             select(func.coalesce(func.sum(ENTRIES.c.amount), 0))
             .select_from(ENTRIES.join(TRANSACTIONS, ENTRIES.c.transaction_id == TRANSACTIONS.c.id))
             .where(
                 TRANSACTIONS.c.round_id == round_id,
+                TRANSACTIONS.c.owner == owner,
                 TRANSACTIONS.c.position == position,
                 ENTRIES.c.account_id == in_play_account_id,
             )

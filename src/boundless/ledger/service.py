@@ -283,7 +283,9 @@ class LedgerService:
             wallet = wallet_of(self.repository, player_id)
             house = house_of(self.repository)
             in_play_id = slice_row.in_play_account_id
-            held = self.repository.in_play_net(round_row.id, in_play_id, position=position)
+            held = self.repository.in_play_net(
+                round_row.id, self.owner, in_play_id, position=position
+            )
             plan = Plan(round_id=round_row.id)
             plan.move(in_play_id, -held)
             plan.move(wallet.id, paid_amount)
@@ -362,7 +364,7 @@ class LedgerService:
 
         def build() -> Plan:
             round_row = round_for_write(
-                self.repository, table_id, round_no, action="cancel", lock="end", owner=self.owner
+                self.repository, table_id, round_no, action="cancel", lock="end"
             )
             open_slices = self.slices.lock_open_slices(round_row.id)
             plan = Plan(

@@ -14,6 +14,7 @@ from collections.abc import Iterable, Sequence
 from typing import Any
 
 from sqlalchemy import bindparam, column, table, text
+from sqlalchemy.exc import IntegrityError
 from sqlalchemy.orm import Session
 from sqlalchemy.types import TypeEngine
 
@@ -65,23 +66,36 @@ class Stage:
     def load(self, rows: Sequence[StageRow]) -> None:
         connection = self.session.connection()
         connection.exec_driver_sql(_ddl(self.dialect))
-        if self.dialect == "postgresql":
-            connection.exec_driver_sql(f"TRUNCATE {STAGE}")
-            raw: Any = connection.connection.driver_connection
-            copy_sql = f"COPY {STAGE} ({', '.join(COLUMNS)}) FROM STDIN"
-            with raw.cursor() as cursor, cursor.copy(copy_sql) as copy:
-                for row in rows:
-                    copy.write_row(row)
-            if len(rows) >= ANALYZE_FROM_ROWS:
-                connection.exec_driver_sql(f"ANALYZE {STAGE}")
-            return
-        connection.exec_driver_sql(f"DELETE FROM {STAGE}")
-        marks = ", ".join("?" for _ in COLUMNS)
-        raw_cursor: Any = connection.connection.driver_connection.cursor()  # type: ignore[union-attr]
+        connection.exec_driver_sql(
+            f"TRUNCATE {STAGE}" if self.dialect == "postgresql" else f"DELETE FROM {STAGE}"
+        )
+        self.copy_into(STAGE, COLUMNS, rows)
+        if self.dialect == "postgresql" and len(rows) >= ANALYZE_FROM_ROWS:
+            connection.exec_driver_sql(f"ANALYZE {STAGE}")
+
+    def copy_into(
+        self, table_name: str, columns: Sequence[str], rows: Iterable[Sequence[Any]]
+    ) -> None:
+        """Append rows to a table in the caller's transaction: ``COPY`` on PostgreSQL, one
+        executemany on SQLite. Constraint violations raise ``IntegrityError`` as usual."""
+        connection = self.session.connection()
+        raw: Any = connection.connection.driver_connection
+        names = ", ".join(columns)
         try:
-            raw_cursor.executemany(f"INSERT INTO {STAGE} VALUES ({marks})", rows)
-        finally:
-            raw_cursor.close()
+            if self.dialect == "postgresql":
+                copy_sql = f"COPY {table_name} ({names}) FROM STDIN"
+                with raw.cursor() as cursor, cursor.copy(copy_sql) as copy:
+                    for row in rows:
+                        copy.write_row(row)
+                return
+            marks = ", ".join("?" for _ in columns)
+            cursor = raw.cursor()
+            try:
+                cursor.executemany(f"INSERT INTO {table_name} ({names}) VALUES ({marks})", rows)
+            finally:
+                cursor.close()
+        except connection.dialect.dbapi.IntegrityError as error:  # type: ignore[union-attr]
+            raise IntegrityError(f"copy into {table_name}", None, error) from error
 
     def rows(self, sql: str, **params: Any) -> list[Any]:
         return list(self.session.execute(text(sql), params).all())
@@ -96,15 +110,19 @@ class Stage:
             )
         self.session.execute(statement, params)
 
-    def lock_accounts(self, extra_ids: Iterable[int] = ()) -> None:
-        """Row-lock the staged wallets and ``extra_ids`` in id order (PostgreSQL; SQLite holds
-        the database write lock): the same order as every other writer, so no deadlock."""
-        if self.dialect != "postgresql":
-            return
-        extra = sorted(set(extra_ids))
-        clause = f" OR a.id IN ({', '.join(str(int(i)) for i in extra)})" if extra else ""
-        self.execute(
-            "SELECT count(*) FROM (SELECT a.id FROM ledger_accounts a "
-            f"WHERE a.name IN (SELECT wallet FROM {STAGE}){clause} "
-            "ORDER BY a.id FOR UPDATE) AS locked"
+    def lock_wallets(self, extra_ids: Iterable[int] = ()) -> dict[str, tuple[int, int, str | None]]:
+        """``{wallet name: (id, balance, player id)}`` of the staged wallets that exist, row-locked
+        with ``extra_ids`` in id order on PostgreSQL (SQLite holds the database write lock): the
+        same order as every other writer, so concurrent writers never deadlock."""
+        extra = sorted({int(account_id) for account_id in extra_ids})
+        either = f" OR a.id IN ({', '.join(map(str, extra))})" if extra else ""
+        lock = " FOR UPDATE" if self.dialect == "postgresql" else ""
+        found = self.rows(
+            "SELECT a.id, a.name, a.balance, a.player_id, a.kind FROM ledger_accounts a "
+            f"WHERE a.name IN (SELECT wallet FROM {STAGE}){either} ORDER BY a.id{lock}"
         )
+        return {
+            name: (int(account_id), int(balance), player_id)
+            for account_id, name, balance, player_id, kind in found
+            if kind == "wallet"
+        }

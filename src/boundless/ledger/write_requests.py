@@ -2,11 +2,12 @@
 
 from __future__ import annotations
 
+import hashlib
 from collections.abc import Iterable
 
-from boundless.ledger.accounts import check_amount, check_identifier
+from boundless.ledger.accounts import check_amount, check_identifier, check_owner, check_round_no
 from boundless.ledger.errors import InvalidLedgerInputError
-from boundless.ledger.keys import Category, check_key, check_stake_kind, round_key, slice_key
+from boundless.ledger.keys import Category, check_key, check_stake_kind, slice_key
 from boundless.ledger.lookups import where
 from boundless.ledger.posting import JsonValue, WriteRequest
 from boundless.ledger.records import GrantOrder, PlayerSettlement, StakeOrder
@@ -26,22 +27,50 @@ def grant_request(order: GrantOrder) -> WriteRequest:
 
 
 def stake_request(table_id: str, round_no: int, order: StakeOrder, owner: str) -> WriteRequest:
-    check_stake_kind(order.kind)
-    check_amount(f"{order.kind} stake", order.amount)
-    check_identifier("player id", order.player_id)
-    return WriteRequest(
-        key=round_key(table_id, round_no, order.position, order.kind),
-        category=Category.STAKE,
-        kind=order.kind,
-        description=(
-            f"{order.kind} stake of {order.amount} by player {order.player_id!r} on position "
-            f"{order.position!r} at {where(table_id, round_no)}"
-        ),
-        content={"player": order.player_id, "amount": order.amount, "owner": owner},
-        player_id=order.player_id,
-        position=order.position,
-        owner=owner,
+    return stake_requests(table_id, round_no, [order], owner)[0]
+
+
+def stake_fingerprint(kind: str, player_id: str, amount: int, owner: str) -> str:
+    """``fingerprint_of(STAKE, kind, {"player", "amount", "owner"})`` without building a dict:
+    the canonical JSON written out (validated identifiers and kinds need no escaping)."""
+    canonical = (
+        f'{{"amount":{amount},"category":"stake","kind":"{kind}","owner":"{owner}",'
+        f'"player":"{player_id}"}}'
     )
+    return hashlib.sha256(canonical.encode()).hexdigest()
+
+
+def stake_requests(
+    table_id: str, round_no: int, orders: Iterable[StakeOrder], owner: str
+) -> list[WriteRequest]:
+    """Validated stake requests, one pass per batch (the table, round and owner checked once)."""
+    check_identifier("table id", table_id)
+    check_round_no(round_no)
+    check_owner(owner)
+    at = where(table_id, round_no)
+    requests = []
+    for order in orders:
+        kind = check_stake_kind(order.kind)
+        check_amount(f"{kind} stake", order.amount)
+        player = check_identifier("player id", order.player_id)
+        position = check_identifier("position", order.position)
+        requests.append(
+            WriteRequest(
+                key=f"{table_id}:{round_no}:{position}:{kind}",
+                category=Category.STAKE,
+                kind=kind,
+                description=(
+                    f"{kind} stake of {order.amount} by player {player!r} on position "
+                    f"{position!r} at {at}"
+                ),
+                content={"player": player, "amount": order.amount, "owner": owner},
+                player_id=player,
+                position=position,
+                owner=owner,
+                known_fingerprint=stake_fingerprint(kind, player, order.amount, owner),
+            )
+        )
+    return requests
 
 
 def settlement_lines(
