@@ -60,6 +60,18 @@ COMMANDS: dict[str, LazyCommand] = {
         "boundless.cli.rng_commands",
         "Run the statistical battery labs use on the production shuffle; exit 1 if a test fails.",
     ),
+    "coordinator": LazyCommand(
+        "boundless.cli.cluster_commands",
+        "Run a table's coordinator (active while it holds the table's lease, else standby).",
+    ),
+    "gateway": LazyCommand(
+        "boundless.cli.cluster_commands",
+        "Run a gateway: follows the table's rounds with its own positions.",
+    ),
+    "cluster": LazyCommand(
+        "boundless.cli.cluster_commands",
+        "Start one coordinator and N gateways on this machine (gateway i on port P+i-1).",
+    ),
     "ledger": LazyCommand(
         "boundless.cli.ledger_commands", "Coin ledger: reconciliation and inspection."
     ),

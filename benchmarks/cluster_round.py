@@ -1,0 +1,211 @@
+"""One Boundless round with N bot positions spread over K gateway processes, on real NATS and
+PostgreSQL, from the betting window's opening to every slice settled.
+
+    python benchmarks/cluster_round.py --positions 10000 --gateways 2 --json
+    python benchmarks/cluster_round.py --positions 1000000 --gateways 4 \\
+        --database-url postgresql+psycopg://postgres@127.0.0.1:5432/test \\
+        --nats-url nats://127.0.0.1:4222
+
+It makes a scratch database (dropped afterwards) and its own JetStream namespace (deleted
+afterwards), starts K ``boundless gateway`` processes with N/K bots each, waits until they
+serve, and runs the coordinator here for one round. ``seconds``: the round's first event to its
+``round_closed``. ``ledger_seconds``: the two ledger phases seen from the bus (bet close →
+``slices``, when every gateway has staked its bets; ``round_settling`` → ``round_closed``,
+when every slice has settled). ``settled_once``: every gateway settled and none was dropped;
+``books_balanced``: ``check_books`` finds no problem. Prints one JSON line with ``--json``.
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import json
+import signal
+import socket
+import subprocess
+import sys
+import tempfile
+import time
+import urllib.request
+import uuid
+from pathlib import Path
+
+import psycopg
+from sqlalchemy.engine import make_url
+
+from boundless.ledger import check_books, make_engine, make_session_factory
+from boundless.server.cluster import in_sequence
+from boundless.server.cluster.coordinator import Coordinator, CoordinatorTimers
+from boundless.server.cluster.jetstream_bus import JetStreamBus
+from boundless.server.cluster.processes import ShoeDealer, load_rules, open_ledger
+from boundless.server.cluster.protocol import Public
+
+DEFAULT_POSTGRES_URL = "postgresql+psycopg://postgres@127.0.0.1:5432/test"
+DEFAULT_NATS_URL = "nats://127.0.0.1:4222"
+TABLE = "bench-1"
+
+
+def free_port() -> int:
+    with socket.socket() as sock:
+        sock.bind(("127.0.0.1", 0))
+        return int(sock.getsockname()[1])
+
+
+def scratch_database(base_url: str) -> tuple[str, str, str]:
+    """(URL of a new empty database, its name, a libpq DSN of the server for the drop)."""
+    name = f"boundless_bench_{uuid.uuid4().hex[:12]}"
+    server = make_url(base_url).set(drivername="postgresql")
+    dsn = server.render_as_string(hide_password=False)
+    with psycopg.connect(dsn, autocommit=True) as connection:
+        connection.execute(f'CREATE DATABASE "{name}"')
+    return make_url(base_url).set(database=name).render_as_string(hide_password=False), name, dsn
+
+
+def wait_until_serving(port: int, process: subprocess.Popen[bytes], seconds: float) -> None:
+    deadline = time.monotonic() + seconds
+    while time.monotonic() < deadline:
+        if process.poll() is not None:
+            raise SystemExit(f"gateway on port {port} exited with code {process.returncode}")
+        try:
+            with urllib.request.urlopen(f"http://127.0.0.1:{port}/api/cluster", timeout=2):
+                return
+        except OSError:
+            time.sleep(0.5)
+    raise SystemExit(f"gateway on port {port} did not start within {seconds:.0f} s")
+
+
+async def one_round(
+    database_url: str, nats_url: str, namespace: str, gateways: list[str]
+) -> dict[str, float | bool]:
+    rules, _ = load_rules("boundless")
+    bus = await JetStreamBus.connect(nats_url, namespace=namespace)
+    ledger = open_ledger(database_url, "bench-coordinator")
+    timers = CoordinatorTimers(
+        betting_seconds=0.5,
+        insurance_seconds=0.5,
+        decision_seconds=0.5,
+        report_seconds=600.0,
+        settle_seconds=600.0,
+        round_gap_seconds=0.0,
+    )
+    coordinator = Coordinator(
+        bus,
+        TABLE,
+        "bench-coordinator",
+        ShoeDealer(rules),
+        timers,
+        gateways=frozenset(gateways),
+        ledger=ledger,
+    )
+    times: dict[str, float] = {}
+    closed: dict[str, object] = {}
+
+    async def watch() -> None:
+        async for stored in in_sequence(bus.events(TABLE, from_seq=1)):
+            kind = stored.event.kind
+            times.setdefault(kind, time.perf_counter())
+            if kind == Public.ROUND_CLOSED:
+                closed.update(stored.event.body)
+                return
+            if kind == Public.ROUND_CANCELLED:
+                raise SystemExit(f"the round was cancelled: {stored.event.body}")
+
+    watching = asyncio.ensure_future(watch())
+    await coordinator.run(rounds=1)
+    await watching
+    await bus.close()
+    seconds = times[Public.ROUND_CLOSED] - times[Public.TABLE]
+    ledger_seconds = (times[Public.SLICES] - times[Public.BETTING_CLOSED]) + (
+        times[Public.ROUND_CLOSED] - times[Public.ROUND_SETTLING]
+    )
+    settled_once = closed.get("settled") == sorted(gateways) and closed.get("dropped") == []
+    return {"seconds": seconds, "ledger_seconds": ledger_seconds, "settled_once": settled_once}
+
+
+def libpq(url: str) -> str:
+    return make_url(url).set(drivername="postgresql").render_as_string(hide_password=False)
+
+
+async def drop_namespace(nats_url: str, namespace: str) -> None:
+    bus = await JetStreamBus.connect(nats_url, namespace=namespace)
+    await bus.delete_namespace()
+    await bus.close()
+
+
+def main() -> None:
+    # A terminated run still drops its scratch database and namespace.
+    signal.signal(signal.SIGTERM, lambda *_: sys.exit(1))
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--positions", type=int, default=10_000)
+    parser.add_argument("--gateways", type=int, default=2)
+    parser.add_argument("--database-url", default=DEFAULT_POSTGRES_URL)
+    parser.add_argument("--nats-url", default=DEFAULT_NATS_URL)
+    parser.add_argument("--json", action="store_true")
+    args = parser.parse_args()
+    if args.positions < 1 or args.gateways < 1:
+        parser.error("--positions and --gateways must be at least 1")
+    database_url, name, dsn = scratch_database(args.database_url)
+    namespace = f"bench{uuid.uuid4().hex[:8]}"
+    open_ledger(database_url, "bench-setup")  # migrate once, before the gateways start
+    processes: list[subprocess.Popen[bytes]] = []
+    names: list[str] = []
+    ports: list[int] = []
+    try:
+        share, extra = divmod(args.positions, args.gateways)
+        for index in range(args.gateways):
+            port = free_port()
+            bots = share + (1 if index < extra else 0)
+            names.append(f"gateway-{port}")
+            command = [sys.executable, "-m", "boundless.cli.main", "gateway"]
+            command += ["--database-url", database_url, "--nats-url", args.nats_url]
+            command += ["--port", str(port), "--bots", str(bots), "--table", TABLE]
+            command += ["--namespace", namespace]
+            with Path(f"{tempfile.gettempdir()}/cluster_round_gateway_{index + 1}.log").open(
+                "wb"
+            ) as log:
+                processes.append(subprocess.Popen(command, stdout=log, stderr=subprocess.STDOUT))
+            ports.append(port)
+        for port, process in zip(ports, processes, strict=True):
+            wait_until_serving(port, process, 1800)
+        # The bots' wallets were just created in bulk; a long-running database has statistics
+        # for its tables (autovacuum), a scratch one not yet: without them the ledger's
+        # set-based joins get nested-loop plans that take minutes.
+        with psycopg.connect(libpq(database_url), autocommit=True) as connection:
+            connection.execute("ANALYZE")
+        figures = asyncio.run(one_round(database_url, args.nats_url, namespace, names))
+        engine = make_engine(database_url)
+        with make_session_factory(engine)() as session:
+            books = check_books(session)
+        engine.dispose()
+    finally:
+        for process in processes:
+            process.terminate()
+        for process in processes:
+            try:
+                process.wait(timeout=20)
+            except subprocess.TimeoutExpired:
+                process.kill()
+        with psycopg.connect(dsn, autocommit=True) as connection:
+            connection.execute(f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)')
+        asyncio.run(drop_namespace(args.nats_url, namespace))
+    result = {
+        "positions": args.positions,
+        "gateways": args.gateways,
+        "seconds": round(float(figures["seconds"]), 3),
+        "ledger_seconds": round(float(figures["ledger_seconds"]), 3),
+        "settled_once": bool(figures["settled_once"]),
+        "books_balanced": books.ok,
+    }
+    if args.json:
+        print(json.dumps(result))
+    else:
+        for key, value in result.items():
+            print(f"{key}: {value}")
+        print(
+            f"rerun: python benchmarks/cluster_round.py --positions {args.positions} "
+            f"--gateways {args.gateways} --json"
+        )
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,207 @@
+"""``boundless coordinator``, ``boundless gateway`` and ``boundless cluster``: one table over
+many processes on NATS JetStream and PostgreSQL (needs the ``cluster`` extra)."""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import logging
+import signal
+import subprocess
+import sys
+import time
+from collections.abc import Coroutine
+from typing import TYPE_CHECKING, Annotated, Any
+
+import typer
+
+from boundless.server.config import TimerSettings
+
+if TYPE_CHECKING:
+    from boundless.server.cluster.processes import ClusterSettings
+
+DatabaseUrl = Annotated[
+    str, typer.Option("--database-url", help="Ledger database (postgresql+psycopg://...).")
+]
+NatsUrl = Annotated[
+    str, typer.Option("--nats-url", help="NATS server(s): nats://host:port[,nats://...].")
+]
+Seconds = Annotated[float | None, typer.Option(min=0.0)]
+TableOption = Annotated[str, typer.Option(help="Table name (letters, digits, '-', '_').")]
+TitleOption = Annotated[str, typer.Option(help="Title the table plays.")]
+NamespaceOption = Annotated[
+    str, typer.Option(help="Prefix of the streams and lease bucket (one per deployment).")
+]
+TimerScale = Annotated[
+    float, typer.Option(min=0.0, help="Multiply every timer (0.1 = ten times faster).")
+]
+RoundGap = Annotated[float, typer.Option(min=0.0)]
+
+
+def _settings(
+    database_url: str,
+    nats_url: str,
+    table: str,
+    title: str,
+    namespace: str,
+    timers: TimerSettings,
+) -> ClusterSettings:
+    from boundless.server.cluster.processes import ClusterSettings
+
+    return ClusterSettings(database_url, nats_url, table, title, namespace, timers)
+
+
+def _run(main: Coroutine[Any, Any, None]) -> None:
+    """Run a process until interrupted; a setup problem is one line on stderr and exit 2."""
+    from boundless.server.cluster.processes import ClusterSetupError
+
+    logging.basicConfig(level=logging.INFO, format="%(levelname)s %(name)s: %(message)s")
+    try:
+        asyncio.run(main)
+    except ClusterSetupError as error:
+        typer.echo(f"error: {error}", err=True)
+        raise typer.Exit(code=2) from None
+    except KeyboardInterrupt:
+        pass
+
+
+def coordinator(
+    database_url: DatabaseUrl,
+    nats_url: NatsUrl,
+    table: TableOption = "boundless-1",
+    title: TitleOption = "boundless",
+    namespace: NamespaceOption = "boundless",
+    name: Annotated[str | None, typer.Option(help="Lease holder name.")] = None,
+    timer_scale: TimerScale = 1.0,
+    betting_seconds: Seconds = None,
+    insurance_seconds: Seconds = None,
+    decision_seconds: Seconds = None,
+    round_gap_seconds: RoundGap = 3.0,
+) -> None:
+    """Run a table's coordinator (active while it holds the table's lease, else standby)."""
+    from boundless.server.cluster.processes import run_coordinator
+
+    timers = TimerSettings(
+        timer_scale, betting_seconds, insurance_seconds, decision_seconds, round_gap_seconds
+    )
+    settings = _settings(database_url, nats_url, table, title, namespace, timers)
+    _run(run_coordinator(settings, name=name))
+
+
+def gateway(
+    database_url: DatabaseUrl,
+    nats_url: NatsUrl,
+    port: Annotated[int, typer.Option(min=1, max=65535, help="HTTP port.")],
+    table: TableOption = "boundless-1",
+    title: TitleOption = "boundless",
+    namespace: NamespaceOption = "boundless",
+    bots: Annotated[int, typer.Option(min=0, help="Bot positions on this gateway.")] = 0,
+    name: Annotated[str | None, typer.Option(help="Gateway name (default gateway-PORT).")] = None,
+) -> None:
+    """Run a gateway: follows the table's rounds with its own positions."""
+    from boundless.server.cluster.processes import run_gateway
+
+    settings = _settings(database_url, nats_url, table, title, namespace, TimerSettings())
+    _run(run_gateway(settings, port=port, bots=bots, name=name))
+
+
+def cluster(
+    gateways: Annotated[int, typer.Option(min=1, max=64, help="Gateway processes to start.")],
+    database_url: DatabaseUrl,
+    nats_url: NatsUrl,
+    port: Annotated[int, typer.Option(min=1, max=65535, help="Port of gateway 1.")] = 8000,
+    bots: Annotated[int, typer.Option(min=0, help="Bot positions on each gateway.")] = 0,
+    table: TableOption = "boundless-1",
+    title: TitleOption = "boundless",
+    namespace: NamespaceOption = "boundless",
+    timer_scale: TimerScale = 1.0,
+    betting_seconds: Seconds = None,
+    insurance_seconds: Seconds = None,
+    decision_seconds: Seconds = None,
+    round_gap_seconds: RoundGap = 3.0,
+) -> None:
+    """Start one coordinator and N gateways on this machine (gateway i on port P+i-1)."""
+    from boundless.server.cluster.processes import (
+        ClusterSetupError,
+        check_database,
+        connect_bus,
+        load_rules,
+    )
+
+    if port + gateways - 1 > 65535:
+        typer.echo(f"error: ports {port}..{port + gateways - 1} run past 65535", err=True)
+        raise typer.Exit(code=2)
+    timers = TimerSettings(
+        timer_scale, betting_seconds, insurance_seconds, decision_seconds, round_gap_seconds
+    )
+    settings = _settings(database_url, nats_url, table, title, namespace, timers)
+
+    async def preflight() -> None:
+        load_rules(title)
+        check_database(database_url)
+        bus = await connect_bus(settings)
+        await bus.close()
+
+    try:
+        asyncio.run(preflight())
+    except ClusterSetupError as error:
+        typer.echo(f"error: {error}", err=True)
+        raise typer.Exit(code=2) from None
+    common = ["--database-url", database_url, "--nats-url", nats_url, "--table", table]
+    common += ["--title", title, "--namespace", namespace]
+    timer_args = ["--timer-scale", str(timer_scale), "--round-gap-seconds", str(round_gap_seconds)]
+    for option, value in (
+        ("--betting-seconds", betting_seconds),
+        ("--insurance-seconds", insurance_seconds),
+        ("--decision-seconds", decision_seconds),
+    ):
+        if value is not None:
+            timer_args += [option, str(value)]
+    command = [sys.executable, "-m", "boundless.cli.main"]
+    children: list[tuple[str, subprocess.Popen[bytes]]] = []
+    child = subprocess.Popen([*command, "coordinator", *common, *timer_args])
+    children.append(("coordinator", child))
+    typer.echo(f"coordinator: pid {child.pid}")
+    for index in range(1, gateways + 1):
+        gateway_port = port + index - 1
+        child = subprocess.Popen(
+            [*command, "gateway", *common, "--port", str(gateway_port), "--bots", str(bots)]
+        )
+        children.append((f"gateway {index}", child))
+        typer.echo(f"gateway {index}: http://127.0.0.1:{gateway_port}/ pid {child.pid}")
+    _watch(children)
+
+
+def _watch(children: list[tuple[str, subprocess.Popen[bytes]]]) -> None:
+    """Wait on the children; say when one exits (it is not restarted); stop them all on a
+    signal or when none is left."""
+    stopping = False
+
+    def stop(_signum: int, _frame: object) -> None:
+        nonlocal stopping
+        stopping = True
+
+    signal.signal(signal.SIGTERM, stop)
+    signal.signal(signal.SIGINT, stop)
+    alive = dict(children)
+    while alive and not stopping:
+        for label, child in list(alive.items()):
+            code = child.poll()
+            if code is not None:
+                typer.echo(f"{label}: exited with code {code} (not restarted)", err=True)
+                del alive[label]
+        time.sleep(0.2)
+    for child in alive.values():
+        with contextlib.suppress(ProcessLookupError):
+            child.terminate()
+    for child in alive.values():
+        try:
+            child.wait(timeout=10)
+        except subprocess.TimeoutExpired:
+            child.kill()
+
+
+def register(app: typer.Typer) -> None:
+    app.command("coordinator")(coordinator)
+    app.command("gateway")(gateway)
+    app.command("cluster")(cluster)

@@ -1,0 +1,307 @@
+"""The table's coordinator: one active per table, holding the lease; any number of standbys.
+
+While it holds the lease it runs rounds on the core's table dealer: it opens and closes the
+betting window, deals, runs the insurance window and the steps (closing each at its deadline or
+as soon as every gateway reports its players decided), hands the gateways' step reports to the
+dealer so each step's card goes out once, and closes the round when the gateways have settled.
+Every event it appends names the log's last sequence, so a coordinator that lost its lease
+cannot write after its successor. A coordinator that takes over
+finds the round its predecessor left in flight and cancels it (exactly once: the append is fenced).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import logging
+from collections.abc import Callable, Iterable
+from dataclasses import dataclass
+from typing import Protocol, cast
+
+from boundless.core.round import events as ev
+from boundless.core.round.dealer_table import TableDealer
+from boundless.core.round.follower import BetsReport, StepReport
+from boundless.core.round.phases import INSURANCE
+from boundless.ledger.errors import SlicesStillOpenError
+from boundless.server.cluster.bus import (
+    Bus,
+    JsonBody,
+    Lease,
+    LeaseLostError,
+    ReportKind,
+    RoundEvent,
+    StaleWriterError,
+    in_sequence,
+)
+from boundless.server.cluster.protocol import INSURANCE_KEY, ROUND_ENDS, Public, step_key
+from boundless.server.cluster.reports import ReportBox
+from boundless.server.event_codec import encode_event
+
+log = logging.getLogger("boundless.cluster.coordinator")
+
+
+@dataclass(frozen=True, slots=True)
+class CoordinatorTimers:
+    betting_seconds: float = 15.0
+    insurance_seconds: float = 10.0
+    decision_seconds: float = 10.0
+    report_seconds: float = 3.0
+    """How long a gateway has to answer a close before it is dropped from the round."""
+    settle_seconds: float = 30.0
+    round_gap_seconds: float = 3.0
+    lease_renew_seconds: float = 1.5
+    standby_poll_seconds: float = 1.0
+
+
+class RoundLedger(Protocol):
+    """What the coordinator writes to the ledger (``ClusterLedger`` in ``ledger_slice``)."""
+
+    def open_round(self, table: str, round_no: int) -> None: ...
+
+    def end_round(self, table: str, round_no: int) -> None: ...
+
+    def cancel_round(self, table: str, round_no: int) -> None: ...
+
+    def cancel_slice(self, table: str, round_no: int, owner: str) -> None: ...
+
+
+class _Writer:
+    """Appends one round's events, each fenced on the sequence of the one before."""
+
+    def __init__(self, bus: Bus, table: str, last_seq: int) -> None:
+        self._bus, self._table, self.last_seq = bus, table, last_seq
+        self.round_number = 0
+        self._index = 0
+        self._round_start: int | None = None
+
+    def start_round(self, round_number: int, *, index: int = 0, start: int | None = None) -> None:
+        self.round_number, self._index, self._round_start = round_number, index, start
+
+    async def append(self, kind: Public, body: JsonBody) -> int:
+        event = RoundEvent(self._table, self.round_number, self._index, kind.value, body)
+        result = await self._bus.append_event(
+            event, expected_last_seq=self.last_seq, round_start_seq=self._round_start
+        )
+        self.last_seq = result.seq
+        self._round_start = self._round_start or result.seq
+        self._index += 1
+        return result.seq
+
+
+class Coordinator:
+    def __init__(
+        self,
+        bus: Bus,
+        table: str,
+        holder: str,
+        new_dealer: Callable[[int], TableDealer],
+        timers: CoordinatorTimers = CoordinatorTimers(),
+        *,
+        gateways: frozenset[str] = frozenset(),
+        ledger: RoundLedger | None = None,
+    ) -> None:
+        self.ledger = ledger
+        self.bus, self.table, self.holder = bus, table, holder
+        self._new_dealer = new_dealer
+        self.timers = timers
+        self.rounds_played = 0
+        self.active = asyncio.Event()
+        """Set while this coordinator holds the lease (tests and status pages watch it)."""
+        self._dropped: set[str] = set()
+        self._lease: Lease | None = None
+        self._known: set[str] = set(gateways)
+        """Gateways expected at the next bet close: the betting report waits for these at most
+        (others may still join within the report deadline)."""
+
+    async def run(self, *, rounds: int | None = None) -> None:
+        """Stand by for the lease, then play rounds while holding it (``rounds``: stop after)."""
+        while rounds is None or self.rounds_played < rounds:
+            self._lease = await self._wait_for_lease()
+            self.active.set()
+            try:
+                await self._lead(self._lease, rounds)
+            except* (LeaseLostError, StaleWriterError) as lost:
+                log.warning("%s lost table %s: %s", self.holder, self.table, lost.exceptions[0])
+            finally:
+                self.active.clear()
+            if rounds is not None and self.rounds_played >= rounds:
+                with contextlib.suppress(LeaseLostError):
+                    await self.bus.release_lease(self._lease)
+
+    async def _wait_for_lease(self) -> Lease:
+        while True:
+            lease = await self.bus.acquire_lease(self.table, self.holder)
+            if lease is not None:
+                log.info("%s holds the lease of table %s", self.holder, self.table)
+                return lease
+            await asyncio.sleep(self.timers.standby_poll_seconds)
+
+    async def _lead(self, lease: Lease, rounds: int | None) -> None:
+        box = ReportBox()
+        async with asyncio.TaskGroup() as group:
+            renewing = group.create_task(self._renew(lease))
+            reading = group.create_task(self._read_reports(box, await self._report_start()))
+            writer = await self._recover()
+            while rounds is None or self.rounds_played < rounds:
+                await self._play_round(writer, box)
+                self.rounds_played += 1
+                if rounds is None or self.rounds_played < rounds:
+                    await asyncio.sleep(self.timers.round_gap_seconds)
+            renewing.cancel()
+            reading.cancel()
+
+    async def _renew(self, lease: Lease) -> None:
+        while True:
+            await asyncio.sleep(self.timers.lease_renew_seconds)
+            lease = self._lease = await self.bus.renew_lease(lease)
+
+    async def _report_start(self) -> int:
+        return await self.bus.last_report_seq(self.table) + 1
+
+    async def _read_reports(self, box: ReportBox, from_seq: int) -> None:
+        async for stored in in_sequence(self.bus.reports(self.table, from_seq=from_seq)):
+            box.add(stored.report)
+
+    async def _recover(self) -> _Writer:
+        """Cancel a round the previous coordinator left in flight; the writer for the next."""
+        while True:
+            last = await self.bus.last_event_seq(self.table)
+            replayed = await self.bus.replay_round(self.table)
+            writer = _Writer(self.bus, self.table, last)
+            if not replayed:
+                return writer
+            tail = replayed[-1]
+            writer.round_number = tail.event.round_number
+            if tail.event.kind in ROUND_ENDS:
+                return writer
+            writer.start_round(
+                tail.event.round_number, index=tail.event.index + 1, start=replayed[0].seq
+            )
+            try:
+                await writer.append(
+                    Public.ROUND_CANCELLED,
+                    {"reason": "the table's coordinator changed during the round"},
+                )
+                if self.ledger is not None:
+                    # Exactly once whoever gets here: the ledger's key for the cancellation.
+                    self.ledger.cancel_round(self.table, writer.round_number)
+                return writer
+            except StaleWriterError:
+                continue  # the old coordinator appended meanwhile; read the log's end again
+
+    async def _play_round(self, writer: _Writer, box: ReportBox) -> None:
+        timers = self.timers
+        number = writer.round_number + 1
+        writer.start_round(number)
+        box.forget_before(number)
+        self._dropped = set()
+        dealer = self._new_dealer(number)
+        if self.ledger is not None:
+            self.ledger.open_round(self.table, number)
+        await self._table(writer, [dealer.opened])
+        await asyncio.sleep(timers.betting_seconds)
+        await writer.append(Public.BETTING_CLOSED, {})
+        bets = await box.wait(
+            number,
+            ReportKind.BETS_CLOSED,
+            0,
+            expected=self._known or None,
+            seconds=timers.report_seconds,
+        )
+        self._known = set(bets)
+        reports = {gateway: bets_report_of(body) for gateway, body in bets.items()}
+        playing = {gateway for gateway, report in reports.items() if report.spots}
+        if not playing:
+            await writer.append(Public.ROUND_CANCELLED, {"reason": "no bets were placed"})
+            self._end_in_ledger(number)
+            return
+        await writer.append(Public.SLICES, {"gateways": sorted(playing)})
+        await self._table(writer, dealer.close_bets(reports[g] for g in sorted(playing)))
+        while not dealer.done:
+            if dealer.phase == INSURANCE:
+                await box.wait(
+                    number,
+                    ReportKind.DECIDED,
+                    INSURANCE_KEY,
+                    expected=playing,
+                    seconds=timers.insurance_seconds,
+                )
+                await self._table(writer, dealer.close_insurance())
+                continue
+            key = step_key(dealer.current_spot, dealer.step)
+            await box.wait(
+                number, ReportKind.DECIDED, key, expected=playing, seconds=timers.decision_seconds
+            )
+            await writer.append(
+                Public.STEP_CLOSED, {"spot": dealer.current_spot, "step": dealer.step}
+            )
+            got = await self._gather(writer, box, playing, ReportKind.TAKERS, key)
+            await self._table(writer, dealer.close_step(step_report_of(b) for b in got.values()))
+        await writer.append(Public.ROUND_SETTLING, {})
+        settled = await box.wait(
+            number, ReportKind.SETTLED, 0, expected=playing, seconds=timers.settle_seconds
+        )
+        await writer.append(
+            Public.ROUND_CLOSED,
+            {
+                "settled": sorted(settled),
+                "dropped": sorted(self._dropped | (playing - set(settled))),
+            },
+        )
+        self._known |= set(settled)
+        self._end_in_ledger(number)
+
+    def _end_in_ledger(self, number: int) -> None:
+        if self.ledger is None:
+            return
+        try:
+            self.ledger.end_round(self.table, number)
+        except SlicesStillOpenError as error:
+            # A slow gateway's settlement is still coming (retried under the same keys); the
+            # round ends in the ledger when its last slice does.
+            log.warning("table %s round %s: %s", self.table, number, error)
+
+    async def _table(self, writer: _Writer, events: Iterable[ev.TableEvent]) -> None:
+        for event in events:
+            await writer.append(Public.TABLE, encode_event(event))
+
+    async def _gather(
+        self, writer: _Writer, box: ReportBox, playing: set[str], kind: ReportKind, key: int
+    ) -> dict[str, JsonBody]:
+        """Every playing gateway's report; those that miss the deadline leave the round."""
+        got = await box.wait(
+            writer.round_number, kind, key, expected=playing, seconds=self.timers.report_seconds
+        )
+        for gateway in sorted(playing - set(got)):
+            log.warning("table %s: gateway %s missed its %s report", self.table, gateway, kind)
+            await writer.append(
+                Public.GATEWAY_DROPPED, {"gateway": gateway, "missed": kind.value, "key": key}
+            )
+            playing.discard(gateway)
+            self._known.discard(gateway)
+            self._dropped.add(gateway)
+            if self.ledger is not None:
+                self.ledger.cancel_slice(self.table, writer.round_number, gateway)
+        return {gateway: body for gateway, body in got.items() if gateway in playing}
+
+
+def bets_report_of(body: JsonBody) -> BetsReport:
+    return BetsReport(
+        spots=frozenset(_ints(body.get("spots"))),
+        seated_spots=frozenset(_ints(body.get("seated_spots"))),
+    )
+
+
+def step_report_of(body: JsonBody) -> StepReport:
+    return StepReport(
+        spot=int(cast(int, body["spot"])),
+        step=int(cast(int, body["step"])),
+        takers=int(cast(int, body["takers"])),
+        in_play_if=tuple(_ints(body.get("in_play_if"))),
+    )
+
+
+def _ints(value: object) -> list[int]:
+    if not isinstance(value, list) or not all(isinstance(item, int) for item in value):
+        raise ValueError(f"a report field must be a list of integers, got {value!r}")
+    return cast(list[int], value)

@@ -1,0 +1,48 @@
+"""The round as it crosses processes: what the coordinator appends and the gateways report.
+
+The rules stay in the core: the coordinator drives a
+:class:`~boundless.core.round.dealer_table.TableDealer` (shoe, hole card, dealer, step plan) and
+each gateway a :class:`~boundless.core.round.follower.FollowerRound` holding its own players'
+positions. On the bus, in order (each a :class:`~boundless.server.cluster.bus.RoundEvent`):
+
+- ``table``: one of the core's public table events (``RoundOpened``, ``CardsDealt``,
+  ``InsuranceClosed``, ``PeekResult``, ``StepOpened``, ``StepDealt``, ``DealerRevealed``), in the
+  server's event encoding; every gateway applies them in order.
+- ``betting_closed``: gateways close their bets and report ``bets_closed`` (spots held).
+- ``slices``: the gateways whose bets are in the round; one with bets that is not listed
+  cancels its slice.
+- ``step_closed`` (after a step's deadline or once every gateway reported ``decided``):
+  gateways autoplay their undecided positions and report ``takers`` (the core's step report);
+  the table's ``StepDealt`` then carries the step's one card.
+- ``round_settling``: gateways settle their slices and report ``settled``; ``round_closed``
+  follows.
+- ``gateway_dropped``: a gateway missed a report deadline; its slice is out of the round (it is
+  cancelled and refunded) and the others play on.
+- ``round_cancelled``: the round ends without settlement (a coordinator found it in flight, or
+  nobody bet); every slice is cancelled.
+"""
+
+from __future__ import annotations
+
+from enum import StrEnum
+
+
+class Public(StrEnum):
+    TABLE = "table"
+    BETTING_CLOSED = "betting_closed"
+    SLICES = "slices"
+    STEP_CLOSED = "step_closed"
+    ROUND_SETTLING = "round_settling"
+    ROUND_CLOSED = "round_closed"
+    ROUND_CANCELLED = "round_cancelled"
+    GATEWAY_DROPPED = "gateway_dropped"
+
+
+ROUND_ENDS = frozenset({Public.ROUND_CLOSED, Public.ROUND_CANCELLED})
+INSURANCE_KEY = 0
+"""Report key of the insurance window's ``decided`` reports."""
+
+
+def step_key(spot: int, step: int) -> int:
+    """One report key per (spot, step) of a round: spots are small, steps under 1000."""
+    return spot * 1000 + step

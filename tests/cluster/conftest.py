@@ -1,0 +1,116 @@
+"""Fixtures: each bus test runs on the in-memory bus and on the machine's NATS JetStream.
+
+NATS: ``$BOUNDLESS_TEST_NATS_URL`` or ``nats://127.0.0.1:4222``. Each test gets its own
+namespace (streams, subjects, lease bucket) and drops it afterwards. Without NATS, or without
+the ``cluster`` extra, the JetStream cases skip and say why.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import os
+import socket
+import uuid
+from collections.abc import AsyncIterator, Callable, Coroutine, Iterator
+from dataclasses import dataclass
+from typing import Any
+from urllib.parse import urlsplit
+
+import pytest
+
+from boundless.server.cluster import Bus, MemoryBus
+
+NATS_URL = os.environ.get("BOUNDLESS_TEST_NATS_URL", "nats://127.0.0.1:4222")
+
+
+def nats_unavailable() -> str | None:
+    try:
+        import nats  # noqa: F401
+    except ImportError:
+        return "nats-py is not installed (pip install -e '.[cluster]')"
+    parts = urlsplit(NATS_URL)
+    try:
+        with socket.create_connection((parts.hostname or "", parts.port or 4222), timeout=2):
+            return None
+    except OSError as error:
+        return f"no NATS server at {NATS_URL} ({error})"
+
+
+class FakeClock:
+    """A monotonic clock the test moves by hand."""
+
+    def __init__(self) -> None:
+        self.now = 1000.0
+
+    def __call__(self) -> float:
+        return self.now
+
+    def advance(self, seconds: float) -> None:
+        self.now += seconds
+
+
+@dataclass
+class BusMaker:
+    """Makes buses on one shared backend, the way several processes share one NATS."""
+
+    kind: str
+    clock: FakeClock | None
+    make: Callable[[], Coroutine[Any, Any, Bus]]
+
+    def lapse(self, seconds: float) -> Coroutine[Any, Any, None]:
+        """Let ``seconds`` pass: the fake clock jumps; real time sleeps."""
+        if self.clock is not None:
+            self.clock.advance(seconds)
+            return asyncio.sleep(0)
+        return asyncio.sleep(seconds)
+
+
+LEASE_SECONDS = 1.0
+
+
+@pytest.fixture(params=["memory", "jetstream"])
+def bus_maker(request: pytest.FixtureRequest) -> Iterator[BusMaker]:
+    if request.param == "memory":
+        clock = FakeClock()
+        shared = MemoryBus(clock=clock, lease_seconds=LEASE_SECONDS)
+
+        async def same() -> Bus:
+            return shared
+
+        yield BusMaker("memory", clock, same)
+        return
+    reason = nats_unavailable()
+    if reason:
+        pytest.skip(reason)
+    from boundless.server.cluster.jetstream_bus import JetStreamBus
+
+    namespace = "t" + uuid.uuid4().hex[:10]
+
+    async def connect() -> Bus:
+        return await JetStreamBus.connect(
+            NATS_URL, namespace=namespace, lease_seconds=LEASE_SECONDS, retry_seconds=5.0
+        )
+
+    yield BusMaker("jetstream", None, connect)
+
+    async def drop() -> None:
+        bus = await connect()
+        assert isinstance(bus, JetStreamBus)
+        await bus.delete_namespace()
+        await bus.close()
+
+    asyncio.run(drop())
+
+
+def run(coroutine: Coroutine[Any, Any, Any], timeout: float = 30.0) -> Any:
+    """Run one test body with a hard bound, so a hung bus fails the test instead of CI."""
+    return asyncio.run(asyncio.wait_for(coroutine, timeout))
+
+
+async def take(messages: AsyncIterator[Any], count: int) -> list[Any]:
+    out = []
+    async for message in messages:
+        out.append(message)
+        if len(out) == count:
+            break
+    return out
