@@ -15,6 +15,13 @@ from typing import TYPE_CHECKING, Annotated, Any
 
 import typer
 
+from boundless.cli.timer_options import (
+    BettingSeconds,
+    DecisionSeconds,
+    InsuranceSeconds,
+    RoundGapSeconds,
+    TimerScale,
+)
 from boundless.server.config import TimerSettings
 
 if TYPE_CHECKING:
@@ -26,16 +33,11 @@ DatabaseUrl = Annotated[
 NatsUrl = Annotated[
     str, typer.Option("--nats-url", help="NATS server(s): nats://host:port[,nats://...].")
 ]
-Seconds = Annotated[float | None, typer.Option(min=0.0)]
 TableOption = Annotated[str, typer.Option(help="Table name (letters, digits, '-', '_').")]
 TitleOption = Annotated[str, typer.Option(help="Title the table plays.")]
 NamespaceOption = Annotated[
     str, typer.Option(help="Prefix of the streams and lease bucket (one per deployment).")
 ]
-TimerScale = Annotated[
-    float, typer.Option(min=0.0, help="Multiply every timer (0.1 = ten times faster).")
-]
-RoundGap = Annotated[float, typer.Option(min=0.0)]
 
 
 def _settings(
@@ -73,10 +75,10 @@ def coordinator(
     namespace: NamespaceOption = "boundless",
     name: Annotated[str | None, typer.Option(help="Lease holder name.")] = None,
     timer_scale: TimerScale = 1.0,
-    betting_seconds: Seconds = None,
-    insurance_seconds: Seconds = None,
-    decision_seconds: Seconds = None,
-    round_gap_seconds: RoundGap = 3.0,
+    betting_seconds: BettingSeconds = None,
+    insurance_seconds: InsuranceSeconds = None,
+    decision_seconds: DecisionSeconds = None,
+    round_gap_seconds: RoundGapSeconds = 3.0,
 ) -> None:
     """Run a table's coordinator (active while it holds the table's lease, else standby)."""
     from boundless.server.cluster.processes import run_coordinator
@@ -115,10 +117,10 @@ def cluster(
     title: TitleOption = "boundless",
     namespace: NamespaceOption = "boundless",
     timer_scale: TimerScale = 1.0,
-    betting_seconds: Seconds = None,
-    insurance_seconds: Seconds = None,
-    decision_seconds: Seconds = None,
-    round_gap_seconds: RoundGap = 3.0,
+    betting_seconds: BettingSeconds = None,
+    insurance_seconds: InsuranceSeconds = None,
+    decision_seconds: DecisionSeconds = None,
+    round_gap_seconds: RoundGapSeconds = 3.0,
 ) -> None:
     """Start one coordinator and N gateways on this machine (gateway i on port P+i-1)."""
     from boundless.server.cluster.processes import (

@@ -18,6 +18,13 @@ from typing import TYPE_CHECKING, Annotated
 import typer
 
 from boundless.cli.cli_errors import fail
+from boundless.cli.timer_options import (
+    BettingSeconds,
+    DecisionSeconds,
+    InsuranceSeconds,
+    RoundGapSeconds,
+    TimerScale,
+)
 
 if TYPE_CHECKING:
     from boundless.server.config import ServerConfig
@@ -83,21 +90,11 @@ def serve(
     starting_grant: Annotated[
         int, typer.Option(min=0, help="Coins (minor units) for each new player.")
     ] = 100_000,
-    timer_scale: Annotated[
-        float, typer.Option(min=0.0, help="Multiply every timer (0.1 = ten times faster).")
-    ] = 1.0,
-    betting_seconds: Annotated[
-        float | None, typer.Option(min=0.0, help="Betting window; default: the title's.")
-    ] = None,
-    insurance_seconds: Annotated[
-        float | None, typer.Option(min=0.0, help="Insurance window; default: the title's.")
-    ] = None,
-    decision_seconds: Annotated[
-        float | None, typer.Option(min=0.0, help="Time for each decision; default: the title's.")
-    ] = None,
-    round_gap_seconds: Annotated[
-        float, typer.Option(min=0.0, help="Pause between a round's results and the next bets.")
-    ] = 3.0,
+    timer_scale: TimerScale = 1.0,
+    betting_seconds: BettingSeconds = None,
+    insurance_seconds: InsuranceSeconds = None,
+    decision_seconds: DecisionSeconds = None,
+    round_gap_seconds: RoundGapSeconds = 3.0,
     web_dir: Annotated[Path | None, typer.Option(help="Static web client folder.")] = None,
     titles_dir: Annotated[
         Path | None,
