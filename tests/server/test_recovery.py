@@ -56,3 +56,30 @@ def test_recovery_records_a_round_with_an_early_credit_as_net_zero(tmp_path: Pat
     assert (record["staked"], record["paid"], record["net"]) == (4000, 4000, 0)
     assert (record["balance_before"], record["balance_after"]) == (3000, 3000)
     engine.dispose()
+
+
+def test_recovery_leaves_other_owners_slices_alone(tmp_path: Path) -> None:
+    """A restarted ``serve`` (owner ``local``) cancels its own slice of a round and never the
+    slice a cluster gateway sharing the database is still playing."""
+    engine = make_engine(f"sqlite:///{tmp_path / 'shared.sqlite'}")
+    upgrade_database(engine)
+    upgrade_server_database(engine)
+    sessions = make_session_factory(engine)
+    with sessions.begin() as session:
+        local = LedgerService(session)
+        local.open_wallets(["ana", "ben"])
+        local.grant("ana", 3000, grant_key("ana", "signup"))
+        local.grant("ben", 3000, grant_key("ben", "signup"))
+        local.stake("boundless-1", 7, "ana", "ana@1", "main", 1000)
+        gateway = LedgerService(session, owner="gateway:east")
+        gateway.stake("boundless-1", 7, "ben", "ben@1", "main", 500)
+    report = recover(sessions)
+    assert report.cancelled_rounds == ["boundless-1:7"]
+    with sessions.begin() as session:
+        ledger = LedgerService(session)
+        assert ledger.wallet_balance("ana") == 3000  # refunded
+        assert ledger.wallet_balance("ben") == 2500  # still at stake on the gateway
+        assert [s.owner for s in ledger.open_slices("gateway:east")] == ["gateway:east"]
+        assert ledger.open_slices("local") == []
+        assert check_books(session).ok
+    engine.dispose()

@@ -1,6 +1,10 @@
-"""Crash recovery on start: every round in flight at the last stop is cancelled and refunded
-exactly once (the ledger's ``cancel_round`` is keyed), recorded as cancelled in the play record,
-and every shoe left unfinished is retired so its reveal becomes public.
+"""Crash recovery on start: every round this process had in flight at the last stop is cancelled
+and refunded exactly once (the ledger's ``cancel_slice`` is keyed), recorded as cancelled in the
+play record, and every shoe left unfinished is retired so its reveal becomes public.
+
+Recovery is owner-scoped: only the slices of this process's ledger owner (``local`` for
+``boundless serve``) are cancelled, so a restart never voids rounds that other processes sharing
+the database (a cluster's gateways) are still playing.
 """
 
 from __future__ import annotations
@@ -28,7 +32,7 @@ def recover(sessions: sessionmaker[Session]) -> RecoveryReport:
     cancelled: list[str] = []
     with sessions.begin() as session:
         ledger = LedgerService(session)
-        open_rounds = ledger.rounds("open")
+        open_rounds = ledger.open_slices()
     for info in open_rounds:
         with sessions.begin() as session:
             _cancel(session, info.table_id, info.round_no)
@@ -54,7 +58,7 @@ def recover(sessions: sessionmaker[Session]) -> RecoveryReport:
 def _cancel(session: Session, table_id: str, round_no: int) -> None:
     ledger = LedgerService(session)
     records = TableRepository(session)
-    ledger.cancel_round(table_id, round_no)
+    ledger.cancel_slice(table_id, round_no, ledger.owner)
     lines = round_lines(ledger, table_id, round_no)  # net zero once reversed, early pay included
     if records.round_row(table_id, round_no) is None:
         records.open_round(
