@@ -60,6 +60,10 @@ COMMANDS: dict[str, LazyCommand] = {
         "boundless.cli.rng_commands",
         "Run the statistical battery labs use on the production shuffle; exit 1 if a test fails.",
     ),
+    "report": LazyCommand(
+        "boundless.cli.report.command",
+        "Write a certification report of a title: rules, exact returns, chart, simulation, RNG.",
+    ),
     "ledger": LazyCommand(
         "boundless.cli.ledger_commands", "Coin ledger: reconciliation and inspection."
     ),
