@@ -119,7 +119,8 @@ def chart_picture(rules: RuleSet, chart: StrategyChart) -> bytes:
 
 def report(
     out: Annotated[
-        Path, typer.Option("--out", help="Report file: .html, or .pdf where WeasyPrint is installed")
+        Path,
+        typer.Option("--out", help="Report file: .html, or .pdf where WeasyPrint is installed"),
     ],
     rounds: Annotated[
         int, typer.Option("--rounds", min=1, help="Rounds for the simulation cross-check")
@@ -145,8 +146,10 @@ def report(
     checked_output(out, "--out", SUFFIXES)  # before the work
     pdf = out.suffix.lower() == ".pdf"
     if pdf and importlib.util.find_spec("weasyprint") is None:
-        fail(f"--out {out}: writing a PDF needs WeasyPrint (pip install weasyprint); "
-             "write .html instead")  # fmt: skip
+        fail(
+            f"--out {out}: writing a PDF needs WeasyPrint (pip install weasyprint); "
+            "write .html instead"
+        )
     rules, chart = read_game(title, rules_file, need_chart=True)
     assert chart is not None
     try:

@@ -33,8 +33,7 @@ def _table(table: Table) -> str:
     caption = f"<caption>{escape(table.caption)}</caption>" if table.caption else ""
     head = "".join(f"<th>{escape(cell)}</th>" for cell in table.header)
     body = "".join(
-        "<tr>" + "".join(f"<td>{escape(cell)}</td>" for cell in row) + "</tr>"
-        for row in table.rows
+        "<tr>" + "".join(f"<td>{escape(cell)}</td>" for cell in row) + "</tr>" for row in table.rows
     )
     return f"<table>{caption}<thead><tr>{head}</tr></thead><tbody>{body}</tbody></table>"
 
@@ -53,7 +52,7 @@ def _section(section: Section, level: int) -> str:
 def report_html(title: str, sections: list[Section], footer: str) -> str:
     body = "\n".join(_section(section, 2) for section in sections)
     return (
-        "<!DOCTYPE html>\n<html lang=\"en\"><head><meta charset=\"utf-8\">"
+        '<!DOCTYPE html>\n<html lang="en"><head><meta charset="utf-8">'
         f"<title>{escape(title)}</title><style>{STYLE}</style></head><body>"
         f"<h1>{escape(title)}</h1>\n{body}\n<footer>{escape(footer)}</footer></body></html>\n"
     )

@@ -27,9 +27,14 @@ class PayTable:
     notes: tuple[str, ...]
 
 
+def _card_name(value: int) -> str:
+    if value == 1:
+        return "an ace"
+    return "a 10-value card" if value == 10 else f"{'an' if value == 8 else 'a'} {value}"
+
+
 def _up_cards(values: tuple[int, ...]) -> str:
-    names = ["an ace" if value == 1 else "a 10-value card" if value == 10 else f"an {value}" if value == 8 else f"a {value}"
-             for value in sorted(values, key=lambda v: 11 if v == 1 else v)]  # fmt: skip
+    names = [_card_name(value) for value in sorted(values, key=lambda v: 11 if v == 1 else v)]
     if len(names) == 10:
         return "any card"
     return names[0] if len(names) == 1 else ", ".join(names[:-1]) + " or " + names[-1]
@@ -65,11 +70,12 @@ def rule_groups(rules: RuleSet) -> list[RuleGroup]:
         overview.append(("rules.overview.private", {"spots": str(table.spots)}))
     overview.append(("rules.overview.goal", {}))
     cards: list[tuple[str, dict[str, str]]] = [
-        ("rules.cards.one_deck", {}) if shoe.decks == 1
+        ("rules.cards.one_deck", {})
+        if shoe.decks == 1
         else ("rules.cards.decks", {"n": str(shoe.decks)}),
         ("rules.cards.values", {}),
         ("rules.cards.blackjack", {}),
-    ]  # fmt: skip
+    ]
     if shoe.reshuffle_every_round:
         cards.append(("rules.cards.reshuffle_each_round", {}))
     else:
@@ -78,13 +84,21 @@ def rule_groups(rules: RuleSet) -> list[RuleGroup]:
         cards.append(("rules.cards.burn", {}))
     unit = rules.limits.unit_amount
     limits: list[tuple[str, dict[str, str]]] = [
-        ("rules.limits.main", {"min": str(rules.limits.min_main_amount),
-                               "max": str(rules.limits.max_main_amount), "unit": str(unit)}),
-    ]  # fmt: skip
+        (
+            "rules.limits.main",
+            {
+                "min": str(rules.limits.min_main_amount),
+                "max": str(rules.limits.max_main_amount),
+                "unit": str(unit),
+            },
+        ),
+    ]
     if table.main_bet_max_multiple_of_right:
         limits.append(("rules.limits.right_seat", {"n": str(table.main_bet_max_multiple_of_right)}))
-    autoplay = "rules.round.autoplay_strategy" if rules.autoplay.policy == "basic_strategy" else (
-        "rules.round.autoplay_hit11"
+    autoplay = (
+        "rules.round.autoplay_strategy"
+        if rules.autoplay.policy == "basic_strategy"
+        else ("rules.round.autoplay_hit11")
     )
     round_steps = [
         ("rules.round.betting", {"seconds": _seconds(rules.timers.betting_seconds)}),
@@ -110,12 +124,16 @@ def rule_groups(rules: RuleSet) -> list[RuleGroup]:
         _group(rules, "rules.actions", _actions(rules)),
         _group(rules, "rules.insurance", _insurance(rules)),
         _group(rules, "rules.payouts", _payouts(rules)),
-        _group(rules, "rules.timers", [
-            ("rules.timers.betting", {"seconds": _seconds(rules.timers.betting_seconds)}),
-            ("rules.timers.insurance", {"seconds": _seconds(rules.timers.insurance_seconds)}),
-            ("rules.timers.decision", {"seconds": _seconds(rules.timers.decision_seconds)}),
-        ]),
-    ]  # fmt: skip
+        _group(
+            rules,
+            "rules.timers",
+            [
+                ("rules.timers.betting", {"seconds": _seconds(rules.timers.betting_seconds)}),
+                ("rules.timers.insurance", {"seconds": _seconds(rules.timers.insurance_seconds)}),
+                ("rules.timers.decision", {"seconds": _seconds(rules.timers.decision_seconds)}),
+            ],
+        ),
+    ]
 
 
 def _actions(rules: RuleSet) -> list[tuple[str, dict[str, str]]]:
@@ -124,32 +142,58 @@ def _actions(rules: RuleSet) -> list[tuple[str, dict[str, str]]]:
     if double.allowed:
         said.append(("rules.action.double", {}))
         said.append(
-            ("rules.action.double_after_split" if double.after_split
-             else "rules.action.double_no_split", {})
-        )  # fmt: skip
+            (
+                "rules.action.double_after_split"
+                if double.after_split
+                else "rules.action.double_no_split",
+                {},
+            )
+        )
         if split.allowed:
             said.append(
-                ("rules.action.double_split_aces" if double.on_split_aces
-                 else "rules.action.double_no_split_aces", {})
-            )  # fmt: skip
+                (
+                    "rules.action.double_split_aces"
+                    if double.on_split_aces
+                    else "rules.action.double_no_split_aces",
+                    {},
+                )
+            )
     if split.allowed:
-        said.append(("rules.action.split_value" if split.pair_by == "value"
-                     else "rules.action.split_rank", {}))  # fmt: skip
+        said.append(
+            (
+                "rules.action.split_value"
+                if split.pair_by == "value"
+                else "rules.action.split_rank",
+                {},
+            )
+        )
         said.append(("rules.action.split_once", {}))
-        said.append(("rules.action.split_aces_one" if split.split_aces_one_card
-                     else "rules.action.split_aces_hit", {}))  # fmt: skip
+        said.append(
+            (
+                "rules.action.split_aces_one"
+                if split.split_aces_one_card
+                else "rules.action.split_aces_hit",
+                {},
+            )
+        )
         said.append(("rules.action.split_21", {}))
         if split.offered == "basic_strategy_pairs" and split.decline_refund is not None:
-            refund = split.decline_refund
-            pct = _pct(refund.numerator / refund.denominator)
+            declined = split.decline_refund
+            pct = _pct(declined.numerator / declined.denominator)
             said.append(("rules.action.surrender20", {"pct": pct}))
     if surrender.allowed:
-        refund = surrender.refund.numerator / surrender.refund.denominator
+        back = surrender.refund.numerator / surrender.refund.denominator
         cards = _up_cards(surrender.up_values)
-        said.append(("rules.action.surrender", {"pct": _pct(refund), "cards": cards}))
+        said.append(("rules.action.surrender", {"pct": _pct(back), "cards": cards}))
     fallback = rules.fallbacks.insufficient_coins
-    said.append(("rules.action.fallback_chart" if fallback == "chart_second_choice"
-                 else "rules.action.fallback_hit11", {}))  # fmt: skip
+    said.append(
+        (
+            "rules.action.fallback_chart"
+            if fallback == "chart_second_choice"
+            else "rules.action.fallback_hit11",
+            {},
+        )
+    )
     return said
 
 
@@ -158,9 +202,15 @@ def _insurance(rules: RuleSet) -> list[tuple[str, dict[str, str]]]:
     if not insurance.offered:
         return [("rules.insurance.none", {})]
     said: list[tuple[str, dict[str, str]]] = [
-        ("rules.insurance.offer", {"cost": str(insurance.cost), "pays": str(insurance.pays),
-                                   "seconds": _seconds(rules.timers.insurance_seconds)}),
-    ]  # fmt: skip
+        (
+            "rules.insurance.offer",
+            {
+                "cost": str(insurance.cost),
+                "pays": str(insurance.pays),
+                "seconds": _seconds(rules.timers.insurance_seconds),
+            },
+        ),
+    ]
     if insurance.blackjack_offer == "even_money":
         said.append(("rules.insurance.even_money", {"pays": "1:1"}))
     else:
@@ -209,15 +259,20 @@ def _pay_table(rules: RuleSet, bet: SideBetRules) -> PayTable:
     if bet.wheel is not None:
         wheel = bet.wheel
         total = sum(wedge.weight for wedge in wheel.inner)
-        rows += tuple(
-            (f"wheel: {wedge.label}", f"{wedge.weight}/{total}") for wedge in wheel.inner
-        )
+        rows += tuple((f"wheel: {wedge.label}", f"{wedge.weight}/{total}") for wedge in wheel.inner)
         rows += tuple((f"jackpot: {pot.label}", f"{pot.amount:,}") for pot in wheel.jackpots)
-    notes = [fill_words(string_of("rules.side_bets.limits", ""), vocabulary,
-                        min=str(bet.min_amount), max=str(bet.max_amount))]  # fmt: skip
+    notes = [
+        fill_words(
+            string_of("rules.side_bets.limits", ""),
+            vocabulary,
+            min=str(bet.min_amount),
+            max=str(bet.max_amount),
+        )
+    ]
     if bet.max_round is not None:
-        notes.append(fill_words(string_of("rules.side_bets.max_round", ""), vocabulary,
-                                n=str(bet.max_round)))  # fmt: skip
+        notes.append(
+            fill_words(string_of("rules.side_bets.max_round", ""), vocabulary, n=str(bet.max_round))
+        )
     if bet.target == "dealer":
         notes.append(fill_words(string_of("rules.side_bets.dealer_target", ""), vocabulary))
     return PayTable(side_bet_name(rules, bet.key), rows, tuple(notes))

@@ -97,6 +97,11 @@ class ReportFigures:
     extra: dict[str, str] = field(default_factory=dict)
 
 
+def _a(count: int) -> str:
+    """The article before a number: "an 8-deck shoe", "a 6-deck shoe"."""
+    return "an" if str(count).startswith("8") or count in (11, 18) else "a"
+
+
 def _pct(value: float, places: int = 4) -> str:
     return f"{value:.{places}%}"
 
@@ -152,17 +157,23 @@ def _returns(rules: RuleSet, exact: ExactFigures) -> Section:
         f"Main game, {counted(rules.shoe.decks, 'deck')}, exact (fresh shoe, one spot)",
         ("strategy", "return to player", "house edge", "standard deviation per round"),
         (
-            ("optimal", _pct(exact.optimal, 6), _pct(1 - exact.optimal), f"{exact.stdev_optimal:.4f}"),
+            (
+                "optimal",
+                _pct(exact.optimal, 6),
+                _pct(1 - exact.optimal),
+                f"{exact.stdev_optimal:.4f}",
+            ),
             ("basic chart", _pct(exact.basic, 6), _pct(1 - exact.basic), f"{exact.stdev:.4f}"),
         ),
-    )  # fmt: skip
+    )
     rows: list[tuple[str, ...]] = [
         (side_bet_name(rules, key), _pct(value, 6), _pct(1 - value))
         for key, value in exact.side_bets.items()
     ]
     if exact.insurance is not None:
-        rows.append(("Insurance (per unit insured)", _pct(exact.insurance, 6),
-                     _pct(1 - exact.insurance)))  # fmt: skip
+        rows.append(
+            ("Insurance (per unit insured)", _pct(exact.insurance, 6), _pct(1 - exact.insurance))
+        )
     notes = [
         "Optimal: the best decision in every situation (composition of the hand, dealer up "
         "card); basic chart: the title's strategy chart. Insurance and even money are never "
@@ -176,8 +187,13 @@ def _returns(rules: RuleSet, exact: ExactFigures) -> Section:
         )
     tables = [main]
     if rows:
-        tables.append(Table("Side bets and insurance, exact, per unit staked",
-                            ("bet", "return to player", "house edge"), tuple(rows)))  # fmt: skip
+        tables.append(
+            Table(
+                "Side bets and insurance, exact, per unit staked",
+                ("bet", "return to player", "house edge"),
+                tuple(rows),
+            )
+        )
     return Section("Exact returns", tuple(notes), tuple(tables))
 
 
@@ -193,8 +209,10 @@ def _outcomes(exact: ExactFigures) -> Section:
     )
     return Section(
         "Outcome distribution",
-        ("The exact chance of each net result of a round, in initial units, under the basic "
-         "chart (a blackjack at 3:2 is +1.5; a surrender is a loss).",),  # fmt: skip
+        (
+            "The exact chance of each net result of a round, in initial units, under the basic "
+            "chart (a blackjack at 3:2 is +1.5; a surrender is a loss).",
+        ),
         (Table("Net result per round", ("result", "chance"), rows), summary),
     )
 
@@ -205,8 +223,16 @@ def _simulation(rules: RuleSet, simulation: SimulationFigures) -> Section:
         name = MAIN_GAME if bet.key == MAIN else side_bet_name(rules, bet.key)
         exact = "-" if bet.exact is None else _pct(bet.exact)
         inside = {None: "-", True: "yes", False: "NO"}[bet.inside]
-        rows.append((name, _pct(bet.value), f"{_pct(bet.low)} to {_pct(bet.high)}",
-                     f"{bet.rounds:,}", exact, inside))  # fmt: skip
+        rows.append(
+            (
+                name,
+                _pct(bet.value),
+                f"{_pct(bet.low)} to {_pct(bet.high)}",
+                f"{bet.rounds:,}",
+                exact,
+                inside,
+            )
+        )
     outside = sum(1 for bet in simulation.bets if bet.inside is False)
     verdict = (
         "Every exact figure lies in its 95% interval."
@@ -222,9 +248,13 @@ def _simulation(rules: RuleSet, simulation: SimulationFigures) -> Section:
             "exact figures), the basic chart on every hand and one unit on every side bet.",
             verdict,
         ),
-        (Table("Simulated return with its 95% confidence interval",
-               ("bet", "simulated", "95% interval", "rounds", "exact", "exact inside"),
-               tuple(rows)),),  # fmt: skip
+        (
+            Table(
+                "Simulated return with its 95% confidence interval",
+                ("bet", "simulated", "95% interval", "rounds", "exact", "exact inside"),
+                tuple(rows),
+            ),
+        ),
     )
 
 
@@ -243,7 +273,8 @@ def _battery(battery: BatteryReport) -> Section:
     return Section(
         "RNG battery",
         (
-            f"{counted(battery.shuffles, 'shuffle')} of a {battery.decks}-deck shoe with the "
+            f"{counted(battery.shuffles, 'shuffle')} of {_a(battery.decks)} "
+            f"{battery.decks}-deck shoe with the "
             "production source (the operating system's cryptographic generator through the "
             f"engine's Fisher-Yates shuffle); a test fails when p < {battery.alpha:g} "
             f"(verdict at {1 - battery.alpha:.0%}). {overall}",
@@ -255,8 +286,8 @@ def _battery(battery: BatteryReport) -> Section:
 def _commitment(rules: RuleSet) -> Section:
     scheme = (
         "At each shuffle the table draws a random salt and publishes the commitment "
-        "SHA-256(salt in hex + \":\" + the card order), the order written as two-letter card "
-        "codes in dealing order (\"AS9DTH...\"), before any card of the shoe is dealt.",
+        'SHA-256(salt in hex + ":" + the card order), the order written as two-letter card '
+        'codes in dealing order ("AS9DTH..."), before any card of the shoe is dealt.',
         "When the shoe is finished the salt and the order are revealed; anyone can recompute "
         "the hash and compare (boundless verify-shoe does it), so the order cannot have been "
         "changed after the commitment.",
