@@ -94,7 +94,7 @@ def _figures(exact_main: float) -> ReportFigures:
 def _text(sections: list[Section]) -> str:
     parts: list[str] = []
     for section in sections:
-        parts += [section.heading, *section.paragraphs]
+        parts += [section.heading, *section.paragraphs, *section.items]
         parts += [" ".join(" ".join(row) for row in table.rows) for table in section.tables]
         parts.append(_text(list(section.subsections)))
     return " ".join(parts)

@@ -23,6 +23,8 @@ caption { text-align: left; font-style: italic; padding-bottom: .2rem; }
 th, td { border: 1px solid #bbb; padding: .2rem .55rem; text-align: right; }
 th:first-child, td:first-child { text-align: left; }
 th { background: #eee; }
+table.text td, table.text th { text-align: left; }
+li { margin-bottom: .25rem; }
 img { max-width: 100%; border: 1px solid #ccc; }
 footer { margin-top: 3rem; font-size: .8rem; color: #555; }
 @media print { h2 { page-break-after: avoid; } table, img { page-break-inside: avoid; } }
@@ -35,12 +37,17 @@ def _table(table: Table) -> str:
     body = "".join(
         "<tr>" + "".join(f"<td>{escape(cell)}</td>" for cell in row) + "</tr>" for row in table.rows
     )
-    return f"<table>{caption}<thead><tr>{head}</tr></thead><tbody>{body}</tbody></table>"
+    kind = ' class="text"' if table.text_columns else ""
+    return f"<table{kind}>{caption}<thead><tr>{head}</tr></thead><tbody>{body}</tbody></table>"
 
 
 def _section(section: Section, level: int) -> str:
     parts = [f"<h{level}>{escape(section.heading)}</h{level}>"]
     parts += [f"<p>{escape(paragraph)}</p>" for paragraph in section.paragraphs]
+    if section.items:
+        parts.append(
+            "<ul>" + "".join(f"<li>{escape(item)}</li>" for item in section.items) + "</ul>"
+        )
     parts += [_table(table) for table in section.tables]
     if section.image_png is not None:
         data = base64.b64encode(section.image_png).decode("ascii")

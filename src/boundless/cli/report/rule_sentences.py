@@ -9,6 +9,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from boundless.cli.words import fill_words, side_bet_name, string_of
+from boundless.core.money import format_amount
 from boundless.core.rules import RuleSet, SideBetRules
 
 
@@ -87,9 +88,9 @@ def rule_groups(rules: RuleSet) -> list[RuleGroup]:
         (
             "rules.limits.main",
             {
-                "min": str(rules.limits.min_main_amount),
-                "max": str(rules.limits.max_main_amount),
-                "unit": str(unit),
+                "min": format_amount(rules.limits.min_main_amount),
+                "max": format_amount(rules.limits.max_main_amount),
+                "unit": format_amount(unit),
             },
         ),
     ]
@@ -261,18 +262,22 @@ def _pay_table(rules: RuleSet, bet: SideBetRules) -> PayTable:
         total = sum(wedge.weight for wedge in wheel.inner)
         rows += tuple((f"wheel: {wedge.label}", f"{wedge.weight}/{total}") for wedge in wheel.inner)
         rows += tuple((f"jackpot: {pot.label}", f"{pot.amount:,}") for pot in wheel.jackpots)
-    notes = [
+    described = string_of(f"side_desc.{bet.kind}", "")
+    notes = [fill_words(described, vocabulary)] if described else []
+    notes += [
         fill_words(
             string_of("rules.side_bets.limits", ""),
             vocabulary,
-            min=str(bet.min_amount),
-            max=str(bet.max_amount),
+            min=format_amount(bet.min_amount),
+            max=format_amount(bet.max_amount),
         )
     ]
     if bet.max_round is not None:
         notes.append(
             fill_words(string_of("rules.side_bets.max_round", ""), vocabulary, n=str(bet.max_round))
         )
+    if bet.pays:
+        notes.append(fill_words(string_of("rules.side_bets.highest_only", ""), vocabulary))
     if bet.target == "dealer":
         notes.append(fill_words(string_of("rules.side_bets.dealer_target", ""), vocabulary))
     return PayTable(side_bet_name(rules, bet.key), rows, tuple(notes))

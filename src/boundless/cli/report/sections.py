@@ -27,6 +27,7 @@ class Table:
     caption: str
     header: tuple[str, ...]
     rows: tuple[tuple[str, ...], ...]
+    text_columns: bool = False  # every column reads as text (left), not only the first
 
 
 @dataclass(frozen=True, slots=True)
@@ -37,6 +38,7 @@ class Section:
     image_png: bytes | None = None
     image_alt: str = ""
     subsections: tuple[Section, ...] = ()
+    items: tuple[str, ...] = ()  # a bulleted list, after the paragraphs
 
 
 @dataclass(frozen=True, slots=True)
@@ -135,11 +137,11 @@ def _identity(rules: RuleSet, provenance: Provenance) -> Section:
         ("Generated (UTC)", provenance.generated),
     )
     note = ("The rule set is marked as an example set-up.",) if rules.title.example else ()
-    return Section("Identification", note, (Table("", ("item", "value"), rows),))
+    return Section("Identification", note, (Table("", ("item", "value"), rows, text_columns=True),))
 
 
 def _rules(rules: RuleSet) -> Section:
-    groups = tuple(Section(group.heading, group.sentences) for group in rule_groups(rules))
+    groups = tuple(Section(group.heading, items=group.sentences) for group in rule_groups(rules))
     bets = tuple(
         Section(table.name, table.notes, (Table("Pays", ("hand", "pays"), table.rows),))
         for table in pay_tables(rules)
