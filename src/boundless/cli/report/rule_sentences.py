@@ -258,10 +258,7 @@ def _pay_table(rules: RuleSet, bet: SideBetRules) -> PayTable:
         for pattern, odds in bet.pays.items()
     )
     if bet.wheel is not None:
-        wheel = bet.wheel
-        total = sum(wedge.weight for wedge in wheel.inner)
-        rows += tuple((f"wheel: {wedge.label}", f"{wedge.weight}/{total}") for wedge in wheel.inner)
-        rows += tuple((f"jackpot: {pot.label}", f"{pot.amount:,}") for pot in wheel.jackpots)
+        rows += _wheel_rows(bet, vocabulary)
     described = string_of(f"side_desc.{bet.kind}", "")
     notes = [fill_words(described, vocabulary)] if described else []
     notes += [
@@ -276,6 +273,10 @@ def _pay_table(rules: RuleSet, bet: SideBetRules) -> PayTable:
         notes.append(
             fill_words(string_of("rules.side_bets.max_round", ""), vocabulary, n=str(bet.max_round))
         )
+    if bet.wheel is not None:
+        notes.append(fill_words(string_of("rules.wheel.jackpot_chance", ""), vocabulary))
+        if bet.wheel.example:
+            notes.append(fill_words(string_of("rules.wheel.example", ""), vocabulary))
     if bet.pays:
         notes.append(fill_words(string_of("rules.side_bets.highest_only", ""), vocabulary))
     if bet.target == "dealer":
@@ -289,3 +290,18 @@ def fairness_sentences(rules: RuleSet) -> list[str]:
     if rules.shoe.reshuffle_every_round:
         keys.insert(1, "rules.fairness.every_round")
     return [fill_words(string_of(key, ""), vocabulary) for key in keys]
+
+
+def _wheel_rows(bet: SideBetRules, vocabulary: str) -> tuple[tuple[str, str], ...]:
+    """Each wedge of the bonus and power-up wheels with its chance, and each jackpot's amount."""
+    assert bet.wheel is not None
+    rows: list[tuple[str, str]] = []
+    for key, wedges in (
+        ("rules.wheel.inner", bet.wheel.inner),
+        ("rules.wheel.outer", bet.wheel.outer),
+    ):
+        wheel = fill_words(string_of(key, key), vocabulary)
+        total = sum(wedge.weight for wedge in wedges)
+        rows += [(f"{wheel}: {wedge.label}", f"chance {wedge.weight}/{total}") for wedge in wedges]
+    rows += [(f"Jackpot {pot.label}", format_amount(pot.amount)) for pot in bet.wheel.jackpots]
+    return tuple(rows)
