@@ -147,7 +147,7 @@ def report(
     pdf = out.suffix.lower() == ".pdf"
     if pdf and importlib.util.find_spec("weasyprint") is None:
         fail(
-            f"--out {out}: writing a PDF needs WeasyPrint (pip install weasyprint); "
+            f"--out {out}: writing a PDF needs WeasyPrint (pip install -e '.[pdf]'); "
             "write .html instead"
         )
     rules, chart = read_game(title, rules_file, need_chart=True)
