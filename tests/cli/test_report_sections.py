@@ -42,6 +42,10 @@ def test_the_words_follow_the_rule_set() -> None:
     assert "stands on every 17" in said and "Blackjack pays 3:2." in said
     assert "facilitator" in said  # the title's own vocabulary
     assert "draws on 16 or less and on soft 17" in _said(load_title("boo-bucks-h17"))
+    unlimited = _said(load_title("unlimited"))  # pairs split only where the chart splits them
+    assert "the only other choice is Surrender 20%" in unlimited
+    assert "Give the pair up and get 80% of the bet back." in unlimited
+    assert "split only the pairs" not in said
     private = _said(load_title("boo-bucks"))
     assert "private table" in private and "reshuffled before every round" in private
     no_hole = boundless.model_copy(

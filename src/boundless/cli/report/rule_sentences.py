@@ -178,10 +178,15 @@ def _actions(rules: RuleSet) -> list[tuple[str, dict[str, str]]]:
             )
         )
         said.append(("rules.action.split_21", {}))
-        if split.offered == "basic_strategy_pairs" and split.decline_refund is not None:
+        if split.offered == "basic_strategy_pairs":
             declined = split.decline_refund
-            pct = _pct(declined.numerator / declined.denominator)
-            said.append(("rules.action.surrender20", {"pct": pct}))
+            kept = 0.0 if declined is None else declined.numerator / declined.denominator
+            name = fill_words(
+                string_of("action.surrender20", "{pct}"), rules.title.vocabulary, pct=_pct(1 - kept)
+            )
+            said.append(("rules.action.split_chart", {"action": name}))
+            if declined is not None:
+                said.append(("rules.action.surrender20", {"pct": _pct(kept)}))
     if surrender.allowed:
         back = surrender.refund.numerator / surrender.refund.denominator
         cards = _up_cards(surrender.up_values)
