@@ -191,7 +191,7 @@ def report(
     text = report_html(heading, report_sections(rules, figures), footer)
     try:
         if pdf:
-            import weasyprint  # type: ignore[import-not-found, unused-ignore]
+            import weasyprint  # type: ignore[import-not-found, import-untyped, unused-ignore]
 
             weasyprint.HTML(string=text).write_pdf(str(out))
         else:
