@@ -52,6 +52,10 @@ COMMANDS: dict[str, LazyCommand] = {
         "boundless.cli.math_commands",
         "Exact return of the title's main game (optimal and basic strategy) and its side bets.",
     ),
+    "report": LazyCommand(
+        "boundless.cli.report.command",
+        "Write a certification report of a title: rules, exact returns, chart, simulation, RNG.",
+    ),
     "simulate": LazyCommand(
         "boundless.cli.simulate_commands",
         "Monte-Carlo play of a title: its shoe, cut card, burn, side-bet rounds and policy.",

@@ -42,6 +42,16 @@ def _fill(text: str, vocabulary: str, **parameters: str) -> str:
     return PARAMETER.sub(lambda match: parameters.get(match.group(1), match.group(0)), text)
 
 
+def string_of(key: str, default: str) -> str:
+    """The English string ``key`` of the web client, or ``default`` where it has none."""
+    return _strings().get(key, default)
+
+
+def fill_words(text: str, vocabulary: str, **parameters: str) -> str:
+    """``text`` with its ``[[term]]`` words in ``vocabulary`` and its ``{name}``s filled in."""
+    return _fill(text, vocabulary, **parameters)
+
+
 def side_bet_name(rules: RuleSet, key: str) -> str:
     """The bet's name as players read it, e.g. "Jack A-Tack (your two cards)"."""
     strings = _strings()

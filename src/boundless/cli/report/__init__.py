@@ -1,0 +1,1 @@
+"""``boundless report``: a certification-style report of one title (see :mod:`.sections`)."""
