@@ -14,7 +14,7 @@ from pathlib import Path
 
 import pytest
 import typer
-from play_helpers import START, play_title, text_console
+from play_helpers import START, Keys, play_title, text_console
 from rich.console import Console
 from typer.testing import CliRunner
 
@@ -289,63 +289,22 @@ def test_parse_action_words() -> None:
 # ---- the terminal app --------------------------------------------------------------------------
 
 
-class Keyboard:
-    """Answers prompts by kind from scripted queues, else with defaults (Enter, stand, no)."""
-
-    def __init__(
-        self,
-        console: Console,
-        *,
-        bets: Sequence[str] = (),
-        decisions: Sequence[str] = (),
-        insurance: Sequence[str] = (),
-        end_after: int | None = None,
-        end_with: str = "q",
-    ) -> None:
-        self.console = console
-        self.queues = {"bet": list(bets), "decide": list(decisions), "insurance": list(insurance)}
-        self.end_after = end_after
-        self.end_with = end_with
-        self.prompts: list[str] = []
-
-    def __call__(self, prompt: str) -> str:
-        self.prompts.append(prompt)
-        if self.end_after is not None and len(self.prompts) > self.end_after:
-            if self.end_with == "ctrl-d":
-                raise EOFError
-            if self.end_with == "ctrl-c":
-                raise KeyboardInterrupt
-            answer = self.end_with
-        elif "=hit" in prompt or "=stand" in prompt:
-            answer = self._next("decide", "s")
-        elif "[y/N]" in prompt:
-            answer = self._next("insurance", "n")
-        else:
-            answer = self._next("bet", "")
-        self.console.print(prompt + answer, highlight=False)
-        return answer
-
-    def _next(self, kind: str, default: str) -> str:
-        queue = self.queues[kind]
-        return queue.pop(0) if queue else default
-
-
 def _console() -> tuple[Console, io.StringIO]:
     return text_console(130)
 
 
 def _run(
-    keyboard: Keyboard, console: Console, *, seed: int, bots: int = 4, rounds: int | None = None
+    keyboard: Keys, console: Console, *, seed: int, bots: int = 4, rounds: int | None = None
 ) -> TableDriver:
     return play_title("boundless", keyboard, console, seed=seed, bots=bots, rounds=rounds)
 
 
 def test_console_game_reprompts_on_bad_input() -> None:
     console, out = _console()
-    keyboard = Keyboard(
+    keyboard = Keys(
         console,
-        bets=["abc", "5000", "10", "", "", "", "200", "1"],
-        decisions=["x", "u", "s"],
+        bet=["abc", "5000", "10", "", "", "", "200", "1"],
+        decide=["x", "u", "s"],
         insurance=["maybe", "n"],
     )
     driver = _run(keyboard, console, seed=4, rounds=4)
@@ -376,7 +335,7 @@ def test_console_game_reprompts_on_bad_input() -> None:
 def test_console_insurance_prompt_reprompts() -> None:
     for seed in range(40):
         console, out = _console()
-        keyboard = Keyboard(console, insurance=["maybe", "y"])
+        keyboard = Keys(console, insurance=["maybe", "y"])
         driver = _run(keyboard, console, seed=seed, bots=1, rounds=8)
         if any("[y/N]" in prompt for prompt in keyboard.prompts):
             break
@@ -395,7 +354,7 @@ def test_console_insurance_prompt_reprompts() -> None:
 def test_console_quit_mid_round_finishes_the_hand_and_prints_the_balance(ending: str) -> None:
     console, out = _console()
     # prompts 1-5 are the main bet and four side options; the 6th is the first decision
-    keyboard = Keyboard(console, end_after=5, end_with=ending)
+    keyboard = Keys(console, end_after=5, end_with=ending)
     driver = _run(keyboard, console, seed=4)
     text = out.getvalue()
     assert "You left the table; the autoplay rule finishes the hand(s) in play." in text
@@ -407,7 +366,7 @@ def test_console_quit_mid_round_finishes_the_hand_and_prints_the_balance(ending:
 
 def test_console_game_runs_through_a_shoe_end() -> None:
     console, out = _console()
-    keyboard = Keyboard(console, bets=["5", "", "", "", ""])
+    keyboard = Keys(console, bet=["5", "", "", "", ""])
     driver = _run(keyboard, console, seed=9, bots=3, rounds=70)
     text = out.getvalue()
     assert driver.cycle.shoe_number >= 2
@@ -432,7 +391,7 @@ def test_casino_vocabulary_comes_from_the_rule_set() -> None:
         bots=2,
         rounds=2,
         console=console,
-        input_fn=Keyboard(console),
+        input_fn=Keys(console),
     )
     text = out.getvalue()
     assert "Dealer:" in text and "Main bet" in text and "Final chips:" in text

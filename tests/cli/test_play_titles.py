@@ -15,7 +15,7 @@ from collections.abc import Sequence
 
 import pytest
 import typer
-from play_helpers import START, play_title, text_console
+from play_helpers import START, Keys, play_title, text_console
 from rich.console import Console
 from typer.testing import CliRunner
 
@@ -39,45 +39,6 @@ from boundless.titles import load_game, shipped_title_keys
 
 S20_MENU = "[bold]u[/bold]=surrender 20%"
 TITLES = [key for key in shipped_title_keys() if key != "boundless"]
-
-
-class Keys:
-    """Answers prompts by kind from scripted queues, else with defaults (Enter, stand, no)."""
-
-    def __init__(self, console: Console, end_after: int | None = None, **queues: list[str]) -> None:
-        self.console = console
-        self.end_after = end_after
-        self.queues = {
-            kind: list(queues.get(kind, []))
-            for kind in ("offer", "spots", "bet", "decide", "insurance")
-        }
-        self.prompts: list[str] = []
-
-    def __call__(self, prompt: str) -> str:
-        self.prompts.append(prompt)
-        if self.end_after is not None and len(self.prompts) > self.end_after:
-            answer = "q"
-        elif "side bets to offer" in prompt:
-            answer = self._next("offer", "")
-        elif prompt.startswith("Spots to play"):
-            answer = self._next("spots", "")
-        elif any(f"={word}" in prompt for word in ("hit", "stand", "split", "surrender")):
-            answer = self._next("decide", self._default_action(prompt))
-        elif "[y/N]" in prompt:
-            answer = self._next("insurance", "n")
-        else:
-            answer = self._next("bet", "")
-        self.console.print(prompt + answer, highlight=False)
-        return answer
-
-    @staticmethod
-    def _default_action(prompt: str) -> str:
-        """Stand, or decline the split where only Split and Surrender 20% are offered."""
-        return "s" if "=stand" in prompt else "u"
-
-    def _next(self, kind: str, default: str) -> str:
-        queue = self.queues[kind]
-        return queue.pop(0) if queue else default
 
 
 def _console() -> tuple[Console, io.StringIO]:
