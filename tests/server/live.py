@@ -32,6 +32,14 @@ FAST_TIMERS = TimerSettings(
     decision_seconds=2.0,
     round_gap_seconds=0.1,
 )
+# The timers of the tests that seat bots.
+BOT_TIMERS = TimerSettings(
+    scale=0.2,
+    betting_seconds=1.0,
+    insurance_seconds=0.5,
+    decision_seconds=2.0,
+    round_gap_seconds=0.5,
+)
 Message = dict[str, Any]
 
 

@@ -15,18 +15,10 @@ from prometheus_client.parser import text_string_to_metric_families
 
 from boundless.ledger import check_books, make_engine, make_session_factory
 from boundless.server.admin.exact_figures import compute_figures
-from boundless.server.config import TimerSettings
 from boundless.server.metrics import ServerMetrics
 from boundless.server.titles import TitleCatalog
-from tests.server.live import ADMIN_TOKEN, LiveServer, start_server, wait_until
+from tests.server.live import ADMIN_TOKEN, BOT_TIMERS, LiveServer, start_server, wait_until
 
-BOT_TIMERS = TimerSettings(
-    scale=0.2,
-    betting_seconds=1.0,
-    insurance_seconds=0.5,
-    decision_seconds=2.0,
-    round_gap_seconds=0.5,
-)
 ADMIN = {"Authorization": f"Bearer {ADMIN_TOKEN}"}
 TITLE = "boundless"
 
