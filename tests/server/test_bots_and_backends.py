@@ -47,10 +47,7 @@ def test_a_round_on_postgresql(tmp_path: Path) -> None:
     with postgres_schema("server_test") as database_url:
         live = start_server(tmp_path, database_url=database_url)
         try:
-            player = live.sign_up("Pat")
-            client = live.client(player["token"])
-            client.hello()
-            client.request({"type": "join", "table_id": "boundless-1"})
+            player, client = live.seated("Pat")
             assert bet(client, 1000, pair=100)["type"] == "ack"
             settled = play_to_settlement(client)
             assert settled["balance"] == 100_000 - 1100 + settled["paid"]
