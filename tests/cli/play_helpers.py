@@ -5,11 +5,13 @@ from __future__ import annotations
 import io
 from collections.abc import Callable
 
+import typer
 from rich.console import Console
 
 from boundless.cli import play_commands
 from boundless.cli.table_driver import TableDriver
 from boundless.core.random_source import SeededSource
+from boundless.core.rules import RuleSet
 from boundless.titles import load_game
 
 START = 100_000
@@ -29,11 +31,16 @@ def play_title(
     seed: int,
     rounds: int | None = None,
     bots: int = 4,
+    rules: RuleSet | None = None,
+    redraw: bool = False,
 ) -> TableDriver:
-    """Run ``boundless play`` on ``title`` with a seeded shoe and scripted keyboard input."""
-    rules, chart = load_game(title)
+    """Run ``boundless play`` on ``title`` with a seeded shoe and scripted keyboard input.
+
+    ``rules`` replaces the title's shipped rule set (a test variant of it).
+    """
+    shipped, chart = load_game(title)
     return play_commands.run_game(
-        rules,
+        rules or shipped,
         chart,
         SeededSource(seed),
         balance=START,
@@ -41,7 +48,20 @@ def play_title(
         rounds=rounds,
         console=console,
         input_fn=input_fn,
+        redraw=redraw,
     )
+
+
+def play_app() -> typer.Typer:
+    """The ``play`` command registered on an app of its own."""
+    app = typer.Typer()
+    play_commands.register(app)
+
+    @app.command("noop")
+    def noop() -> None:  # a second command keeps `play` a named subcommand
+        return None
+
+    return app
 
 
 class Keys:

@@ -14,11 +14,10 @@ from pathlib import Path
 
 import pytest
 import typer
-from play_helpers import START, Keys, play_title, text_console
+from play_helpers import START, Keys, play_app, play_title, text_console
 from rich.console import Console
 from typer.testing import CliRunner
 
-from boundless.cli import play_commands
 from boundless.cli.bots import bot_lineup, bot_seats
 from boundless.cli.play_input import parse_action, parse_amount
 from boundless.cli.table_driver import TableDriver
@@ -378,41 +377,21 @@ def test_console_game_runs_through_a_shoe_end() -> None:
 
 
 def test_casino_vocabulary_comes_from_the_rule_set() -> None:
-    rules, chart = load_game("boundless")
+    rules = load_game("boundless")[0]
     casino = rules.model_copy(
         update={"title": rules.title.model_copy(update={"vocabulary": "casino"})}
     )
     console, out = _console()
-    play_commands.run_game(
-        casino,
-        chart,
-        SeededSource(4),
-        balance=START,
-        bots=2,
-        rounds=2,
-        console=console,
-        input_fn=Keys(console),
-    )
+    play_title("boundless", Keys(console), console, seed=4, bots=2, rounds=2, rules=casino)
     text = out.getvalue()
     assert "Dealer:" in text and "Main bet" in text and "Final chips:" in text
     assert "facilitator" not in text.lower() and "coins" not in text
 
 
-def _app() -> typer.Typer:
-    app = typer.Typer()
-    play_commands.register(app)
-
-    @app.command("noop")
-    def noop() -> None:  # a second command keeps `play` a named subcommand
-        return None
-
-    return app
-
-
 def test_play_command_with_typed_input(tmp_path: Path) -> None:
     keys = "abc\n10\n\n\n\n\nx\ns\ns\ns\nn\nq\n"
     result = CliRunner().invoke(
-        _app(),
+        play_app(),
         ["play", "--seed", "4", "--bots", "3", "--rounds", "2", "--reveal-dir", str(tmp_path)],
         input=keys,
     )
@@ -434,8 +413,8 @@ def _app_with_verify() -> typer.Typer:
 
 
 def test_play_command_ctrl_d_at_first_prompt_and_unknown_title() -> None:
-    result = CliRunner().invoke(_app(), ["play", "--seed", "1"], input="")
+    result = CliRunner().invoke(play_app(), ["play", "--seed", "1"], input="")
     assert result.exit_code == 0, result.output
     assert "Final coins: 1,000.00" in result.output
-    bad = CliRunner().invoke(_app(), ["play", "--title", "no-such-title"])
+    bad = CliRunner().invoke(play_app(), ["play", "--title", "no-such-title"])
     assert bad.exit_code == 2
