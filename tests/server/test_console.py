@@ -42,6 +42,17 @@ SETTLED_ROUND = """
 """
 
 
+def _paid_to_wallets(database_url: str) -> int:
+    """What the ledger paid into wallets over the settled rounds."""
+    return _value(
+        database_url,
+        f"""SELECT sum(e.amount) FROM ledger_entries e
+        JOIN ledger_accounts a ON a.id = e.account_id AND a.kind = 'wallet'
+        JOIN ledger_transactions t ON t.id = e.transaction_id
+            AND t.category IN ('payout', 'settle') {SETTLED_ROUND}""",
+    )
+
+
 def _scrape(live: LiveServer) -> dict[tuple[str, tuple[tuple[str, str], ...]], float]:
     answer = live.http.get("/metrics")
     assert answer.status_code == 200
@@ -133,13 +144,7 @@ def test_returns_are_the_ledgers_figures(played: LiveServer) -> None:
         JOIN ledger_transactions t ON t.id = e.transaction_id AND t.category = 'stake'
         {SETTLED_ROUND}""",
     )
-    paid = _value(
-        url,
-        f"""SELECT sum(e.amount) FROM ledger_entries e
-        JOIN ledger_accounts a ON a.id = e.account_id AND a.kind = 'wallet'
-        JOIN ledger_transactions t ON t.id = e.transaction_id
-            AND t.category IN ('payout', 'settle') {SETTLED_ROUND}""",
-    )
+    paid = _paid_to_wallets(url)
     settled = _value(url, "SELECT count(*) FROM server_rounds WHERE status = 'settled'")
     staked = sum(amount for _, amount in stakes)
     assert row["rounds"] == settled >= 3
@@ -197,13 +202,7 @@ def test_metrics_count_what_the_ledger_holds(played: LiveServer) -> None:
         if name == "boundless_stakes_coins_total" and dict(labels)["kind"].startswith("side:")
     )
     assert side_metrics == sides
-    paid = _value(
-        url,
-        f"""SELECT sum(e.amount) FROM ledger_entries e
-        JOIN ledger_accounts a ON a.id = e.account_id AND a.kind = 'wallet'
-        JOIN ledger_transactions t ON t.id = e.transaction_id
-            AND t.category IN ('payout', 'settle') {SETTLED_ROUND}""",
-    )
+    paid = _paid_to_wallets(url)
     assert _total(samples, "boundless_payouts_coins_total", title=TITLE) == paid
     settled = _value(url, "SELECT count(*) FROM server_rounds WHERE status = 'settled'")
     assert _total(samples, "boundless_rounds_total", outcome="settled") == settled
