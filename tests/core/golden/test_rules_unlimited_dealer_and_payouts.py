@@ -221,17 +221,6 @@ def test_split_aces_twenty_one_is_no_blackjack_and_loses_only_the_bet_to_a_deale
     assert net(round_, "p") == -1000
 
 
-def test_split_aces_twenty_one_is_paid_one_to_one() -> None:
-    round_, _ = new_round(UNLIMITED, "AS 6H AD KC 5D TH 2C")
-    bet(round_, "p", 1)
-    play(round_, {("p", 1): ["split"]})
-    assert dealer(round_) == "6H TH 2C"
-    assert hands(round_, "p", 1) == [
-        Hand("AS KC", 21, 1000, "win", 2000),
-        Hand("AD 5D", 16, 1000, "lose", 0),
-    ]
-
-
 def test_the_dealer_completes_the_hand_when_every_hand_is_bust_or_surrendered() -> None:
     # Spot 1 a busts (TS 6D KC); spot 2 b surrenders (9C 7H against 9H). Dealer 9H 5S 3D = 17.
     round_, _ = new_round(UNLIMITED, "TS 9C 9H 6D 7H KC 5S 3D")

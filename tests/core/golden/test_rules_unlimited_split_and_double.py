@@ -119,8 +119,8 @@ def test_split_hands_are_dealt_and_played_one_after_the_other() -> None:
 
 
 def test_split_aces_take_exactly_one_card_each_and_no_double() -> None:
-    # AS AD against 6H: hand 1 takes KC (21, not blackjack), hand 2 takes 5D (16); no decision
-    # follows. The dealer takes TH and 2C: 18.
+    # AS AD against 6H: hand 1 takes KC (21, not blackjack: paid 1:1), hand 2 takes 5D (16); no
+    # decision follows. The dealer takes TH and 2C: 18.
     round_, _ = dealt(UNLIMITED, "AS 6H AD KC 5D TH 2C")
     round_.decide("p", 1, "split")
     round_.close_step()
@@ -128,6 +128,7 @@ def test_split_aces_take_exactly_one_card_each_and_no_double() -> None:
     round_.close_step()
     assert round_.phase == "dealer"
     play(round_)
+    assert dealer(round_) == "6H TH 2C"
     assert hands(round_, "p", 1) == [
         Hand("AS KC", 21, 1000, "win", 2000),
         Hand("AD 5D", 16, 1000, "lose", 0),
