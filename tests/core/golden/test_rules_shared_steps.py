@@ -6,6 +6,7 @@ Boundless document: "Introduction" (everyone plays their own hand in one shared 
 
 from __future__ import annotations
 
+import pytest
 from golden_helpers import (
     BOUNDLESS,
     SKIP,
@@ -224,29 +225,35 @@ def test_a_step_with_only_a_card_to_give_needs_no_decision() -> None:
     assert round_.phase == "dealer"
 
 
-def test_a_busted_split_hand_one_passes_the_next_step_card_to_hand_two() -> None:
-    # Split 8S 8H: hand 1 takes 5C (13), hits KC (23, bust); hand 2 takes the next step card
-    # 3D without a decision (11), then stands. Dealer 6D TC draws 9S = 25.
-    round_, _ = boundless_round("8S 6D 8H TC 5C KC 3D 9S 7H")
+@pytest.mark.parametrize(
+    ("cards", "steps", "expected", "dealer_cards"),
+    [
+        # Split 8S 8H: hand 1 takes 5C (13), hits KC (23, bust); hand 2 takes the next step
+        # card 3D without a decision (11), then stands. Dealer 6D TC draws 9S = 25.
+        pytest.param(
+            "8S 6D 8H TC 5C KC 3D 9S 7H",
+            ["5C", "KC", "3D"],
+            [Hand("8S 5C KC", 23, 1000, "lose", 0), Hand("8H 3D", 11, 1000, "win", 2000)],
+            "6D TC 9S",
+            id="hand-1-busts",
+        ),
+        # Hand 1 8S 3C (11) hits KC = 21 and stands by itself; hand 2 takes 9D at the next
+        # step. Dealer 6D TC draws 2S = 18.
+        pytest.param(
+            "8S 6D 8H TC 3C KC 9D 2S",
+            ["3C", "KC", "9D"],
+            [Hand("8S 3C KC", 21, 1000, "win", 2000), Hand("8H 9D", 17, 1000, "lose", 0)],
+            "6D TC 2S",
+            id="hand-1-hits-21",
+        ),
+    ],
+)
+def test_a_split_hand_one_that_ends_on_a_hit_passes_the_next_step_card_to_hand_two(
+    cards: str, steps: list[str], expected: list[Hand], dealer_cards: str
+) -> None:
+    round_, _ = boundless_round(cards)
     seat(round_, "p")
     play(round_, {"p": ["split", "hit", "stand"]})
-    assert step_cards(round_) == ["5C", "KC", "3D"]
-    assert hands(round_, "p") == [
-        Hand("8S 5C KC", 23, 1000, "lose", 0),
-        Hand("8H 3D", 11, 1000, "win", 2000),
-    ]
-    assert dealer(round_) == "6D TC 9S"
-
-
-def test_a_split_hand_one_hitting_21_passes_the_next_step_card_to_hand_two() -> None:
-    # Hand 1 8S 3C (11) hits KC = 21 and stands by itself; hand 2 takes 9D at the next step.
-    # Dealer 6D TC draws 2S = 18.
-    round_, _ = boundless_round("8S 6D 8H TC 3C KC 9D 2S")
-    seat(round_, "p")
-    play(round_, {"p": ["split", "hit", "stand"]})
-    assert step_cards(round_) == ["3C", "KC", "9D"]
-    assert hands(round_, "p") == [
-        Hand("8S 3C KC", 21, 1000, "win", 2000),
-        Hand("8H 9D", 17, 1000, "lose", 0),
-    ]
-    assert dealer(round_) == "6D TC 2S"
+    assert step_cards(round_) == steps
+    assert hands(round_, "p") == expected
+    assert dealer(round_) == dealer_cards
