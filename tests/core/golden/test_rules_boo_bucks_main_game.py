@@ -108,13 +108,6 @@ def test_stand_deals_no_more_cards_and_play_proceeds_to_the_next_hand() -> None:
     assert hand(round_, "p", 2) == Hand("5S 6H 4C", 15, 1000, "lose", 0)
 
 
-@pytest.mark.parametrize("pair", ["TS KD", "JS QD", "8S 8D", "AS AD"])
-def test_two_cards_of_equal_point_value_may_be_split(pair: str) -> None:
-    first, second = pair.split()
-    round_, _ = dealt(BOO_BUCKS, f"{first} 6H {second} TC")
-    assert Action.SPLIT in round_.legal_actions("p", 1)
-
-
 def test_two_cards_of_different_value_may_not_be_split() -> None:
     round_, shoe = dealt(BOO_BUCKS, "TS 6H 9D TC")
     assert Action.SPLIT not in round_.legal_actions("p", 1)

@@ -28,6 +28,23 @@ from boundless.core.round import Action
 HIT_STAND_DOUBLE = frozenset({Action.HIT, Action.STAND, Action.DOUBLE})
 
 
+# Boo Bucks splits two cards of equal point value; Unlimited doubles on any first two cards.
+# Each case: the player's first and second cards against 6H (Boo Bucks: hole TC).
+@pytest.mark.parametrize(
+    ("game", "pair", "hole", "action"),
+    [
+        *[(BOO_BUCKS, pair, " TC", Action.SPLIT) for pair in ("TS KD", "JS QD", "8S 8D", "AS AD")],
+        *[(UNLIMITED, cards, "", Action.DOUBLE) for cards in ("TS 2D", "9S 8D", "AS 7D", "2S 3D")],
+    ],
+)
+def test_the_action_is_offered_on_these_first_two_cards(
+    game: str, pair: str, hole: str, action: Action
+) -> None:
+    first, second = pair.split()
+    round_, _ = dealt(game, f"{first} 6H {second}{hole}")
+    assert action in round_.legal_actions("p", 1)
+
+
 @pytest.mark.parametrize(
     ("game", "cards", "action", "legal_after"),
     [

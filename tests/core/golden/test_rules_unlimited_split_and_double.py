@@ -144,13 +144,6 @@ def test_double_takes_exactly_one_card_and_doubles_the_bet() -> None:
     assert hand(round_, "p", 1) == Hand("6S 5D 2C", 13, 2000, "win", 4000)
 
 
-@pytest.mark.parametrize("cards", ["TS 2D", "9S 8D", "AS 7D", "2S 3D"])
-def test_double_is_offered_on_any_first_two_cards(cards: str) -> None:
-    first, second = cards.split()
-    round_, _ = dealt(UNLIMITED, f"{first} 6H {second}")
-    assert Action.DOUBLE in round_.legal_actions("p", 1)
-
-
 def test_double_after_a_split() -> None:
     """8S 8D against 6H: split; hand 1 takes 3C and doubles on TC (21); hand 2 takes 2C and
     doubles on 9C (19). The dealer 6H 7D 4S stands on 17."""
