@@ -23,7 +23,6 @@ from __future__ import annotations
 import argparse
 import json
 import os
-import platform
 import statistics
 import subprocess
 import sys
@@ -31,7 +30,7 @@ import tempfile
 import time
 from collections.abc import Callable
 
-from sim_speed import sim_rounds_per_second
+from sim_speed import machine, sim_rounds_per_second
 
 RERUN = ".venv/bin/python benchmarks/math_speed.py"
 COLD_CHILD = """
@@ -107,10 +106,7 @@ def main() -> None:
     if arguments.json:
         print(json.dumps({**figures, "title": arguments.title}))
         return
-    print(
-        f"machine: {platform.processor() or platform.machine()}, {os.cpu_count()} cores, "
-        f"load {os.getloadavg()[0]:.2f}, Python {platform.python_version()}"
-    )
+    print(machine())
     for name, value in figures.items():
         target = TARGETS.get(name)
         note = f"  (target <= {target} s)" if target is not None else ""

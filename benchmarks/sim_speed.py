@@ -70,6 +70,14 @@ def sim_rounds_per_cpu_second(title: str, repeat: int, rounds: int = 20_000_000)
     return max(rates)
 
 
+def machine() -> str:
+    """The line a speed report starts with: what it ran on, and how busy that was."""
+    return (
+        f"machine: {platform.processor() or platform.machine()}, {os.cpu_count()} cores, "
+        f"load {os.getloadavg()[0]:.2f}, Python {platform.python_version()}"
+    )
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--json", action="store_true", help="print one JSON line")
@@ -86,10 +94,7 @@ def main() -> None:
     if arguments.json:
         print(json.dumps({**figures, "title": arguments.title}))
         return
-    print(
-        f"machine: {platform.processor() or platform.machine()}, {os.cpu_count()} cores, "
-        f"load {os.getloadavg()[0]:.2f}, Python {platform.python_version()}"
-    )
+    print(machine())
     for name, value in figures.items():
         note = f"  (target >= {TARGET:,})" if name == "sim_rounds_per_second" else ""
         print(f"{name:>26}: {value:,.0f}{note}")

@@ -5,11 +5,13 @@ from __future__ import annotations
 import io
 from collections.abc import Callable
 
+import typer
 from rich.console import Console
 
 from boundless.cli import play_commands
 from boundless.cli.table_driver import TableDriver
 from boundless.core.random_source import SeededSource
+from boundless.core.rules import RuleSet
 from boundless.titles import load_game
 
 START = 100_000
@@ -29,11 +31,16 @@ def play_title(
     seed: int,
     rounds: int | None = None,
     bots: int = 4,
+    rules: RuleSet | None = None,
+    redraw: bool = False,
 ) -> TableDriver:
-    """Run ``boundless play`` on ``title`` with a seeded shoe and scripted keyboard input."""
-    rules, chart = load_game(title)
+    """Run ``boundless play`` on ``title`` with a seeded shoe and scripted keyboard input.
+
+    ``rules`` replaces the title's shipped rule set (a test variant of it).
+    """
+    shipped, chart = load_game(title)
     return play_commands.run_game(
-        rules,
+        rules or shipped,
         chart,
         SeededSource(seed),
         balance=START,
@@ -41,4 +48,68 @@ def play_title(
         rounds=rounds,
         console=console,
         input_fn=input_fn,
+        redraw=redraw,
     )
+
+
+def play_app() -> typer.Typer:
+    """The ``play`` command registered on an app of its own."""
+    app = typer.Typer()
+    play_commands.register(app)
+
+    @app.command("noop")
+    def noop() -> None:  # a second command keeps `play` a named subcommand
+        return None
+
+    return app
+
+
+class Keys:
+    """Answers prompts by kind from scripted queues, else with defaults (Enter, stand, no)."""
+
+    def __init__(
+        self,
+        console: Console,
+        end_after: int | None = None,
+        end_with: str = "q",
+        **queues: list[str],
+    ) -> None:
+        """``end_after`` prompts, answer ``end_with``: a key, or "ctrl-d" / "ctrl-c"."""
+        self.console = console
+        self.end_after = end_after
+        self.end_with = end_with
+        self.queues = {
+            kind: list(queues.get(kind, []))
+            for kind in ("offer", "spots", "bet", "decide", "insurance")
+        }
+        self.prompts: list[str] = []
+
+    def __call__(self, prompt: str) -> str:
+        self.prompts.append(prompt)
+        if self.end_after is not None and len(self.prompts) > self.end_after:
+            if self.end_with == "ctrl-d":
+                raise EOFError
+            if self.end_with == "ctrl-c":
+                raise KeyboardInterrupt
+            answer = self.end_with
+        elif "side bets to offer" in prompt:
+            answer = self._next("offer", "")
+        elif prompt.startswith("Spots to play"):
+            answer = self._next("spots", "")
+        elif any(f"={word}" in prompt for word in ("hit", "stand", "split", "surrender")):
+            answer = self._next("decide", self._default_action(prompt))
+        elif "[y/N]" in prompt:
+            answer = self._next("insurance", "n")
+        else:
+            answer = self._next("bet", "")
+        self.console.print(prompt + answer, highlight=False)
+        return answer
+
+    @staticmethod
+    def _default_action(prompt: str) -> str:
+        """Stand, or decline the split where only Split and Surrender 20% are offered."""
+        return "s" if "=stand" in prompt else "u"
+
+    def _next(self, kind: str, default: str) -> str:
+        queue = self.queues[kind]
+        return queue.pop(0) if queue else default

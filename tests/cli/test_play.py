@@ -14,11 +14,10 @@ from pathlib import Path
 
 import pytest
 import typer
-from play_helpers import START, play_title, text_console
+from play_helpers import START, Keys, play_app, play_title, text_console
 from rich.console import Console
 from typer.testing import CliRunner
 
-from boundless.cli import play_commands
 from boundless.cli.bots import bot_lineup, bot_seats
 from boundless.cli.play_input import parse_action, parse_amount
 from boundless.cli.table_driver import TableDriver
@@ -289,63 +288,22 @@ def test_parse_action_words() -> None:
 # ---- the terminal app --------------------------------------------------------------------------
 
 
-class Keyboard:
-    """Answers prompts by kind from scripted queues, else with defaults (Enter, stand, no)."""
-
-    def __init__(
-        self,
-        console: Console,
-        *,
-        bets: Sequence[str] = (),
-        decisions: Sequence[str] = (),
-        insurance: Sequence[str] = (),
-        end_after: int | None = None,
-        end_with: str = "q",
-    ) -> None:
-        self.console = console
-        self.queues = {"bet": list(bets), "decide": list(decisions), "insurance": list(insurance)}
-        self.end_after = end_after
-        self.end_with = end_with
-        self.prompts: list[str] = []
-
-    def __call__(self, prompt: str) -> str:
-        self.prompts.append(prompt)
-        if self.end_after is not None and len(self.prompts) > self.end_after:
-            if self.end_with == "ctrl-d":
-                raise EOFError
-            if self.end_with == "ctrl-c":
-                raise KeyboardInterrupt
-            answer = self.end_with
-        elif "=hit" in prompt or "=stand" in prompt:
-            answer = self._next("decide", "s")
-        elif "[y/N]" in prompt:
-            answer = self._next("insurance", "n")
-        else:
-            answer = self._next("bet", "")
-        self.console.print(prompt + answer, highlight=False)
-        return answer
-
-    def _next(self, kind: str, default: str) -> str:
-        queue = self.queues[kind]
-        return queue.pop(0) if queue else default
-
-
 def _console() -> tuple[Console, io.StringIO]:
     return text_console(130)
 
 
 def _run(
-    keyboard: Keyboard, console: Console, *, seed: int, bots: int = 4, rounds: int | None = None
+    keyboard: Keys, console: Console, *, seed: int, bots: int = 4, rounds: int | None = None
 ) -> TableDriver:
     return play_title("boundless", keyboard, console, seed=seed, bots=bots, rounds=rounds)
 
 
 def test_console_game_reprompts_on_bad_input() -> None:
     console, out = _console()
-    keyboard = Keyboard(
+    keyboard = Keys(
         console,
-        bets=["abc", "5000", "10", "", "", "", "200", "1"],
-        decisions=["x", "u", "s"],
+        bet=["abc", "5000", "10", "", "", "", "200", "1"],
+        decide=["x", "u", "s"],
         insurance=["maybe", "n"],
     )
     driver = _run(keyboard, console, seed=4, rounds=4)
@@ -376,7 +334,7 @@ def test_console_game_reprompts_on_bad_input() -> None:
 def test_console_insurance_prompt_reprompts() -> None:
     for seed in range(40):
         console, out = _console()
-        keyboard = Keyboard(console, insurance=["maybe", "y"])
+        keyboard = Keys(console, insurance=["maybe", "y"])
         driver = _run(keyboard, console, seed=seed, bots=1, rounds=8)
         if any("[y/N]" in prompt for prompt in keyboard.prompts):
             break
@@ -395,7 +353,7 @@ def test_console_insurance_prompt_reprompts() -> None:
 def test_console_quit_mid_round_finishes_the_hand_and_prints_the_balance(ending: str) -> None:
     console, out = _console()
     # prompts 1-5 are the main bet and four side options; the 6th is the first decision
-    keyboard = Keyboard(console, end_after=5, end_with=ending)
+    keyboard = Keys(console, end_after=5, end_with=ending)
     driver = _run(keyboard, console, seed=4)
     text = out.getvalue()
     assert "You left the table; the autoplay rule finishes the hand(s) in play." in text
@@ -407,7 +365,7 @@ def test_console_quit_mid_round_finishes_the_hand_and_prints_the_balance(ending:
 
 def test_console_game_runs_through_a_shoe_end() -> None:
     console, out = _console()
-    keyboard = Keyboard(console, bets=["5", "", "", "", ""])
+    keyboard = Keys(console, bet=["5", "", "", "", ""])
     driver = _run(keyboard, console, seed=9, bots=3, rounds=70)
     text = out.getvalue()
     assert driver.cycle.shoe_number >= 2
@@ -419,41 +377,21 @@ def test_console_game_runs_through_a_shoe_end() -> None:
 
 
 def test_casino_vocabulary_comes_from_the_rule_set() -> None:
-    rules, chart = load_game("boundless")
+    rules = load_game("boundless")[0]
     casino = rules.model_copy(
         update={"title": rules.title.model_copy(update={"vocabulary": "casino"})}
     )
     console, out = _console()
-    play_commands.run_game(
-        casino,
-        chart,
-        SeededSource(4),
-        balance=START,
-        bots=2,
-        rounds=2,
-        console=console,
-        input_fn=Keyboard(console),
-    )
+    play_title("boundless", Keys(console), console, seed=4, bots=2, rounds=2, rules=casino)
     text = out.getvalue()
     assert "Dealer:" in text and "Main bet" in text and "Final chips:" in text
     assert "facilitator" not in text.lower() and "coins" not in text
 
 
-def _app() -> typer.Typer:
-    app = typer.Typer()
-    play_commands.register(app)
-
-    @app.command("noop")
-    def noop() -> None:  # a second command keeps `play` a named subcommand
-        return None
-
-    return app
-
-
 def test_play_command_with_typed_input(tmp_path: Path) -> None:
     keys = "abc\n10\n\n\n\n\nx\ns\ns\ns\nn\nq\n"
     result = CliRunner().invoke(
-        _app(),
+        play_app(),
         ["play", "--seed", "4", "--bots", "3", "--rounds", "2", "--reveal-dir", str(tmp_path)],
         input=keys,
     )
@@ -475,8 +413,8 @@ def _app_with_verify() -> typer.Typer:
 
 
 def test_play_command_ctrl_d_at_first_prompt_and_unknown_title() -> None:
-    result = CliRunner().invoke(_app(), ["play", "--seed", "1"], input="")
+    result = CliRunner().invoke(play_app(), ["play", "--seed", "1"], input="")
     assert result.exit_code == 0, result.output
     assert "Final coins: 1,000.00" in result.output
-    bad = CliRunner().invoke(_app(), ["play", "--title", "no-such-title"])
+    bad = CliRunner().invoke(play_app(), ["play", "--title", "no-such-title"])
     assert bad.exit_code == 2

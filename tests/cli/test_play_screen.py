@@ -6,13 +6,10 @@ from __future__ import annotations
 import io
 
 import pytest
-from play_helpers import START, play_title, text_console
+from play_helpers import play_title, text_console
 from rich.console import Console
 
-from boundless.cli import play_commands
 from boundless.cli.play_input import parse_bet_line
-from boundless.core.random_source import SeededSource
-from boundless.titles import load_game
 
 BOUNDLESS_SIDES = ["pair", "bust_bonus", "lucky_trio", "poker_trio"]
 
@@ -96,18 +93,7 @@ def test_the_terminal_screen_redraws_the_table_before_each_question() -> None:
     out = io.StringIO()
     console = Console(file=out, width=100, force_terminal=True, color_system=None)
     keyboard = Answers(console, ["10", "", "", "", ""], quit_after=12)
-    rules, chart = load_game("boundless")
-    play_commands.run_game(
-        rules,
-        chart,
-        SeededSource(4),
-        balance=START,
-        bots=2,
-        rounds=2,
-        console=console,
-        input_fn=keyboard,
-        redraw=True,
-    )
+    play_title("boundless", keyboard, console, seed=4, bots=2, rounds=2, redraw=True)
     text = out.getvalue()
     clears = text.count("\x1b[2J")
     assert clears >= len(keyboard.prompts)  # one redraw per question (and one at the end)

@@ -14,12 +14,10 @@ import random
 from collections.abc import Sequence
 
 import pytest
-import typer
-from play_helpers import START, play_title, text_console
+from play_helpers import START, Keys, play_app, play_title, text_console
 from rich.console import Console
 from typer.testing import CliRunner
 
-from boundless.cli import play_commands
 from boundless.cli.bots import Bot, bot_lineup, bot_seats
 from boundless.cli.play_input import parse_spots
 from boundless.cli.table_driver import TableDriver
@@ -39,45 +37,6 @@ from boundless.titles import load_game, shipped_title_keys
 
 S20_MENU = "[bold]u[/bold]=surrender 20%"
 TITLES = [key for key in shipped_title_keys() if key != "boundless"]
-
-
-class Keys:
-    """Answers prompts by kind from scripted queues, else with defaults (Enter, stand, no)."""
-
-    def __init__(self, console: Console, end_after: int | None = None, **queues: list[str]) -> None:
-        self.console = console
-        self.end_after = end_after
-        self.queues = {
-            kind: list(queues.get(kind, []))
-            for kind in ("offer", "spots", "bet", "decide", "insurance")
-        }
-        self.prompts: list[str] = []
-
-    def __call__(self, prompt: str) -> str:
-        self.prompts.append(prompt)
-        if self.end_after is not None and len(self.prompts) > self.end_after:
-            answer = "q"
-        elif "side bets to offer" in prompt:
-            answer = self._next("offer", "")
-        elif prompt.startswith("Spots to play"):
-            answer = self._next("spots", "")
-        elif any(f"={word}" in prompt for word in ("hit", "stand", "split", "surrender")):
-            answer = self._next("decide", self._default_action(prompt))
-        elif "[y/N]" in prompt:
-            answer = self._next("insurance", "n")
-        else:
-            answer = self._next("bet", "")
-        self.console.print(prompt + answer, highlight=False)
-        return answer
-
-    @staticmethod
-    def _default_action(prompt: str) -> str:
-        """Stand, or decline the split where only Split and Surrender 20% are offered."""
-        return "s" if "=stand" in prompt else "u"
-
-    def _next(self, kind: str, default: str) -> str:
-        queue = self.queues[kind]
-        return queue.pop(0) if queue else default
 
 
 def _console() -> tuple[Console, io.StringIO]:
@@ -181,20 +140,11 @@ def test_unlimited_table_plays_rounds_with_bots_on_the_spots_you_pick() -> None:
 def test_the_spot_choice_is_asked_again_until_it_is_usable() -> None:
     console, out = _console()
     keys = Keys(console, spots=["4", "1 1", "a", "1 2 3", "2"])
-    rules, chart = load_game("unlimited")
+    rules = load_game("unlimited")[0]
     limited = rules.model_copy(
         update={"table": rules.table.model_copy(update={"max_spots_per_player": 2})}
     )
-    play_commands.run_game(
-        limited,
-        chart,
-        SeededSource(1),
-        balance=START,
-        bots=0,
-        rounds=1,
-        console=console,
-        input_fn=keys,
-    )
+    play_title("unlimited", keys, console, seed=1, rounds=1, bots=0, rules=limited)
     text = out.getvalue()
     assert "there is no spot 4: the table has spots 1 2 3" in text
     assert "'1 1' names a spot twice" in text
@@ -345,21 +295,10 @@ def test_bots_spread_over_the_spots_and_skip_side_bets_only_without_side_bets() 
     assert len(by_bot[doubler.player_id]) == 2  # this bot plays two spots
 
 
-def _app() -> typer.Typer:
-    app = typer.Typer()
-    play_commands.register(app)
-
-    @app.command("noop")
-    def noop() -> None:  # a second command keeps `play` a named subcommand
-        return None
-
-    return app
-
-
 def test_play_command_runs_a_private_title_from_typed_input() -> None:
     keys = "2 3\n1\n\n\n0\n\n\n0\n\n\n" + "s\n" * 10 + "q\n"
     result = CliRunner().invoke(
-        _app(),
+        play_app(),
         ["play", "--title", "boo-bucks-single-deck", "--seed", "4", "--rounds", "1"],
         input=keys,
     )

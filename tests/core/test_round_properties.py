@@ -47,8 +47,17 @@ def _play_random_round(data: st.DataObject, shoe: Shoe, round_in_shoe: int = 1) 
     if not len(round_.book):
         round_.place_bet("rich", 1, 100, {}, free_amount=1000)
         round_.test_balances["rich"] = 1000  # type: ignore[attr-defined]
+    _play(data, round_, cancel_within=40)
+    return round_
+
+
+def _play(
+    data: st.DataObject, round_: SharedRound, cancel: bool = True, cancel_within: int = 60
+) -> None:
+    """Deal and drive the round with random legal answers until it is over (or cancelled at a
+    random move up to ``cancel_within``); the single-spot rounds are a case of the multi-spot."""
     round_.deal()
-    cancel_at = data.draw(st.integers(0, 40), label="cancel at")
+    cancel_at = data.draw(st.integers(0, cancel_within), label="cancel at") if cancel else 0
     moves = 0
     while not round_.over:
         moves += 1
@@ -58,21 +67,34 @@ def _play_random_round(data: st.DataObject, shoe: Shoe, round_in_shoe: int = 1) 
             break
         if data.draw(st.integers(0, 9), label="pause?") == 0:
             round_.pause("test")
-            assert round_.legal_actions("p0", 1) == frozenset()
+            assert all(not round_.legal_actions(*key) for key in _keys(round_))
             round_.resume()
         if round_.phase == "insurance":
-            for player_id in list(round_.book.player_ids):
+            for player, spot in _keys(round_):
                 if data.draw(st.booleans(), label="insure"):
                     for take in (round_.take_even_money, round_.take_insurance):
                         with contextlib.suppress(RulesError):
-                            take(player_id, 1)
+                            take(player, spot)
         if round_.phase == "decisions":
-            for player_id in list(round_.book.player_ids):
-                legal = sorted(round_.legal_actions(player_id, 1))
-                if legal and data.draw(st.booleans(), label="acts"):
-                    round_.decide(player_id, 1, data.draw(st.sampled_from(legal)))
+            _decide(data, round_)
         round_.advance()
-    return round_
+
+
+def _keys(round_: SharedRound, spot: int | None = None) -> list[tuple[str, int]]:
+    """(player, spot) of every position, or of the positions on one spot."""
+    book = round_.book
+    return [
+        (book.player_ids[int(book.player[position])], int(book.spot[position]))
+        for position in range(len(book))
+        if spot is None or int(book.spot[position]) == spot
+    ]
+
+
+def _decide(data: st.DataObject, round_: SharedRound) -> None:
+    for player, spot in _keys(round_, round_.current_spot):
+        legal = sorted(round_.legal_actions(player, spot))
+        if legal and data.draw(st.booleans(), label="acts"):
+            round_.decide(player, spot, data.draw(st.sampled_from(legal)))
 
 
 def _round_cards(round_: SharedRound) -> list[Card]:

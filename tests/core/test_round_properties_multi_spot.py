@@ -12,7 +12,6 @@ the same round, and views never show the hole card or an undealt card.
 
 from __future__ import annotations
 
-import contextlib
 import itertools
 from collections import Counter
 from typing import Any
@@ -20,7 +19,7 @@ from typing import Any
 import numpy as np
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
-from test_round_properties import _cards_in, _snapshot
+from test_round_properties import _cards_in, _decide, _play, _snapshot
 
 from boundless.core.cards import Card, fresh_decks
 from boundless.core.errors import RulesError
@@ -113,49 +112,6 @@ def _new_round(
     )
     bettor = _bet_unlimited if rules.table.shared else _bet_boo_bucks
     return round_, bettor(data, round_)
-
-
-def _play(data: st.DataObject, round_: SharedRound, cancel: bool = True) -> None:
-    """Deal and drive the round with random legal answers until it is over."""
-    round_.deal()
-    cancel_at = data.draw(st.integers(0, 60), label="cancel at") if cancel else 0
-    moves = 0
-    while not round_.over:
-        moves += 1
-        assert moves < 500, "a round must end"
-        if moves == cancel_at:
-            round_.cancel("test")
-            break
-        if data.draw(st.integers(0, 9), label="pause?") == 0:
-            round_.pause("test")
-            assert all(not round_.legal_actions(*key) for key in _keys(round_))
-            round_.resume()
-        if round_.phase == "insurance":
-            for player, spot in _keys(round_):
-                if data.draw(st.booleans(), label="insure"):
-                    for take in (round_.take_even_money, round_.take_insurance):
-                        with contextlib.suppress(RulesError):
-                            take(player, spot)
-        if round_.phase == "decisions":
-            _decide(data, round_)
-        round_.advance()
-
-
-def _keys(round_: SharedRound, spot: int | None = None) -> list[tuple[str, int]]:
-    """(player, spot) of every position, or of the positions on one spot."""
-    book = round_.book
-    return [
-        (book.player_ids[int(book.player[position])], int(book.spot[position]))
-        for position in range(len(book))
-        if spot is None or int(book.spot[position]) == spot
-    ]
-
-
-def _decide(data: st.DataObject, round_: SharedRound) -> None:
-    for player, spot in _keys(round_, round_.current_spot):
-        legal = sorted(round_.legal_actions(player, spot))
-        if legal and data.draw(st.booleans(), label="acts"):
-            round_.decide(player, spot, data.draw(st.sampled_from(legal)))
 
 
 def _round_cards(round_: SharedRound) -> list[Card]:

@@ -6,7 +6,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from boundless.core.cards import Card
-from boundless.core.side_bets import PENDING, SIDE_BET_KINDS
+from boundless.core.side_bets import PENDING, SIDE_BET_KINDS, SideBetKind
 from boundless.math.side_bets import KIND_SCOPES
 
 cards = st.integers(min_value=0, max_value=51).map(Card)
@@ -21,20 +21,26 @@ KIND_VARIANTS = [
 kind_variants = st.sampled_from(KIND_VARIANTS)
 
 
-@settings(max_examples=400)
-@given(kind_variants, some_card, some_card, some_card, st.none() | dealer_hands)
-def test_reports_only_listed_patterns_and_waits_only_without_dealer_cards(
-    kind_variant: tuple[str, str | None],
-    first: Card,
-    second: Card,
-    up: Card,
-    dealer: list[Card] | None,
-) -> None:
-    name, variant = kind_variant
-    kind = SIDE_BET_KINDS[name]
+Deal = tuple[SideBetKind, str | None, tuple[Card, Card], Card, list[Card] | None]
+
+
+@st.composite
+def deals(draw: st.DrawFn) -> Deal:
+    """A kind and variant, the player's two cards, the up card and the dealer's hand so far
+    (None before the dealer's cards are known; otherwise it starts with the up card)."""
+    name, variant = draw(kind_variants)
+    first, second, up = draw(some_card), draw(some_card), draw(some_card)
+    dealer = draw(st.none() | dealer_hands)
     if dealer is not None:
         dealer = [up, *dealer[1:]]
-    matched = kind.evaluate((first, second), up, dealer, variant)
+    return SIDE_BET_KINDS[name], variant, (first, second), up, dealer
+
+
+@settings(max_examples=400)
+@given(deals())
+def test_reports_only_listed_patterns_and_waits_only_without_dealer_cards(deal: Deal) -> None:
+    kind, variant, player, up, dealer = deal
+    matched = kind.evaluate(player, up, dealer, variant)
     if matched is PENDING:
         assert dealer is None
     else:
@@ -43,18 +49,9 @@ def test_reports_only_listed_patterns_and_waits_only_without_dealer_cards(
 
 
 @settings(max_examples=300)
-@given(kind_variants, some_card, some_card, some_card, st.none() | dealer_hands)
-def test_the_order_of_the_players_two_cards_does_not_matter(
-    kind_variant: tuple[str, str | None],
-    first: Card,
-    second: Card,
-    up: Card,
-    dealer: list[Card] | None,
-) -> None:
-    name, variant = kind_variant
-    kind = SIDE_BET_KINDS[name]
-    if dealer is not None:
-        dealer = [up, *dealer[1:]]
+@given(deals())
+def test_the_order_of_the_players_two_cards_does_not_matter(deal: Deal) -> None:
+    kind, variant, (first, second), up, dealer = deal
     assert kind.evaluate((first, second), up, dealer, variant) == kind.evaluate(
         (second, first), up, dealer, variant
     )

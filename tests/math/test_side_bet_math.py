@@ -2,13 +2,12 @@
 
 from __future__ import annotations
 
-import tomllib
 from collections import defaultdict
 from fractions import Fraction
 from functools import cache
-from pathlib import Path
 
 import pytest
+from tests.math.side_bet_rules import boo_bucks
 
 from boundless.core.rules import RuleSet
 from boundless.math.side_bets import (
@@ -20,21 +19,6 @@ from boundless.math.side_bets import (
     what_if,
 )
 from boundless.titles import load_title
-
-EXAMPLE = Path(__file__).resolve().parents[2] / "docs" / "examples" / "boo-bucks-side-bets.toml"
-
-
-def boo_bucks(decks: int, hits_soft_17: bool = False) -> RuleSet:
-    """The Boundless rule set reshuffled every round, with the Boo Bucks side bets."""
-    side_bets = tomllib.loads(EXAMPLE.read_text(encoding="utf-8"))["side_bets"]
-    return what_if(
-        load_title("boundless"),
-        {
-            "shoe": {"decks": decks, "reshuffle_every_round": True, "burn_after_shuffle": False},
-            "dealer": {"hits_soft_17": hits_soft_17},
-        },
-        side_bets,
-    )
 
 
 def report_of(rules: RuleSet, key: str) -> SideBetReport:
@@ -69,39 +53,45 @@ def test_pair_matches_wizard_of_odds_perfect_pairs_pay_table_b_eight_decks() -> 
     assert round(float(report.rtp) - 1, 6) == -0.033735
 
 
-def test_poker_trio_matches_wizard_of_odds_21_plus_3_six_decks() -> None:
-    # Wizard of Odds, "21+3", version 3 table, 6 decks (same categories, other pays):
-    # suited trips 1040, three of a kind 25272, straight flush 10368, straight 155520,
-    # flush 292896 of 5,013,320 three-card combinations (A-2-3 and Q-K-A count).
+# Wizard of Odds, 6 decks, counts of the 5,013,320 three-card combinations:
+# - "21+3", version 3 table (same categories, other pays); A-2-3 and Q-K-A count;
+# - "Lucky Lucky", pay table 1 analysis; pay table 3 (200/100/50/30/10/3/2/2) is the
+#   Boundless Lucky Trio table.
+@pytest.mark.parametrize(
+    ("key", "expected"),
+    [
+        pytest.param(
+            "poker_trio",
+            {
+                "suited_trips": 1040,
+                "three_of_a_kind": 25272,
+                "straight_flush": 10368,
+                "straight": 155520,
+                "flush": 292896,
+            },
+            id="poker-trio-21-plus-3",
+        ),
+        pytest.param(
+            "lucky_trio",
+            {
+                "suited_777": 80,
+                "suited_678": 864,
+                "unsuited_777": 1944,
+                "unsuited_678": 12960,
+                "suited_21": 26568,
+                "unsuited_21": 406296,
+                "total_19_20": 377568 + 364320,
+            },
+            id="lucky-trio-lucky-lucky",
+        ),
+    ],
+)
+def test_three_card_bets_match_wizard_of_odds_six_decks(key: str, expected: dict[str, int]) -> None:
     rules = what_if(load_title("boundless"), {"shoe": {"decks": 6}})
-    report = report_of(rules, "poker_trio")
+    report = report_of(rules, key)
     total = combinations(312, 3)
     counts = {name: chance * total for name, chance in report.pattern_probabilities.items()}
-    assert counts == {
-        "suited_trips": 1040,
-        "three_of_a_kind": 25272,
-        "straight_flush": 10368,
-        "straight": 155520,
-        "flush": 292896,
-    }
-
-
-def test_lucky_trio_matches_wizard_of_odds_lucky_lucky_six_decks() -> None:
-    # Wizard of Odds, "Lucky Lucky", pay table 1 analysis, 6 decks; pay table 3
-    # (200/100/50/30/10/3/2/2) is the Boundless Lucky Trio table.
-    rules = what_if(load_title("boundless"), {"shoe": {"decks": 6}})
-    report = report_of(rules, "lucky_trio")
-    total = combinations(312, 3)
-    counts = {name: chance * total for name, chance in report.pattern_probabilities.items()}
-    assert counts == {
-        "suited_777": 80,
-        "suited_678": 864,
-        "unsuited_777": 1944,
-        "unsuited_678": 12960,
-        "suited_21": 26568,
-        "unsuited_21": 406296,
-        "total_19_20": 377568 + 364320,
-    }
+    assert counts == expected
 
 
 def test_bust_bonus_matches_published_buster_blackjack_six_decks_h17() -> None:

@@ -9,37 +9,23 @@ from __future__ import annotations
 
 import math
 import random
-import tomllib
 from collections import Counter
-from pathlib import Path
 
 import pytest
+from tests.math.side_bet_rules import boo_bucks
 
 from boundless.core.cards import Card, fresh_decks
 from boundless.core.hands import hand_total
 from boundless.core.random_source import SeededSource
-from boundless.core.rules import RuleSet, SideBetRules
+from boundless.core.rules import SideBetRules
 from boundless.core.side_bets import PENDING, SIDE_BET_KINDS, best_paying_pattern
 from boundless.core.side_bets.boo_bucks_bets import WHEEL_TRIGGER_BY_TARGET
 from boundless.core.wheel import spin_bonus_wheel
-from boundless.math.side_bets import side_bet_returns, what_if
+from boundless.math.side_bets import side_bet_returns
 from boundless.titles import load_title
 
-EXAMPLE = Path(__file__).resolve().parents[2] / "docs" / "examples" / "boo-bucks-side-bets.toml"
 ROUNDS = 40_000
 SIGMAS = 4
-
-
-def boo_bucks(decks: int, hits_soft_17: bool) -> RuleSet:
-    side_bets = tomllib.loads(EXAMPLE.read_text(encoding="utf-8"))["side_bets"]
-    return what_if(
-        load_title("boundless"),
-        {
-            "shoe": {"decks": decks, "reshuffle_every_round": True, "burn_after_shuffle": False},
-            "dealer": {"hits_soft_17": hits_soft_17},
-        },
-        side_bets,
-    )
 
 
 def dealer_hand(cards: list[Card], hits_soft_17: bool) -> list[Card]:

@@ -9,6 +9,7 @@ from __future__ import annotations
 import random
 
 import numpy as np
+import numpy.typing as npt
 import pytest
 from tests.math.simulator_helpers import (
     POLICIES,
@@ -23,16 +24,15 @@ from tests.math.simulator_helpers import (
 
 from boundless.core.cards import ALL_CARDS, Card
 from boundless.core.round.settlement import side_bet_pattern
+from boundless.core.rules import RuleSet
 from boundless.core.side_bets import PENDING
+from boundless.core.strategy_chart import StrategyChart
 from boundless.math.side_bets import what_if
 from boundless.math.simulation.kernels import (
-    C_FIELDS,
     PAIR_TABLE,
-    ST_FIELDS,
     TABLE,
     next_u64,
     randbelow,
-    simulate_chunk,
 )
 from boundless.math.simulation.record import record_shoe
 from boundless.math.simulation.reference import (
@@ -43,8 +43,8 @@ from boundless.math.simulation.reference import (
     simulate_chunk_reference,
 )
 from boundless.math.simulation.rng import py_next_u64, py_randbelow, seed_state
-from boundless.math.simulation.runner import fresh_deck, work_arrays
-from boundless.math.simulation.spec import build_spec
+from boundless.math.simulation.runner import fresh_deck, run_chunk
+from boundless.math.simulation.spec import SimSpec, build_spec
 
 
 def test_xoshiro_twin_gives_the_published_sequence() -> None:
@@ -98,34 +98,28 @@ def test_recorded_shoes_equal_the_reference(key: str, policy: Policy) -> None:
         ], f"{key} {policy} shoe {seed}"
 
 
+def _kernel_and_reference(
+    rules: RuleSet, chart: StrategyChart | None, spec: SimSpec, spots: int, entropy: int, quota: int
+) -> tuple[npt.NDArray[np.float64], npt.NDArray[np.int64], list[list[float]], list[int]]:
+    """The kernel's sums and the plain reference's for one chunk from the same stream."""
+    stats, counts = run_chunk(spec, np.random.SeedSequence(entropy), quota)
+    plain_stats, plain_counts = simulate_chunk_reference(
+        ReferenceGame(rules, chart, "basic", spots),
+        [int(code) for code in fresh_deck(spec)],
+        [int(word) for word in seed_state(np.random.SeedSequence(entropy))],
+        quota,
+        **shoe_options(spec),
+    )
+    return stats, counts, plain_stats, plain_counts
+
+
 @pytest.mark.parametrize("key", TITLES)
 def test_running_sums_equal_the_reference(key: str) -> None:
     rules, chart = game(key)
     spec = spec_of(key, "basic")
     quota = 150 if rules.shoe.reshuffle_every_round else 250
-    state = seed_state(np.random.SeedSequence(11))
-    stats = np.zeros((1 + spec.sides.count, ST_FIELDS))
-    counts = np.zeros(C_FIELDS, dtype=np.int64)
-    simulate_chunk(
-        spec.ip,
-        spec.fp,
-        spec.moves,
-        spec.sides.kernel_arrays(),
-        spec.sides.max_round,
-        fresh_deck(spec),
-        state.copy(),
-        quota,
-        work_arrays(spec),
-        stats,
-        counts,
-    )
-    reference = ReferenceGame(rules, chart, "basic", spec.spots)
-    plain_stats, plain_counts = simulate_chunk_reference(
-        reference,
-        [int(code) for code in fresh_deck(spec)],
-        [int(word) for word in state],
-        quota,
-        **shoe_options(spec),
+    stats, counts, plain_stats, plain_counts = _kernel_and_reference(
+        rules, chart, spec, spec.spots, 11, quota
     )
     assert counts.tolist() == plain_counts
     assert stats.tolist() == plain_stats
@@ -163,28 +157,8 @@ def test_a_shoe_that_runs_out_voids_the_round_like_the_reference() -> None:
     rules, chart = game("boundless")
     variant = what_if(rules, {"shoe": {"decks": 1, "penetration": 1.0, "min_cards_behind_cut": 0}})
     spec = build_spec(variant, chart, "basic")
-    state = seed_state(np.random.SeedSequence(4))
-    stats = np.zeros((1 + spec.sides.count, ST_FIELDS))
-    counts = np.zeros(C_FIELDS, dtype=np.int64)
-    simulate_chunk(
-        spec.ip,
-        spec.fp,
-        spec.moves,
-        spec.sides.kernel_arrays(),
-        spec.sides.max_round,
-        fresh_deck(spec),
-        state.copy(),
-        200,
-        work_arrays(spec),
-        stats,
-        counts,
-    )
-    plain_stats, plain_counts = simulate_chunk_reference(
-        ReferenceGame(variant, chart, "basic", 1),
-        [int(code) for code in fresh_deck(spec)],
-        [int(word) for word in state],
-        200,
-        **shoe_options(spec),
+    stats, counts, plain_stats, plain_counts = _kernel_and_reference(
+        variant, chart, spec, 1, 4, 200
     )
     assert counts[2] == counts[1] > 0  # every shoe ends on a voided round
     assert counts.tolist() == plain_counts and stats.tolist() == plain_stats

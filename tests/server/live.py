@@ -32,6 +32,14 @@ FAST_TIMERS = TimerSettings(
     decision_seconds=2.0,
     round_gap_seconds=0.1,
 )
+# The timers of the tests that seat bots.
+BOT_TIMERS = TimerSettings(
+    scale=0.2,
+    betting_seconds=1.0,
+    insurance_seconds=0.5,
+    decision_seconds=2.0,
+    round_gap_seconds=0.5,
+)
 Message = dict[str, Any]
 
 
@@ -220,23 +228,30 @@ class Client:
     def wait_for(
         self, kind: str, where: Callable[[Message], bool] = lambda _: True, timeout: float = 15.0
     ) -> Message:
-        deadline = time.monotonic() + timeout
-        while True:
-            left = deadline - time.monotonic()
-            if left <= 0:
-                raise AssertionError(f"no {kind!r} message within {timeout}s")
-            message = self.recv(left)
-            if message.get("type") == kind and where(message):
-                return message
+        return self._first(
+            lambda message: message.get("type") == kind and where(message),
+            timeout,
+            f"no {kind!r} message within {timeout}s",
+        )
 
     def answer(self, request_id: str, timeout: float = 10.0) -> Message:
+        return self._first(
+            lambda message: (
+                message.get("type") in ("ack", "error") and message.get("request_id") == request_id
+            ),
+            timeout,
+            f"no answer to {request_id!r}",
+        )
+
+    def _first(self, where: Callable[[Message], bool], timeout: float, failure: str) -> Message:
+        """The first message received that ``where`` accepts; AssertionError(failure) on time."""
         deadline = time.monotonic() + timeout
         while True:
             left = deadline - time.monotonic()
             if left <= 0:
-                raise AssertionError(f"no answer to {request_id!r}")
+                raise AssertionError(failure)
             message = self.recv(left)
-            if message.get("type") in ("ack", "error") and message.get("request_id") == request_id:
+            if where(message):
                 return message
 
     def hello(self) -> Message:

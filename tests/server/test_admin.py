@@ -41,10 +41,7 @@ def until_decision(client: Client) -> Message:
 
 
 def test_pause_freezes_the_timer_and_resume_restores_it(slow_server: LiveServer) -> None:
-    player = slow_server.sign_up("Ana")
-    client = slow_server.client(player["token"])
-    client.hello()
-    client.request({"type": "join", "table_id": "boundless-1"})
+    _, client = slow_server.seated("Ana")
     state = until_decision(client)
     paused = slow_server.admin("pause", reason="maintenance")
     assert paused.status_code == 200, paused.text
@@ -70,11 +67,8 @@ def test_pause_freezes_the_timer_and_resume_restores_it(slow_server: LiveServer)
 
 
 def test_cancel_refunds_every_stake_and_is_recorded(slow_server: LiveServer) -> None:
-    player = slow_server.sign_up("Ben")
+    player, client = slow_server.seated("Ben")
     headers = {"Authorization": f"Bearer {player['token']}"}
-    client = slow_server.client(player["token"])
-    client.hello()
-    client.request({"type": "join", "table_id": "boundless-1"})
     until_decision(client)
     before = slow_server.http.get("/api/v1/me", headers=headers).json()["balance"]
     cancelled = slow_server.admin("cancel", reason="dealer error")

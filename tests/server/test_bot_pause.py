@@ -5,21 +5,9 @@ from __future__ import annotations
 import asyncio
 from typing import Any
 
-import orjson
-
 from boundless.server.bots import Bot, BotSeat
 from boundless.titles import load_game
-
-
-class RecordingHandler:
-    def __init__(self) -> None:
-        self.sent: list[dict[str, Any]] = []
-
-    async def handle_text(self, _connection: Any, text: bytes) -> None:
-        self.sent.append(orjson.loads(text))
-
-    def forget(self, _connection: Any) -> None:
-        pass
+from tests.server.recording_handler import RecordingHandler
 
 
 def test_a_bet_refused_by_a_pause_is_sent_again_after_the_resume() -> None:

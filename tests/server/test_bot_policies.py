@@ -5,25 +5,11 @@ from __future__ import annotations
 import asyncio
 from typing import Any, cast
 
-import orjson
-
 from boundless.core.bots import Policy
 from boundless.server.bots import Bot, BotSeat
 from boundless.server.gateway.handler import MessageHandler
 from boundless.titles import load_game
-
-
-class RecordingHandler:
-    """Stands in for the message handler: keeps what the bot sends."""
-
-    def __init__(self) -> None:
-        self.sent: list[dict[str, Any]] = []
-
-    async def handle_text(self, _connection: object, text: bytes) -> None:
-        self.sent.append(orjson.loads(text))
-
-    def forget(self, _connection: object) -> None:
-        pass
+from tests.server.recording_handler import RecordingHandler
 
 
 def _position(cards: list[str], legal: list[str], offer: str | None = None) -> dict[str, Any]:

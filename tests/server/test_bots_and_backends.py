@@ -2,25 +2,18 @@
 
 from __future__ import annotations
 
-import uuid
 from pathlib import Path
 
-import psycopg
-import pytest
-from sqlalchemy.engine import make_url
-
 from boundless.ledger import check_books, make_engine, make_session_factory
-from boundless.server.config import TimerSettings
-from tests.ledger.conftest import _libpq_dsn, postgres_unavailable, postgres_url
-from tests.server.live import assert_books, bet, play_to_settlement, start_server, wait_until
-
-BOT_TIMERS = TimerSettings(
-    scale=0.2,
-    betting_seconds=1.0,
-    insurance_seconds=0.5,
-    decision_seconds=2.0,
-    round_gap_seconds=0.5,
+from tests.server.live import (
+    BOT_TIMERS,
+    assert_books,
+    bet,
+    play_to_settlement,
+    start_server,
+    wait_until,
 )
+from tests.server.postgres import postgres_schema
 
 
 def _count(database_url: str, sql: str) -> int:
@@ -51,22 +44,10 @@ def test_bots_play_rounds_through_the_protocol(tmp_path: Path) -> None:
 
 
 def test_a_round_on_postgresql(tmp_path: Path) -> None:
-    reason = postgres_unavailable()
-    if reason is not None:
-        pytest.skip(reason)
-    schema = f"server_test_{uuid.uuid4().hex[:12]}"
-    dsn = _libpq_dsn(postgres_url())
-    with psycopg.connect(dsn, autocommit=True) as connection:
-        connection.execute(f'CREATE SCHEMA "{schema}"')
-    url = make_url(postgres_url()).update_query_dict({"options": f"-csearch_path={schema}"})
-    database_url = url.render_as_string(hide_password=False)
-    try:
+    with postgres_schema("server_test") as database_url:
         live = start_server(tmp_path, database_url=database_url)
         try:
-            player = live.sign_up("Pat")
-            client = live.client(player["token"])
-            client.hello()
-            client.request({"type": "join", "table_id": "boundless-1"})
+            player, client = live.seated("Pat")
             assert bet(client, 1000, pair=100)["type"] == "ack"
             settled = play_to_settlement(client)
             assert settled["balance"] == 100_000 - 1100 + settled["paid"]
@@ -82,6 +63,3 @@ def test_a_round_on_postgresql(tmp_path: Path) -> None:
         with make_session_factory(engine).begin() as session:
             assert check_books(session).ok
         engine.dispose()
-    finally:
-        with psycopg.connect(dsn, autocommit=True) as connection:
-            connection.execute(f'DROP SCHEMA IF EXISTS "{schema}" CASCADE')

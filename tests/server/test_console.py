@@ -15,18 +15,10 @@ from prometheus_client.parser import text_string_to_metric_families
 
 from boundless.ledger import check_books, make_engine, make_session_factory
 from boundless.server.admin.exact_figures import compute_figures
-from boundless.server.config import TimerSettings
 from boundless.server.metrics import ServerMetrics
 from boundless.server.titles import TitleCatalog
-from tests.server.live import ADMIN_TOKEN, LiveServer, start_server, wait_until
+from tests.server.live import ADMIN_TOKEN, BOT_TIMERS, LiveServer, start_server, wait_until
 
-BOT_TIMERS = TimerSettings(
-    scale=0.2,
-    betting_seconds=1.0,
-    insurance_seconds=0.5,
-    decision_seconds=2.0,
-    round_gap_seconds=0.5,
-)
 ADMIN = {"Authorization": f"Bearer {ADMIN_TOKEN}"}
 TITLE = "boundless"
 
@@ -48,6 +40,17 @@ SETTLED_ROUND = """
     JOIN server_rounds s ON s.table_id = r.table_id AND s.round_no = r.round_no
         AND s.status = 'settled'
 """
+
+
+def _paid_to_wallets(database_url: str) -> int:
+    """What the ledger paid into wallets over the settled rounds."""
+    return _value(
+        database_url,
+        f"""SELECT sum(e.amount) FROM ledger_entries e
+        JOIN ledger_accounts a ON a.id = e.account_id AND a.kind = 'wallet'
+        JOIN ledger_transactions t ON t.id = e.transaction_id
+            AND t.category IN ('payout', 'settle') {SETTLED_ROUND}""",
+    )
 
 
 def _scrape(live: LiveServer) -> dict[tuple[str, tuple[tuple[str, str], ...]], float]:
@@ -141,13 +144,7 @@ def test_returns_are_the_ledgers_figures(played: LiveServer) -> None:
         JOIN ledger_transactions t ON t.id = e.transaction_id AND t.category = 'stake'
         {SETTLED_ROUND}""",
     )
-    paid = _value(
-        url,
-        f"""SELECT sum(e.amount) FROM ledger_entries e
-        JOIN ledger_accounts a ON a.id = e.account_id AND a.kind = 'wallet'
-        JOIN ledger_transactions t ON t.id = e.transaction_id
-            AND t.category IN ('payout', 'settle') {SETTLED_ROUND}""",
-    )
+    paid = _paid_to_wallets(url)
     settled = _value(url, "SELECT count(*) FROM server_rounds WHERE status = 'settled'")
     staked = sum(amount for _, amount in stakes)
     assert row["rounds"] == settled >= 3
@@ -205,13 +202,7 @@ def test_metrics_count_what_the_ledger_holds(played: LiveServer) -> None:
         if name == "boundless_stakes_coins_total" and dict(labels)["kind"].startswith("side:")
     )
     assert side_metrics == sides
-    paid = _value(
-        url,
-        f"""SELECT sum(e.amount) FROM ledger_entries e
-        JOIN ledger_accounts a ON a.id = e.account_id AND a.kind = 'wallet'
-        JOIN ledger_transactions t ON t.id = e.transaction_id
-            AND t.category IN ('payout', 'settle') {SETTLED_ROUND}""",
-    )
+    paid = _paid_to_wallets(url)
     assert _total(samples, "boundless_payouts_coins_total", title=TITLE) == paid
     settled = _value(url, "SELECT count(*) FROM server_rounds WHERE status = 'settled'")
     assert _total(samples, "boundless_rounds_total", outcome="settled") == settled

@@ -4,14 +4,11 @@ from __future__ import annotations
 
 import signal
 import subprocess
-import uuid
 from collections.abc import Iterator
 from pathlib import Path
 
 import httpx
-import psycopg
 import pytest
-from sqlalchemy.engine import make_url
 
 from boundless.ledger import (
     Category,
@@ -20,8 +17,8 @@ from boundless.ledger import (
     make_engine,
     make_session_factory,
 )
-from tests.ledger.conftest import _libpq_dsn, postgres_unavailable, postgres_url
 from tests.server.live import bet, free_port, serve_process, socket_client
+from tests.server.postgres import postgres_schema
 
 ROUND_MIDDLE = ("insurance", "decisions")
 
@@ -32,19 +29,8 @@ def database_url(request: pytest.FixtureRequest, tmp_path: Path) -> Iterator[str
     if request.param == "sqlite":
         yield f"sqlite:///{tmp_path / 'data' / 'boundless.sqlite'}"
         return
-    reason = postgres_unavailable()
-    if reason is not None:
-        pytest.skip(reason)
-    schema = f"crash_test_{uuid.uuid4().hex[:12]}"
-    dsn = _libpq_dsn(postgres_url())
-    with psycopg.connect(dsn, autocommit=True) as connection:
-        connection.execute(f'CREATE SCHEMA "{schema}"')
-    url = make_url(postgres_url()).update_query_dict({"options": f"-csearch_path={schema}"})
-    try:
-        yield url.render_as_string(hide_password=False)
-    finally:
-        with psycopg.connect(dsn, autocommit=True) as connection:
-            connection.execute(f'DROP SCHEMA IF EXISTS "{schema}" CASCADE')
+    with postgres_schema("crash_test") as url:
+        yield url
 
 
 def serve(data_dir: Path, port: int, log: Path, database_url: str) -> subprocess.Popen[bytes]:

@@ -11,11 +11,8 @@ from tests.server.live import LiveServer, bet, start_server, wait_until
 
 
 def test_a_disconnected_players_round_plays_on_and_settles(server: LiveServer) -> None:
-    player = server.sign_up("Gone")
+    player, client = server.seated("Gone")
     headers = {"Authorization": f"Bearer {player['token']}"}
-    client = server.client(player["token"])
-    client.hello()
-    client.request({"type": "join", "table_id": "boundless-1"})
     placed = bet(client, 1000)
     assert placed["type"] == "ack"
     client.close()
@@ -39,10 +36,7 @@ def test_a_player_who_leaves_is_not_waited_for(tmp_path: Path) -> None:
         seed=100,  # the first round stops for decisions (4C 4D against 2D)
     )
     try:
-        player = live.sign_up("Lea")
-        client = live.client(player["token"])
-        client.hello()
-        client.request({"type": "join", "table_id": "boundless-1"})
+        _, client = live.seated("Lea")
         assert bet(client, 1000)["type"] == "ack"
         client.wait_for("state", lambda m: (m.get("timer") or {}).get("kind") == "decision")
         assert client.request({"type": "leave", "table_id": "boundless-1"})["type"] == "ack"

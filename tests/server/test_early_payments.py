@@ -17,10 +17,7 @@ from tests.server.live import assert_books, play_to_settlement, start_server
 def test_a_blackjack_paid_at_once_pays_for_a_double_on_the_next_spot(tmp_path: Path) -> None:
     live = start_server(tmp_path, starting_grant=2000)
     try:
-        player = live.sign_up("Una")
-        client = live.client(player["token"])
-        client.hello()
-        client.request({"type": "join", "table_id": "unlimited-1"})
+        player, client = live.seated("Una", "unlimited-1")
         answer = client.request(
             {
                 "type": "bet",

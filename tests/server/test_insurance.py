@@ -13,10 +13,7 @@ ACE_UP_DEALER_BLACKJACK = 28
 def test_insurance_is_staked_and_pays_two_to_one(tmp_path: Path) -> None:
     live = start_server(tmp_path, seed=ACE_UP_DEALER_BLACKJACK)
     try:
-        player = live.sign_up("Ivy")
-        client = live.client(player["token"])
-        client.hello()
-        client.request({"type": "join", "table_id": "boundless-1"})
+        player, client = live.seated("Ivy")
         assert bet(client, 1000)["type"] == "ack"
         offer = client.wait_for(
             "you", lambda m: m["player"]["positions"][0]["insurance_offer"] == "insurance"

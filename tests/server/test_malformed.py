@@ -102,10 +102,7 @@ def live(tmp_path_factory: pytest.TempPathFactory) -> Iterator[LiveServer]:
 
 @pytest.fixture(scope="module")
 def player(live: LiveServer) -> Iterator[tuple[Client, str]]:
-    signed = live.sign_up("Fuzz")
-    client = live.client(signed["token"])
-    client.hello()
-    client.request({"type": "join", "table_id": "boundless-1"})
+    signed, client = live.seated("Fuzz")
     yield client, signed["player_id"]
     client.close()
 

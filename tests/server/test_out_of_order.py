@@ -68,10 +68,7 @@ def round_in_decisions(
     live = start_server(
         tmp_path_factory.mktemp("order"), timers=LONG_STEP, seed=SPLITTABLE_FOURS_AGAINST_TWO
     )
-    player = live.sign_up("Otto")
-    client = live.client(player["token"])
-    client.hello()
-    client.request({"type": "join", "table_id": "boundless-1"})
+    player, client = live.seated("Otto")
     assert bet(client, 1000)["type"] == "ack"
     client.wait_for("state", lambda m: (m.get("timer") or {}).get("kind") == "decision")
     yield live, client, player["player_id"]

@@ -10,7 +10,7 @@ from typing import Any
 import pytest
 
 from boundless.server.config import TimerSettings
-from tests.server.live import Client, LiveServer, bet, start_server
+from tests.server.live import Client, LiveServer, Message, bet, start_server
 
 SLOW_WINDOWS = TimerSettings(
     betting_seconds=60.0, insurance_seconds=60.0, decision_seconds=2.0, round_gap_seconds=0.1
@@ -69,15 +69,7 @@ def test_private_insurance_closes_when_every_offer_is_answered(live: LiveServer)
             if message.get("type") == "you" and message["phase"] == "decisions":
                 for position in message["player"]["positions"]:
                     if position["legal_actions"]:
-                        client.send(
-                            {
-                                "type": "decide",
-                                "table_id": table_id,
-                                "spot": position["spot"],
-                                "step": message["step"],
-                                "action": "stand",
-                            }
-                        )
+                        _stand(client, table_id, message, position)
         if not offers:
             continue
         for position in offers:
@@ -137,6 +129,19 @@ def test_owner_names_and_closes_a_private_table(live: LiveServer) -> None:
     client.close()
 
 
+def _stand(client: Client, table_id: str, you: Message, position: Message) -> None:
+    """Stand the position at the step the ``you`` message asks about."""
+    client.send(
+        {
+            "type": "decide",
+            "table_id": table_id,
+            "spot": position["spot"],
+            "step": you["step"],
+            "action": "stand",
+        }
+    )
+
+
 def _play_out(client: Client, table_id: str) -> None:
     """Stand on every decision and decline every offer until the round settles."""
     while True:
@@ -157,15 +162,7 @@ def _play_out(client: Client, table_id: str) -> None:
                     }
                 )
             if message["phase"] == "decisions" and position["legal_actions"]:
-                client.send(
-                    {
-                        "type": "decide",
-                        "table_id": table_id,
-                        "spot": position["spot"],
-                        "step": message["step"],
-                        "action": "stand",
-                    }
-                )
+                _stand(client, table_id, message, position)
 
 
 def test_lobby_row_lists_the_last_dealer_results(live: LiveServer) -> None:

@@ -113,10 +113,7 @@ def test_a_round_from_bet_to_record(server: LiveServer) -> None:
 
 
 def test_hole_card_is_not_sent_before_it_is_revealed(server: LiveServer) -> None:
-    player = server.sign_up("Dan")
-    client = server.client(player["token"])
-    client.hello()
-    client.request({"type": "join", "table_id": "boundless-1"})
+    player, client = server.seated("Dan")
     bet(client, 1000)
     settled = play_to_settlement(client)
     detail = server.http.get(

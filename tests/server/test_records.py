@@ -48,10 +48,7 @@ def test_records_page_newest_first_and_only_for_their_player(server: LiveServer)
 
 
 def test_the_stored_event_log_rebuilds_the_round(server: LiveServer) -> None:
-    player = server.sign_up("Cleo")
-    client = server.client(player["token"])
-    client.hello()
-    client.request({"type": "join", "table_id": "boundless-1"})
+    player, client = server.seated("Cleo")
     assert bet(client, 2000, pair=100)["type"] == "ack"
     settled = play_to_settlement(
         client, lambda position: "hit" if position["hands"][-1]["total"] < 13 else "stand"

@@ -3,19 +3,16 @@ keep-alive connection survives every answer (a fault used to reset it)."""
 
 from __future__ import annotations
 
-import uuid
 from collections.abc import Iterator
 from urllib.parse import quote
 
 import httpx
-import psycopg
 import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
-from sqlalchemy.engine import make_url
 
-from tests.ledger.conftest import _libpq_dsn, postgres_unavailable, postgres_url
 from tests.server.live import LiveServer, start_server
+from tests.server.postgres import postgres_schema
 
 BEYOND_64_BITS = "99999999999999999999"
 SUPERSCRIPT_TWO = "%C2%B2"  # '²'.isdigit() is true, int('²') fails
@@ -33,20 +30,10 @@ def live(
         yield server
         server.stop()
         return
-    reason = postgres_unavailable()
-    if reason is not None:
-        pytest.skip(reason)
-    schema = f"rest_errors_{uuid.uuid4().hex[:12]}"
-    with psycopg.connect(_libpq_dsn(postgres_url()), autocommit=True) as connection:
-        connection.execute(f'CREATE SCHEMA "{schema}"')
-    url = make_url(postgres_url()).update_query_dict({"options": f"-csearch_path={schema}"})
-    try:
-        server = start_server(folder, database_url=url.render_as_string(hide_password=False))
+    with postgres_schema("rest_errors") as url:
+        server = start_server(folder, database_url=url)
         yield server
         server.stop()
-    finally:
-        with psycopg.connect(_libpq_dsn(postgres_url()), autocommit=True) as connection:
-            connection.execute(f'DROP SCHEMA "{schema}" CASCADE')
 
 
 @pytest.fixture(scope="module")

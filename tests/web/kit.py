@@ -10,7 +10,7 @@ import subprocess
 import sys
 import time
 import urllib.request
-from collections.abc import Iterator
+from collections.abc import Iterator, Sequence
 from pathlib import Path
 from typing import Any
 
@@ -64,8 +64,27 @@ def post_json(url: str, body: Any, token: str | None = None) -> Any:
         return json.load(response)
 
 
-def serve(data_dir: Path) -> Iterator[str]:
-    """``boundless serve`` with short timers and two bots; yields its base URL."""
+# The flags the browser tests' server runs with: short timers, a known starting grant.
+BROWSER_OPTIONS = (
+    "--starting-grant",
+    str(STARTING_GRANT),
+    "--betting-seconds",
+    str(BETTING_SECONDS),
+    "--insurance-seconds",
+    "4",
+    "--decision-seconds",
+    "6",
+    "--round-gap-seconds",
+    "2",
+)
+
+
+def serve(
+    data_dir: Path,
+    options: Sequence[str] = BROWSER_OPTIONS,
+    admin_token: str = "browser-test-admin",
+) -> Iterator[str]:
+    """``boundless serve`` with two bots and these options; yields its base URL."""
     port = free_port()
     log_path = data_dir / "serve.log"
     command = [
@@ -79,20 +98,11 @@ def serve(data_dir: Path) -> Iterator[str]:
         str(data_dir),
         "--bots",
         "2",
-        "--starting-grant",
-        str(STARTING_GRANT),
-        "--betting-seconds",
-        str(BETTING_SECONDS),
-        "--insurance-seconds",
-        "4",
-        "--decision-seconds",
-        "6",
-        "--round-gap-seconds",
-        "2",
+        *options,
         "--log-level",
         "warning",
     ]
-    env = {**os.environ, "BOUNDLESS_ADMIN_TOKEN": "browser-test-admin"}
+    env = {**os.environ, "BOUNDLESS_ADMIN_TOKEN": admin_token}
     with log_path.open("w") as log:
         process = subprocess.Popen(command, cwd=ROOT, env=env, stdout=log, stderr=subprocess.STDOUT)
     base = f"http://127.0.0.1:{port}"

@@ -137,9 +137,8 @@ def test_engine_and_browser_agree_on_shoe_commitments(server: str, browser: Any)
     page.close()
 
 
-def test_sign_up_play_record_and_languages(
-    server: str, browser: Any, failure_shots: list[Any]
-) -> None:
+def _open_lobby(server: str, browser: Any, failure_shots: list[Any]) -> tuple[Any, Any, list[str]]:
+    """A desktop page on the lobby, ready; page errors are collected in the returned list."""
     context = browser.new_context(viewport=DESKTOP, reduced_motion="reduce", locale="en-US")
     page = context.new_page()
     failure_shots.append(page)
@@ -147,6 +146,13 @@ def test_sign_up_play_record_and_languages(
     page.on("pageerror", lambda error: errors.append(str(error)))
     page.goto(server + "/")
     page.wait_for_selector("body[data-ready='true']")
+    return context, page, errors
+
+
+def test_sign_up_play_record_and_languages(
+    server: str, browser: Any, failure_shots: list[Any]
+) -> None:
+    context, page, errors = _open_lobby(server, browser, failure_shots)
     shot(page, "desktop-lobby-signed-out")
 
     # Sign up: the token is kept, the wallet shows the starting grant.
@@ -256,13 +262,7 @@ def test_private_table_seat_rule_and_shoe_verification(
 ) -> None:
     """A private table from the lobby: pick its side bets, see the seat rule, play a round, and
     verify its shoe (reshuffled every round, so revealed at once) with one click."""
-    context = browser.new_context(viewport=DESKTOP, reduced_motion="reduce", locale="en-US")
-    page = context.new_page()
-    failure_shots.append(page)
-    errors: list[str] = []
-    page.on("pageerror", lambda error: errors.append(str(error)))
-    page.goto(server + "/")
-    page.wait_for_selector("body[data-ready='true']")
+    context, page, errors = _open_lobby(server, browser, failure_shots)
     page.fill("#signup-name", "Bo")
     page.click("#signup-submit")
     page.wait_for_selector("#private-open")

@@ -8,9 +8,6 @@ count in the returns table, the books still balancing), and saves a screenshot i
 
 from __future__ import annotations
 
-import os
-import subprocess
-import sys
 import time
 from collections.abc import Iterator
 from pathlib import Path
@@ -20,65 +17,30 @@ import httpx
 import pytest
 
 from boundless.ledger import make_engine
-from tests.web.kit import ROOT, SCREENSHOTS, free_port
+from tests.web.kit import SCREENSHOTS, serve
 
 pytestmark = pytest.mark.slow
 
 ADMIN_TOKEN = "console-browser-admin"
 TABLE = "boundless-1"
+CONSOLE_OPTIONS = (
+    "--betting-seconds",
+    "2",
+    "--insurance-seconds",
+    "1",
+    "--decision-seconds",
+    "2",
+    "--round-gap-seconds",
+    "1",
+)
 
 
 @pytest.fixture(scope="module")
 def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[tuple[str, Path]]:
     """``boundless serve`` with two bots and short timers: its base URL and data folder."""
-    port = free_port()
     data_dir = tmp_path_factory.mktemp("console-data")
-    log_path = data_dir / "serve.log"
-    command = [
-        sys.executable,
-        "-m",
-        "boundless.cli.main",
-        "serve",
-        "--port",
-        str(port),
-        "--data-dir",
-        str(data_dir),
-        "--bots",
-        "2",
-        "--betting-seconds",
-        "2",
-        "--insurance-seconds",
-        "1",
-        "--decision-seconds",
-        "2",
-        "--round-gap-seconds",
-        "1",
-        "--log-level",
-        "warning",
-    ]
-    env = {**os.environ, "BOUNDLESS_ADMIN_TOKEN": ADMIN_TOKEN}
-    with log_path.open("w") as log:
-        process = subprocess.Popen(command, cwd=ROOT, env=env, stdout=log, stderr=subprocess.STDOUT)
-    base = f"http://127.0.0.1:{port}"
-    try:
-        deadline = time.monotonic() + 30
-        while True:
-            try:
-                if httpx.get(f"{base}/api/v1/tables", timeout=5).status_code == 200:
-                    break
-            except httpx.HTTPError:
-                pass
-            if process.poll() is not None or time.monotonic() > deadline:
-                pytest.fail(f"boundless serve did not start:\n{log_path.read_text()[-3000:]}")
-            time.sleep(0.2)
+    for base in serve(data_dir, CONSOLE_OPTIONS, ADMIN_TOKEN):
         yield base, data_dir
-    finally:
-        process.terminate()
-        try:
-            process.wait(timeout=10)
-        except subprocess.TimeoutExpired:
-            process.kill()
-            process.wait()
 
 
 def _admin_get(base: str, path: str) -> Any:

@@ -78,18 +78,25 @@ def _frames(page: Any) -> list[dict[str, Any]]:
     return [f for f in frames if f["round"] == frames[-1]["round"]]
 
 
+def _at_the_decision(page: Any, server: str, name: str) -> MockSocket:
+    """Sign ``name`` up and open the table on a mocked socket at round 1's first decision, with
+    the frame recorder running; returns the socket, to push the rest of the round."""
+    mock = MockSocket(page)
+    mock.initial = _deal(1)
+    sign_up(page, server, name)
+    page.goto(f"{server}/#/table/{TABLE_ID}")
+    page.wait_for_selector("#action-stand:not([disabled])")
+    page.evaluate(RECORDER)
+    return mock
+
+
 def test_reveal_is_paced_and_results_come_last(
     server: str, browser: Any, failure_shots: list[Any]
 ) -> None:
     context = browser.new_context(viewport={"width": 1280, "height": 720}, locale="en-US")
     page = context.new_page()
     failure_shots.append(page)
-    mock = MockSocket(page)
-    mock.initial = _deal(1)
-    sign_up(page, server, "Pace")
-    page.goto(f"{server}/#/table/{TABLE_ID}")
-    page.wait_for_selector("#action-stand:not([disabled])")
-    page.evaluate(RECORDER)
+    mock = _at_the_decision(page, server, "Pace")
 
     # Everything at once, as the server sends it: the page deals it out one card at a time.
     mock.push(*_dealer_plays(1), _result(1))
@@ -134,12 +141,7 @@ def test_reveal_is_paced_and_results_come_last(
 def test_reduced_motion_shows_the_table_at_once(server: str, browser: Any) -> None:
     context = browser.new_context(viewport={"width": 1280, "height": 720}, reduced_motion="reduce")
     page = context.new_page()
-    mock = MockSocket(page)
-    mock.initial = _deal(1)
-    sign_up(page, server, "Still")
-    page.goto(f"{server}/#/table/{TABLE_ID}")
-    page.wait_for_selector("#action-stand:not([disabled])")
-    page.evaluate(RECORDER)
+    mock = _at_the_decision(page, server, "Still")
     mock.push(*_dealer_plays(1), _result(1))
     page.wait_for_selector("#result-net")
     counts = sorted({f["dealer"] for f in _frames(page)})

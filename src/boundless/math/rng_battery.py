@@ -239,34 +239,42 @@ def permutations_test(tally: ShuffleTally) -> TestResult:
     )
 
 
+def _z_test(
+    key: str,
+    name: str,
+    total: float,
+    shuffles: int,
+    moments: tuple[float, float],
+    detail: str,
+) -> TestResult:
+    """A per-shoe statistic summed over the shoes, scored against its exact mean and variance."""
+    mean, variance = moments
+    z = (total - shuffles * mean) / math.sqrt(shuffles * variance)
+    p_value = normal_two_sided_p(z)
+    return TestResult(key, name, z, None, p_value, _verdict(p_value), detail)
+
+
 def runs_test(tally: ShuffleTally) -> TestResult:
     high = sum(1 for card in tally.deck if card.rank >= HIGH_RANK)
     mean, variance = runs_moments(high, tally.size - high)
-    z = (tally.runs_total - tally.shuffles * mean) / math.sqrt(tally.shuffles * variance)
-    p_value = normal_two_sided_p(z)
-    return TestResult(
+    return _z_test(
         "runs",
         "runs, high/low ranks",
-        z,
-        None,
-        p_value,
-        _verdict(p_value),
+        tally.runs_total,
+        tally.shuffles,
+        (mean, variance),
         f"Wald-Wolfowitz: {tally.runs_total / tally.shuffles:,.2f} runs per shoe, "
         f"{mean:,.2f} expected",
     )
 
 
 def serial_test(tally: ShuffleTally) -> TestResult:
-    mean, variance = serial_moments([card.rank for card in tally.deck])
-    z = (tally.serial_total - tally.shuffles * mean) / math.sqrt(tally.shuffles * variance)
-    p_value = normal_two_sided_p(z)
-    return TestResult(
+    return _z_test(
         "serial",
         "serial correlation, lag 1",
-        z,
-        None,
-        p_value,
-        _verdict(p_value),
+        tally.serial_total,
+        tally.shuffles,
+        serial_moments([card.rank for card in tally.deck]),
         "circular lag-1 products of the dealt ranks, exact permutation moments",
     )
 

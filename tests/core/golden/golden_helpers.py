@@ -140,6 +140,16 @@ def seat(
     bet(round_, player, 1, main, sides, balance)
 
 
+def dealt(
+    game: str, cards: str, *, balance: int = BALANCE, rules: RuleSet | None = None
+) -> tuple[SharedRound, Shoe]:
+    """A round of ``game`` from these cards with player "p" betting on spot 1, already dealt."""
+    round_, shoe = new_round(game, cards, rules=rules)
+    bet(round_, "p", 1, balance=balance)
+    round_.deal()
+    return round_, shoe
+
+
 def _key(key: Key) -> tuple[str, int]:
     return (key, 1) if isinstance(key, str) else key
 

@@ -34,6 +34,27 @@ def replay(path: Path) -> tuple[int, str, str]:
     return outcome.exit_code, outcome.stdout, outcome.stderr
 
 
+def replay_installed(path: Path) -> subprocess.CompletedProcess[str]:
+    """``boundless replay`` run as its own process, as an installed command is."""
+    return subprocess.run(
+        [sys.executable, "-m", "boundless.cli.main", "replay", str(path)],
+        capture_output=True,
+        text=True,
+        check=False,
+        timeout=60,
+    )
+
+
+def assert_refused(path: Path, words: str) -> None:
+    """Replaying ``path`` exits 2 with one ``error:`` line naming ``words``, and prints nothing."""
+    code, out, err = replay(path)
+    assert code == 2, err
+    assert out == ""
+    assert err.endswith("\n") and err.count("\n") == 1, err
+    assert err.startswith("error: ")
+    assert words in err
+
+
 def test_every_scenario_has_an_expected_output() -> None:
     assert len(INPUTS) >= 15
     for path in INPUTS:
@@ -100,13 +121,7 @@ def test_scenario_balances_add_up(path: Path) -> None:
 
 def test_the_installed_command_replays_a_scenario() -> None:
     path = SCENARIOS / "hit_then_bust.json"
-    done = subprocess.run(
-        [sys.executable, "-m", "boundless.cli.main", "replay", str(path)],
-        capture_output=True,
-        text=True,
-        check=False,
-        timeout=60,
-    )
+    done = replay_installed(path)
     assert (done.returncode, done.stderr) == (0, "")
     expected = json.loads(path.with_suffix(".expected.json").read_text())
     assert differences(expected, json.loads(done.stdout)) == []
@@ -255,12 +270,7 @@ def test_replay_error_exits_2_with_one_line_on_stderr_and_nothing_on_stdout(
     _, content, words = case
     path = tmp_path / "scenario.json"
     path.write_text(content if isinstance(content, str) else json.dumps(content))
-    code, out, err = replay(path)
-    assert code == 2, err
-    assert out == ""
-    assert err.endswith("\n") and err.count("\n") == 1, err
-    assert err.startswith("error: ")
-    assert words in err
+    assert_refused(path, words)
 
 
 def test_replay_of_a_missing_file(tmp_path: Path) -> None:
@@ -272,13 +282,7 @@ def test_replay_of_a_missing_file(tmp_path: Path) -> None:
 def test_replay_error_through_the_installed_command(tmp_path: Path) -> None:
     path = tmp_path / "scenario.json"
     path.write_text(json.dumps(changed("players.0.actions", ["split"])))
-    done = subprocess.run(
-        [sys.executable, "-m", "boundless.cli.main", "replay", str(path)],
-        capture_output=True,
-        text=True,
-        check=False,
-        timeout=60,
-    )
+    done = replay_installed(path)
     assert (done.returncode, done.stdout) == (2, "")
     assert done.stderr.count("\n") == 1 and "split" in done.stderr
 

@@ -14,6 +14,7 @@ from golden_helpers import (
     Hand,
     bet,
     dealer,
+    dealt,
     hand,
     hands,
     net,
@@ -107,19 +108,8 @@ def test_stand_deals_no_more_cards_and_play_proceeds_to_the_next_hand() -> None:
     assert hand(round_, "p", 2) == Hand("5S 6H 4C", 15, 1000, "lose", 0)
 
 
-@pytest.mark.parametrize("pair", ["TS KD", "JS QD", "8S 8D", "AS AD"])
-def test_two_cards_of_equal_point_value_may_be_split(pair: str) -> None:
-    first, second = pair.split()
-    round_, _ = new_round(BOO_BUCKS, f"{first} 6H {second} TC")
-    bet(round_, "p", 1)
-    round_.deal()
-    assert Action.SPLIT in round_.legal_actions("p", 1)
-
-
 def test_two_cards_of_different_value_may_not_be_split() -> None:
-    round_, shoe = new_round(BOO_BUCKS, "TS 6H 9D TC")
-    bet(round_, "p", 1)
-    round_.deal()
+    round_, shoe = dealt(BOO_BUCKS, "TS 6H 9D TC")
     assert Action.SPLIT not in round_.legal_actions("p", 1)
     with (
         unchanged(round_, shoe),
@@ -144,9 +134,7 @@ def test_a_split_costs_a_wager_equal_to_the_base_and_each_hand_is_played_in_turn
 
 def test_double_down_doubles_the_base_wager_for_exactly_one_card() -> None:
     # 6S 5D = 11 against 6H (hole TC) doubles: 2C, 13, and stands; the dealer's 16 takes 9S.
-    round_, _ = new_round(BOO_BUCKS, "6S 6H 5D TC 2C 9S")
-    bet(round_, "p", 1)
-    round_.deal()
+    round_, _ = dealt(BOO_BUCKS, "6S 6H 5D TC 2C 9S")
     round_.decide("p", 1, "double")
     round_.close_step()
     assert round_.phase == "dealer"
@@ -193,9 +181,7 @@ def test_the_peek_ends_the_round_at_once_on_a_dealer_blackjack_under_a_ten() -> 
 
 
 def test_the_peek_without_a_blackjack_keeps_the_hole_card_hidden() -> None:
-    round_, _ = new_round(BOO_BUCKS, "9S TD 8H 7C")
-    bet(round_, "p", 1)
-    round_.deal()
+    round_, _ = dealt(BOO_BUCKS, "9S TD 8H 7C")
     assert round_.phase == "decisions"
     assert round_.hole_card is None
     assert player_view(round_, "p")["dealer"]["hole_hidden"] is True

@@ -17,6 +17,7 @@ from golden_helpers import (
     Hand,
     bet,
     dealer,
+    dealt,
     hands,
     new_round,
     play,
@@ -130,9 +131,7 @@ def test_double_on_a_split_hand_by_preset(preset: str) -> None:
     """8S 8D against 6H (hole TC): split; hand 1 takes 3C (11). With double after split it
     doubles on 9C (20); without, it hits 9C. Hand 2 takes 2D (10) and stands; the dealer's
     16 draws 9S and busts."""
-    round_, _ = new_round(preset, "8S 6H 8D TC 3C 9C 2D 9S")
-    bet(round_, "p", 1)
-    round_.deal()
+    round_, _ = dealt(preset, "8S 6H 8D TC 3C 9C 2D 9S")
     round_.decide("p", 1, "split")
     round_.close_step()
     das = SWITCHES[preset][2]
@@ -149,9 +148,7 @@ def test_split_aces_take_one_card_or_may_be_hit_by_preset(preset: str) -> None:
     """AS AD against 6H (hole TC): split; hand 1 takes 5C (soft 16). One-card presets stand it
     and move on; the split-aces-hit preset lets it hit 4C (soft 20). Never a double."""
     one_card = SWITCHES[preset][3]
-    round_, _ = new_round(preset, "AS 6H AD TC 5C 4C KD 8S 9S")
-    bet(round_, "p", 1)
-    round_.deal()
+    round_, _ = dealt(preset, "AS 6H AD TC 5C 4C KD 8S 9S")
     round_.decide("p", 1, "split")
     round_.close_step()
     if one_card:
@@ -177,9 +174,7 @@ def test_an_operator_may_set_any_switch() -> None:
         double={"after_split": False},
         split={"split_aces_one_card": False},
     )
-    round_, _ = new_round(BOO_BUCKS, "AS 6H AD AC 5C 4C KD 2S 3S", rules=rules)
-    bet(round_, "p", 1)
-    round_.deal()
+    round_, _ = dealt(BOO_BUCKS, "AS 6H AD AC 5C 4C KD 2S 3S", rules=rules)
     round_.decide("p", 1, "split")
     round_.close_step()
     assert round_.legal_actions("p", 1) == frozenset({Action.HIT, Action.STAND})

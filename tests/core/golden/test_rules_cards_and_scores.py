@@ -8,7 +8,18 @@ from __future__ import annotations
 from collections import Counter
 
 import pytest
-from golden_helpers import RULES, Hand, boundless_round, hand, hands, play, seat, side
+from golden_helpers import (
+    BOUNDLESS,
+    RULES,
+    Hand,
+    boundless_round,
+    dealt,
+    hand,
+    hands,
+    play,
+    seat,
+    side,
+)
 
 from boundless.core.cards import ALL_CARDS
 from boundless.core.random_source import SeededSource
@@ -98,9 +109,7 @@ def test_two_aces_score_twelve() -> None:
 
 def test_a_hand_over_21_is_bust_and_loses_at_once() -> None:
     # Player KS 6H = 16 hits 9C = 25: bust, no further decision, payout 0.
-    round_, shoe = boundless_round("KS 7C 6H TD 9C")
-    seat(round_, "p")
-    round_.deal()
+    round_, shoe = dealt(BOUNDLESS, "KS 7C 6H TD 9C")
     round_.decide("p", 1, "hit")
     round_.close_step()
     assert round_.phase == "dealer"  # nothing left to decide
@@ -119,9 +128,7 @@ def test_twenty_one_is_not_a_bust() -> None:
 
 def test_ace_and_ten_value_as_first_two_cards_is_a_natural_blackjack() -> None:
     # The document's example: heart ace and spade jack.
-    round_, _ = boundless_round("AH 7C JS TD")
-    seat(round_, "p")
-    round_.deal()
+    round_, _ = dealt(BOUNDLESS, "AH 7C JS TD")
     assert round_.path_of(round_.position("p", 1)).hands[0].status == "blackjack"
     assert round_.phase == "dealer"  # a blackjack is never asked for a decision
     round_.run_to_end()

@@ -9,9 +9,11 @@ from __future__ import annotations
 
 import pytest
 from golden_helpers import (
+    BOUNDLESS,
     Hand,
     boundless_round,
     dealer,
+    dealt,
     hand,
     net,
     paid,
@@ -28,9 +30,7 @@ from boundless.core.round.views import player_view
 
 
 def test_insurance_is_offered_when_the_up_card_is_an_ace() -> None:
-    round_, _ = boundless_round("9S AD 7H 6C")
-    seat(round_, "p")
-    round_.deal()
+    round_, _ = dealt(BOUNDLESS, "9S AD 7H 6C")
     assert round_.phase == "insurance"
     assert round_.can_take_insurance("p", 1)
     assert player_view(round_, "p")["player"]["positions"][0]["insurance_offer"] == "insurance"
@@ -38,9 +38,7 @@ def test_insurance_is_offered_when_the_up_card_is_an_ace() -> None:
 
 @pytest.mark.parametrize("up", ["KD", "TD", "9D", "2D"])
 def test_no_insurance_against_any_other_up_card(up: str) -> None:
-    round_, shoe = boundless_round(f"9S {up} 7H 6C")
-    seat(round_, "p")
-    round_.deal()
+    round_, shoe = dealt(BOUNDLESS, f"9S {up} 7H 6C")
     assert round_.phase == "decisions"
     with unchanged(round_, shoe), pytest.raises(PhaseError):
         round_.take_insurance("p", 1)
@@ -83,9 +81,7 @@ def test_insurance_is_lost_without_a_dealer_blackjack_even_when_the_hand_wins() 
 
 def test_insurance_is_allowed_with_a_player_blackjack_and_pays_beside_the_push() -> None:
     # Player AS KH, dealer AD KC: the blackjacks push (1000 back) and insurance pays 1500.
-    round_, _ = boundless_round("AS AD KH KC")
-    seat(round_, "p")
-    round_.deal()
+    round_, _ = dealt(BOUNDLESS, "AS AD KH KC")
     assert round_.can_take_insurance("p", 1)
     round_.take_insurance("p", 1)
     round_.run_to_end()
@@ -103,9 +99,7 @@ def test_insured_blackjack_without_dealer_blackjack_is_paid_three_to_two() -> No
 
 
 def test_no_even_money_in_boundless() -> None:
-    round_, shoe = boundless_round("AS AD KH 7C")
-    seat(round_, "p")
-    round_.deal()
+    round_, shoe = dealt(BOUNDLESS, "AS AD KH 7C")
     with unchanged(round_, shoe), pytest.raises(IllegalActionError):
         round_.take_even_money("p", 1)
     assert player_view(round_, "p")["player"]["positions"][0]["insurance_offer"] == "insurance"
@@ -127,9 +121,7 @@ def test_insurance_needs_enough_free_coins() -> None:
 
 
 def test_insurance_can_be_bought_once_and_only_in_the_window() -> None:
-    round_, shoe = boundless_round("9S AD 7H 6C TC")
-    seat(round_, "p")
-    round_.deal()
+    round_, shoe = dealt(BOUNDLESS, "9S AD 7H 6C TC")
     round_.take_insurance("p", 1)
     with unchanged(round_, shoe), pytest.raises(IllegalActionError):
         round_.take_insurance("p", 1)
@@ -161,9 +153,7 @@ def test_no_insurance_is_taken_for_a_player_who_does_not_answer() -> None:
 
 
 def test_ace_up_dealer_blackjack_ends_the_round_right_after_the_insurance_window() -> None:
-    round_, shoe = boundless_round("9S AD 7H KC 2C 3C")
-    seat(round_, "p")
-    round_.deal()
+    round_, shoe = dealt(BOUNDLESS, "9S AD 7H KC 2C 3C")
     assert round_.phase == "insurance"
     assert round_.hole_card is None  # not checked in public before the window closes
     round_.close_insurance()
@@ -178,9 +168,7 @@ def test_ace_up_dealer_blackjack_ends_the_round_right_after_the_insurance_window
 
 @pytest.mark.parametrize("up", ["TD", "JD", "QD", "KD"])
 def test_ten_up_dealer_blackjack_ends_the_round_at_once(up: str) -> None:
-    round_, shoe = boundless_round(f"9S {up} 7H AC 2C 3C")
-    seat(round_, "p")
-    round_.deal()
+    round_, shoe = dealt(BOUNDLESS, f"9S {up} 7H AC 2C 3C")
     assert round_.phase == "settling"  # no insurance window, no decisions
     assert shoe.position == 4
     round_.run_to_end()
@@ -208,9 +196,7 @@ def test_dealer_blackjack_takes_every_non_blackjack_hand_and_spares_blackjacks()
 
 
 def test_peek_without_blackjack_keeps_the_hole_card_hidden() -> None:
-    round_, _ = boundless_round("9S KD 7H 8C 2C")
-    seat(round_, "p")
-    round_.deal()
+    round_, _ = dealt(BOUNDLESS, "9S KD 7H 8C 2C")
     assert round_.phase == "decisions"
     view = player_view(round_, "p")
     assert view["dealer"]["cards"] == ["KD"]

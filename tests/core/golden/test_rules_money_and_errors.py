@@ -8,10 +8,12 @@ from __future__ import annotations
 
 import pytest
 from golden_helpers import (
+    BOUNDLESS,
     CHART,
     RULES,
     assert_rejected,
     boundless_round,
+    dealt,
     hands,
     play,
     result,
@@ -75,9 +77,7 @@ def test_one_main_play_per_player_on_the_one_spot() -> None:
 
 
 def test_no_bets_after_the_deal() -> None:
-    round_, shoe = boundless_round("TS 9D 9H 8C")
-    seat(round_, "p")
-    round_.deal()
+    round_, shoe = dealt(BOUNDLESS, "TS 9D 9H 8C")
     with unchanged(round_, shoe), pytest.raises(PhaseError):
         round_.place_bet("q", 1, 1000, {}, free_amount=100_000)
 
@@ -129,9 +129,7 @@ def test_decisions_outside_the_decision_phase_are_rejected() -> None:
 def test_illegal_decisions_are_rejected_never_turned_into_another_action(
     cards: str, setup: list[str], action: str, error: type[Exception], words: str
 ) -> None:
-    round_, shoe = boundless_round(cards)
-    seat(round_, "p")
-    round_.deal()
+    round_, shoe = dealt(BOUNDLESS, cards)
     for word in setup:
         round_.decide("p", 1, word)
         round_.close_step()
@@ -140,17 +138,13 @@ def test_illegal_decisions_are_rejected_never_turned_into_another_action(
 
 
 def test_one_decision_per_step() -> None:
-    round_, shoe = boundless_round("TS 9D 6H 8C 5C")
-    seat(round_, "p")
-    round_.deal()
+    round_, shoe = dealt(BOUNDLESS, "TS 9D 6H 8C 5C")
     round_.decide("p", 1, "hit")
     assert_rejected(round_, shoe, "p", "stand")
 
 
 def test_decisions_for_unknown_players_are_rejected() -> None:
-    round_, shoe = boundless_round("TS 9D 6H 8C 5C")
-    seat(round_, "p")
-    round_.deal()
+    round_, shoe = dealt(BOUNDLESS, "TS 9D 6H 8C 5C")
     with unchanged(round_, shoe), pytest.raises(UnknownPositionError, match="nobody"):
         round_.decide("nobody", 1, "hit")
 

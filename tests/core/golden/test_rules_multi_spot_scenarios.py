@@ -16,7 +16,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from test_replay_scenarios import differences, replay
+from test_replay_scenarios import assert_refused, differences, replay
 
 from boundless.core.scenario import run_scenario
 from boundless.titles import load_game
@@ -254,12 +254,7 @@ def test_multi_spot_replay_error_exits_2_with_one_line(
     _, content, words = case
     path = tmp_path / "scenario.json"
     path.write_text(json.dumps(content))
-    code, out, err = replay(path)
-    assert code == 2, err
-    assert out == ""
-    assert err.endswith("\n") and err.count("\n") == 1, err
-    assert err.startswith("error: ")
-    assert words in err
+    assert_refused(path, words)
 
 
 def test_a_second_player_at_a_boo_bucks_table_exits_2(tmp_path: Path) -> None:

@@ -7,8 +7,10 @@ from __future__ import annotations
 
 import pytest
 from golden_helpers import (
+    BOUNDLESS,
     Hand,
     boundless_round,
+    dealt,
     hands,
     net,
     paid,
@@ -42,9 +44,7 @@ def test_pause_freezes_the_decisions_and_resume_continues_where_it_stopped() -> 
     seat(reference, "p")
     play(reference, {"p": list(script)})
 
-    round_, shoe = boundless_round(cards)
-    seat(round_, "p")
-    round_.deal()
+    round_, shoe = dealt(BOUNDLESS, cards)
     round_.decide("p", 1, "split")
     round_.close_step()
     round_.pause("dealer card jam")
@@ -91,9 +91,7 @@ def test_pause_in_the_betting_and_insurance_windows_accepts_nothing() -> None:
 
 
 def test_a_decision_made_before_a_pause_executes_after_the_resume() -> None:
-    round_, _ = boundless_round("TS 9D 2H 8C 3C 4D 5S")
-    seat(round_, "p")
-    round_.deal()
+    round_, _ = dealt(BOUNDLESS, "TS 9D 2H 8C 3C 4D 5S")
     round_.decide("p", 1, "hit")
     round_.pause()
     round_.resume()

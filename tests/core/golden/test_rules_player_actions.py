@@ -7,10 +7,12 @@ from __future__ import annotations
 
 import pytest
 from golden_helpers import (
+    BOUNDLESS,
     Hand,
     assert_rejected,
     boundless_round,
     dealer,
+    dealt,
     hand,
     hands,
     net,
@@ -46,9 +48,7 @@ def test_hit_gives_exactly_one_card_per_step() -> None:
 
 def test_hitting_to_21_stands_the_hand_automatically() -> None:
     # 5S 6H = 11, hit 4C = 15, hit 6D = 21: no third decision is asked.
-    round_, _ = boundless_round("5S 9D 6H 8C 4C 6D KH")
-    seat(round_, "p")
-    round_.deal()
+    round_, _ = dealt(BOUNDLESS, "5S 9D 6H 8C 4C 6D KH")
     for _ in range(2):
         assert "hit" in words(round_.legal_actions("p", 1))
         round_.decide("p", 1, "hit")
@@ -60,9 +60,7 @@ def test_hitting_to_21_stands_the_hand_automatically() -> None:
 
 
 def test_hitting_stops_on_a_bust() -> None:
-    round_, _ = boundless_round("TS 9D 2H 8C KC")
-    seat(round_, "p")
-    round_.deal()
+    round_, _ = dealt(BOUNDLESS, "TS 9D 2H 8C KC")
     round_.decide("p", 1, "hit")
     round_.close_step()
     assert round_.phase == "dealer"
@@ -75,9 +73,7 @@ def test_hitting_stops_on_a_bust() -> None:
 
 def test_stand_takes_no_more_cards_and_the_next_card_goes_to_the_dealer() -> None:
     # Player TS 2H = 12 stands; dealer 9D 7C = 16 draws 5C = 21.
-    round_, _ = boundless_round("TS 9D 2H 7C 5C")
-    seat(round_, "p")
-    round_.deal()
+    round_, _ = dealt(BOUNDLESS, "TS 9D 2H 7C 5C")
     round_.decide("p", 1, "stand")
     round_.close_step()
     assert round_.legal_actions("p", 1) == frozenset()
@@ -92,9 +88,7 @@ def test_stand_takes_no_more_cards_and_the_next_card_goes_to_the_dealer() -> Non
 
 @pytest.mark.parametrize("up", ["2D", "3D", "4D", "5D", "6D", "7D", "8D", "9D"])
 def test_surrender_against_two_to_nine_returns_half_the_bet(up: str) -> None:
-    round_, _ = boundless_round(f"TS {up} 6H 8C TC TD TH")
-    seat(round_, "p")
-    round_.deal()
+    round_, _ = dealt(BOUNDLESS, f"TS {up} 6H 8C TC TD TH")
     assert "surrender" in words(round_.legal_actions("p", 1))
     round_.decide("p", 1, "surrender")
     round_.close_step()
@@ -107,9 +101,7 @@ def test_surrender_against_two_to_nine_returns_half_the_bet(up: str) -> None:
 
 @pytest.mark.parametrize("up", ["AD", "TD", "JD", "QD", "KD"])
 def test_no_surrender_against_an_ace_or_ten_value_up_card(up: str) -> None:
-    round_, shoe = boundless_round(f"TS {up} 6H 7C TC TD TH")
-    seat(round_, "p")
-    round_.deal()
+    round_, shoe = dealt(BOUNDLESS, f"TS {up} 6H 7C TC TD TH")
     if round_.phase == "insurance":
         round_.close_insurance()
     assert round_.phase == "decisions"
@@ -118,9 +110,7 @@ def test_no_surrender_against_an_ace_or_ten_value_up_card(up: str) -> None:
 
 
 def test_surrender_only_as_the_first_decision() -> None:
-    round_, shoe = boundless_round("TS 9D 2H 8C 3C TD")
-    seat(round_, "p")
-    round_.deal()
+    round_, shoe = dealt(BOUNDLESS, "TS 9D 2H 8C 3C TD")
     round_.decide("p", 1, "hit")
     round_.close_step()
     assert words(round_.legal_actions("p", 1)) == {"hit", "stand"}
@@ -128,9 +118,7 @@ def test_surrender_only_as_the_first_decision() -> None:
 
 
 def test_surrender_never_after_a_split() -> None:
-    round_, shoe = boundless_round("8S 9D 8H 8C 3C TD")
-    seat(round_, "p")
-    round_.deal()
+    round_, shoe = dealt(BOUNDLESS, "8S 9D 8H 8C 3C TD")
     round_.decide("p", 1, "split")
     round_.close_step()
     assert words(round_.legal_actions("p", 1)) == {"hit", "stand", "double"}
@@ -152,9 +140,7 @@ def test_double_doubles_the_stake_and_takes_exactly_one_card() -> None:
 
 def test_a_doubled_hand_stands_after_its_one_card_even_on_a_low_total() -> None:
     # 6S 5H = 11 doubles into 2C = 13 and stands; dealer 9D 8C = 17.
-    round_, shoe = boundless_round("6S 9D 5H 8C 2C 3D")
-    seat(round_, "p")
-    round_.deal()
+    round_, shoe = dealt(BOUNDLESS, "6S 9D 5H 8C 2C 3D")
     round_.decide("p", 1, "double")
     round_.close_step()
     assert round_.phase == "dealer"
@@ -170,9 +156,7 @@ def test_a_doubled_hand_stands_after_its_one_card_even_on_a_low_total() -> None:
     ids=["hard-17", "soft-19", "five", "twenty"],
 )
 def test_double_is_offered_on_any_two_card_total(cards: str) -> None:
-    round_, _ = boundless_round(cards + " 2C TC")
-    seat(round_, "p")
-    round_.deal()
+    round_, _ = dealt(BOUNDLESS, cards + " 2C TC")
     assert "double" in words(round_.legal_actions("p", 1))
     round_.decide("p", 1, "double")
     round_.close_step()
@@ -180,9 +164,7 @@ def test_double_is_offered_on_any_two_card_total(cards: str) -> None:
 
 
 def test_no_double_on_three_cards() -> None:
-    round_, shoe = boundless_round("2S 9D 3H 8C 4C TD")
-    seat(round_, "p")
-    round_.deal()
+    round_, shoe = dealt(BOUNDLESS, "2S 9D 3H 8C 4C TD")
     round_.decide("p", 1, "hit")
     round_.close_step()
     assert "double" not in words(round_.legal_actions("p", 1))
@@ -209,9 +191,7 @@ def test_double_after_split_then_the_hand_stands() -> None:
 def test_no_double_on_split_aces_each_ace_takes_one_card_and_stands() -> None:
     # Split AS AH: hand 1 takes 5C (soft 16) and stands without a decision; hand 2 takes 2D at
     # the next step (soft 13) and stands. Dealer 9D 7C = 16 draws TH = 26.
-    round_, shoe = boundless_round("AS 9D AH 7C 5C 2D TH")
-    seat(round_, "p")
-    round_.deal()
+    round_, shoe = dealt(BOUNDLESS, "AS 9D AH 7C 5C 2D TH")
     round_.decide("p", 1, "split")
     round_.close_step()
     assert round_.undecided_count() == 0  # hand 2 waits for its card, not for a decision
@@ -247,9 +227,7 @@ def test_a_double_the_coins_do_not_cover_is_rejected_when_decided() -> None:
 def test_coins_already_committed_in_the_round_count_against_doubles_and_splits() -> None:
     # balance 3000, main 1000: the split takes 1000 more, doubling hand 1 the last 1000, so
     # hand 2 is offered no double, and a double decided anyway is refused.
-    round_, shoe = boundless_round("8S 6D 8H TC 3C 9C 2H KS 7S")
-    seat(round_, "p", balance=3000)
-    round_.deal()
+    round_, shoe = dealt(BOUNDLESS, "8S 6D 8H TC 3C 9C 2H KS 7S", balance=3000)
     round_.decide("p", 1, "split")
     round_.close_step()
     assert "double" in words(round_.legal_actions("p", 1))
@@ -277,9 +255,7 @@ def test_double_falls_back_to_hit_when_coins_run_out_at_execution_on_eleven_or_l
     # 6S 5H = 11 decides double with coins; before the step executes the free coins drop
     # (spent at another table). The hand hits instead: one card 4C, stake unchanged, and it
     # keeps playing; the player then stands at 15. Dealer 9D 8C = 17.
-    round_, _ = boundless_round("6S 9D 5H 8C 4C 9S")
-    seat(round_, "p", balance=2000)
-    round_.deal()
+    round_, _ = dealt(BOUNDLESS, "6S 9D 5H 8C 4C 9S", balance=2000)
     round_.decide("p", 1, "double")
     round_.set_free_coins(["p"], [999])
     round_.close_step()
@@ -295,9 +271,7 @@ def test_double_falls_back_to_hit_when_coins_run_out_at_execution_on_eleven_or_l
 
 
 def test_double_falls_back_to_stand_when_coins_run_out_at_execution_above_eleven() -> None:
-    round_, shoe = boundless_round("7S 9D 5H 8C 4C")
-    seat(round_, "p", balance=2000)
-    round_.deal()
+    round_, shoe = dealt(BOUNDLESS, "7S 9D 5H 8C 4C", balance=2000)
     round_.decide("p", 1, "double")
     round_.set_free_coins(["p"], [0])
     round_.close_step()
@@ -316,9 +290,7 @@ def test_double_falls_back_to_stand_when_coins_run_out_at_execution_above_eleven
     [("8S", "8H"), ("TS", "KH"), ("JS", "QH"), ("KS", "KH"), ("AS", "AH")],
 )
 def test_split_a_pair_of_the_same_value(first: str, second: str) -> None:
-    round_, _ = boundless_round(f"{first} 6D {second} TC 5C 5D TH TS")
-    seat(round_, "p")
-    round_.deal()
+    round_, _ = dealt(BOUNDLESS, f"{first} 6D {second} TC 5C 5D TH TS")
     assert "split" in words(round_.legal_actions("p", 1))
     round_.decide("p", 1, "split")
     round_.close_step()
@@ -330,9 +302,7 @@ def test_split_a_pair_of_the_same_value(first: str, second: str) -> None:
 
 @pytest.mark.parametrize("cards", ["KS 6D 9H TC", "AS 6D 7H TC", "2S 6D 3H TC"])
 def test_split_of_a_non_pair_is_rejected(cards: str) -> None:
-    round_, shoe = boundless_round(cards + " 5C")
-    seat(round_, "p")
-    round_.deal()
+    round_, shoe = dealt(BOUNDLESS, cards + " 5C")
     if round_.phase == "insurance":
         round_.close_insurance()
     assert "split" not in words(round_.legal_actions("p", 1))
@@ -354,9 +324,7 @@ def test_split_hands_hit_as_often_as_wanted() -> None:
 
 
 def test_a_split_hand_cannot_be_split_again() -> None:
-    round_, shoe = boundless_round("8S 6D 8H TC 8C 8D")
-    seat(round_, "p")
-    round_.deal()
+    round_, shoe = dealt(BOUNDLESS, "8S 6D 8H TC 8C 8D")
     round_.decide("p", 1, "split")
     round_.close_step()
     assert hands(round_, "p")[0].cards == "8S 8C"
@@ -373,9 +341,7 @@ def test_split_is_offered_only_with_enough_free_coins() -> None:
 
 
 def test_a_split_the_coins_do_not_cover_is_rejected_when_decided() -> None:
-    round_, shoe = boundless_round("8S 6D 8H TC 2C")
-    seat(round_, "p", balance=1500)
-    round_.deal()
+    round_, shoe = dealt(BOUNDLESS, "8S 6D 8H TC 2C", balance=1500)
     with unchanged(round_, shoe), pytest.raises(InsufficientCoinsError):
         round_.decide("p", 1, "split")
 
@@ -396,9 +362,7 @@ def test_a_split_the_coins_do_not_cover_is_rejected_when_decided() -> None:
 )
 def test_split_falls_back_when_coins_run_out_at_execution(cards: str, expected: Hand) -> None:
     # Dealer 6D TC = 16 draws 8H = 24 (bust), after the player's cards.
-    round_, _ = boundless_round(cards + " 8H")
-    seat(round_, "p", balance=5000)
-    round_.deal()
+    round_, _ = dealt(BOUNDLESS, cards + " 8H", balance=5000)
     round_.decide("p", 1, "split")
     round_.set_free_coins(["p"], [500])
     round_.close_step()

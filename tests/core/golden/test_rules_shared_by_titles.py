@@ -13,6 +13,7 @@ from golden_helpers import (
     Hand,
     bet,
     dealer,
+    dealt,
     hand,
     net,
     new_round,
@@ -25,6 +26,23 @@ from boundless.core.errors import IllegalActionError
 from boundless.core.round import Action
 
 HIT_STAND_DOUBLE = frozenset({Action.HIT, Action.STAND, Action.DOUBLE})
+
+
+# Boo Bucks splits two cards of equal point value; Unlimited doubles on any first two cards.
+# Each case: the player's first and second cards against 6H (Boo Bucks: hole TC).
+@pytest.mark.parametrize(
+    ("game", "pair", "hole", "action"),
+    [
+        *[(BOO_BUCKS, pair, " TC", Action.SPLIT) for pair in ("TS KD", "JS QD", "8S 8D", "AS AD")],
+        *[(UNLIMITED, cards, "", Action.DOUBLE) for cards in ("TS 2D", "9S 8D", "AS 7D", "2S 3D")],
+    ],
+)
+def test_the_action_is_offered_on_these_first_two_cards(
+    game: str, pair: str, hole: str, action: Action
+) -> None:
+    first, second = pair.split()
+    round_, _ = dealt(game, f"{first} 6H {second}{hole}")
+    assert action in round_.legal_actions("p", 1)
 
 
 @pytest.mark.parametrize(
@@ -48,9 +66,7 @@ HIT_STAND_DOUBLE = frozenset({Action.HIT, Action.STAND, Action.DOUBLE})
 def test_after_a_split_no_second_split_and_no_surrender(
     game: str, cards: str, action: str, legal_after: frozenset[Action] | None
 ) -> None:
-    round_, shoe = new_round(game, cards)
-    bet(round_, "p", 1)
-    round_.deal()
+    round_, shoe = dealt(game, cards)
     if game == BOO_BUCKS and action == "surrender":
         assert Action.SURRENDER in round_.legal_actions("p", 1)
     round_.decide("p", 1, "split")
@@ -78,9 +94,7 @@ def test_after_a_split_no_second_split_and_no_surrender(
 def test_even_money_pays_one_to_one_at_once_whatever_the_dealer_makes(
     game: str, cards: str, dealer_total: int
 ) -> None:
-    round_, _ = new_round(game, cards)
-    bet(round_, "p", 1)
-    round_.deal()
+    round_, _ = dealt(game, cards)
     assert round_.can_take_even_money("p", 1) and not round_.can_take_insurance("p", 1)
     round_.take_even_money("p", 1)
     assert paid_by_stage(round_) == [("even_money", {"p@1": 2000})]

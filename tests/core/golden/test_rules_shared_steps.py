@@ -6,11 +6,14 @@ Boundless document: "Introduction" (everyone plays their own hand in one shared 
 
 from __future__ import annotations
 
+import pytest
 from golden_helpers import (
+    BOUNDLESS,
     SKIP,
     Hand,
     boundless_round,
     dealer,
+    dealt,
     drawn,
     hand,
     hands,
@@ -27,9 +30,7 @@ from boundless.core.round.views import player_view
 
 
 def test_dealing_order_player_up_player_hole() -> None:
-    round_, shoe = boundless_round("2S 3H 4D 5C 9S")
-    seat(round_, "p")
-    round_.deal()
+    round_, shoe = dealt(BOUNDLESS, "2S 3H 4D 5C 9S")
     assert shoe.position == 4
     assert hands(round_, "p")[0].cards == "2S 4D"
     assert str(round_.up_card) == "3H"
@@ -40,9 +41,7 @@ def test_dealing_order_player_up_player_hole() -> None:
 
 
 def test_initial_scores_are_shown_and_the_hole_card_is_not() -> None:
-    round_, _ = boundless_round("AS 9D 6H 8C")
-    seat(round_, "p")
-    round_.deal()
+    round_, _ = dealt(BOUNDLESS, "AS 9D 6H 8C")
     view = player_view(round_, "p")
     assert view["dealer"] == {"cards": ["9D"], "hole_hidden": True, "total": 9}
     (position,) = view["player"]["positions"]
@@ -52,9 +51,7 @@ def test_initial_scores_are_shown_and_the_hole_card_is_not() -> None:
 
 
 def test_seated_players_are_offered_the_five_actions() -> None:
-    round_, _ = boundless_round("8S 6D 8H TC")
-    seat(round_, "p")
-    round_.deal()
+    round_, _ = dealt(BOUNDLESS, "8S 6D 8H TC")
     assert round_.legal_actions("p", 1) == frozenset(
         {Action.HIT, Action.STAND, Action.SURRENDER, Action.DOUBLE, Action.SPLIT}
     )
@@ -156,9 +153,7 @@ def test_step_cards_go_to_exactly_the_players_who_took_a_card_at_that_step() -> 
 def test_standing_on_split_hand_one_gives_that_steps_card_to_hand_two() -> None:
     # One player: split 9S 9H (step 1: hand 1 takes 2C = 11), stands on 11 at step 2, so hand 2
     # takes the step 2 card TD as its second card (19) in that same step.
-    round_, shoe = boundless_round("9S 7D 9H TC 2C TD 3S")
-    seat(round_, "p")
-    round_.deal()
+    round_, shoe = dealt(BOUNDLESS, "9S 7D 9H TC 2C TD 3S")
     round_.decide("p", 1, "split")
     round_.close_step()
     round_.decide("p", 1, "stand")
@@ -218,9 +213,7 @@ def test_positions_with_the_same_decisions_share_one_path() -> None:
 
 
 def test_a_step_with_only_a_card_to_give_needs_no_decision() -> None:
-    round_, _ = boundless_round("AS 9D AH TC 5C 2D 7S")
-    seat(round_, "p")
-    round_.deal()
+    round_, _ = dealt(BOUNDLESS, "AS 9D AH TC 5C 2D 7S")
     assert round_.needs_decisions
     assert round_.undecided_count() == 1
     round_.decide("p", 1, "split")
@@ -232,29 +225,35 @@ def test_a_step_with_only_a_card_to_give_needs_no_decision() -> None:
     assert round_.phase == "dealer"
 
 
-def test_a_busted_split_hand_one_passes_the_next_step_card_to_hand_two() -> None:
-    # Split 8S 8H: hand 1 takes 5C (13), hits KC (23, bust); hand 2 takes the next step card
-    # 3D without a decision (11), then stands. Dealer 6D TC draws 9S = 25.
-    round_, _ = boundless_round("8S 6D 8H TC 5C KC 3D 9S 7H")
+@pytest.mark.parametrize(
+    ("cards", "steps", "expected", "dealer_cards"),
+    [
+        # Split 8S 8H: hand 1 takes 5C (13), hits KC (23, bust); hand 2 takes the next step
+        # card 3D without a decision (11), then stands. Dealer 6D TC draws 9S = 25.
+        pytest.param(
+            "8S 6D 8H TC 5C KC 3D 9S 7H",
+            ["5C", "KC", "3D"],
+            [Hand("8S 5C KC", 23, 1000, "lose", 0), Hand("8H 3D", 11, 1000, "win", 2000)],
+            "6D TC 9S",
+            id="hand-1-busts",
+        ),
+        # Hand 1 8S 3C (11) hits KC = 21 and stands by itself; hand 2 takes 9D at the next
+        # step. Dealer 6D TC draws 2S = 18.
+        pytest.param(
+            "8S 6D 8H TC 3C KC 9D 2S",
+            ["3C", "KC", "9D"],
+            [Hand("8S 3C KC", 21, 1000, "win", 2000), Hand("8H 9D", 17, 1000, "lose", 0)],
+            "6D TC 2S",
+            id="hand-1-hits-21",
+        ),
+    ],
+)
+def test_a_split_hand_one_that_ends_on_a_hit_passes_the_next_step_card_to_hand_two(
+    cards: str, steps: list[str], expected: list[Hand], dealer_cards: str
+) -> None:
+    round_, _ = boundless_round(cards)
     seat(round_, "p")
     play(round_, {"p": ["split", "hit", "stand"]})
-    assert step_cards(round_) == ["5C", "KC", "3D"]
-    assert hands(round_, "p") == [
-        Hand("8S 5C KC", 23, 1000, "lose", 0),
-        Hand("8H 3D", 11, 1000, "win", 2000),
-    ]
-    assert dealer(round_) == "6D TC 9S"
-
-
-def test_a_split_hand_one_hitting_21_passes_the_next_step_card_to_hand_two() -> None:
-    # Hand 1 8S 3C (11) hits KC = 21 and stands by itself; hand 2 takes 9D at the next step.
-    # Dealer 6D TC draws 2S = 18.
-    round_, _ = boundless_round("8S 6D 8H TC 3C KC 9D 2S")
-    seat(round_, "p")
-    play(round_, {"p": ["split", "hit", "stand"]})
-    assert step_cards(round_) == ["3C", "KC", "9D"]
-    assert hands(round_, "p") == [
-        Hand("8S 3C KC", 21, 1000, "win", 2000),
-        Hand("8H 9D", 17, 1000, "lose", 0),
-    ]
-    assert dealer(round_) == "6D TC 2S"
+    assert step_cards(round_) == steps
+    assert hands(round_, "p") == expected
+    assert dealer(round_) == dealer_cards

@@ -13,6 +13,7 @@ from golden_helpers import (
     UNLIMITED,
     Hand,
     bet,
+    dealt,
     hand,
     hands,
     new_round,
@@ -172,9 +173,7 @@ def test_the_autoplay_takes_over_after_the_players_own_decisions() -> None:
 def test_a_players_double_or_split_the_coins_no_longer_cover_falls_back_to_the_second_choice(
     cards: str, action: str, fallback: str, expected: Hand
 ) -> None:
-    round_, _ = new_round(UNLIMITED, cards)
-    bet(round_, "p", 1, balance=5000)
-    round_.deal()
+    round_, _ = dealt(UNLIMITED, cards, balance=5000)
     round_.decide("p", 1, action)
     round_.set_free_coins(["p"], [0])  # the coins went elsewhere before the step executed
     round_.close_step()

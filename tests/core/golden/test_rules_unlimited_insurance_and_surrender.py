@@ -12,6 +12,7 @@ from golden_helpers import (
     Hand,
     bet,
     dealer,
+    dealt,
     hand,
     net,
     new_round,
@@ -74,9 +75,7 @@ def test_insurance_is_answered_per_spot() -> None:
 
 
 def test_insurance_needs_the_coins() -> None:
-    round_, shoe = new_round(UNLIMITED, "9S AD 7H 6C")
-    bet(round_, "p", 1, balance=1400)
-    round_.deal()
+    round_, shoe = dealt(UNLIMITED, "9S AD 7H 6C", balance=1400)
     with (
         unchanged(round_, shoe),
         pytest.raises(InsufficientCoinsError, match=r"insurance costs 5\.00"),
@@ -139,9 +138,7 @@ def test_nobody_is_insured_without_answering() -> None:
 
 def test_surrender_returns_half_the_bet_at_once() -> None:
     # TS 6H = 16 against 9D surrenders; the dealer then draws 5C and 5D: 19.
-    round_, _ = new_round(UNLIMITED, "TS 9D 6H 5C 5D")
-    bet(round_, "p", 1)
-    round_.deal()
+    round_, _ = dealt(UNLIMITED, "TS 9D 6H 5C 5D")
     round_.decide("p", 1, "surrender")
     round_.close_step()
     assert round_.phase == "dealer"
@@ -167,16 +164,12 @@ def test_a_surrendered_hand_keeps_its_half_when_the_dealer_then_makes_blackjack(
     "up", ["2D", "3D", "4D", "5D", "6D", "7D", "8D", "9D", "TD", "JD", "QD", "KD"]
 )
 def test_surrender_is_offered_against_two_to_ten_value(up: str) -> None:
-    round_, _ = new_round(UNLIMITED, f"TS {up} 6H")
-    bet(round_, "p", 1)
-    round_.deal()
+    round_, _ = dealt(UNLIMITED, f"TS {up} 6H")
     assert Action.SURRENDER in round_.legal_actions("p", 1)
 
 
 def test_surrender_is_not_offered_against_an_ace() -> None:
-    round_, shoe = new_round(UNLIMITED, "TS AD 6H 7C")
-    bet(round_, "p", 1)
-    round_.deal()
+    round_, shoe = dealt(UNLIMITED, "TS AD 6H 7C")
     round_.close_insurance()
     assert round_.legal_actions("p", 1) == frozenset({Action.HIT, Action.STAND, Action.DOUBLE})
     with (
