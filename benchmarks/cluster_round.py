@@ -12,7 +12,9 @@ serve, and runs the coordinator here for one round. ``seconds``: the round's fir
 ``round_closed``. ``ledger_seconds``: the two ledger phases seen from the bus (bet close →
 ``slices``, when every gateway has staked its bets; ``round_settling`` → ``round_closed``,
 when every slice has settled). ``settled_once``: every gateway settled and none was dropped;
-``books_balanced``: ``check_books`` finds no problem. Prints one JSON line with ``--json``.
+``books_balanced``: ``check_books`` finds no problem. ``gateway_peak_rss_mib``: each gateway
+process's peak resident memory (Linux ``VmHWM``), read after the round. Prints one JSON line
+with ``--json``.
 """
 
 from __future__ import annotations
@@ -122,6 +124,18 @@ async def one_round(
     return {"seconds": seconds, "ledger_seconds": ledger_seconds, "settled_once": settled_once}
 
 
+def peak_rss_mib(pid: int) -> float | None:
+    """The process's peak resident set size in MiB (Linux), or None where it cannot be read."""
+    try:
+        status = Path(f"/proc/{pid}/status").read_text()
+    except OSError:
+        return None
+    for line in status.splitlines():
+        if line.startswith("VmHWM:"):
+            return round(int(line.split()[1]) / 1024, 1)
+    return None
+
+
 def libpq(url: str) -> str:
     return make_url(url).set(drivername="postgresql").render_as_string(hide_password=False)
 
@@ -177,6 +191,7 @@ def main() -> None:
         with make_session_factory(engine)() as session:
             books = check_books(session)
         engine.dispose()
+        peaks = [peak_rss_mib(process.pid) for process in processes]
     finally:
         for process in processes:
             process.terminate()
@@ -195,6 +210,7 @@ def main() -> None:
         "ledger_seconds": round(float(figures["ledger_seconds"]), 3),
         "settled_once": bool(figures["settled_once"]),
         "books_balanced": books.ok,
+        "gateway_peak_rss_mib": peaks,
     }
     if args.json:
         print(json.dumps(result))
