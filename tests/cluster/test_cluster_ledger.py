@@ -154,3 +154,38 @@ async def _all(bus: MemoryBus):  # type: ignore[no-untyped-def]
     from tests.cluster.harness import log_of
 
     return await log_of(bus)
+
+
+def test_a_takeover_cancel_that_loses_the_race_to_the_gateways_is_done_not_an_error(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The standby coordinator checks the round is open, then every gateway cancels its slice
+    (the round closes itself as cancelled) before the coordinator writes its cancel: that is the
+    outcome it wanted, so it must not crash the coordinator (it did, under load, in CI)."""
+    engine = make_engine(f"sqlite:///{tmp_path / 'race.sqlite'}")
+    upgrade_database(engine)
+    sessions = make_session_factory(engine)
+    books = Books(sessions)
+    coordinator = books.ledger("coordinator:standby")
+    coordinator.open_round(TABLE, 4)
+    for gateway, player in (("gateway:a", "ana"), ("gateway:b", "ben")):
+        ledger = books.ledger(gateway)
+        ledger.grant_once([player], GRANT)
+        with sessions.begin() as session:
+            LedgerService(session, gateway).stake(TABLE, 4, player, f"{player}@1", "main", 500)
+    with sessions.begin() as session:
+        stale = LedgerService(session).round_info(TABLE, 4)  # what the check saw: open
+    assert stale is not None and stale.status == "open"
+    for gateway in ("gateway:a", "gateway:b"):
+        books.ledger(gateway).cancel_slice(TABLE, 4, gateway)
+    monkeypatch.setattr(LedgerService, "round_info", lambda self, table, number: stale)
+    coordinator.cancel_round(TABLE, 4)  # no RoundClosedError
+    monkeypatch.undo()
+    with sessions.begin() as session:
+        service = LedgerService(session)
+        info = service.round_info(TABLE, 4)
+        assert info is not None and info.status == "cancelled"
+        assert service.wallet_balance("ana") == GRANT
+        assert service.wallet_balance("ben") == GRANT
+        assert check_books(session).ok
+    engine.dispose()

@@ -15,6 +15,7 @@ from sqlalchemy.orm import Session, sessionmaker
 
 from boundless.core.round.follower import BetsReport, FollowerRound
 from boundless.ledger import LedgerService
+from boundless.ledger.errors import RoundClosedError
 from boundless.ledger.records import PlayerSettlement, StakeOrder
 from boundless.server.cluster.bus import JsonBody
 from boundless.server.cluster.slices import FollowerSlice
@@ -44,20 +45,31 @@ class ClusterLedger:
             self._service(session).end_round(table, round_no)
 
     def cancel_round(self, table: str, round_no: int) -> None:
-        with self.sessions.begin() as session:
-            service = self._service(session)
-            info = service.round_info(table, round_no)
-            if info is not None and info.status == "open":
-                service.cancel_round(table, round_no)
+        try:
+            with self.sessions.begin() as session:
+                service = self._service(session)
+                info = service.round_info(table, round_no)
+                if info is not None and info.status == "open":
+                    service.cancel_round(table, round_no)
+        except RoundClosedError as error:
+            # The gateways saw the cancellation on the stream and cancelled every slice between
+            # our check and our write: the round closed itself as cancelled, which is the goal.
+            if error.status != "cancelled":
+                raise
 
     def cancel_slice(self, table: str, round_no: int, owner: str) -> None:
-        with self.sessions.begin() as session:
-            service = self._service(session)
-            if any(
-                (item.table_id, item.round_no) == (table, round_no)
-                for item in service.open_slices(owner)
-            ):
-                service.cancel_slice(table, round_no, owner)
+        try:
+            with self.sessions.begin() as session:
+                service = self._service(session)
+                if any(
+                    (item.table_id, item.round_no) == (table, round_no)
+                    for item in service.open_slices(owner)
+                ):
+                    service.cancel_slice(table, round_no, owner)
+        except RoundClosedError as error:
+            # The slice's owner (or the round's coordinator) cancelled it first: already done.
+            if error.status != "cancelled":
+                raise
 
     # a gateway's
     def grant_once(self, players: Sequence[str], amount: int) -> None:
