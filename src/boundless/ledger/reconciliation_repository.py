@@ -8,6 +8,7 @@ from sqlalchemy import and_, case, exists, func, literal, or_, select
 from sqlalchemy.orm import Session
 
 from boundless.ledger.models import ACCOUNTS, ENTRIES, ROUNDS, SLICES, TRANSACTIONS
+from boundless.ledger.slice_repository import slice_balances
 
 PROBLEM_ROWS_LIMIT = 1000
 """Rows fetched per broken rule; the count of the rest is still reported."""
@@ -92,18 +93,7 @@ class ReconciliationRepository:
     def ended_slices_holding_coins(self) -> list[tuple[Any, ...]]:
         """Settled or cancelled slices whose in-play account is not at zero."""
         stmt = (
-            select(
-                ROUNDS.c.table_id,
-                ROUNDS.c.round_no,
-                SLICES.c.owner,
-                SLICES.c.status,
-                ACCOUNTS.c.balance,
-            )
-            .select_from(
-                SLICES.join(ROUNDS, SLICES.c.round_id == ROUNDS.c.id).join(
-                    ACCOUNTS, SLICES.c.in_play_account_id == ACCOUNTS.c.id
-                )
-            )
+            slice_balances()
             .where(SLICES.c.status != "open", ACCOUNTS.c.balance != 0)
             .order_by(SLICES.c.id)
         )

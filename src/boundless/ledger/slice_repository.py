@@ -5,13 +5,28 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
-from sqlalchemy import func, select, union, update
+from sqlalchemy import Select, func, select, union, update
 from sqlalchemy.orm import Session
 
 from boundless.ledger.models import ACCOUNTS, ROUNDS, SLICES
 from boundless.ledger.records import SliceInfo
 from boundless.ledger.repository import LedgerRepository
 from boundless.ledger.sql_conventions import utc_now
+
+
+def slice_balances() -> Select[str, int, str, str, int]:
+    """Each slice as (table, round, owner, status, in-play balance): listings and the check."""
+    return select(
+        ROUNDS.c.table_id,
+        ROUNDS.c.round_no,
+        SLICES.c.owner,
+        SLICES.c.status,
+        ACCOUNTS.c.balance,
+    ).select_from(
+        SLICES.join(ROUNDS, SLICES.c.round_id == ROUNDS.c.id).join(
+            ACCOUNTS, SLICES.c.in_play_account_id == ACCOUNTS.c.id
+        )
+    )
 
 
 @dataclass(frozen=True, slots=True)
@@ -100,21 +115,7 @@ class SliceRepository:
         round_id: int | None = None,
         status: str | None = None,
     ) -> list[SliceInfo]:
-        stmt = (
-            select(
-                ROUNDS.c.table_id,
-                ROUNDS.c.round_no,
-                SLICES.c.owner,
-                SLICES.c.status,
-                ACCOUNTS.c.balance,
-            )
-            .select_from(
-                SLICES.join(ROUNDS, SLICES.c.round_id == ROUNDS.c.id).join(
-                    ACCOUNTS, SLICES.c.in_play_account_id == ACCOUNTS.c.id
-                )
-            )
-            .order_by(ROUNDS.c.table_id, ROUNDS.c.round_no, SLICES.c.owner)
-        )
+        stmt = slice_balances().order_by(ROUNDS.c.table_id, ROUNDS.c.round_no, SLICES.c.owner)
         if owner is not None:
             stmt = stmt.where(SLICES.c.owner == owner)
         if round_id is not None:
