@@ -22,22 +22,10 @@ from typer.testing import CliRunner
 from boundless.cli.main import app
 from tests.cluster.conftest import NATS_URL, nats_unavailable
 from tests.cluster.nats_cluster import free_ports
+from tests.postgres import postgres_schema
 
-POSTGRES_URL = os.environ.get(
-    "BOUNDLESS_TEST_POSTGRES_URL", "postgresql+psycopg://postgres@127.0.0.1:5432/test"
-)
 BOOT_SECONDS = 90.0
 """Bound on a process starting (imports are slow on a loaded 2-core machine)."""
-
-
-def postgres_unavailable() -> str | None:
-    from boundless.server.cluster.processes import ClusterSetupError, check_database
-
-    try:
-        check_database(POSTGRES_URL)
-    except ClusterSetupError as error:
-        return str(error)
-    return None
 
 
 @pytest.mark.parametrize(
@@ -127,22 +115,12 @@ class Services:
 @pytest.fixture
 def services() -> Iterator[Services]:
     """The machine's NATS (a namespace of our own) and PostgreSQL (a schema of our own)."""
-    reason = nats_unavailable() or postgres_unavailable()
+    reason = nats_unavailable()
     if reason:
         pytest.skip(reason)
-    import psycopg
-    from sqlalchemy.engine import make_url
-
     namespace = "p" + uuid.uuid4().hex[:10]
-    schema = f"cluster_test_{namespace}"
-    plain = make_url(POSTGRES_URL).set(drivername="postgresql")
-    dsn = plain.render_as_string(hide_password=False)
-    with psycopg.connect(dsn, autocommit=True) as connection:
-        connection.execute(f'CREATE SCHEMA "{schema}"')
-    url = make_url(POSTGRES_URL).update_query_dict({"options": f"-csearch_path={schema}"})
-    yield Services(namespace, url.render_as_string(hide_password=False))
-    with psycopg.connect(dsn, autocommit=True) as connection:
-        connection.execute(f'DROP SCHEMA IF EXISTS "{schema}" CASCADE')
+    with postgres_schema(f"cluster_test_{namespace}") as url:
+        yield Services(namespace, url)
 
     import asyncio
 

@@ -1,49 +1,25 @@
 """Ledger tests run against a real SQLite file and, when reachable, a real PostgreSQL.
 
-PostgreSQL: ``$BOUNDLESS_TEST_POSTGRES_URL`` or the machine's ``postgresql+psycopg://postgres@
-127.0.0.1:5432/test``. Each test gets its own schema (dropped afterwards), so tests can run in
-parallel (``pytest -n 2``). Without PostgreSQL those cases skip, saying why.
+PostgreSQL comes from :mod:`tests.postgres`: each test gets its own schema, and without
+PostgreSQL those cases skip, saying why.
 """
 
 from __future__ import annotations
 
-import functools
-import os
 import shutil
-import uuid
 from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import TypeVar
 
-import psycopg
 import pytest
 from sqlalchemy import Engine
 from sqlalchemy.engine import make_url
 from sqlalchemy.orm import Session, sessionmaker
 
 from boundless.ledger import LedgerService, make_engine, make_session_factory, upgrade_database
+from tests.postgres import postgres_schema, postgres_unavailable
 
-DEFAULT_POSTGRES_URL = "postgresql+psycopg://postgres@127.0.0.1:5432/test"
 T = TypeVar("T")
-
-
-def postgres_url() -> str:
-    return os.environ.get("BOUNDLESS_TEST_POSTGRES_URL") or DEFAULT_POSTGRES_URL
-
-
-def _libpq_dsn(url: str) -> str:
-    return make_url(url).set(drivername="postgresql").render_as_string(hide_password=False)
-
-
-@functools.cache
-def postgres_unavailable() -> str | None:
-    """Why PostgreSQL cannot be used, or None when it can."""
-    try:
-        with psycopg.connect(_libpq_dsn(postgres_url()), connect_timeout=3):
-            return None
-    except Exception as exc:  # any failure means: skip, never fail
-        shown = make_url(postgres_url()).render_as_string()  # password hidden
-        return f"PostgreSQL not reachable at {shown} ({type(exc).__name__}: {exc})"
 
 
 @pytest.fixture(scope="session")
@@ -67,16 +43,8 @@ def empty_database_url(backend: str, tmp_path: Path) -> Iterator[str]:
     if backend == "sqlite":
         yield f"sqlite:///{tmp_path / 'ledger.sqlite'}"
         return
-    schema = f"ledger_test_{uuid.uuid4().hex[:16]}"
-    dsn = _libpq_dsn(postgres_url())
-    with psycopg.connect(dsn, autocommit=True) as connection:
-        connection.execute(f'CREATE SCHEMA "{schema}"')
-    url = make_url(postgres_url()).update_query_dict({"options": f"-csearch_path={schema}"})
-    try:
-        yield url.render_as_string(hide_password=False)
-    finally:
-        with psycopg.connect(dsn, autocommit=True) as connection:
-            connection.execute(f'DROP SCHEMA IF EXISTS "{schema}" CASCADE')
+    with postgres_schema("ledger_test") as url:
+        yield url
 
 
 @pytest.fixture

@@ -13,8 +13,8 @@ from sqlalchemy.exc import DBAPIError
 from sqlalchemy.orm import Session, sessionmaker
 
 from boundless.ledger import LedgerService, RoundClosedError, grant_key
-from tests.ledger.conftest import _libpq_dsn, postgres_url
 from tests.ledger.helpers import assert_books_balance, snapshot
+from tests.postgres import libpq_dsn, postgres_url
 
 OWNERS = ("gateway:a", "gateway:b")
 PER_OWNER = 200
@@ -155,7 +155,7 @@ def test_settlement_retried_after_postgres_dropped_it(
     with pytest.raises(DBAPIError), sessions.begin() as session:
         LedgerService(session, owner).settle_slice("t1", 1, lines)
         pid = session.execute(text("SELECT pg_backend_pid()")).scalar_one()
-        with psycopg.connect(_libpq_dsn(postgres_url()), autocommit=True) as admin:
+        with psycopg.connect(libpq_dsn(postgres_url()), autocommit=True) as admin:
             admin.execute("SELECT pg_terminate_backend(%s)", (pid,))
     with sessions() as session:
         info = LedgerService(session).slices_of("t1", 1)

@@ -5,6 +5,7 @@ from __future__ import annotations
 from pathlib import Path
 
 from boundless.ledger import check_books, make_engine, make_session_factory
+from tests.postgres import postgres_schema
 from tests.server.live import (
     BOT_TIMERS,
     assert_books,
@@ -13,7 +14,6 @@ from tests.server.live import (
     start_server,
     wait_until,
 )
-from tests.server.postgres import postgres_schema
 
 
 def _count(database_url: str, sql: str) -> int:

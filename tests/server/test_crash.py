@@ -17,8 +17,8 @@ from boundless.ledger import (
     make_engine,
     make_session_factory,
 )
+from tests.postgres import postgres_schema
 from tests.server.live import bet, free_port, serve_process, socket_client
-from tests.server.postgres import postgres_schema
 
 ROUND_MIDDLE = ("insurance", "decisions")
 

@@ -11,8 +11,8 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
+from tests.postgres import postgres_schema
 from tests.server.live import LiveServer, start_server
-from tests.server.postgres import postgres_schema
 
 BEYOND_64_BITS = "99999999999999999999"
 SUPERSCRIPT_TWO = "%C2%B2"  # '²'.isdigit() is true, int('²') fails
