@@ -10,12 +10,12 @@ Engine messages are written in the code's words; :func:`in_title_words` retells 
 
 from __future__ import annotations
 
-import json
 import re
 from dataclasses import dataclass
 from functools import cache
 from pathlib import Path
 
+from boundless.cli.words import STRINGS, read_strings
 from boundless.core.rules import RuleSet
 
 SHARED_WORDS = ("bet", "bets", "coins", "dealer", "win", "loss", "push")
@@ -38,9 +38,7 @@ TERMINAL_WORDS: dict[str, dict[str, str]] = {
 
 
 def strings_file() -> Path:
-    from boundless.server.config import default_web_dir
-
-    return default_web_dir() / "i18n" / "en.json"
+    return STRINGS
 
 
 @dataclass(frozen=True, slots=True)
@@ -59,7 +57,7 @@ class Vocabulary:
 
 @cache
 def vocabulary(name: str) -> Vocabulary:
-    strings = json.loads(strings_file().read_text(encoding="utf-8"))
+    strings = read_strings()
     shared = {word: strings[f"vocab.{name}.{word}"] for word in SHARED_WORDS}
     own = TERMINAL_WORDS[name]
     return Vocabulary(

@@ -21,13 +21,19 @@ TERM = re.compile(r"\[\[([A-Za-z_]+)\]\]")
 PARAMETER = re.compile(r"\{([a-z_0-9]+)\}")
 
 
+def read_strings() -> dict[str, str]:
+    """The web client's English strings; raises OSError or ValueError if the file is missing
+    or broken (``boundless play`` refuses to start then; the analysis commands fall back)."""
+    data = json.loads(STRINGS.read_text(encoding="utf-8"))
+    return {key: value for key, value in data.items() if isinstance(value, str)}
+
+
 @cache
 def _strings() -> dict[str, str]:
     try:
-        data = json.loads(STRINGS.read_text(encoding="utf-8"))
+        return read_strings()
     except (OSError, ValueError):
         return {}  # an installed package without the web client: keys stand in for names
-    return {key: value for key, value in data.items() if isinstance(value, str)}
 
 
 def _fill(text: str, vocabulary: str, **parameters: str) -> str:
