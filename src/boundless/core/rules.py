@@ -79,7 +79,10 @@ class DoubleRules(_Frozen):
 
 class SplitRules(_Frozen):
     allowed: bool
-    max_hands: Annotated[int, Field(ge=2, le=2)] = 2
+    # Hands one position may hold after splitting (2 = no resplit; up to 4).
+    max_hands: Annotated[int, Field(ge=2, le=4)] = 2
+    # Whether a pair of aces made by splitting aces may be split again (within max_hands).
+    resplit_aces: bool = False
     pair_by: Literal["value", "rank"] = "value"
     split_aces_one_card: bool
     offered: Literal["any_pair", "basic_strategy_pairs"] = "any_pair"
@@ -260,6 +263,10 @@ def _contradictions(rules: RuleSet) -> list[str]:
         problems.append("split.decline_refund only applies with 'basic_strategy_pairs'")
     if rules.insurance.blackjack_offer == "even_money" and not rules.insurance.offered:
         problems.append("insurance.blackjack_offer = 'even_money' needs insurance.offered")
+    if split.resplit_aces and split.max_hands == 2:
+        problems.append("split.resplit_aces needs split.max_hands above 2")
+    if split.max_hands > 2 and not split.allowed:
+        problems.append("split.max_hands above 2 needs split.allowed")
     if rules.double.on_split_aces and not rules.double.after_split:
         problems.append("double.on_split_aces needs double.after_split")
     shoe_cards = rules.shoe.decks * 52
