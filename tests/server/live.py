@@ -19,7 +19,7 @@ import httpx
 import uvicorn
 from websockets.sync.client import ClientConnection, connect
 
-from boundless.core.random_source import SeededSource
+from boundless.core.random_source import RandomSource, SeededSource
 from boundless.ledger import LedgerService, check_books, make_engine, make_session_factory
 from boundless.server.app import create_app
 from boundless.server.config import ServerConfig, TimerSettings, transport_options
@@ -119,6 +119,7 @@ def start_server(
     messages_per_second: float = 1000.0,
     signup_rate: str = "1000/minute",
     max_sockets_per_player: int = 8,
+    randomness: Callable[[], RandomSource] | None = None,
 ) -> LiveServer:
     port = free_port()
     config = ServerConfig(
@@ -134,7 +135,9 @@ def start_server(
         signup_rate=signup_rate,
         max_sockets_per_player=max_sockets_per_player,
     )
-    if seed is None:
+    if randomness is not None:
+        app = create_app(config, catalog, randomness)
+    elif seed is None:
         app = create_app(config, catalog)
     else:
         seeds = itertools.count(seed)
