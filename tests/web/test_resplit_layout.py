@@ -1,15 +1,18 @@
-"""The table with resplit hands (issue 12): four hands on each of three spots, long hands
-among them, stay inside their spot and clear of each other on laptops and phones, and the
-decision buttons stay on screen. A scripted socket sets the moment; screenshots land in
-artifacts/screenshots/."""
+"""Resplits in the web client (issue 12). The table: four hands on each of three spots, long
+hands among them, stay inside their spot and clear of each other on laptops and phones, and the
+decision buttons stay on screen (a scripted socket sets the moment). The rules page of a title
+served from an operator's folder (``--titles-dir docs/examples/rules``) says the resplit rule in
+English, Korean and Japanese. Screenshots land in artifacts/screenshots/."""
 
 from __future__ import annotations
 
+from collections.abc import Iterator
+from pathlib import Path
 from typing import Any
 
 import pytest
 
-from tests.web.kit import shot, sign_up
+from tests.web.kit import BROWSER_OPTIONS, ROOT, serve, shot, sign_up
 from tests.web.mock_table import TABLE_ID, MockSocket, position, state, you
 from tests.web.test_table_layout import LABELS, OVERLAP_JS
 
@@ -137,3 +140,39 @@ def test_four_hands_labels_do_not_overlap(
         assert page.evaluate(ESCAPES_JS) == []
         shot(page, f"{name}-four-hands-{lang}", full_page=True)
         context.close()
+
+
+RULE_WORDS = {
+    "en": ["up to 4 hands in all", "Aces may be split again too."],
+    "ko": ["최대 4개 핸드까지", "에이스도 다시 스플릿할 수 있습니다."],
+    "ja": ["全部で4ハンドまで", "エースも再スプリットできます。"],
+}
+
+
+@pytest.fixture(scope="module")
+def folder_server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
+    """``boundless serve --titles-dir docs/examples/rules`` (the resplit example among them)."""
+    folder = ROOT / "docs" / "examples" / "rules"
+    options = (*BROWSER_OPTIONS, "--titles-dir", str(folder))
+    yield from serve(Path(tmp_path_factory.mktemp("titles-dir")), options)
+
+
+@pytest.mark.parametrize("lang", sorted(RULE_WORDS))
+def test_the_rules_page_says_the_resplit_rule(
+    folder_server: str, browser: Any, failure_shots: list[Any], lang: str
+) -> None:
+    context = browser.new_context(viewport={"width": 1280, "height": 720}, locale="en-US")
+    page = context.new_page()
+    failure_shots.append(page)
+    page.goto(f"{folder_server}/#/rules/boo-bucks-resplit")
+    page.wait_for_selector(".rules-page[data-title='boo-bucks-resplit']")
+    page.select_option("#lang-select", lang)
+    page.wait_for_selector(f"html[lang='{lang}']")
+    text = page.inner_text(".rules-page")
+    for words in RULE_WORDS[lang]:
+        assert words in text
+    shot(page, f"rules-boo-bucks-resplit-{lang}")
+    page.goto(f"{folder_server}/#/rules/boo-bucks")
+    page.wait_for_selector(".rules-page[data-title='boo-bucks']")
+    assert RULE_WORDS[lang][0] not in page.inner_text(".rules-page")
+    context.close()
