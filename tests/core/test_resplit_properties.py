@@ -3,8 +3,9 @@
 The rule sets are the shipped titles with ``split.max_hands`` raised and the operator example
 (``resplit_games.py``), dealt from shoes rich in eights and aces so that pairs come again after
 a split. The properties are the shared round's (coins conserved, every sequence ends, the log
-rebuilds the same round, no hand beyond the limit) and the follower round's: positions spread
-at random over one to four followers end exactly as in one shared round.
+rebuilds the same round, no hand beyond the limit, one main bet per hand plus the doubles) and
+the follower round's: positions spread at random over one to four followers end exactly as in
+one shared round.
 """
 
 from __future__ import annotations
@@ -31,6 +32,7 @@ from boundless.core.round import events as ev
 from boundless.core.round.paths import PathState
 from boundless.core.shoe import Shoe
 
+AUTOPLAY_STEPS = "8H 8C 3S 8D TD 8S 2C 9H"  # the step cards of the autoplay round below
 RESPLIT_SETTINGS = settings(
     max_examples=80, deadline=None, suppress_health_check=[HealthCheck.too_slow]
 )
@@ -58,47 +60,31 @@ def _paths(round_: SharedRound) -> list[PathState]:
 
 @RESPLIT_SETTINGS
 @given(st.data(), _games(), st.integers(0, 2**32))
-def test_coins_are_conserved_and_no_position_passes_the_hand_limit(
+def test_coins_hand_limits_and_the_log_hold_with_resplits(
     data: st.DataObject, game: Game, seed: int
 ) -> None:
     round_, balances = _round(data, game, seed)
     _play(data, round_)
+    assert round_.phase in ("settled", "cancelled") and np.all(round_.book.pending == -1)
     staked, paid = round_.staked(), round_.paid()
     assert (round_.book.free >= 0).all() and (paid >= 0).all()
     if round_.phase == "cancelled":
         assert (paid == staked).all()
     for index, player in enumerate(round_.book.player_ids):
         mine = round_.book.player == index
-        assert int(round_.book.free[index]) == balances[player] - int(staked[mine].sum()) + int(
-            paid[mine].sum()
-        )
-    rules = round_.rules
+        left = balances[player] - int(staked[mine].sum()) + int(paid[mine].sum())
+        assert int(round_.book.free[index]) == left
+    rules, chart = game
     event(f"most hands of a position: {max((len(p.hands) for p in _paths(round_)), default=0)}")
-    for path in _paths(round_):
+    for position in range(round_.position_count()):
+        path = round_.path_of(position)
         assert len(path.hands) <= rules.split.max_hands
-        # Each split cost one more main bet: the stake units are the hands plus the doubles.
-        doubled = sum(hand.doubled for hand in path.hands)
-        assert path.stake_units == len(path.hands) + doubled
+        # Every split added one main bet and every double the hand's stake: nothing else.
+        assert path.stake_units == len(path.hands) + sum(hand.doubled for hand in path.hands)
+        main = int(round_.book.main[position])
+        assert int(round_.book.extra[position]) == main * max(0, path.stake_units - 1)
         if not rules.split.resplit_aces:
             assert sum(hand.split_aces for hand in path.hands) <= 2
-    if round_.phase == "settled":
-        for position in range(round_.position_count()):
-            hands = len(round_.path_of(position).hands) if round_.has_path(position) else 0
-            extra = int(round_.book.extra[position])
-            main = int(round_.book.main[position])
-            assert extra >= main * max(0, hands - 1)
-
-
-@RESPLIT_SETTINGS
-@given(st.data(), _games(), st.integers(0, 2**32))
-def test_every_sequence_ends_and_the_log_rebuilds_the_round(
-    data: st.DataObject, game: Game, seed: int
-) -> None:
-    round_, _ = _round(data, game, seed)
-    _play(data, round_, cancel=data.draw(st.booleans(), label="may cancel"))
-    assert round_.phase in ("settled", "cancelled")
-    assert np.all(round_.book.pending == -1)
-    rules, chart = game
     rebuilt = SharedRound.rebuild(rules, round_.events, chart)
     assert _snapshot(rebuilt) == _snapshot(round_)
     assert _extra(rebuilt) == _extra(round_)
@@ -125,26 +111,7 @@ def test_autoplay_resplits_to_four_hands_the_same_over_two_followers() -> None:
     # p3 can pay one split, then gives up both hands as the coins run out.
     game = resplit_variant("unlimited", max_hands=4)
     rules, chart = game
-    cards = parse_cards(
-        [
-            "8S",
-            "6H",
-            "8D",
-            "8H",
-            "8C",
-            "3S",
-            "8D",
-            "TD",
-            "8S",
-            "2C",
-            "9H",
-            "8H",
-            "5D",
-            "4C",
-            "TS",
-            "7S",
-        ]
-    )
+    cards = parse_cards(f"8S 6H 8D {AUTOPLAY_STEPS} 8H 5D 4C TS 7S".split())
     single = SharedRound(rules, chart=chart, cards=Shoe.stacked(cards))
     for index, free in enumerate((100_000, 100_000, 1000, 2000)):
         single.place_bet(f"p{index}", 1, 1000, {}, free_amount=free)
@@ -159,15 +126,6 @@ def test_autoplay_resplits_to_four_hands_the_same_over_two_followers() -> None:
         "8H 8S",
         "8D 2C 9H",
     ]
-    assert [str(card) for card in single.step_cards[1]] == [
-        "8H",
-        "8C",
-        "3S",
-        "8D",
-        "TD",
-        "8S",
-        "2C",
-        "9H",
-    ]
+    assert [str(card) for card in single.step_cards[1]] == AUTOPLAY_STEPS.split()
     assert single.step_takers[1] == [3, 3, 2, 2, 2, 2, 2, 2]
     assert single.paid().tolist()[2:] == [800, 1600]

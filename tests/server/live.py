@@ -268,6 +268,19 @@ class Client:
         self.socket.close()
 
 
+def open_private_table(live: LiveServer, title: str, name: str) -> tuple[Message, Client, str]:
+    """A new player opens a private table of ``title`` and joins it: (player, socket, table)."""
+    player = live.sign_up(name)
+    headers = {"Authorization": f"Bearer {player['token']}"}
+    created = live.http.post("/api/v1/tables", json={"title": title}, headers=headers)
+    assert created.status_code == 201, created.text
+    table_id = str(created.json()["table_id"])
+    client = live.client(player["token"])
+    client.hello()
+    assert client.request({"type": "join", "table_id": table_id})["type"] == "ack"
+    return player, client, table_id
+
+
 def bet(client: Client, amount: int = 1000, table_id: str = "boundless-1", **extra: Any) -> Message:
     """Bet on spot 1; between rounds, wait for the next betting window and bet there."""
     bet_id = extra.pop("bet_id", f"b{time.monotonic_ns()}")

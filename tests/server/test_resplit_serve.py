@@ -20,13 +20,15 @@ from tests.server.live import (
     Message,
     assert_books,
     bet,
+    open_private_table,
     play_to_settlement,
     start_server,
 )
 
 FOLDER = Path(__file__).parents[2] / "docs" / "examples" / "rules"
 TITLE = "boo-bucks-resplit"
-EIGHTS = parse_cards("8S 6H 8D TC 8H 3C TD 8C 8S 2D 9S 8H 2H".split())  # noqa: SIM905
+STEPS = "8H 3C TD 8C 8S 2D 9S 8H"  # the eights scenario: 8S 8D against 6H (hole TC), dealer 2H
+EIGHTS = parse_cards(f"8S 6H 8D TC {STEPS} 2H".split())
 DECISIONS = ["split", "split", "double", "split", "stand", "double", "stand"]
 
 
@@ -83,14 +85,8 @@ def live(tmp_path_factory: pytest.TempPathFactory) -> Iterator[LiveServer]:
 
 
 def test_a_round_with_resplits_to_four_hands_plays_through_the_protocol(live: LiveServer) -> None:
-    player = live.sign_up("Rosa")
+    player, client, table_id = open_private_table(live, TITLE, "Rosa")
     headers = {"Authorization": f"Bearer {player['token']}"}
-    created = live.http.post("/api/v1/tables", json={"title": TITLE}, headers=headers)
-    assert created.status_code == 201, created.text
-    table_id = created.json()["table_id"]
-    client = live.client(player["token"])
-    client.hello()
-    assert client.request({"type": "join", "table_id": table_id})["type"] == "ack"
     assert bet(client, 1000, table_id=table_id)["type"] == "ack"
     queue = list(DECISIONS)
     settled = play_to_settlement(client, lambda position: queue.pop(0))
@@ -130,6 +126,6 @@ def _check_record(live: LiveServer, round_id: str, headers: dict[str, str]) -> N
         (4, 9, "stand"),
     ]
     steps = [card["card"] for card in detail["cards"] if card["to"] == "step"]
-    assert steps == "8H 3C TD 8C 8S 2D 9S 8H".split()  # noqa: SIM905
+    assert steps == STEPS.split()
     (position,) = detail["positions"]
     assert len(position["hands"]) == 4

@@ -45,20 +45,11 @@ def _four_hands(spot: int, current: int | None) -> dict[str, Any]:
 
 
 def _moment() -> list[dict[str, Any]]:
+    """Step 5 on spot 1: its hand 3 is in play; spots 2 and 3 wait with four hands each."""
     spots = {1: ["8S", "8D"], 2: ["8H", "8C"], 3: ["8D", "8S"]}
-    return [
-        state(
-            "decisions",
-            4,
-            ["6H"],
-            spots,
-            hole_hidden=True,
-            timer="decision",
-            current_spot=1,
-            step=5,
-        ),
-        you("decisions", 4, [_four_hands(1, 2), _four_hands(2, None), _four_hands(3, None)], 5),
-    ]
+    deciding = {"hole_hidden": True, "timer": "decision", "current_spot": 1, "step": 5}
+    views = [_four_hands(1, 2), _four_hands(2, None), _four_hands(3, None)]
+    return [state("decisions", 4, ["6H"], spots, **deciding), you("decisions", 4, views, 5)]
 
 
 ESCAPES_JS = """() => {
