@@ -253,7 +253,7 @@ def receive_card(path: PathState, card: Card, rules: RuleSet) -> PathState:
     elif total == BLACKJACK_TOTAL or hand.doubled:
         status = HandStatus.STOOD
     elif _one_card_aces(hand, rules):
-        # One card each, unless that card is another ace the rules let split again.
+        # One card each, unless that card is another ace the rules let split again (ruling 33).
         again = card.rank == ACE and may_split_again(path, rules)
         status = HandStatus.DECIDING if again else HandStatus.STOOD
     updated = replace(hand, cards=cards, status=status)
