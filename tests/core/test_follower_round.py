@@ -16,6 +16,8 @@ import numpy as np
 import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
+from resplit_games import pair_rich_shoe
+from test_round_properties import choose_action
 from test_round_properties_multi_spot import BOO_BUCKS_PRESETS, UNLIMITED, Game, _new_round
 
 from boundless.core.cards import parse_cards
@@ -47,24 +49,35 @@ def _bet_boundless(data: st.DataObject, round_: SharedRound) -> None:
         round_.place_bet("rich", 1, 100, {}, free_amount=1000)
 
 
+def _shoe(game: Game, seed: int) -> Shoe:
+    """The seed's shoe; resplit rule sets deal from a shoe rich in pairs."""
+    rules = game[0]
+    if rules.split.max_hands > 2:
+        return pair_rich_shoe(seed)
+    return Shoe.shuffled(rules.shoe.decks, 0.75, SeededSource(seed))
+
+
 def _shared(data: st.DataObject, game: Game, seed: int) -> SharedRound:
     rules, chart = game
-    if rules.key == "boundless":
-        round_ = SharedRound(
-            rules, chart=chart, cards=Shoe.shuffled(rules.shoe.decks, 0.75, SeededSource(seed))
-        )
+    if rules.table.spots == 1:
+        round_ = SharedRound(rules, chart=chart, cards=_shoe(game, seed))
         _bet_boundless(data, round_)
         return round_
-    round_, _ = _new_round(
-        data, game, Shoe.shuffled(rules.shoe.decks, 0.75, SeededSource(seed)), seed
-    )
+    round_, _ = _new_round(data, game, _shoe(game, seed), seed)
     return round_
 
 
 class Split:
     """The same table as K followers around a table dealer."""
 
-    def __init__(self, game: Game, single: SharedRound, seed: int, owner: dict[str, int]) -> None:
+    def __init__(
+        self,
+        game: Game,
+        single: SharedRound,
+        seed: int,
+        owner: dict[str, int],
+        cards: Shoe | None = None,
+    ) -> None:
         rules, chart = game
         self.rules, self.chart = rules, chart
         self.owner = owner
@@ -72,7 +85,7 @@ class Split:
         assert isinstance(opened, ev.RoundOpened)
         self.table = TableDealer(
             rules,
-            cards=Shoe.shuffled(rules.shoe.decks, 0.75, SeededSource(seed)),
+            cards=cards or _shoe(game, seed),
             round_in_shoe=opened.round_in_shoe,
             offered_side_bets=opened.offered_side_bets,
         )
@@ -161,7 +174,7 @@ def _play_both(
                 )
                 legal = sorted(single.legal_actions(player, spot))
                 if legal and data.draw(st.booleans(), label="acts"):
-                    action = data.draw(st.sampled_from(legal), label="action")
+                    action = choose_action(data, legal, single.rules)
                     single.decide(player, spot, action)
                     follower.decide(player, spot, action)
             waiting = sum(len(f.positions_awaiting_decision()) for f in split.followers)
@@ -219,6 +232,13 @@ def _games() -> st.SearchStrategy[Game]:
 def test_followers_end_exactly_as_the_shared_round(
     data: st.DataObject, game: Game, seed: int, followers: int, operator: bool
 ) -> None:
+    check_followers_end_as_the_shared_round(data, game, seed, followers, operator)
+
+
+def check_followers_end_as_the_shared_round(
+    data: st.DataObject, game: Game, seed: int, followers: int, operator: bool
+) -> None:
+    """The property: the positions spread over ``followers`` end as in one shared round."""
     single = _shared(data, game, seed)
     owner = {
         player: data.draw(st.integers(0, followers - 1), label=f"owner {player}")
@@ -226,6 +246,10 @@ def test_followers_end_exactly_as_the_shared_round(
     }
     split = Split(game, single, seed, owner)
     _play_both(data, single, split, cancel=operator)
+    assert_followers_match(single, split)
+
+
+def assert_followers_match(single: SharedRound, split: Split) -> None:
     assert single.phase in ("settled", "cancelled")
     for position in range(single.position_count()):
         player, spot = single.player_of(position), single.spot_of(position)

@@ -18,7 +18,9 @@ from boundless.core.cards import Card, fresh_decks
 from boundless.core.errors import RulesError
 from boundless.core.random_source import SeededSource
 from boundless.core.round import SharedRound
+from boundless.core.round.actions import Action
 from boundless.core.round.views import player_view
+from boundless.core.rules import RuleSet
 from boundless.core.shoe import Shoe
 from boundless.titles import load_game
 
@@ -94,7 +96,16 @@ def _decide(data: st.DataObject, round_: SharedRound) -> None:
     for player, spot in _keys(round_, round_.current_spot):
         legal = sorted(round_.legal_actions(player, spot))
         if legal and data.draw(st.booleans(), label="acts"):
-            round_.decide(player, spot, data.draw(st.sampled_from(legal)))
+            round_.decide(player, spot, choose_action(data, legal, round_.rules))
+
+
+def choose_action(data: st.DataObject, legal: list[Action], rules: RuleSet) -> Action:
+    """A random legal action. Where resplits are allowed, a legal split is taken half the time:
+    a position reaches three or four hands only by splitting again and again."""
+    resplits = rules.split.max_hands > 2
+    if Action.SPLIT in legal and resplits and data.draw(st.booleans(), label="resplit"):
+        return Action.SPLIT
+    return data.draw(st.sampled_from(legal), label="action")
 
 
 def _round_cards(round_: SharedRound) -> list[Card]:

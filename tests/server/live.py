@@ -19,7 +19,7 @@ import httpx
 import uvicorn
 from websockets.sync.client import ClientConnection, connect
 
-from boundless.core.random_source import SeededSource
+from boundless.core.random_source import RandomSource, SeededSource
 from boundless.ledger import LedgerService, check_books, make_engine, make_session_factory
 from boundless.server.app import create_app
 from boundless.server.config import ServerConfig, TimerSettings, transport_options
@@ -119,6 +119,7 @@ def start_server(
     messages_per_second: float = 1000.0,
     signup_rate: str = "1000/minute",
     max_sockets_per_player: int = 8,
+    randomness: Callable[[], RandomSource] | None = None,
 ) -> LiveServer:
     port = free_port()
     config = ServerConfig(
@@ -134,7 +135,9 @@ def start_server(
         signup_rate=signup_rate,
         max_sockets_per_player=max_sockets_per_player,
     )
-    if seed is None:
+    if randomness is not None:
+        app = create_app(config, catalog, randomness)
+    elif seed is None:
         app = create_app(config, catalog)
     else:
         seeds = itertools.count(seed)
@@ -263,6 +266,19 @@ class Client:
 
     def close(self) -> None:
         self.socket.close()
+
+
+def open_private_table(live: LiveServer, title: str, name: str) -> tuple[Message, Client, str]:
+    """A new player opens a private table of ``title`` and joins it: (player, socket, table)."""
+    player = live.sign_up(name)
+    headers = {"Authorization": f"Bearer {player['token']}"}
+    created = live.http.post("/api/v1/tables", json={"title": title}, headers=headers)
+    assert created.status_code == 201, created.text
+    table_id = str(created.json()["table_id"])
+    client = live.client(player["token"])
+    client.hello()
+    assert client.request({"type": "join", "table_id": table_id})["type"] == "ack"
+    return player, client, table_id
 
 
 def bet(client: Client, amount: int = 1000, table_id: str = "boundless-1", **extra: Any) -> Message:

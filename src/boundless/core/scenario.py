@@ -16,7 +16,7 @@ from boundless.core.cards import parse_cards
 from boundless.core.errors import RulesError, ShoeExhaustedError
 from boundless.core.random_source import SeededSource
 from boundless.core.round import SharedRound
-from boundless.core.round.results import PositionResult, position_result
+from boundless.core.round.results import hand_json, position_result
 from boundless.core.rules import RuleSet
 from boundless.core.shoe import Shoe
 from boundless.core.strategy_chart import StrategyChart
@@ -187,27 +187,6 @@ def _play(round_: SharedRound, players: list[ScenarioPlayer]) -> None:
     round_.run_to_end()
 
 
-def _hand_json(result: PositionResult) -> list[dict[str, Any]]:
-    return [
-        {
-            "spot": hand.spot,
-            "cards": [str(card) for card in hand.cards],
-            "total": hand.total,
-            "bet": hand.bet_amount,
-            "outcome": hand.outcome,
-            "payout": hand.payout_amount,
-            "autoplayed": hand.autoplayed,
-            "fallback": hand.fallback,
-            "rounded_off": str(hand.rounded_off),
-            "decisions": [
-                {"action": action, "by": source, "step": step}
-                for action, source, step in hand.decisions
-            ],
-        }
-        for hand in result.hands
-    ]
-
-
 def _output(game: str, round_: SharedRound, players: list[ScenarioPlayer]) -> dict[str, Any]:
     dealer = round_.dealer_hand
     output_players = []
@@ -251,7 +230,11 @@ def _output(game: str, round_: SharedRound, players: list[ScenarioPlayer]) -> di
                 "id": player.id,
                 "balance_before": player.balance,
                 "balance_after": player.balance - staked + paid,
-                "hands": [hand for result in results for hand in _hand_json(result)],
+                "hands": [
+                    hand_json(hand, spot=True, fallback=True)
+                    for result in results
+                    for hand in result.hands
+                ],
                 "insurance": insurance,
                 "side_bets": side_bets,
             }

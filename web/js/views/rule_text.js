@@ -95,6 +95,13 @@ export function payTable(rules, bet) {
   );
 }
 
+/** How far a hand splits: once, or again up to split.max_hands hands, aces by their switch. */
+export function splitLimitText(split) {
+  if ((split?.max_hands ?? 2) <= 2) return [t("rules.action.split_once")];
+  const aces = split.resplit_aces ? "rules.action.resplit_aces" : "rules.action.no_resplit_aces";
+  return [t("rules.action.resplit", { n: split.max_hands }), t(aces)];
+}
+
 /** An action's button word; "surrender20" names what the house keeps ("Surrender 20%"). */
 export function actionName(rules, action) {
   const refund = rules?.split?.decline_refund;

@@ -3,7 +3,7 @@ import { api, listOf } from "../api.js";
 import { h, money, percent, ratioPercent } from "../format.js";
 import { setVocabulary, t } from "../i18n.js";
 import { errorText } from "../session.js";
-import { actionName, payTable, sideBetName, titleName, upCardList } from "./rule_text.js";
+import { actionName, payTable, sideBetName, splitLimitText, titleName, upCardList } from "./rule_text.js";
 
 let root = null;
 let titleKey = null;
@@ -163,7 +163,7 @@ function actionTable(r) {
   }
   if (r.split.allowed) {
     const parts = [r.split.pair_by === "rank" ? t("rules.action.split_rank") : t("rules.action.split_value")];
-    parts.push(t("rules.action.split_once"));
+    parts.push(...splitLimitText(r.split));
     parts.push(r.split.split_aces_one_card ? t("rules.action.split_aces_one") : t("rules.action.split_aces_hit"));
     parts.push(t("rules.action.split_21"));
     if (r.split.offered === "basic_strategy_pairs") {

@@ -10,7 +10,7 @@ from dataclasses import dataclass
 
 from boundless.cli.words import fill_words, side_bet_name, string_of
 from boundless.core.money import format_amount
-from boundless.core.rules import RuleSet, SideBetRules
+from boundless.core.rules import RuleSet, SideBetRules, SplitRules
 
 
 @dataclass(frozen=True, slots=True)
@@ -168,7 +168,7 @@ def _actions(rules: RuleSet) -> list[tuple[str, dict[str, str]]]:
                 {},
             )
         )
-        said.append(("rules.action.split_once", {}))
+        said += _split_limit(split)
         said.append(
             (
                 "rules.action.split_aces_one"
@@ -201,6 +201,14 @@ def _actions(rules: RuleSet) -> list[tuple[str, dict[str, str]]]:
         )
     )
     return said
+
+
+def _split_limit(split: SplitRules) -> list[tuple[str, dict[str, str]]]:
+    """Once, or again up to ``max_hands`` hands with aces by their switch (as rule_text.js)."""
+    if split.max_hands <= 2:
+        return [("rules.action.split_once", {})]
+    aces = "rules.action.resplit_aces" if split.resplit_aces else "rules.action.no_resplit_aces"
+    return [("rules.action.resplit", {"n": str(split.max_hands)}), (aces, {})]
 
 
 def _insurance(rules: RuleSet) -> list[tuple[str, dict[str, str]]]:

@@ -34,6 +34,7 @@ from boundless.core.round.settlement import (
     odds_payout,
     side_bet_pattern,
     surrender_term,
+    term_payouts,
 )
 from boundless.core.round.state import ExtraStakes, Payment, PaymentStage, RoundState
 from boundless.core.round.steps import StepPlan, plan_step
@@ -281,21 +282,30 @@ def execute_step(
         book.node[positions] = children[plan.group_of]
         surrendered = np.isin(plan.actions, (int(Action.SURRENDER), int(Action.SURRENDER20)))
         if surrendered.any():
-            chosen = positions[surrendered]
-            refunds = np.array(
-                [
-                    surrender_term(state.path_of(p).hands[0], state.rules).payout(int(book.main[p]))
-                    for p in chosen.tolist()
-                ],
-                dtype=np.int64,
-            )
-            pay(state, PaymentStage.SURRENDER, chosen, refunds)
+            _pay_surrenders(state, plan, children, surrendered)
     on_spot = state.spot_positions.get(spot)
     if on_spot is not None:
         book.pending[on_spot] = NO_DECISION
     if card is not None:
         state.step_cards.setdefault(spot, []).append(card)
         state.step_takers.setdefault(spot, []).append(takers)
+
+
+def _pay_surrenders(
+    state: RoundState, plan: StepPlan, children: np.ndarray, surrendered: np.ndarray
+) -> None:
+    """Refund the hands given up this step: per path, the hand that was in play (with a
+    resplit it need not be the first)."""
+    nodes = state.nodes
+    groups = plan.group_of[surrendered]
+    terms = {}
+    for group in np.unique(groups).tolist():
+        in_play = nodes.states[plan.groups[group][0]].current
+        given_up = nodes.states[int(children[group])].hands[in_play]
+        terms[group] = surrender_term(given_up, state.rules)
+    chosen = plan.positions[surrendered]
+    refunds = term_payouts(state.book.main[chosen], terms, groups, len(plan.groups))
+    pay(state, PaymentStage.SURRENDER, chosen, refunds)
 
 
 def _on_DealerCardsDrawn(state: RoundState, event: ev.DealerCardsDrawn) -> None:

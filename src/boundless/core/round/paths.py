@@ -120,17 +120,34 @@ def _is_first_decision(path: PathState) -> bool:
     return len(path.hands) == 1 and not path.hands[0].moves and len(path.hands[0].cards) == 2
 
 
+def _one_card_aces(hand: HandState, rules: RuleSet) -> bool:
+    """Split aces that take one card each: their only decision is whether to split again."""
+    return hand.split_aces and rules.split.split_aces_one_card
+
+
+def may_split_again(path: PathState, rules: RuleSet) -> bool:
+    """Whether the rules' hand limit and ace switch let the split hand in play split again
+    (the pair and the chart are checked apart; ruling 32)."""
+    split = rules.split
+    return len(path.hands) < split.max_hands and (not path.hand.split_aces or split.resplit_aces)
+
+
 def split_is_offered(path: PathState, context: DecisionContext) -> bool:
     rules = context.rules
-    if not (rules.split.allowed and _is_first_decision(path)):
+    if not (rules.split.allowed and path.needs_decision):
         return False
-    cards = path.hands[0].cards
-    if not is_pair(cards, rules.split.pair_by):
+    hand = path.hand
+    if len(hand.cards) != 2:
+        return False
+    # A split hand with two cards has made no decision since its second card (ruling 32).
+    if not (may_split_again(path, rules) if hand.from_split else _is_first_decision(path)):
+        return False
+    if not is_pair(hand.cards, rules.split.pair_by):
         return False
     if rules.split.offered == "basic_strategy_pairs":
         if context.chart is None:
             return False
-        return context.chart.says_split(cards[0].value, context.up_card.value)
+        return context.chart.says_split(hand.cards[0].value, context.up_card.value)
     return True
 
 
@@ -140,8 +157,11 @@ def legal_actions(path: PathState, context: DecisionContext) -> frozenset[Action
         return frozenset()
     rules = context.rules
     hand = path.hand
-    if split_is_offered(path, context) and rules.split.decline_refund is not None:
+    offered = split_is_offered(path, context)
+    if offered and rules.split.decline_refund is not None:
         return frozenset({Action.SPLIT, Action.SURRENDER20})
+    if _one_card_aces(hand, rules):
+        return frozenset({Action.STAND, Action.SPLIT} if offered else {Action.STAND})
     actions = {Action.HIT, Action.STAND}
     if (
         rules.double.allowed
@@ -150,7 +170,7 @@ def legal_actions(path: PathState, context: DecisionContext) -> frozenset[Action
         and (not hand.split_aces or rules.double.on_split_aces)
     ):
         actions.add(Action.DOUBLE)
-    if split_is_offered(path, context):
+    if offered:
         actions.add(Action.SPLIT)
     if (
         rules.surrender.allowed
@@ -199,7 +219,10 @@ def apply_action(path: PathState, action: Action, source: Source, step: int) -> 
             )
             for index, card in enumerate(hand.cards)
         )
-        return PathState(hands=(first, second), current=0, cards_taken=path.cards_taken)
+        # A resplit hand goes right after the hand it came from, which is played first.
+        at = path.current
+        hands = (*path.hands[:at], first, second, *path.hands[at + 1 :])
+        return replace(path, hands=hands)
     status: HandStatus = (
         HandStatus.SURRENDERED if action == Action.SURRENDER else HandStatus.SURRENDERED20
     )
@@ -227,12 +250,12 @@ def receive_card(path: PathState, card: Card, rules: RuleSet) -> PathState:
     status: HandStatus = HandStatus.DECIDING
     if total > BLACKJACK_TOTAL:
         status = HandStatus.BUST
-    elif (
-        total == BLACKJACK_TOTAL
-        or hand.doubled
-        or (hand.split_aces and rules.split.split_aces_one_card)
-    ):
+    elif total == BLACKJACK_TOTAL or hand.doubled:
         status = HandStatus.STOOD
+    elif _one_card_aces(hand, rules):
+        # One card each, unless that card is another ace the rules let split again (ruling 33).
+        again = card.rank == ACE and may_split_again(path, rules)
+        status = HandStatus.DECIDING if again else HandStatus.STOOD
     updated = replace(hand, cards=cards, status=status)
     path = replace(_with_hand(path, updated), cards_taken=path.cards_taken + 1)
     return _advance(path) if updated.finished else path

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from fractions import Fraction
+from typing import Any
 
 from boundless.core.cards import Card
 from boundless.core.round.actions import Source
@@ -19,6 +20,7 @@ __all__ = [
     "InsuranceResult",
     "PositionResult",
     "SideBetResult",
+    "hand_json",
     "position_result",
 ]
 
@@ -152,3 +154,28 @@ def position_result(round_: RoundState, position: int) -> PositionResult:
         staked_amount=book.staked_of(position),
         paid_amount=int(book.paid[position]),
     )
+
+
+def hand_json(
+    hand: HandResult, *, spot: bool = False, status: bool = False, fallback: bool = False
+) -> dict[str, Any]:
+    """A hand as JSON for the views (``status``) and the replay output (``spot``,
+    ``fallback``): one builder, so both list the shared keys in the same order."""
+    data: dict[str, Any] = {}
+    if spot:
+        data["spot"] = hand.spot
+    data["cards"] = [str(card) for card in hand.cards]
+    data["total"] = hand.total
+    data["bet"] = hand.bet_amount
+    if status:
+        data["status"] = hand.status
+    data["outcome"] = hand.outcome
+    data["payout"] = hand.payout_amount
+    data["autoplayed"] = hand.autoplayed
+    if fallback:
+        data["fallback"] = hand.fallback
+    data["rounded_off"] = str(hand.rounded_off)
+    data["decisions"] = [
+        {"action": action, "by": source, "step": step} for action, source, step in hand.decisions
+    ]
+    return data

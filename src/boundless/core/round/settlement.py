@@ -7,7 +7,7 @@ once per hand (DECISIONS rule 1).
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from fractions import Fraction
 
@@ -104,7 +104,8 @@ def path_terms(path: PathState, dealer: DealerHand, rules: RuleSet) -> list[PayT
             if hand.status == HandStatus.BLACKJACK or hand.status in SURRENDERED:
                 adjusted.append(term)
             else:
-                # Each hand gets its stake back, less the original bet on the first hand.
+                # Each hand gets its stake back, less the original bet, which the first hand
+                # carries (a resplit keeps the first hand first; ruling 32).
                 adjusted.append(PayTerm("lose", whole=hand.stake_units - (index == 0)))
         return adjusted
     return terms
@@ -121,20 +122,31 @@ def main_payouts(
     payout = np.zeros(len(main), dtype=np.int64)
     if not len(main):
         return payout
-    used = np.unique(node_of)
-    max_hands = 2
-    whole = np.zeros((len(nodes), max_hands), dtype=np.int64)
-    numerator = np.zeros((len(nodes), max_hands), dtype=np.int64)
-    denominator = np.ones((len(nodes), max_hands), dtype=np.int64)
-    for node in used.tolist():
-        for slot, term in enumerate(path_terms(nodes[node], dealer, rules)):
-            whole[node, slot] = term.whole
-            numerator[node, slot] = term.numerator
-            denominator[node, slot] = term.denominator
-    for slot in range(max_hands):
-        payout += main * whole[node_of, slot]
-        payout += (main * numerator[node_of, slot]) // denominator[node_of, slot]
+    terms = {node: path_terms(nodes[node], dealer, rules) for node in np.unique(node_of).tolist()}
+    width = max(len(hand_terms) for hand_terms in terms.values())  # up to split.max_hands
+    for slot in range(width):
+        in_slot = {node: row[slot] for node, row in terms.items() if slot < len(row)}
+        payout += term_payouts(main, in_slot, node_of, len(nodes))
     return payout
+
+
+def term_payouts(
+    main: np.ndarray, terms: Mapping[int, PayTerm], rows: np.ndarray, size: int
+) -> np.ndarray:
+    """``terms[rows[i]].payout(main[i])`` for every position ``i`` (no term: nothing), as
+    array arithmetic: one term per distinct row (a path node, a decision group)."""
+    whole = np.zeros(size, dtype=np.int64)
+    numerator = np.zeros(size, dtype=np.int64)
+    denominator = np.ones(size, dtype=np.int64)
+    for row, term in terms.items():
+        whole[row], numerator[row], denominator[row] = (
+            term.whole,
+            term.numerator,
+            term.denominator,
+        )
+    return np.asarray(
+        main * whole[rows] + (main * numerator[rows]) // denominator[rows], dtype=np.int64
+    )
 
 
 def side_bet_pattern(

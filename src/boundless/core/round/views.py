@@ -10,7 +10,7 @@ from typing import Any
 
 from boundless.core.hands import best_total
 from boundless.core.round.checks import insurance_offer, legal_now
-from boundless.core.round.results import PositionResult, position_result
+from boundless.core.round.results import PositionResult, hand_json, position_result
 from boundless.core.round.state import RoundState
 
 
@@ -54,23 +54,7 @@ def position_view(round_: RoundState, result: PositionResult, position: int) -> 
         "main": result.main_amount,
         "current_hand": current,
         "legal_actions": legal,
-        "hands": [
-            {
-                "cards": [str(card) for card in hand.cards],
-                "total": hand.total,
-                "bet": hand.bet_amount,
-                "status": hand.status,
-                "outcome": hand.outcome,
-                "payout": hand.payout_amount,
-                "autoplayed": hand.autoplayed,
-                "rounded_off": str(hand.rounded_off),
-                "decisions": [
-                    {"action": action, "by": source, "step": step}
-                    for action, source, step in hand.decisions
-                ],
-            }
-            for hand in result.hands
-        ],
+        "hands": [hand_json(hand, status=True) for hand in result.hands],
         "insurance": None
         if result.insurance is None
         else {

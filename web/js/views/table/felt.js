@@ -125,7 +125,9 @@ function stepRail(spot, shared) {
 }
 
 function myHands(position) {
-  return h("div.my-hands", { "aria-label": t("table.your_hands") },
+  // Three or four hands (resplits) are drawn with small cards, side by side where they fit.
+  const small = position.hands.length > 2;
+  return h("div.my-hands", { "aria-label": t("table.your_hands"), dataset: { count: position.hands.length } },
     position.hands.map((hand, index) => {
       const active = position.current_hand === index && pub().phase === "decisions";
       const tookLatest = v.step && v.step.spot === position.spot && hand.cards.includes(v.step.card) && hand.cards[hand.cards.length - 1] === v.step.card;
@@ -135,7 +137,7 @@ function myHands(position) {
           hand.cards.length ? h("span.total.hand-total", {}, String(hand.total)) : null,
           hand.autoplayed ? h("span.tag.tag-auto", {}, t("table.autoplayed")) : null,
         ),
-        h("div.card-row", {}, hand.cards.map((code, i) => card(`h${position.spot}-${index}c${i}`, code))),
+        h("div.card-row", {}, hand.cards.map((code, i) => card(`h${position.spot}-${index}c${i}`, code, { small }))),
         h("div.hand-foot", {},
           h("span.hand-bet", {}, t("table.bet_amount", { amount: money(hand.bet) })),
           hand.outcome
