@@ -25,9 +25,10 @@ OUTCOME_COUNT = 7
 
 RANKS = 13
 VALUES = 10
-# Cards one round can use at most, counted by hard value: two split hands of at most 30
-# (20 plus a busting ten) and a dealer hand of at most 26. A shoe worth more than this
-# can never run out inside a round, which the exact recursions rely on.
+# Cards one hand's recursion can take from the shoe at most, counted by hard value: a hand of
+# at most 30 (20 plus a busting ten), the other split cards it knows of (three at most, 30)
+# and a dealer hand of at most 26. A shoe worth more than this can never run out inside
+# the recursions (nor inside a round split once).
 MOST_VALUE_ONE_ROUND_USES = 86
 
 DealerBlackjackRule = Literal["impossible", "peeked", "original_bets_only", "all_bets"]
@@ -84,6 +85,8 @@ class GameParams:
     double_after_split: bool
     double_on_split_aces: bool
     split_allowed: bool
+    max_hands: int
+    resplit_aces: bool
     split_aces_one_card: bool
     pair_by_rank: bool
     split_only_where_chart_splits: bool
@@ -109,6 +112,8 @@ class GameParams:
             double_after_split=rules.double.allowed and rules.double.after_split,
             double_on_split_aces=rules.double.allowed and rules.double.on_split_aces,
             split_allowed=split.allowed,
+            max_hands=split.max_hands if split.allowed else 2,
+            resplit_aces=split.resplit_aces,
             split_aces_one_card=split.split_aces_one_card,
             pair_by_rank=split.pair_by == "rank",
             split_only_where_chart_splits=split.offered == "basic_strategy_pairs",
@@ -144,6 +149,15 @@ class GameParams:
             return self.double_on_split_aces and not self.split_aces_one_card
         return self.double_after_split
 
+    def hands_limit(self, pair: int) -> int:
+        """How many hands a split of ``pair`` can end in (aces resplit only by switch)."""
+        return self.max_hands if pair != 1 or self.resplit_aces else 2
+
+    @property
+    def contexts(self) -> int:
+        """How many hand contexts the recursions use (see :func:`split_context`)."""
+        return 1 + VALUES * (self.max_hands - 1)
+
     def same_rank_share(self, up: int) -> Fraction:
         """Share of ten-value pairs that are one rank, given a dealer up card of value ``up``.
 
@@ -166,3 +180,46 @@ class GameParams:
             weight_sum += count
             share_sum += count * Fraction(sum(n * (n - 1) for n in left), total * (total - 1))
         return share_sum / weight_sum if weight_sum else Fraction(0)
+
+    def pair_cards(self, up: int, pair: int) -> list[tuple[Fraction, int]]:
+        """How many cards of the shoe (without the up card) would pair a dealt ``pair``:
+        each possible count with its share of the dealt pairs.
+
+        One count (the pair value's) unless pairs go by rank, where a pair of tens is a pair
+        of one rank and only that rank's cards resplit it.
+        """
+        values = list(self.value_counts)
+        values[up - 1] -= 1
+        if pair != 10 or not self.pair_by_rank:
+            return [(Fraction(1), values[pair - 1])]
+        tens = list(self.rank_counts[9:])
+        up_ranks = [(Fraction(1), tens)]
+        if up == 10:
+            total = sum(tens)
+            up_ranks = [
+                (Fraction(count, total), [n - (other == index) for other, n in enumerate(tens)])
+                for index, count in enumerate(tens)
+                if count
+            ]
+        shares: dict[int, Fraction] = {}
+        for chance, left in up_ranks:
+            for count in left:
+                if count >= 2:
+                    shares[count] = shares.get(count, Fraction(0)) + chance * count * (count - 1)
+        total_share = sum(shares.values(), Fraction(0))
+        return [(share / total_share, count) for count, share in sorted(shares.items())]
+
+
+def split_context(pair: int, others: int) -> int:
+    """The context of a split hand of ``pair`` that knows of ``others`` more pair cards gone
+    (the other hands' split cards). Context 0 is an unsplit hand; split once, the context of
+    a pair is its value."""
+    return 1 + (others - 1) * VALUES + (pair - 1)
+
+
+def context_pair(context: int) -> int:
+    return 0 if context == 0 else (context - 1) % VALUES + 1
+
+
+def context_others(context: int) -> int:
+    return 0 if context == 0 else (context - 1) // VALUES + 1

@@ -16,7 +16,7 @@ from functools import cache
 from boundless.core.cards import Card
 from boundless.core.rules import RuleSet
 from boundless.core.strategy_chart import CELL_MOVES, StrategyChart
-from boundless.math.exact.params import DEALER_BLACKJACK, GameParams
+from boundless.math.exact.params import DEALER_BLACKJACK, GameParams, split_context
 from boundless.math.exact.reference_values import (
     HandValues,
     Moments,
@@ -25,6 +25,14 @@ from boundless.math.exact.reference_values import (
     draws,
     hand_total,
     take,
+)
+from boundless.math.exact.split_rounds import (
+    HandFigures,
+    kind_figures,
+    split_figures,
+    split_flows,
+    split_mean,
+    split_shoes,
 )
 from boundless.math.exact.strategy_cells import (
     CELL_ORDER,
@@ -43,6 +51,7 @@ Hand = tuple[int, ...]
 UP_VALUES = tuple(range(1, 11))
 ROOT_TIE_ORDER = ("stand", "hit", "double", "split", "surrender", "surrender20")
 MOST_ROUNDS = 30
+ONE = Fraction(1)
 
 
 @dataclass(frozen=True, slots=True)
@@ -137,30 +146,39 @@ class ReferenceAnalysis:
                 ) + blackjack
             return -loss, loss * loss
         if move == "split":
-            moments = self.split_moments(up, hand[0], continuation)
+            mean, square = self.split_moments(up, hand[0], continuation)
         else:
             moments = self.values.move_moments(state, move, continuation)
+            mean, square = moments.mean, moments.square
         if rule in ("peeked", "original_bets_only"):
-            return moments.mean - blackjack, moments.square + blackjack
-        return moments.mean, moments.square
+            return mean - blackjack, square + blackjack
+        return mean, square
 
     def split_moments(
         self, up: int, pair: int, continuation: Callable[[State], Moments]
-    ) -> Moments:
-        """Both split hands: twice one hand's mean; the cross term assumes the hands are
-        independent given the dealer's final outcome."""
-        start = (up, pair, (pair,))
-        one = continuation(start)
-        chances = self.values.dealer_outcomes(self.values.shoe_of(start), up)
-        cross = sum(
-            (
-                part * part / chance
-                for part, chance in zip(one.by_outcome, chances, strict=True)
-                if chance
-            ),
-            Fraction(0),
-        )
-        return Moments(2 * one.mean, 2 * one.square + 2 * cross, one.by_outcome)
+    ) -> tuple[Fraction, Fraction]:
+        """Mean and mean square of the split's hands together (``split_rounds``)."""
+
+        def figures(level: int, hand: tuple[int, ...]) -> HandFigures[Fraction] | None:
+            state: State = (up, split_context(pair, level - 1), hand)
+            if not self.values.feasible(state):
+                return None
+            start = (up, split_context(pair, level - 1), (pair,))
+            chances = self.values.dealer_outcomes(self.values.shoe_of(start), up)
+            moments = continuation(state)
+            return HandFigures(moments.mean, moments.square, moments.by_outcome, chances)
+
+        mean, square = Fraction(0), Fraction(0)
+        for share, shoe in split_shoes(self.params, up, pair):
+            kinds = {}
+            for kind in shoe.kinds():
+                one, two = figures(kind[0], (pair,)), figures(kind[0], (pair, pair))
+                assert one is not None
+                kinds[kind] = kind_figures(shoe, kind, one, two, Fraction)
+            kinds_mean, kinds_square = split_figures(shoe.rounds(), kinds, Fraction)
+            mean += share * kinds_mean
+            square += share * kinds_square
+        return mean, square
 
     def natural_figures(self, up: int, hand: Hand) -> tuple[Fraction, Fraction]:
         blackjack = self.values.blackjack_chance(self.values.shoe_of((up, 0, hand)), up)
@@ -293,9 +311,12 @@ class ReferenceAnalysis:
                 frontier.append((up, 0, hand))
         if self.params.split_allowed:
             for pair in UP_VALUES:
-                start: State = (up, pair, (pair,))
-                if self.values.feasible((up, 0, (pair, pair))):
-                    frontier.append(start)
+                if not self.values.feasible((up, 0, (pair, pair))):
+                    continue
+                for level in range(2, self.params.hands_limit(pair) + 1):
+                    start: State = (up, split_context(pair, level - 1), (pair,))
+                    if self.values.feasible(start):
+                        frontier.append(start)
         while frontier:
             state = frontier.pop()
             if state in found:
@@ -331,6 +352,7 @@ class ReferenceAnalysis:
         """How often each hard/soft cell decides at each state when play follows ``column``."""
         weights: dict[State, Fraction] = defaultdict(Fraction)
         arriving: dict[State, Fraction] = defaultdict(Fraction)
+        played_on: dict[State, Fraction] = {}  # lone split cards: share of pair draws kept
         for hand, weight, _, move, by_pair in self.routed_roots(up, column):
             root: State = (up, 0, hand)
             if not by_pair:
@@ -340,7 +362,10 @@ class ReferenceAnalysis:
                     if child is not None:
                         arriving[child] += weight * chance
             elif move == "split":
-                arriving[(up, hand[0], (hand[0],))] += 2 * weight
+                for level, (flow, kept) in split_flows(self.params, up, hand[0]).items():
+                    start = (up, split_context(hand[0], level - 1), (hand[0],))
+                    arriving[start] += flow * weight
+                    played_on[start] = kept
         for state in self.states(up):
             flow = arriving.get(state, Fraction(0))
             if not flow:
@@ -353,9 +378,10 @@ class ReferenceAnalysis:
                 weights[state] += flow
                 move = move_for(column[cell_of(total, soft)], allowed, total)
             if move == "hit":
-                for _, chance, child in self.values.children(state):
+                for value, chance, child in self.values.children(state):
                     if child is not None:
-                        arriving[child] += flow * chance
+                        kept = played_on.get(state, ONE) if value == state[2][0] else ONE
+                        arriving[child] += flow * chance * kept
         return weights
 
     def dealt_chance(self, state: State) -> Fraction:
@@ -429,6 +455,19 @@ class ReferenceAnalysis:
         for pair in UP_VALUES:
             improved[("pair", pair)] = self.best_pair_code(up, pair, values, mean_of)
         return improved
+
+    def split_value(self, up: int, pair: int, values: dict[State, Fraction]) -> Fraction:
+        """The split's mean when its hands are worth ``values`` (the chart's play)."""
+        total = Fraction(0)
+        for share, shoe in split_shoes(self.params, up, pair):
+            levels = range(2, shoe.most_hands + 1)
+            one = {level: values[(up, split_context(pair, level - 1), (pair,))] for level in levels}
+            pairs = {
+                level: values.get((up, split_context(pair, level - 1), (pair, pair)), Fraction(0))
+                for level in levels
+            }
+            total += share * split_mean(shoe, one, pairs, Fraction)
+        return total
 
     def surrender_part(self, state: State, refund: Fraction) -> Fraction:
         """Surrender's mean on the blackjack-free scale the other first moves use."""
@@ -508,7 +547,7 @@ class ReferenceAnalysis:
 
         def root_mean(move: str) -> Fraction:
             if move == "split":
-                return 2 * values[(up, pair, (pair,))]
+                return self.split_value(up, pair, values)
             return mean_of(state, move)
 
         best_code, best_score = "", (Fraction(0), Fraction(0))
