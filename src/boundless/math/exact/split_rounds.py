@@ -26,8 +26,9 @@ the two dealt cards, so every hand is worth its value given no dealer blackjack 
 round's chance of none. Split once, the weight is exactly 1 and nothing changes.
 
 **Second moment.** Two hands of one round are taken as independent given the dealer's final
-outcome, whose chance is the mean of the two hands' chances at the start of their levels
-(split once: the chance itself, the convention of the standard deviation).
+outcome, whose chance is the mean of the two hands' chances at their start (a hand whose
+second card did not pair starts from its two cards; split once: the chance at the start of
+the split, the convention of the standard deviation).
 """
 
 from __future__ import annotations
@@ -156,7 +157,7 @@ def expected_draws(rounds: Sequence[SplitRound]) -> dict[int, Fraction]:
 @dataclass(frozen=True, slots=True)
 class HandFigures(Generic[Number]):
     """Blackjack-free mean, mean square and mean by dealer outcome of one hand, with the
-    dealer's outcome chances at the start of its level."""
+    dealer's outcome chances at its start."""
 
     mean: Number
     square: Number
@@ -182,6 +183,7 @@ def kind_figures(
         return HandFigures(one.mean * factor, one.square * factor, parts, one.chances)
     assert pair is not None
     share, factor = convert(keep), convert(scale)
+    rest = convert(1 / (1 - keep))
     return HandFigures(
         (one.mean - share * pair.mean) * factor,
         (one.square - share * pair.square) * factor,
@@ -189,7 +191,10 @@ def kind_figures(
             (part - share * other) * factor
             for part, other in zip(one.by_outcome, pair.by_outcome, strict=True)
         ),
-        one.chances,
+        tuple(
+            (chance - share * other) * rest
+            for chance, other in zip(one.chances, pair.chances, strict=True)
+        ),
     )
 
 
@@ -224,7 +229,7 @@ def split_figures(
                 if pairs:
                     key = (kind, other)
                     if key not in cross:
-                        cross[key] = _cross(figures, kinds[other], kind[0] == other[0])
+                        cross[key] = _cross(figures, kinds[other], kind == other)
                     round_square += pairs * cross[key]
         chance = convert(split_round.chance)
         mean += chance * round_mean
