@@ -163,8 +163,7 @@ class ReferenceAnalysis:
             state: State = (up, split_context(pair, level - 1), hand)
             if not self.values.feasible(state):
                 return None
-            start = (up, split_context(pair, level - 1), (pair,))
-            chances = self.values.dealer_outcomes(self.values.shoe_of(start), up)
+            chances = self.values.dealer_outcomes(self.values.shoe_of(state), up)
             moments = continuation(state)
             return HandFigures(moments.mean, moments.square, moments.by_outcome, chances)
 
