@@ -88,10 +88,14 @@ def events(records: list[RoundRecord], rules: RuleSet) -> Counter[str]:
         if len(record.dealer) == 2 and dealer_values == [1, 10]:
             seen["dealer blackjack"] += 1
         for spot in record.hands:
-            if len(spot) == 2:
+            if len(spot) >= 2:
                 seen["split"] += 1
                 if spot[0].cards[0].rank == 1:
                     seen["split aces"] += 1
+            if len(spot) > 2:
+                seen[f"{len(spot)} hands"] += 1
+                if spot[0].cards[0].rank == 1:
+                    seen["resplit aces"] += 1
             for hand in spot:
                 seen[hand.status] += 1
                 if hand.units == 2:
