@@ -1,5 +1,5 @@
-"""The simulator with resplits: the kernel against the plain reference, and against the exact
-figure.
+"""The simulator with resplits: the kernel against the plain reference, against the engine,
+and against the exact figure.
 
 The rule files in ``tests/math/rules`` extend Boo Bucks (six decks, a fresh shoe every round,
 three seats) with pairs split again up to four hands, aces once or again. Their chart is
@@ -16,8 +16,10 @@ from pathlib import Path
 
 import numpy as np
 import pytest
+from tests.math.simulator_engine_play import play_engine_stacked_round
 from tests.math.simulator_helpers import comparable, events, shoe_options, wheel_numbers
 
+from boundless.core.cards import Card
 from boundless.core.rules import RuleSet
 from boundless.core.strategy_chart import StrategyChart
 from boundless.math.exact import analyse_main_game, derive_basic_strategy
@@ -104,3 +106,38 @@ def test_simulated_return_agrees_with_the_exact_figure() -> None:
     result = simulate(rules, chart, 12_000_000, seed=12, workers=1)
     main = result.main
     assert abs(main.value - exact) <= 1.96 * main.standard_error, (main.value, exact)
+
+
+def engine_resplits() -> bool:
+    """Whether the engine splits a split hand's pair again: eights against a six, the first
+    split hand draws a third eight (tens elsewhere)."""
+    rules, chart = game("resplit-four-hands.toml")
+    eight, ten, six = Card.of(8, 0), Card.of(10, 0), Card.of(6, 0)
+    deck = [eight, ten, ten, six, eight, ten, ten, ten, eight] + [ten] * 20
+    codes = [int(card) for card in deck]
+    record, _ = play_engine_stacked_round(rules, chart, codes, wheel_numbers(0, 40), 0)
+    return len(record.hands[0]) == 3
+
+
+@pytest.mark.skipif(
+    not engine_resplits(),
+    reason="the engine on this branch does not split pairs again yet (its half of issue 12)",
+)
+@pytest.mark.parametrize("name", FILES)
+def test_kernel_plays_engine_rounds_card_for_card(name: str) -> None:
+    """The same pair-rich stacked shoes through the engine (SharedRound, the chart's
+    decisions fed in) and the kernel: every hand's cards, status and stake, the dealer's
+    cards and every staked bet's result agree."""
+    rules, chart = game(name)
+    spec = build_spec(rules, chart, "basic")
+    seen: Counter[str] = Counter()
+    for seed in range(300):
+        deck = pair_rich_deck(seed, 52 * rules.shoe.decks)
+        numbers = wheel_numbers(seed, 40)
+        theirs, bets = play_engine_stacked_round(rules, chart, deck, numbers, seed)
+        _, kernel = record_shoe(spec, deck, numbers)
+        keys = [bet for bet, on in bets.items() if on]
+        assert comparable(kernel[0], keys) == comparable(theirs, keys), f"{name} shoe {seed}"
+        seen.update(events(kernel, rules))
+    must = {"3 hands", "4 hands"} | ({"resplit aces"} if rules.split.resplit_aces else set())
+    assert must <= set(seen), sorted(must - set(seen))
