@@ -104,12 +104,12 @@ def _play_engine_round(
     before = shoe.position
     round_ = SharedRound(
         rules,
-        round_in_shoe=round_in_shoe,
-        chart=chart,
-        cards=shoe,
-        offered_side_bets=offered,
-        shoe_commitment=commitment,
         randomness=wheel,
+        cards=shoe,
+        chart=chart,
+        shoe_commitment=commitment,
+        offered_side_bets=offered,
+        round_in_shoe=round_in_shoe,
     )
     available = sorted(round_.available_side_bets())
     round_.place_bets(

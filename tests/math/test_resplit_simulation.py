@@ -17,7 +17,13 @@ from pathlib import Path
 import numpy as np
 import pytest
 from tests.math.simulator_engine_play import play_engine_stacked_round
-from tests.math.simulator_helpers import comparable, events, shoe_options, wheel_numbers
+from tests.math.simulator_helpers import (
+    comparable,
+    events,
+    kernel_and_reference_agree,
+    shoe_options,
+    wheel_numbers,
+)
 
 from boundless.core.cards import Card
 from boundless.core.rules import RuleSet
@@ -25,12 +31,7 @@ from boundless.core.strategy_chart import StrategyChart
 from boundless.math.exact import analyse_main_game, derive_basic_strategy
 from boundless.math.simulation import simulate
 from boundless.math.simulation.record import record_shoe
-from boundless.math.simulation.reference import (
-    ReferenceGame,
-    WheelNumbers,
-    play_shoe_reference,
-    simulate_chunk_reference,
-)
+from boundless.math.simulation.reference import ReferenceGame, simulate_chunk_reference
 from boundless.math.simulation.rng import seed_state
 from boundless.math.simulation.runner import fresh_deck, run_chunk
 from boundless.math.simulation.spec import build_spec
@@ -64,14 +65,7 @@ def test_recorded_rounds_equal_the_reference(name: str) -> None:
     for seed in range(300):
         deck = pair_rich_deck(seed, 52 * rules.shoe.decks)
         numbers = wheel_numbers(seed, 40)
-        burned, kernel = record_shoe(spec, deck, numbers)
-        expected_burn, plain = play_shoe_reference(
-            reference, deck, WheelNumbers(list(numbers)), 200, **shoe_options(spec)
-        )
-        assert burned == expected_burn
-        assert [comparable(record) for record in kernel] == [
-            comparable(record) for record in plain
-        ], f"{name} shoe {seed}"
+        kernel = kernel_and_reference_agree(spec, reference, deck, numbers, f"{name} {seed}")
         seen.update(events(kernel, rules))
     must = {"split", "3 hands", "4 hands", "double", "bust"}
     if rules.split.resplit_aces:

@@ -45,14 +45,7 @@ from boundless.math.exact.params import (
     context_pair,
     split_context,
 )
-from boundless.math.exact.split_rounds import (
-    HandFigures,
-    kind_figures,
-    split_figures,
-    split_flows,
-    split_mean,
-    split_shoes,
-)
+from boundless.math.exact.split_rounds import HandFigures, split_flows, split_totals, split_value
 from boundless.math.exact.strategy_cells import (
     CELL_ORDER,
     MOVE_CODES,
@@ -358,31 +351,17 @@ class UpCard:
                 tuple(self.chances[:, removal].tolist()),
             )
 
-        mean = square = 0.0
-        for share, shoe in split_shoes(self.params, self.up, pair):
-            kinds = {}
-            for kind in shoe.kinds():
-                one = figures(kind[0], 0)
-                assert one is not None
-                kinds[kind] = kind_figures(shoe, kind, one, figures(kind[0], 1), float)
-            kinds_mean, kinds_square = split_figures(shoe.rounds(), kinds, float)
-            mean += float(share) * kinds_mean
-            square += float(share) * kinds_square
-        tables.splits[pair] = (mean, square)
-        return mean, square
+        tables.splits[pair] = split_totals(self.params, self.up, pair, figures, float)
+        return tables.splits[pair]
 
     def split_value(self, pair: int, value: FloatArray) -> float:
         """The split's mean when its hands' states are worth ``value`` (the chart's play)."""
-        lone, two = self.space.hand_index(pair), self.space.hand_index(pair, pair)
-        total = 0.0
-        for share, shoe in split_shoes(self.params, self.up, pair):
-            contexts = {
-                level: split_context(pair, level - 1) for level in range(2, shoe.most_hands + 1)
-            }
-            one = {level: float(value[context, lone]) for level, context in contexts.items()}
-            pairs = {level: float(value[context, two]) for level, context in contexts.items()}
-            total += float(share) * split_mean(shoe, one, pairs, float)
-        return total
+        hands = (self.space.hand_index(pair), self.space.hand_index(pair, pair))
+
+        def worth(level: int, start: int) -> float:
+            return float(value[split_context(pair, level - 1), hands[start]])
+
+        return split_value(self.params, self.up, pair, worth, float)
 
     def figures(self, column: Column, choose: Chooser, tables: HandTables) -> Figures:
         """Mean and mean square of the round given this up card."""

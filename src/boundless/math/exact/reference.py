@@ -26,14 +26,7 @@ from boundless.math.exact.reference_values import (
     hand_total,
     take,
 )
-from boundless.math.exact.split_rounds import (
-    HandFigures,
-    kind_figures,
-    split_figures,
-    split_flows,
-    split_mean,
-    split_shoes,
-)
+from boundless.math.exact.split_rounds import HandFigures, split_flows, split_totals, split_value
 from boundless.math.exact.strategy_cells import (
     CELL_ORDER,
     PAIR_CODES,
@@ -159,25 +152,15 @@ class ReferenceAnalysis:
     ) -> tuple[Fraction, Fraction]:
         """Mean and mean square of the split's hands together (``split_rounds``)."""
 
-        def figures(level: int, hand: tuple[int, ...]) -> HandFigures[Fraction] | None:
-            state: State = (up, split_context(pair, level - 1), hand)
+        def figures(level: int, start: int) -> HandFigures[Fraction] | None:
+            state: State = (up, split_context(pair, level - 1), (pair,) * (1 + start))
             if not self.values.feasible(state):
                 return None
             chances = self.values.dealer_outcomes(self.values.shoe_of(state), up)
             moments = continuation(state)
             return HandFigures(moments.mean, moments.square, moments.by_outcome, chances)
 
-        mean, square = Fraction(0), Fraction(0)
-        for share, shoe in split_shoes(self.params, up, pair):
-            kinds = {}
-            for kind in shoe.kinds():
-                one, two = figures(kind[0], (pair,)), figures(kind[0], (pair, pair))
-                assert one is not None
-                kinds[kind] = kind_figures(shoe, kind, one, two, Fraction)
-            kinds_mean, kinds_square = split_figures(shoe.rounds(), kinds, Fraction)
-            mean += share * kinds_mean
-            square += share * kinds_square
-        return mean, square
+        return split_totals(self.params, up, pair, figures, Fraction)
 
     def natural_figures(self, up: int, hand: Hand) -> tuple[Fraction, Fraction]:
         blackjack = self.values.blackjack_chance(self.values.shoe_of((up, 0, hand)), up)
@@ -457,16 +440,12 @@ class ReferenceAnalysis:
 
     def split_value(self, up: int, pair: int, values: dict[State, Fraction]) -> Fraction:
         """The split's mean when its hands are worth ``values`` (the chart's play)."""
-        total = Fraction(0)
-        for share, shoe in split_shoes(self.params, up, pair):
-            levels = range(2, shoe.most_hands + 1)
-            one = {level: values[(up, split_context(pair, level - 1), (pair,))] for level in levels}
-            pairs = {
-                level: values.get((up, split_context(pair, level - 1), (pair, pair)), Fraction(0))
-                for level in levels
-            }
-            total += share * split_mean(shoe, one, pairs, Fraction)
-        return total
+
+        def worth(level: int, start: int) -> Fraction:
+            state = (up, split_context(pair, level - 1), (pair,) * (1 + start))
+            return values.get(state, Fraction(0))
+
+        return split_value(self.params, up, pair, worth, Fraction)
 
     def surrender_part(self, state: State, refund: Fraction) -> Fraction:
         """Surrender's mean on the blackjack-free scale the other first moves use."""

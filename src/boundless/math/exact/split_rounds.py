@@ -275,6 +275,47 @@ def split_shoes(params: GameParams, up: int, pair: int) -> list[tuple[Fraction, 
     ]
 
 
+def split_totals(
+    params: GameParams,
+    up: int,
+    pair: int,
+    figures: Callable[[int, int], HandFigures[Number] | None],
+    convert: Callable[[Fraction], Number],
+) -> tuple[Number, Number]:
+    """Mean and mean square of a split's hands together, from ``figures(level, start)``: the
+    level's lone split card (start 0) and the pair it makes (start 1, ``None`` where the
+    level never needs it)."""
+    mean = square = convert(Fraction(0))
+    for share, shoe in split_shoes(params, up, pair):
+        kinds = {}
+        for kind in shoe.kinds():
+            one = figures(kind[0], 0)
+            assert one is not None
+            kinds[kind] = kind_figures(shoe, kind, one, figures(kind[0], 1), convert)
+        kinds_mean, kinds_square = split_figures(shoe.rounds(), kinds, convert)
+        mean += convert(share) * kinds_mean
+        square += convert(share) * kinds_square
+    return mean, square
+
+
+def split_value(
+    params: GameParams,
+    up: int,
+    pair: int,
+    value: Callable[[int, int], Number],
+    convert: Callable[[Fraction], Number],
+) -> Number:
+    """A split's mean when ``value(level, start)`` is what each level's lone split card
+    (start 0) and pair (start 1) are worth."""
+    total = convert(Fraction(0))
+    for share, shoe in split_shoes(params, up, pair):
+        levels = range(2, shoe.most_hands + 1)
+        one = {level: value(level, 0) for level in levels}
+        pairs = {level: value(level, 1) for level in levels}
+        total += convert(share) * split_mean(shoe, one, pairs, convert)
+    return total
+
+
 def split_flows(params: GameParams, up: int, pair: int) -> dict[int, tuple[Fraction, Fraction]]:
     """:meth:`SplitShoe.flows` over the shoes a dealt pair may see."""
     flows: dict[int, tuple[Fraction, Fraction]] = {}
@@ -300,4 +341,6 @@ __all__ = [
     "split_mean",
     "split_shoe",
     "split_shoes",
+    "split_totals",
+    "split_value",
 ]
