@@ -11,6 +11,7 @@ from __future__ import annotations
 from collections.abc import Callable, Sequence
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
+from typing import TypeAlias
 
 import numpy as np
 import numpy.typing as npt
@@ -41,6 +42,7 @@ from boundless.math.exact.fast_tables import (
 from boundless.math.exact.params import (
     OUTCOME_COUNT,
     GameParams,
+    RoundFigures,
     context_others,
     context_pair,
     split_context,
@@ -74,16 +76,7 @@ BASELINE_CODES = np.array(
 )
 
 
-@dataclass(frozen=True)
-class Figures:
-    """Mean and mean square of a round's net result per initial unit."""
-
-    mean: float
-    square: float
-
-    @property
-    def variance(self) -> float:
-        return self.square - self.mean * self.mean
+Figures: TypeAlias = RoundFigures[float]
 
 
 @dataclass(frozen=True)
@@ -275,27 +268,10 @@ class UpCard:
     # -- the first decision -----------------------------------------------------------------
 
     def pair_cases(self, hand: Hand) -> list[tuple[float, int | None]]:
-        if hand[0] != hand[1] or not self.params.split_allowed:
-            return [(1.0, None)]
-        if hand[0] == 10 and self.params.pair_by_rank:
-            share = float(self.params.same_rank_share(self.up))
-            return [(share, 10), (1.0 - share, None)]
-        return [(1.0, hand[0])]
+        return self.params.pair_cases(self.up, hand, float)
 
     def root_allowed(self, pair: int | None, column: Column) -> tuple[frozenset[str], int | None]:
-        """The engine's legal words at the first decision, and the pair value it passes."""
-        moves = {"hit", "stand"}
-        if self.params.double_allowed:
-            moves.add("double")
-        if self.params.can_surrender(self.up):
-            moves.add("surrender")
-        if pair is None:
-            return frozenset(moves), None
-        if self.params.split_only_where_chart_splits:
-            if says_split(column[("pair", pair)]):
-                return frozenset({"split", "surrender20"}), pair
-            return frozenset(moves), None
-        return frozenset(moves | {"split"}), pair
+        return self.params.root_words(self.up, pair, column)
 
     def surrender_total(self, deal: Deal, refund: float) -> tuple[float, float]:
         blackjack = deal.blackjack
@@ -378,7 +354,7 @@ class UpCard:
                 hand_mean, hand_square = self.root_figures(deal, move, tables)
                 mean += deal.chance * share * hand_mean
                 square += deal.chance * share * hand_square
-        return Figures(mean, square)
+        return RoundFigures(mean, square)
 
     def optimal_chooser(self, tables: HandTables) -> Chooser:
         by_hand = {deal.hand: deal for deal in self.deals}
@@ -619,10 +595,12 @@ class FastAnalysis:
                 basic_mean += chance * result.basic.mean
                 basic_square += chance * result.basic.square
         if not want_basic:
-            return FastResult(Figures(optimal_mean, optimal_square), None, None)
+            return FastResult(RoundFigures(optimal_mean, optimal_square), None, None)
         derived = chart or chart_from_columns(self.title_key, columns)
         return FastResult(
-            Figures(optimal_mean, optimal_square), Figures(basic_mean, basic_square), derived
+            RoundFigures(optimal_mean, optimal_square),
+            RoundFigures(basic_mean, basic_square),
+            derived,
         )
 
 

@@ -10,13 +10,14 @@ The dealer's final result is one of seven outcomes, in this order: a total of 17
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from fractions import Fraction
-from typing import Literal
+from typing import Generic, Literal, TypeVar
 
 from boundless.core.money import Odds, Ratio
 from boundless.core.rules import RuleSet
+from boundless.core.strategy_chart import CELL_MOVES
 
 OUTCOME_TOTALS = (17, 18, 19, 20, 21)
 BUST = 5
@@ -32,6 +33,20 @@ VALUES = 10
 MOST_VALUE_ONE_ROUND_USES = 86
 
 DealerBlackjackRule = Literal["impossible", "peeked", "original_bets_only", "all_bets"]
+Number = TypeVar("Number", Fraction, float)
+
+
+@dataclass(frozen=True, slots=True)
+class RoundFigures(Generic[Number]):
+    """Mean and mean square of a round's net result per initial unit (fractions in the
+    reference, floats in the fast analysis)."""
+
+    mean: Number
+    square: Number
+
+    @property
+    def variance(self) -> Number:
+        return self.square - self.mean * self.mean
 
 
 def fraction_of(ratio: Odds | Ratio) -> Fraction:
@@ -148,6 +163,36 @@ class GameParams:
         if pair == 1:
             return self.double_on_split_aces and not self.split_aces_one_card
         return self.double_after_split
+
+    def pair_cases(
+        self, up: int, hand: tuple[int, int], convert: Callable[[Fraction], Number]
+    ) -> list[tuple[Number, int | None]]:
+        """Shares of a two-card hand that may be split (with the pair value) and that may not
+        (a ten-ten of two ranks where pairs go by rank)."""
+        if hand[0] != hand[1] or not self.split_allowed:
+            return [(convert(Fraction(1)), None)]
+        if hand[0] == 10 and self.pair_by_rank:
+            share = convert(self.same_rank_share(up))
+            return [(share, 10), (1 - share, None)]
+        return [(convert(Fraction(1)), hand[0])]
+
+    def root_words(
+        self, up: int, pair: int | None, column: Mapping[tuple[str, int], str]
+    ) -> tuple[frozenset[str], int | None]:
+        """The engine's legal words at the first decision, and the pair value it passes
+        (``column``: the chart's cells against ``up``, read where splits follow the chart)."""
+        moves = {"hit", "stand"}
+        if self.double_allowed:
+            moves.add("double")
+        if self.can_surrender(up):
+            moves.add("surrender")
+        if pair is None:
+            return frozenset(moves), None
+        if self.split_only_where_chart_splits:
+            if "split" in CELL_MOVES[column[("pair", pair)]]:
+                return frozenset({"split", "surrender20"}), pair
+            return frozenset(moves), None
+        return frozenset(moves | {"split"}), pair
 
     def hands_limit(self, pair: int) -> int:
         """How many hands a split of ``pair`` can end in (aces resplit only by switch)."""

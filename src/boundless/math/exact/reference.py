@@ -16,7 +16,7 @@ from functools import cache
 from boundless.core.cards import Card
 from boundless.core.rules import RuleSet
 from boundless.core.strategy_chart import CELL_MOVES, StrategyChart
-from boundless.math.exact.params import DEALER_BLACKJACK, GameParams, split_context
+from boundless.math.exact.params import DEALER_BLACKJACK, GameParams, RoundFigures, split_context
 from boundless.math.exact.reference_values import (
     HandValues,
     Moments,
@@ -48,21 +48,9 @@ ONE = Fraction(1)
 
 
 @dataclass(frozen=True, slots=True)
-class RoundFigures:
-    """Exact mean and mean square of a round's net result per initial unit."""
-
-    mean: Fraction
-    square: Fraction
-
-    @property
-    def variance(self) -> Fraction:
-        return self.square - self.mean * self.mean
-
-
-@dataclass(frozen=True, slots=True)
 class ReferenceResult:
-    optimal: RoundFigures
-    basic: RoundFigures
+    optimal: RoundFigures[Fraction]
+    basic: RoundFigures[Fraction]
     chart: StrategyChart
 
 
@@ -92,32 +80,6 @@ class ReferenceAnalysis:
             for second, chance_second in draws(take(base, (first,))):
                 result[tuple(sorted((first, second)))] += chance_first * chance_second
         return sorted(result.items())
-
-    def pair_cases(self, up: int, hand: Hand) -> list[tuple[Fraction, int | None]]:
-        """Shares of this hand that may be split (with the pair value) and that may not."""
-        if hand[0] != hand[1] or not self.params.split_allowed:
-            return [(Fraction(1), None)]
-        if hand[0] == 10 and self.params.pair_by_rank:
-            share = self.params.same_rank_share(up)
-            return [(share, 10), (1 - share, None)]
-        return [(Fraction(1), hand[0])]
-
-    def root_allowed(
-        self, up: int, pair: int | None, column: Column
-    ) -> tuple[frozenset[str], int | None]:
-        """The engine's legal words at the first decision, and the pair value it passes."""
-        moves = {"hit", "stand"}
-        if self.params.double_allowed:
-            moves.add("double")
-        if self.params.can_surrender(up):
-            moves.add("surrender")
-        if pair is None:
-            return frozenset(moves), None
-        if self.params.split_only_where_chart_splits:
-            if says_split(column[("pair", pair)]):
-                return frozenset({"split", "surrender20"}), pair
-            return frozenset(moves), None
-        return frozenset(moves | {"split"}), pair
 
     # -- the first decision -----------------------------------------------------------------
 
@@ -182,8 +144,8 @@ class ReferenceAnalysis:
                 mean += chance * hand_mean
                 square += chance * hand_square
                 continue
-            for share, pair in self.pair_cases(up, hand):
-                allowed, pair_value = self.root_allowed(up, pair, column)
+            for share, pair in self.params.pair_cases(up, (hand[0], hand[1]), Fraction):
+                allowed, pair_value = self.params.root_words(up, pair, column)
                 move = choose(hand, allowed, pair_value)
                 hand_mean, hand_square = self.root_figures(up, hand, move, continuation)
                 mean += chance * share * hand_mean
@@ -195,7 +157,7 @@ class ReferenceAnalysis:
         columns: dict[int, Column],
         choose_for: Callable[[int], Callable[[Hand, frozenset[str], int | None], str]],
         continuation_for: Callable[[int], Callable[[State], Moments]],
-    ) -> RoundFigures:
+    ) -> RoundFigures[Fraction]:
         mean, square = Fraction(0), Fraction(0)
         for up, chance in self.up_chances():
             up_mean, up_square = self.up_figures(
@@ -321,8 +283,8 @@ class ReferenceAnalysis:
         for hand, chance in self.deals(up):
             if hand == (1, 10):
                 continue
-            for share, pair in self.pair_cases(up, hand):
-                allowed, pair_value = self.root_allowed(up, pair, column)
+            for share, pair in self.params.pair_cases(up, (hand[0], hand[1]), Fraction):
+                allowed, pair_value = self.params.root_words(up, pair, column)
                 move = chart.choose(cards_of(hand), up, allowed, pair_value)
                 by_pair = pair_value is not None and any(
                     word in allowed for word in CELL_MOVES[column[("pair", pair_value)]]

@@ -36,6 +36,7 @@ from __future__ import annotations
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from fractions import Fraction
+from functools import cache
 from typing import Generic, TypeVar
 
 from boundless.math.exact.params import GameParams
@@ -79,6 +80,9 @@ class SplitShoe:
         return [(level, level == self.most_hands) for level in range(2, self.most_hands + 1)]
 
     def coefficients(self, kind: Kind) -> tuple[Fraction, Fraction]:
+        return _coefficients(self, kind)
+
+    def _coefficients(self, kind: Kind) -> tuple[Fraction, Fraction]:
         """``(keep, scale)``: the kind is worth ``(one - keep * pair) * scale`` of its level's
         lone split card and pair; the scale includes the blackjack reweighting."""
         level, last = kind
@@ -109,8 +113,14 @@ class SplitShoe:
             result[level] = (draws.get(level, Fraction(0)) * weight, played_on)
         return result
 
-    def rounds(self) -> list[SplitRound]:
+    def rounds(self) -> tuple[SplitRound, ...]:
         """Every pattern of pair and non-pair second cards, with its chance."""
+        return _rounds(self)
+
+    def expected_hands(self) -> dict[Kind, Fraction]:
+        return _expected_hands(self)
+
+    def _rounds(self) -> tuple[SplitRound, ...]:
         found: list[SplitRound] = []
 
         def deal(level: int, waiting: int, chance: Fraction, hands: dict[Kind, int],
@@ -133,7 +143,13 @@ class SplitShoe:
                 deal(level, waiting - 1, chance * (1 - pairs), more, drawn)
 
         deal(2, 2, Fraction(1), {}, {})
-        return found
+        return tuple(found)
+
+
+# The shoes are few and frozen: their structure is computed once per process.
+_rounds = cache(SplitShoe._rounds)
+_coefficients = cache(SplitShoe._coefficients)
+_expected_hands = cache(lambda shoe: expected_hands(shoe.rounds()))
 
 
 def expected_hands(rounds: Sequence[SplitRound]) -> dict[Kind, Fraction]:
@@ -245,7 +261,7 @@ def split_mean(
 ) -> Number:
     """The split's mean from each level's lone split card and pair means."""
     total = next(iter(one.values())) * 0
-    for kind, count in expected_hands(shoe.rounds()).items():
+    for kind, count in shoe.expected_hands().items():
         keep, scale = shoe.coefficients(kind)
         value = one[kind[0]] if not keep else (one[kind[0]] - convert(keep) * pair[kind[0]])
         total += convert(count) * (value if scale == 1 else value * convert(scale))
@@ -268,11 +284,12 @@ def split_shoe(params: GameParams, up: int, pair: int, pair_cards: int) -> Split
     )
 
 
-def split_shoes(params: GameParams, up: int, pair: int) -> list[tuple[Fraction, SplitShoe]]:
+@cache
+def split_shoes(params: GameParams, up: int, pair: int) -> tuple[tuple[Fraction, SplitShoe], ...]:
     """The shoes a dealt pair may see, each with its share (one unless tens pair by rank)."""
-    return [
+    return tuple(
         (share, split_shoe(params, up, pair, count)) for share, count in params.pair_cards(up, pair)
-    ]
+    )
 
 
 def split_totals(
