@@ -98,3 +98,15 @@ def classic(
         surrender__allowed=surrender,
         side_bets=[],
     )
+
+
+# Small shoes with three or four cards of a value, so that splits can be split again.
+FOUR_EIGHTS = (1, 1, 1, 1, 1, 1, 1, 4, 1, 1, 1, 1, 1)
+THREE_EIGHTS = (1, 1, 1, 1, 1, 1, 1, 3, 1, 1, 1, 1, 1)
+THREE_ACES = (3, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1)
+THREE_TENS_OF_ONE_RANK = (1, 1, 1, 1, 1, 1, 1, 1, 1, 3, 1, 1, 1)
+
+
+def resplitting(base: RuleSet, max_hands: int = 4, resplit_aces: bool = False) -> RuleSet:
+    """``base`` with pairs split again up to ``max_hands`` hands (aces too if asked)."""
+    return variant(base, split__max_hands=max_hands, split__resplit_aces=resplit_aces)

@@ -12,10 +12,12 @@ from collections.abc import Sequence
 
 import numpy as np
 
+from boundless.core.cards import Card
 from boundless.core.random_source import SeededSource
 from boundless.core.round.actions import Action
 from boundless.core.round.round import SharedRound
 from boundless.core.rules import RuleSet
+from boundless.core.shoe import Shoe
 from boundless.core.shoe_cycle import ShoeCycle
 from boundless.core.side_bets import PENDING
 from boundless.core.strategy_chart import StrategyChart
@@ -87,6 +89,41 @@ def _side_payouts(round_: SharedRound, position: int, spot: int) -> dict[str, in
     return paid
 
 
+def _play_engine_round(
+    rules: RuleSet,
+    chart: StrategyChart | None,
+    policy: Policy,
+    shoe: Shoe,
+    round_in_shoe: int,
+    offered: list[str] | None,
+    commitment: str | None,
+    wheel: WheelNumbers,
+) -> tuple[RoundRecord, dict[str, bool]]:
+    """One round on every spot of ``shoe``: its record and which side bets were staked."""
+    spots = list(range(1, rules.table.spots + 1))
+    before = shoe.position
+    round_ = SharedRound(
+        rules,
+        randomness=wheel,
+        cards=shoe,
+        chart=chart,
+        shoe_commitment=commitment,
+        offered_side_bets=offered,
+        round_in_shoe=round_in_shoe,
+    )
+    available = sorted(round_.available_side_bets())
+    round_.place_bets(
+        [PLAYER] * len(spots),
+        spots,
+        [UNIT] * len(spots),
+        {key: [UNIT] * len(spots) for key in available},
+        [FREE] * len(spots),
+    )
+    play_engine_round(round_, chart, policy == "basic")
+    staked = {key: key in available for key in (bet.key for bet in rules.side_bets)}
+    return _record(round_, shoe.position - before, round_in_shoe), staked
+
+
 def play_engine_shoe(
     rules: RuleSet,
     chart: StrategyChart | None,
@@ -98,7 +135,6 @@ def play_engine_shoe(
     """One shoe of the engine: (deck in dealing order, rounds, which side bets were staked)."""
     cycle = ShoeCycle(rules, SeededSource(seed))
     wheel = WheelNumbers(list(wheel_numbers))
-    spots = list(range(1, rules.table.spots + 1))
     deck: list[int] = []
     records: list[RoundRecord] = []
     staked: list[dict[str, bool]] = []
@@ -108,30 +144,28 @@ def play_engine_shoe(
         assert shoe is not None
         if start.shuffled is not None:
             deck = [int(card) for card in shoe.reveal().cards]
-        before = shoe.position
-        round_ = SharedRound(
-            rules,
-            round_in_shoe=start.round_in_shoe,
-            chart=chart,
-            cards=shoe,
-            offered_side_bets=offer_for(rules, round_offset + len(records)),
-            shoe_commitment=start.commitment,
-            randomness=wheel,
+        offered = offer_for(rules, round_offset + len(records))
+        record, bets = _play_engine_round(
+            rules, chart, policy, shoe, start.round_in_shoe, offered, start.commitment, wheel
         )
-        available = sorted(round_.available_side_bets())
-        round_.place_bets(
-            [PLAYER] * len(spots),
-            spots,
-            [UNIT] * len(spots),
-            {key: [UNIT] * len(spots) for key in available},
-            [FREE] * len(spots),
-        )
-        decide_by_chart = policy == "basic"
-        play_engine_round(round_, chart, decide_by_chart)
-        records.append(_record(round_, shoe.position - before, start.round_in_shoe))
-        staked.append({key: key in available for key in (bet.key for bet in rules.side_bets)})
+        records.append(record)
+        staked.append(bets)
         if cycle.end_round():
             return deck, records, staked
+
+
+def play_engine_stacked_round(
+    rules: RuleSet,
+    chart: StrategyChart | None,
+    deck: Sequence[int],
+    wheel_numbers: Sequence[int],
+    round_number: int,
+) -> tuple[RoundRecord, dict[str, bool]]:
+    """One round of the engine, chart decisions fed in, from a shoe stacked as ``deck``."""
+    shoe = Shoe.stacked([Card(code) for code in deck])
+    offered = offer_for(rules, round_number)
+    wheel = WheelNumbers(list(wheel_numbers))
+    return _play_engine_round(rules, chart, "basic", shoe, 1, offered, None, wheel)
 
 
 def _record(round_: SharedRound, used: int, round_in_shoe: int) -> RoundRecord:

@@ -10,7 +10,14 @@ from typing import TypedDict
 from boundless.core.rules import RuleSet
 from boundless.core.strategy_chart import StrategyChart
 from boundless.math.simulation.kernels import IP_BURN, IP_CUT, IP_RESHUFFLE
-from boundless.math.simulation.reference import Policy, RoundRecord
+from boundless.math.simulation.record import record_shoe
+from boundless.math.simulation.reference import (
+    Policy,
+    ReferenceGame,
+    RoundRecord,
+    WheelNumbers,
+    play_shoe_reference,
+)
 from boundless.math.simulation.spec import SimSpec, build_spec
 from boundless.titles import load_game, shipped_title_keys
 
@@ -80,6 +87,22 @@ def comparable(record: RoundRecord, keys: list[str] | None = None) -> tuple[obje
     )
 
 
+def kernel_and_reference_agree(
+    spec: SimSpec, reference: ReferenceGame, deck: list[int], numbers: list[int], where: str
+) -> list[RoundRecord]:
+    """Play ``deck`` through the kernel and the plain reference; assert every round (and the
+    burn) agrees and return the kernel's rounds."""
+    burned, kernel = record_shoe(spec, deck, numbers)
+    expected_burn, plain = play_shoe_reference(
+        reference, deck, WheelNumbers(list(numbers)), 200, **shoe_options(spec)
+    )
+    assert burned == expected_burn, where
+    assert [comparable(record) for record in kernel] == [comparable(record) for record in plain], (
+        where
+    )
+    return kernel
+
+
 def events(records: list[RoundRecord], rules: RuleSet) -> Counter[str]:
     """What the compared rounds exercised (so a test can insist on coverage)."""
     seen: Counter[str] = Counter()
@@ -88,10 +111,14 @@ def events(records: list[RoundRecord], rules: RuleSet) -> Counter[str]:
         if len(record.dealer) == 2 and dealer_values == [1, 10]:
             seen["dealer blackjack"] += 1
         for spot in record.hands:
-            if len(spot) == 2:
+            if len(spot) >= 2:
                 seen["split"] += 1
                 if spot[0].cards[0].rank == 1:
                     seen["split aces"] += 1
+            if len(spot) > 2:
+                seen[f"{len(spot)} hands"] += 1
+                if spot[0].cards[0].rank == 1:
+                    seen["resplit aces"] += 1
             for hand in spot:
                 seen[hand.status] += 1
                 if hand.units == 2:

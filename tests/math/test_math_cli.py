@@ -11,7 +11,7 @@ from typer.testing import CliRunner
 
 from boundless.cli import math_commands
 from boundless.math.exact import analyse_main_game
-from boundless.titles import load_title
+from boundless.titles import load_rule_file, load_title
 
 runner = CliRunner()
 
@@ -141,3 +141,24 @@ def test_rtp_words_one_deck_side_bet_names_and_the_player_edge_warning() -> None
     assert "main game, 6 decks, exact" in six.output and "warning" not in six.output
     as_json = runner.invoke(app(), ["rtp", "boo-bucks-single-deck", "--json"])
     assert json.loads(as_json.stdout)["main"]["optimal"] > 1  # the warning went to stderr
+
+
+RESPLIT_RULES = Path(__file__).parent / "rules" / "resplit-aces.toml"
+
+
+def test_rtp_and_strategy_of_a_resplit_rule_file() -> None:
+    """``--rules`` with pairs split again up to four hands, aces too: the exact figures, the
+    distribution out to -8 and +8, and the chart."""
+    result = runner.invoke(app(), ["rtp", "--rules", str(RESPLIT_RULES), "--json"])
+    assert result.exit_code == 0, result.output
+    payload = json.loads(result.stdout)
+    rules, _ = load_rule_file(RESPLIT_RULES)
+    analysis = analyse_main_game(rules)
+    assert payload["main"]["optimal"] == pytest.approx(analysis.optimal.return_to_player, abs=1e-12)
+    assert payload["main"]["basic"] == pytest.approx(analysis.basic.return_to_player, abs=1e-12)
+    once = analyse_main_game(load_title("boo-bucks"))
+    assert analysis.optimal.return_to_player > once.optimal.return_to_player + 0.001
+    assert {"-8", "-5", "5", "8"} <= set(payload["outcomes"])
+    chart = runner.invoke(app(), ["strategy", "--rules", str(RESPLIT_RULES), "--format", "csv"])
+    assert chart.exit_code == 0, chart.output
+    assert 'pairs,"8,8",P,P,P,P,P,P,P,P,P,P' in chart.output

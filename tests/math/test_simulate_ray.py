@@ -9,13 +9,16 @@ from __future__ import annotations
 import json
 import sys
 from collections.abc import Iterator
+from pathlib import Path
 
 import pytest
 from tests.math.test_simulate_cli import app
 from typer.testing import CliRunner
 
+from boundless.core.strategy_chart import StrategyChart
+from boundless.math.exact import derive_basic_strategy
 from boundless.math.simulation import BackendUnavailableError, build_spec, simulate_spec
-from boundless.titles import load_game
+from boundless.titles import load_game, load_rule_file
 
 runner = CliRunner()
 
@@ -30,9 +33,17 @@ def local_ray() -> Iterator[None]:
     ray.shutdown()
 
 
+RESPLIT_RULES = Path(__file__).parent / "rules" / "resplit-aces.toml"
+
+
 @pytest.mark.usefixtures("local_ray")
-def test_ray_tasks_give_the_local_pools_figures_for_a_seed() -> None:
-    rules, chart = load_game("boo-bucks")
+@pytest.mark.parametrize("resplits", [False, True], ids=["boo-bucks", "resplit-aces"])
+def test_ray_tasks_give_the_local_pools_figures_for_a_seed(resplits: bool) -> None:
+    if resplits:
+        rules, _ = load_rule_file(RESPLIT_RULES)
+        chart: StrategyChart | None = derive_basic_strategy(rules)
+    else:
+        rules, chart = load_game("boo-bucks")
     spec = build_spec(rules, chart, "basic")
     on_ray = simulate_spec(spec, 60_000, seed=11, chunk_rounds=15_000, backend="ray")
     local = simulate_spec(spec, 60_000, seed=11, workers=2, chunk_rounds=15_000)

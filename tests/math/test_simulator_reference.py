@@ -14,8 +14,8 @@ import pytest
 from tests.math.simulator_helpers import (
     POLICIES,
     TITLES,
-    comparable,
     game,
+    kernel_and_reference_agree,
     shoe_options,
     shuffled_deck,
     spec_of,
@@ -34,12 +34,9 @@ from boundless.math.simulation.kernels import (
     next_u64,
     randbelow,
 )
-from boundless.math.simulation.record import record_shoe
 from boundless.math.simulation.reference import (
     Policy,
     ReferenceGame,
-    WheelNumbers,
-    play_shoe_reference,
     simulate_chunk_reference,
 )
 from boundless.math.simulation.rng import py_next_u64, py_randbelow, seed_state
@@ -87,15 +84,8 @@ def test_recorded_shoes_equal_the_reference(key: str, policy: Policy) -> None:
     shoes = 40 if rules.shoe.reshuffle_every_round else 6
     for seed in range(shoes):
         deck = shuffled_deck(rules.shoe.decks, seed)
-        numbers = wheel_numbers(seed)
-        burned, kernel = record_shoe(spec, deck, numbers)
-        expected_burn, plain = play_shoe_reference(
-            reference, deck, WheelNumbers(list(numbers)), 200, **shoe_options(spec)
-        )
-        assert burned == expected_burn
-        assert [comparable(record) for record in kernel] == [
-            comparable(record) for record in plain
-        ], f"{key} {policy} shoe {seed}"
+        where = f"{key} {policy} shoe {seed}"
+        kernel_and_reference_agree(spec, reference, deck, wheel_numbers(seed), where)
 
 
 def _kernel_and_reference(

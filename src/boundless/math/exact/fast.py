@@ -10,7 +10,8 @@ from __future__ import annotations
 
 from collections.abc import Callable, Sequence
 from concurrent.futures import ThreadPoolExecutor
-from dataclasses import dataclass
+from dataclasses import dataclass, field
+from typing import TypeAlias
 
 import numpy as np
 import numpy.typing as npt
@@ -18,13 +19,13 @@ import numpy.typing as npt
 from boundless.core.cards import Card
 from boundless.core.rules import RuleSet
 from boundless.core.strategy_chart import CELL_MOVES, StrategyChart
+from boundless.math.exact.fast_dealer import dealer_chances
 from boundless.math.exact.fast_kernels import (
     DOUBLE_MEAN,
     MEAN,
     SQUARE,
     STAND_MEAN,
     TIE,
-    dealer_chances,
     dealt_chances,
     evaluate_hands,
     improve_cells,
@@ -38,7 +39,15 @@ from boundless.math.exact.fast_tables import (
     dealer_trie,
     hand_space,
 )
-from boundless.math.exact.params import OUTCOME_COUNT, GameParams
+from boundless.math.exact.params import (
+    OUTCOME_COUNT,
+    GameParams,
+    RoundFigures,
+    context_others,
+    context_pair,
+    split_context,
+)
+from boundless.math.exact.split_rounds import HandFigures, split_flows, split_totals, split_value
 from boundless.math.exact.strategy_cells import (
     CELL_ORDER,
     MOVE_CODES,
@@ -54,7 +63,6 @@ from boundless.math.exact.strategy_cells import (
 UP_VALUES = tuple(range(1, 11))
 ROOT_TIE_ORDER = ("stand", "hit", "double", "split", "surrender", "surrender20")
 MOST_ROUNDS = 30
-CONTEXTS = 11
 THREADS = 2
 Hand = tuple[int, int]
 Chooser = Callable[[Hand, frozenset[str], int | None], str]
@@ -68,16 +76,7 @@ BASELINE_CODES = np.array(
 )
 
 
-@dataclass(frozen=True)
-class Figures:
-    """Mean and mean square of a round's net result per initial unit."""
-
-    mean: float
-    square: float
-
-    @property
-    def variance(self) -> float:
-        return self.square - self.mean * self.mean
+Figures: TypeAlias = RoundFigures[float]
 
 
 @dataclass(frozen=True)
@@ -96,9 +95,12 @@ class HandTables:
     """
 
     figures: FloatArray
-    parts: FloatArray  # [pair, outcome]: one split hand's mean by dealer outcome
+    # [context, start, outcome]: a split hand's mean by dealer outcome from its lone split
+    # card (start 0) and from the pair that card makes (start 1)
+    parts: FloatArray
     valid: npt.NDArray[np.bool_]
     moves: IntArray  # [context, hand]: the move taken there (HIT, STAND, DOUBLE)
+    splits: dict[int, tuple[float, float]] = field(default_factory=dict)  # pair: split figures
 
     def column(self, name: str) -> FloatArray:
         return self.figures[:, :, FIGURE_COLUMNS.index(name)]
@@ -153,11 +155,11 @@ class DeriveWorkspace:
     hit_value: FloatArray
 
     @classmethod
-    def empty(cls, hands: int) -> DeriveWorkspace:
+    def empty(cls, contexts: int, hands: int) -> DeriveWorkspace:
         return cls(
             np.full(len(CELL_ORDER), -1, dtype=np.int64),
-            np.zeros((CONTEXTS, hands)),
-            np.zeros((CONTEXTS, hands)),
+            np.zeros((contexts, hands)),
+            np.zeros((contexts, hands)),
         )
 
 
@@ -183,12 +185,18 @@ class UpCard:
         self.rule = params.dealer_blackjack_rule(up)
         self.excluded = self.rule in ("peeked", "original_bets_only")
         self.blackjack_card = {1: 9, 10: 0}.get(up, -1)
-        self.contexts_on = np.zeros(CONTEXTS, dtype=np.bool_)
+        self.contexts = params.contexts
+        self.contexts_on = np.zeros(self.contexts, dtype=np.bool_)
         self.contexts_on[0] = True
-        self.double_split = np.zeros(CONTEXTS, dtype=np.bool_)
-        for pair in UP_VALUES:
-            self.contexts_on[pair] = params.split_allowed and self.base[pair - 1] >= 2
-            self.double_split[pair] = params.can_double_split_hand(pair)
+        self.double_split = np.zeros(self.contexts, dtype=np.bool_)
+        for context in range(1, self.contexts):
+            pair, others = context_pair(context), context_others(context)
+            self.contexts_on[context] = (
+                params.split_allowed
+                and self.base[pair - 1] >= max(2, others + 1)
+                and others < params.hands_limit(pair)
+            )
+            self.double_split[context] = params.can_double_split_hand(pair)
         self.chances = np.zeros((OUTCOME_COUNT, len(self.space.removal_counts)))
         self.by_removal = self.chances.T
         self.deals = self._deals()
@@ -232,10 +240,10 @@ class UpCard:
     def evaluate(self, column: Column | None) -> HandTables:
         """Figures of every state under optimal play (``None``) or the chart ``column``."""
         space = self.space
-        shape = (CONTEXTS, len(space.counts))
+        shape = (self.contexts, len(space.counts))
         tables = HandTables(
             figures=np.empty((*shape, len(FIGURE_COLUMNS))),
-            parts=np.zeros((CONTEXTS, OUTCOME_COUNT)),
+            parts=np.zeros((self.contexts, 2, OUTCOME_COUNT)),
             valid=np.zeros(shape, dtype=np.bool_),
             moves=np.zeros(shape, dtype=np.int64),
         )
@@ -260,27 +268,10 @@ class UpCard:
     # -- the first decision -----------------------------------------------------------------
 
     def pair_cases(self, hand: Hand) -> list[tuple[float, int | None]]:
-        if hand[0] != hand[1] or not self.params.split_allowed:
-            return [(1.0, None)]
-        if hand[0] == 10 and self.params.pair_by_rank:
-            share = float(self.params.same_rank_share(self.up))
-            return [(share, 10), (1.0 - share, None)]
-        return [(1.0, hand[0])]
+        return self.params.pair_cases(self.up, hand, float)
 
     def root_allowed(self, pair: int | None, column: Column) -> tuple[frozenset[str], int | None]:
-        """The engine's legal words at the first decision, and the pair value it passes."""
-        moves = {"hit", "stand"}
-        if self.params.double_allowed:
-            moves.add("double")
-        if self.params.can_surrender(self.up):
-            moves.add("surrender")
-        if pair is None:
-            return frozenset(moves), None
-        if self.params.split_only_where_chart_splits:
-            if says_split(column[("pair", pair)]):
-                return frozenset({"split", "surrender20"}), pair
-            return frozenset(moves), None
-        return frozenset(moves | {"split"}), pair
+        return self.params.root_words(self.up, pair, column)
 
     def surrender_total(self, deal: Deal, refund: float) -> tuple[float, float]:
         blackjack = deal.blackjack
@@ -309,17 +300,7 @@ class UpCard:
         if move == "surrender20":
             return self.surrender_total(deal, float(self.params.decline_refund))
         if move == "split":
-            pair = deal.hand[0]
-            start = self.space.hand_index(pair)
-            parts = tables.parts[pair]
-            chances = self.chances[:, self.space.removal_plus[start, pair - 1]]
-            cross = sum(
-                float(part * part / chance)
-                for part, chance in zip(parts, chances, strict=True)
-                if chance
-            )
-            mean = 2 * float(tables.figures[pair, start, MEAN])
-            square = 2 * float(tables.figures[pair, start, SQUARE]) + 2 * cross
+            mean, square = self.split_figures(deal.hand[0], tables)
         else:
             column = FIGURE_COLUMNS.index(f"{move}_mean")
             mean = float(tables.figures[0, deal.index, column])
@@ -327,6 +308,36 @@ class UpCard:
         if self.excluded:
             return mean - deal.blackjack, square + deal.blackjack
         return mean, square
+
+    def split_figures(self, pair: int, tables: HandTables) -> tuple[float, float]:
+        """Mean and mean square of a split's hands together (``split_rounds``)."""
+        if pair in tables.splits:
+            return tables.splits[pair]
+        lone, two = self.space.hand_index(pair), self.space.hand_index(pair, pair)
+
+        def figures(level: int, start: int) -> HandFigures[float] | None:
+            if level - 2 + start >= self.space.removal_plus.shape[0]:
+                return None  # the pair at the last level: played on, never needed apart
+            context = split_context(pair, level - 1)
+            removal = self.space.removal_plus[level - 2 + start, lone, pair - 1]
+            return HandFigures(
+                float(tables.figures[context, two if start else lone, MEAN]),
+                float(tables.figures[context, two if start else lone, SQUARE]),
+                tuple(tables.parts[context, start].tolist()),
+                tuple(self.chances[:, removal].tolist()),
+            )
+
+        tables.splits[pair] = split_totals(self.params, self.up, pair, figures, float)
+        return tables.splits[pair]
+
+    def split_value(self, pair: int, value: FloatArray) -> float:
+        """The split's mean when its hands' states are worth ``value`` (the chart's play)."""
+        hands = (self.space.hand_index(pair), self.space.hand_index(pair, pair))
+
+        def worth(level: int, start: int) -> float:
+            return float(value[split_context(pair, level - 1), hands[start]])
+
+        return split_value(self.params, self.up, pair, worth, float)
 
     def figures(self, column: Column, choose: Chooser, tables: HandTables) -> Figures:
         """Mean and mean square of the round given this up card."""
@@ -343,7 +354,7 @@ class UpCard:
                 hand_mean, hand_square = self.root_figures(deal, move, tables)
                 mean += deal.chance * share * hand_mean
                 square += deal.chance * share * hand_square
-        return Figures(mean, square)
+        return RoundFigures(mean, square)
 
     def optimal_chooser(self, tables: HandTables) -> Chooser:
         by_hand = {deal.hand: deal for deal in self.deals}
@@ -371,7 +382,7 @@ class UpCard:
         dealt = np.zeros(len(self.space.counts))
         dealt_chances(self.space.counts, self.base, dealt)
         seen = [column]
-        workspace = DeriveWorkspace.empty(len(self.space.counts))
+        workspace = DeriveWorkspace.empty(self.contexts, len(self.space.counts))
         for _ in range(MOST_ROUNDS):
             improved = self.improve_column(column, optimal, surrender, dealt, workspace)
             if improved == column:
@@ -401,7 +412,8 @@ class UpCard:
         root_weight = np.zeros(hands)
         root_hit = np.zeros(hands)
         routed = np.zeros(hands, dtype=np.bool_)
-        split_flow = np.zeros(CONTEXTS)
+        split_flow = np.zeros(self.contexts)
+        played_on = np.ones(self.contexts)
         for deal in self.deals:
             if deal.hand == (1, 10):
                 continue
@@ -418,13 +430,16 @@ class UpCard:
                 if move == "hit":
                     root_hit[deal.index] += reached
                 elif move == "split":
-                    split_flow[deal.hand[0]] += 2 * reached
+                    pair = deal.hand[0]
+                    for level, (flow, kept) in split_flows(self.params, self.up, pair).items():
+                        split_flow[split_context(pair, level - 1)] += float(flow) * reached
+                        played_on[split_context(pair, level - 1)] = float(kept)
         first, second = column_arrays(column)
-        weight = np.zeros((CONTEXTS, hands))
+        weight = np.zeros((self.contexts, hands))
         reach_weights(
             space.counts, space.size, space.total, space.soft, space.child, self.base,
             optimal.valid, self.contexts_on, self.double_split, self.params.split_aces_one_card,
-            first, second, root_weight, root_hit, split_flow, weight,
+            first, second, root_weight, root_hit, split_flow, played_on, weight,
         )  # fmt: skip
         allowed_codes = set(candidate_codes(self.params, self.up, TOTAL_CODES))
         code_allowed = np.array([code in allowed_codes for code in TOTAL_CODES], dtype=np.bool_)
@@ -467,7 +482,7 @@ class UpCard:
             "surrender": float(surrender[index]),
         }
         if self.params.split_allowed:
-            means["split"] = 2 * float(value[pair, self.space.hand_index(pair)])
+            means["split"] = self.split_value(pair, value)
         best_code, best_score = "", (0.0, 0.0)
         for code in candidate_codes(self.params, self.up, PAIR_CODES):
             moves = CELL_MOVES[code]
@@ -514,7 +529,7 @@ class FastAnalysis:
     def __init__(self, params: GameParams, title_key: str = "analysis") -> None:
         self.params = params
         self.title_key = title_key
-        self.space: HandSpace = hand_space()
+        self.space: HandSpace = hand_space(params.max_hands - 1)
         self.trie = dealer_trie(params.dealer_hits_soft_17)
         self.shoe = np.array(params.value_counts, dtype=np.int64)
 
@@ -580,10 +595,12 @@ class FastAnalysis:
                 basic_mean += chance * result.basic.mean
                 basic_square += chance * result.basic.square
         if not want_basic:
-            return FastResult(Figures(optimal_mean, optimal_square), None, None)
+            return FastResult(RoundFigures(optimal_mean, optimal_square), None, None)
         derived = chart or chart_from_columns(self.title_key, columns)
         return FastResult(
-            Figures(optimal_mean, optimal_square), Figures(basic_mean, basic_square), derived
+            RoundFigures(optimal_mean, optimal_square),
+            RoundFigures(basic_mean, basic_square),
+            derived,
         )
 
 

@@ -1,9 +1,11 @@
 """numba kernels for the exact main-game analysis (validation lives in :mod:`.fast`).
 
 Same definitions as :mod:`boundless.math.exact.reference_values` (tested equal): values are
-blackjack-free parts, contexts are 0 for an unsplit hand and ``p`` for a split hand of the
-pair value ``p``. Moves are coded 0 hit, 1 stand, 2 double (3 split, 4 surrender appear only
-in chart cells and are never allowed past the first decision).
+blackjack-free parts; context 0 is an unsplit hand and context ``1 + 10 (k - 1) + (p - 1)``
+a split hand of the pair value ``p`` that knows of ``k`` other split cards
+(:func:`boundless.math.exact.params.split_context`). Moves are coded 0 hit, 1 stand,
+2 double (3 split, 4 surrender appear only in chart cells and are never allowed past the
+first decision).
 """
 
 from __future__ import annotations
@@ -20,93 +22,6 @@ HIT, STAND, DOUBLE = 0, 1, 2
 OUTCOMES = 7
 TIE = 1e-12  # means closer than this are equal (the reference's exact ties)
 BLACKJACK = 6
-CONTEXTS = 11
-BLOCK = 256  # removals per cache block in the dealer kernel
-
-
-@njit(cache=True, nogil=True)
-def dealer_chances(
-    node_value: IntArray,
-    node_count: IntArray,
-    node_depth: IntArray,
-    node_outcome: IntArray,
-    node_ways: FloatArray,
-    node_cards: IntArray,
-    first: int,
-    last: int,
-    base: IntArray,
-    removal_counts: IntArray,
-    removal_size: IntArray,
-    max_count: IntArray,
-    max_cards: int,
-    max_depth: int,
-    out: FloatArray,
-) -> None:
-    """Chances of the seven dealer outcomes for every removal, one up card (``out[7, R]``).
-
-    ``base`` is the shoe without the up card; removal ``r`` takes ``removal_counts[r]`` more.
-    Infeasible removals get zeros. Removals are done in blocks small enough that the trie's
-    running products stay in cache.
-    """
-    removals = removal_counts.shape[0]
-    total = 0
-    for value in range(10):
-        total += base[value]
-    most = 0
-    for value in range(10):
-        most = max(most, max_count[value])
-    falling = np.zeros((10, most + 1, BLOCK))
-    by_cards = np.zeros((OUTCOMES, max_cards + 1, BLOCK))
-    inverse = np.zeros((max_cards + 1, BLOCK))
-    stack = np.ones((max_depth + 1, BLOCK))
-    feasible = np.ones(BLOCK, dtype=np.bool_)
-    for begin in range(0, removals, BLOCK):
-        width = min(BLOCK, removals - begin)
-        feasible[:] = True
-        for value in range(10):
-            for k in range(width):
-                left = base[value] - removal_counts[begin + k, value]
-                if left < 0:
-                    feasible[k] = False
-                    left = 0
-                product = 1.0
-                falling[value, 0, k] = 1.0
-                for count in range(1, max_count[value] + 1):
-                    product *= max(left - count + 1, 0)
-                    falling[value, count, k] = product
-        for k in range(width):
-            left = total - removal_size[begin + k]
-            product = 1.0
-            for cards in range(1, max_cards + 1):
-                product *= max(left - cards + 1, 0)
-                inverse[cards, k] = 1.0 / product if product > 0 else 0.0
-        by_cards[:, :, :] = 0.0
-        for node in range(first, last):
-            depth = node_depth[node]
-            factor = falling[node_value[node], node_count[node]]
-            above = stack[depth - 1]
-            outcome = node_outcome[node]
-            has_children = node + 1 < last and node_depth[node + 1] > depth
-            if has_children:
-                here = stack[depth]
-                for k in range(width):
-                    here[k] = above[k] * factor[k]
-                if outcome >= 0:
-                    ways = node_ways[node]
-                    target = by_cards[outcome, node_cards[node]]
-                    for k in range(width):
-                        target[k] += ways * here[k]
-            elif outcome >= 0:
-                ways = node_ways[node]
-                target = by_cards[outcome, node_cards[node]]
-                for k in range(width):
-                    target[k] += ways * above[k] * factor[k]
-        for outcome in range(OUTCOMES):
-            for k in range(width):
-                chance = 0.0
-                for cards in range(1, max_cards + 1):
-                    chance += by_cards[outcome, cards, k] * inverse[cards, k]
-                out[outcome, begin + k] = chance if feasible[k] else 0.0
 
 
 @njit(cache=True, nogil=True)
@@ -173,15 +88,24 @@ def _state_ok(
     """Whether ``hand`` is a state in ``context``; fills ``left`` with the shoe it sees."""
     if context == 0 and size[hand] < 2:
         return False
-    if context > 0 and counts[hand, context - 1] == 0:
+    pair = (context - 1) % 10
+    if context > 0 and counts[hand, pair] == 0:
         return False
     for value in range(10):
         left[value] = base[value] - counts[hand, value]
-        if context > 0 and value == context - 1:
-            left[value] -= 1
+        if context > 0 and value == pair:
+            left[value] -= (context - 1) // 10 + 1
         if left[value] < 0:
             return False
     return True
+
+
+@njit(cache=True, nogil=True)
+def _dealer_row(removal: IntArray, removal_plus: IntArray, hand: int, context: int) -> int:
+    """The removal whose dealer chances settle ``hand`` in ``context``."""
+    if context == 0:
+        return int(removal[hand])
+    return int(removal_plus[(context - 1) // 10, hand, (context - 1) % 10])
 
 
 @njit(cache=True, nogil=True)
@@ -197,7 +121,7 @@ def _forced(
         return HIT
     if total[hand] >= 21:
         return STAND
-    if context == 1 and aces_one_card and size[hand] == 2:
+    if context > 0 and (context - 1) % 10 == 0 and aces_one_card and size[hand] == 2:
         return STAND
     return -1
 
@@ -258,7 +182,7 @@ def evaluate_hands(
     left = np.zeros(10, dtype=np.int64)
     work = np.zeros(OUTCOMES)
     figures[:, :, :] = 0.0
-    for context in range(CONTEXTS):
+    for context in range(contexts_on.shape[0]):
         if not contexts_on[context]:
             continue
         for hand in range(hands):
@@ -271,8 +195,7 @@ def evaluate_hands(
                 cards_left += left[value]
             per_card = 1.0 / cards_left
             per_card_after = 1.0 / (cards_left - 1) if cards_left > 1 else 0.0
-            here = removal[hand] if context == 0 else removal_plus[hand, context - 1]
-            dealer = chances[here]
+            dealer = chances[_dealer_row(removal, removal_plus, hand, context)]
             row = figures[context, hand]
             s_mean, s_square = _stand(dealer, total[hand], win, all_bets, work)
             row[STAND_MEAN] = s_mean
@@ -345,57 +268,62 @@ def split_parts(
     all_bets: bool,
     parts: FloatArray,
 ) -> None:
-    """One split hand's mean split by the dealer's final outcome, ``parts[pair, outcome]``.
+    """Split hands' means split by the dealer's final outcome, ``parts[context, start,
+    outcome]``: from the lone split card (start 0) and from the pair it makes (start 1).
 
-    Follows the chance of reaching each state from the split's first card and adds what
-    each way of ending contributes. A bust is split by the dealer's chances before the
-    busting card (the cross term's approximation; the reference does the same).
+    Follows the chance of reaching each state from the start and adds what each way of
+    ending contributes. A bust is split by the dealer's chances before the busting card
+    (the cross term's approximation; the reference does the same).
     """
     hands = counts.shape[0]
     left = np.zeros(10, dtype=np.int64)
     work = np.zeros(OUTCOMES)
     flow = np.zeros(hands)
-    parts[:, :] = 0.0
-    for context in range(1, CONTEXTS):
+    parts[:, :, :] = 0.0
+    for context in range(1, contexts_on.shape[0]):
         if not contexts_on[context]:
             continue
-        flow[:] = 0.0
-        for hand in range(hands):
-            if size[hand] == 1 and counts[hand, context - 1] == 1:
-                flow[hand] = 1.0
-        for hand in range(hands - 1, -1, -1):
-            reach = flow[hand]
-            if reach == 0.0 or not valid[context, hand]:
-                continue
-            _state_ok(counts, size, hand, context, base, left)
-            dealer = chances[removal_plus[hand, context - 1]]
-            move = move_taken[context, hand]
-            if move == STAND:
-                _stand(dealer, total[hand], win, all_bets, work)
-                for outcome in range(OUTCOMES):
-                    parts[context, outcome] += reach * work[outcome]
-                continue
-            cards_left = 0
-            for value in range(10):
-                cards_left += left[value]
-            per_card = 1.0 / cards_left
-            stake = 2.0 if move == DOUBLE else 1.0
-            for value in range(10):
-                if left[value] == 0:
+        pair = (context - 1) % 10
+        known = (context - 1) // 10
+        for start in range(2):
+            flow[:] = 0.0
+            for hand in range(hands):
+                if size[hand] == start + 1 and counts[hand, pair] == start + 1:
+                    flow[hand] = 1.0
+            out = parts[context, start]
+            for hand in range(hands - 1, -1, -1):
+                reach = flow[hand]
+                if reach == 0.0 or not valid[context, hand]:
                     continue
-                chance = reach * left[value] * per_card
-                after = child[hand, value]
-                if after < 0:
+                _state_ok(counts, size, hand, context, base, left)
+                dealer = chances[removal_plus[known, hand, pair]]
+                move = move_taken[context, hand]
+                if move == STAND:
+                    _stand(dealer, total[hand], win, all_bets, work)
                     for outcome in range(OUTCOMES):
-                        if outcome < BLACKJACK or all_bets:
-                            parts[context, outcome] -= stake * chance * dealer[outcome]
-                elif move == HIT:
-                    flow[after] += chance
-                else:
-                    _stand(chances[removal_plus[after, context - 1]], total[after], win,
-                           all_bets, work)  # fmt: skip
-                    for outcome in range(OUTCOMES):
-                        parts[context, outcome] += stake * chance * work[outcome]
+                        out[outcome] += reach * work[outcome]
+                    continue
+                cards_left = 0
+                for value in range(10):
+                    cards_left += left[value]
+                per_card = 1.0 / cards_left
+                stake = 2.0 if move == DOUBLE else 1.0
+                for value in range(10):
+                    if left[value] == 0:
+                        continue
+                    chance = reach * left[value] * per_card
+                    after = child[hand, value]
+                    if after < 0:
+                        for outcome in range(OUTCOMES):
+                            if outcome < BLACKJACK or all_bets:
+                                out[outcome] -= stake * chance * dealer[outcome]
+                    elif move == HIT:
+                        flow[after] += chance
+                    else:
+                        _stand(chances[removal_plus[known, after, pair]], total[after], win,
+                               all_bets, work)  # fmt: skip
+                        for outcome in range(OUTCOMES):
+                            out[outcome] += stake * chance * work[outcome]
 
 
 @njit(cache=True, nogil=True)
@@ -440,18 +368,22 @@ def reach_weights(
     root_weight: FloatArray,
     root_hit_flow: FloatArray,
     split_flow: FloatArray,
+    played_on: FloatArray,
     weight: FloatArray,
 ) -> None:
     """How often a hard/soft cell decides at each state when play follows a chart column.
 
     ``root_weight[hand]``: first decisions the total cell takes; ``root_hit_flow[hand]``:
-    first decisions that hit; ``split_flow[p]``: split hands started.
+    first decisions that hit; ``split_flow[context]``: how often its lone split card is
+    reached, ``played_on[context]`` the share of its pair-value draws played on (not split
+    again).
     """
     hands = counts.shape[0]
+    contexts = contexts_on.shape[0]
     left = np.zeros(10, dtype=np.int64)
-    flow = np.zeros((CONTEXTS, hands))
+    flow = np.zeros((contexts, hands))
     weight[:, :] = 0.0
-    for context in range(CONTEXTS):
+    for context in range(contexts):
         if not contexts_on[context]:
             continue
         for hand in range(hands - 1, -1, -1):
@@ -479,10 +411,14 @@ def reach_weights(
             cards_left = 0
             for value in range(10):
                 cards_left += left[value]
+            lone = context > 0 and size[hand] == 1
             for value in range(10):
                 after = child[hand, value]
                 if left[value] > 0 and after >= 0:
-                    flow[context, after] += going * left[value] / cards_left
+                    amount = going * left[value] / cards_left
+                    if lone and value == (context - 1) % 10:
+                        amount *= played_on[context]
+                    flow[context, after] += amount
 
 
 @njit(cache=True, nogil=True)
@@ -528,7 +464,8 @@ def improve_cells(
     left = np.zeros(10, dtype=np.int64)
     groups = group_start.shape[0] - 1
     candidates = code_first.shape[0]
-    most = CONTEXTS * (group_start[1:] - group_start[:-1]).max()
+    contexts = contexts_on.shape[0]
+    most = contexts * (group_start[1:] - group_start[:-1]).max()
     share = np.zeros(most)
     fallback_share = np.zeros(most)
     means = np.zeros((most, 5))
@@ -539,7 +476,7 @@ def improve_cells(
         begin, end = group_start[group], group_start[group + 1]
         deciding = 0
         weighted = False
-        for context in range(CONTEXTS):
+        for context in range(contexts):
             if not contexts_on[context]:
                 continue
             for position in range(begin, end):
@@ -615,7 +552,7 @@ def improve_cells(
         if unchanged and best_code == previous[group]:
             continue
         unchanged = False
-        for context in range(CONTEXTS):
+        for context in range(contexts):
             if not contexts_on[context]:
                 continue
             for position in range(begin, end):
@@ -636,7 +573,7 @@ def improve_cells(
                     value[context, hand] = figures[context, hand, DOUBLE_MEAN]
     if unchanged:
         return
-    for context in range(1, CONTEXTS):
+    for context in range(1, contexts):
         if not contexts_on[context]:
             continue
         for hand in range(hands):

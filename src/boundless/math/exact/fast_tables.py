@@ -3,7 +3,8 @@
 A *composition* is a multiset of card values, stored as 10 counts. The player compositions
 are every multiset with a hard sum of 21 or less; the *removals* are the card sets whose
 absence from the shoe the dealer tables are needed for: each player composition, and each
-split-hand composition plus the other pair card.
+split-hand composition plus the other split cards it knows of (one when a pair is split
+once, up to three with resplits).
 
 The dealer trie lists, per up card, every multiset of cards the dealer can draw to a final
 result, with the number of orders that reach it. The chance of a multiset ``d`` from a shoe
@@ -37,7 +38,8 @@ class HandSpace:
     soft: IntArray  # 1 where an ace counts 11
     child: IntArray  # (hands, 10): the hand after drawing value v+1, -1 when that busts
     removal: IntArray  # index of the hand itself among the removals
-    removal_plus: IntArray  # (hands, 10): index of hand + value v+1, -1 unless v+1 is in hand
+    # (others, hands, 10): index of hand + (k+1) cards of value v+1, -1 unless v+1 is in hand
+    removal_plus: IntArray
     removal_counts: IntArray  # (removals, 10)
     removal_size: IntArray
     index: dict[tuple[int, ...], int]
@@ -68,7 +70,9 @@ def _compositions(limit: int) -> list[tuple[int, ...]]:
 
 
 @cache
-def hand_space() -> HandSpace:
+def hand_space(others: int = 1) -> HandSpace:
+    """The compositions, with removals for split hands knowing of up to ``others`` other
+    split cards (the first ones in the same order whatever ``others`` is)."""
     hands = [counts for counts in _compositions(21) if sum(counts) >= 1]
     hard_of = [sum((v + 1) * c for v, c in enumerate(counts)) for counts in hands]
     order = sorted(range(len(hands)), key=lambda i: (-hard_of[i], hands[i]))
@@ -82,7 +86,7 @@ def hand_space() -> HandSpace:
     total = hard + 10 * soft
     child = np.full((count, VALUES), -1, dtype=np.int64)
     removals: dict[tuple[int, ...], int] = dict(index)
-    removal_plus = np.full((count, VALUES), -1, dtype=np.int64)
+    removal_plus = np.full((others, count, VALUES), -1, dtype=np.int64)
     for i, counts in enumerate(hands):
         for value in range(VALUES):
             bigger = list(counts)
@@ -91,7 +95,16 @@ def hand_space() -> HandSpace:
             if key in index:
                 child[i, value] = index[key]
             if counts[value]:
-                removal_plus[i, value] = removals.setdefault(key, len(removals))
+                removal_plus[0, i, value] = removals.setdefault(key, len(removals))
+    for known in range(1, others):
+        for i, counts in enumerate(hands):
+            for value in range(VALUES):
+                if counts[value]:
+                    bigger = list(counts)
+                    bigger[value] += known + 1
+                    removal_plus[known, i, value] = removals.setdefault(
+                        tuple(bigger), len(removals)
+                    )
     removal_counts = np.array(list(removals), dtype=np.int64)
     starts: list[int] = [0]
     members: list[int] = []

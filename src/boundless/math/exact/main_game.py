@@ -10,19 +10,21 @@ freshly shuffled), with no infinite-deck shortcut:
 
 **Optimal** (composition-dependent) play decides every hand by the exact cards it holds and
 the dealer's up card. Split hands follow the usual convention of exact analysers: each split
-hand is played knowing its own cards, the up card and the *other pair card*, but not the
-cards of the other split hand; both hands then have the same expected value, so a split is
-worth exactly twice one split hand dealt from the shoe without the up card and both pair
-cards (exact for that strategy, by the exchangeability of the shoe's order).
+hand is played knowing its own cards, the up card and the *split cards so far*, but not the
+other cards of the other split hands. Split once, both hands then have the same expected
+value, so a split is worth exactly twice one split hand dealt from the shoe without the up
+card and both pair cards (exact for that strategy, by the exchangeability of the shoe's
+order); resplits (``split.max_hands``, ``split.resplit_aces``) are valued level by level as
+:mod:`boundless.math.exact.split_rounds` describes, with a known small approximation.
 
 **Basic** strategy is a total-dependent chart (see
 :mod:`boundless.math.exact.basic_strategy`) played exactly as the engine plays it
 (:meth:`StrategyChart.choose`), its return computed through the same recursions.
 
 **Standard deviation** is that of the round's net result per initial unit. The second
-moment is exact except for one term: the product of the two split hands' results, which is
-taken as if the two hands were independent given the dealer's final outcome (and a bust is
-attributed to the dealer's chances before the busting card). Splits are about 2.5% of
+moment is exact except for one term: the product of split hands' results, which is
+taken as if two split hands were independent given the dealer's final outcome (and a bust
+is attributed to the dealer's chances before the busting card). Splits are about 2.5% of
 rounds; the approximation moves the standard deviation in its fifth digit.
 
 Insurance and even money are reported separately (:func:`insurance_return`); they are not

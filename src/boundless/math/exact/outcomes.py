@@ -1,17 +1,21 @@
 """How the money moves: the chance of every net result of a round under the basic chart.
 
 A round's net result per initial unit is a handful of values: -1, 0, +1 (times the win odds),
-+-2 after a double, up to +-4 after a split with doubles, the blackjack payout, and minus the
-lost share of a surrender. Their chances are computed over the same shoe, dealer tables and
-chart moves as :mod:`boundless.math.exact.main_game`, so the mean of this distribution is the
-basic-strategy return of that module (to rounding, about 1e-15).
++-2 after a double, up to +-4 after a split with doubles (+-8 with four hands), the blackjack
+payout, and minus the lost share of a surrender. Their chances are computed over the same
+shoe, dealer tables and chart moves as :mod:`boundless.math.exact.main_game`, so the mean of
+this distribution is the basic-strategy return of that module (to rounding, about 1e-15).
 
 The chance of reaching each player state flows forward from the deal along the chart's moves
 (the figures' recursions run the same states backward); each stand ends in the dealer's
-outcome chances for the cards then out of the shoe. Two split hands follow the convention of
-the standard deviation: independent given the dealer's final outcome, a bust counted against
-the dealer's chances before the busting card. Where the dealer's blackjack is settled apart
-(a peek, or no hole card) it takes exactly the original bet, once per round.
+outcome chances for the cards then out of the shoe. Split hands follow the convention of the
+standard deviation: independent given the dealer's final outcome, a bust counted against the
+dealer's chances before the busting card. Hands of different kinds (resplits,
+:mod:`boundless.math.exact.split_rounds`) see slightly different chances of each outcome:
+they share the outcome as far as their chances overlap (the largest common part, the smaller
+of their chances) and are independent in what is left, so every hand keeps its own
+distribution and the mean stays exact. Where the dealer's blackjack is settled apart (a peek,
+or no hole card) it takes exactly the original bet, once per round.
 """
 
 from __future__ import annotations
@@ -29,7 +33,8 @@ from boundless.core.strategy_chart import StrategyChart
 from boundless.math.exact.basic_strategy import derive_basic_strategy
 from boundless.math.exact.fast import Deal, FastAnalysis, HandTables, UpCard, chart_chooser
 from boundless.math.exact.fast_kernels import BLACKJACK, DOUBLE, HIT, OUTCOMES, STAND
-from boundless.math.exact.params import GameParams
+from boundless.math.exact.params import GameParams, context_others, context_pair, split_context
+from boundless.math.exact.split_rounds import Kind, SplitRound, split_shoes
 from boundless.math.exact.strategy_cells import chart_from_columns, column_of
 
 Distribution = dict[int, float]  # result in ticks (1/unit of a bet) -> chance
@@ -83,7 +88,7 @@ class _UpCardOutcomes:
         self.unit = unit
         self.excluded = card.excluded
         self.all_bets = card.rule == "all_bets"
-        self.split_hands: dict[int, ByOutcome] = {}
+        self.split_hands: dict[tuple[int, int, Fraction], ByOutcome] = {}
         self.dealer_rows: list[list[float]] = card.by_removal.tolist()
         self.stand_results = {
             (total, stake): self._stand_results(total, stake)
@@ -93,13 +98,15 @@ class _UpCardOutcomes:
 
     def _dealer(self, hand: int, context: int) -> list[float]:
         space = self.space
-        here = space.removal[hand] if context == 0 else space.removal_plus[hand, context - 1]
-        return self.dealer_rows[here]
+        if context == 0:
+            return self.dealer_rows[space.removal[hand]]
+        pair, others = context_pair(context), context_others(context)
+        return self.dealer_rows[space.removal_plus[others - 1, hand, pair - 1]]
 
     def _left(self, hand: int, context: int) -> np.ndarray:
         left: np.ndarray = self.card.base - self.space.counts[hand]
         if context > 0:
-            left[context - 1] -= 1
+            left[context_pair(context) - 1] -= context_others(context)
         return left
 
     def _stand_results(self, total: int, stake: int) -> list[int | None]:
@@ -151,8 +158,10 @@ class _UpCardOutcomes:
         context: int,
         move: int,
         reach: float,
+        pair_kept: float = 1.0,
     ) -> None:
-        """Hit (into ``flow``) or double (ending at once) from ``hand``."""
+        """Hit (into ``flow``) or double (ending at once) from ``hand``; ``pair_kept``
+        scales the draws of the pair's value (a lone split card that splits again)."""
         left = self._left(hand, context)
         cards_left = int(left.sum())
         dealer = self._dealer(hand, context)
@@ -161,6 +170,8 @@ class _UpCardOutcomes:
             if left[value] <= 0:
                 continue
             chance = reach * int(left[value]) / cards_left
+            if value == context_pair(context) - 1:
+                chance *= pair_kept
             after = int(self.space.child[hand, value])
             if after < 0:
                 weight = self._bust_weight(left, cards_left, value)
@@ -183,27 +194,98 @@ class _UpCardOutcomes:
             else:
                 self.draw(out, flow, hand, context, move, reach)
 
-    def split_hand(self, pair: int) -> ByOutcome:
-        """One split hand of ``pair``, by dealer outcome."""
-        if pair not in self.split_hands:
+    def split_hand(self, pair: int, level: int, pair_kept: Fraction) -> ByOutcome:
+        """A split hand of ``pair`` at ``level`` by dealer outcome, its pair-value draws
+        scaled by ``pair_kept``."""
+        key = (pair, level, pair_kept)
+        if key not in self.split_hands:
             out: ByOutcome = [defaultdict(float) for _ in range(OUTCOMES)]
             flow = np.zeros(len(self.space.counts))
-            flow[self.space.hand_index(pair)] = 1.0
-            self.play(out, flow, pair)
-            self.split_hands[pair] = out
-        return self.split_hands[pair]
+            context = split_context(pair, level - 1)
+            lone = self.space.hand_index(pair)
+            self.draw(out, flow, lone, context, HIT, 1.0, float(pair_kept))
+            self.play(out, flow, context)
+            self.split_hands[key] = out
+        return self.split_hands[key]
 
     def split_round(self, pair: int) -> Distribution:
-        """Both split hands together: independent given the dealer's outcome."""
-        round_: Distribution = defaultdict(float)
-        for by_result in self.split_hand(pair):
-            share = sum(by_result.values())
-            if share <= 0:
-                continue
-            for first, one in by_result.items():
-                for second, other in by_result.items():
-                    round_[first + second] += one * other / share
-        return round_
+        """The split's hands together (see the module's docstring)."""
+        result: Distribution = defaultdict(float)
+        for share, shoe in split_shoes(self.card.params, self.card.up, pair):
+            kinds: dict[Kind, ByOutcome] = {}
+            for kind in shoe.kinds():
+                keep, scale = shoe.coefficients(kind)
+                value_chance = Fraction(shoe.value_cards - kind[0], shoe.cards - kind[0])
+                kept = 1 - keep / value_chance if keep else Fraction(1)
+                hand = self.split_hand(pair, kind[0], kept)
+                factor = float(scale)
+                kinds[kind] = [{r: c * factor for r, c in by.items()} for by in hand]
+            for value, chance in split_distribution(shoe.rounds(), kinds).items():
+                result[value] += float(share) * chance
+        return result
+
+
+def _convolve(first: Distribution, second: Distribution) -> Distribution:
+    result: Distribution = defaultdict(float)
+    for one, chance in first.items():
+        for other, other_chance in second.items():
+            result[one + other] += chance * other_chance
+    return result
+
+
+# The dealer's outcomes from the player's best to worst: a bust, then 17 to 21, a blackjack.
+OUTCOME_ORDER = (5, 0, 1, 2, 3, 4, 6)
+
+
+def split_distribution(rounds: Sequence[SplitRound], kinds: dict[Kind, ByOutcome]) -> (
+    Distribution
+):  # fmt: skip
+    """The sum of a split's hands over its rounds, each kind's hand given as its results by
+    dealer outcome. Kinds whose outcome chances differ are coupled by rank: one uniform
+    number picks every hand's outcome from its own chances, in ``OUTCOME_ORDER``, so they
+    agree wherever those chances allow and every hand keeps its own distribution."""
+    masses = {kind: [sum(by.values()) for by in hand] for kind, hand in kinds.items()}
+    given = {
+        kind: [{r: c / mass[o] for r, c in by.items()} if mass[o] > 0 else {}
+               for o, by in enumerate(kinds[kind])]
+        for kind, mass in masses.items()
+    }  # fmt: skip
+    edges: dict[Kind, list[float]] = {}
+    for kind, mass in masses.items():
+        running, edges[kind] = 0.0, []
+        for outcome in OUTCOME_ORDER:
+            running += mass[outcome]
+            edges[kind].append(running)
+    cuts = sorted({edge for kind_edges in edges.values() for edge in kind_edges})
+    cuts = [cut for cut in cuts if cut <= min(kind_edges[-1] for kind_edges in edges.values())]
+    result: Distribution = defaultdict(float)
+    sums: dict[tuple[tuple[Kind, int], ...], Distribution] = {}
+    low = 0.0
+    for cut in cuts:
+        if cut <= low:
+            continue
+        outcome_of = {kind: OUTCOME_ORDER[_first_above(kind_edges, low)]
+                      for kind, kind_edges in edges.items()}  # fmt: skip
+        for split_round in rounds:
+            key = tuple((kind, outcome_of[kind]) for kind, n in split_round.hands for _ in range(n))
+            if key not in sums:
+                total: Distribution = {0: 1.0}
+                for kind, outcome in key:
+                    total = _convolve(total, given[kind][outcome])
+                sums[key] = total
+            weight = float(split_round.chance) * (cut - low)
+            for value, share in sums[key].items():
+                result[value] += weight * share
+        low = cut
+    return result
+
+
+def _first_above(edges: Sequence[float], point: float) -> int:
+    """The first index whose cumulative chance lies above ``point``."""
+    for index, edge in enumerate(edges):
+        if edge > point:
+            return index
+    return len(edges) - 1
 
 
 def _refund_result(card: UpCard, deal: Deal, refund: Fraction, unit: int) -> Distribution:

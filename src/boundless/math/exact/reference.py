@@ -16,7 +16,7 @@ from functools import cache
 from boundless.core.cards import Card
 from boundless.core.rules import RuleSet
 from boundless.core.strategy_chart import CELL_MOVES, StrategyChart
-from boundless.math.exact.params import DEALER_BLACKJACK, GameParams
+from boundless.math.exact.params import DEALER_BLACKJACK, GameParams, RoundFigures, split_context
 from boundless.math.exact.reference_values import (
     HandValues,
     Moments,
@@ -26,6 +26,7 @@ from boundless.math.exact.reference_values import (
     hand_total,
     take,
 )
+from boundless.math.exact.split_rounds import HandFigures, split_flows, split_totals, split_value
 from boundless.math.exact.strategy_cells import (
     CELL_ORDER,
     PAIR_CODES,
@@ -43,24 +44,13 @@ Hand = tuple[int, ...]
 UP_VALUES = tuple(range(1, 11))
 ROOT_TIE_ORDER = ("stand", "hit", "double", "split", "surrender", "surrender20")
 MOST_ROUNDS = 30
-
-
-@dataclass(frozen=True, slots=True)
-class RoundFigures:
-    """Exact mean and mean square of a round's net result per initial unit."""
-
-    mean: Fraction
-    square: Fraction
-
-    @property
-    def variance(self) -> Fraction:
-        return self.square - self.mean * self.mean
+ONE = Fraction(1)
 
 
 @dataclass(frozen=True, slots=True)
 class ReferenceResult:
-    optimal: RoundFigures
-    basic: RoundFigures
+    optimal: RoundFigures[Fraction]
+    basic: RoundFigures[Fraction]
     chart: StrategyChart
 
 
@@ -91,32 +81,6 @@ class ReferenceAnalysis:
                 result[tuple(sorted((first, second)))] += chance_first * chance_second
         return sorted(result.items())
 
-    def pair_cases(self, up: int, hand: Hand) -> list[tuple[Fraction, int | None]]:
-        """Shares of this hand that may be split (with the pair value) and that may not."""
-        if hand[0] != hand[1] or not self.params.split_allowed:
-            return [(Fraction(1), None)]
-        if hand[0] == 10 and self.params.pair_by_rank:
-            share = self.params.same_rank_share(up)
-            return [(share, 10), (1 - share, None)]
-        return [(Fraction(1), hand[0])]
-
-    def root_allowed(
-        self, up: int, pair: int | None, column: Column
-    ) -> tuple[frozenset[str], int | None]:
-        """The engine's legal words at the first decision, and the pair value it passes."""
-        moves = {"hit", "stand"}
-        if self.params.double_allowed:
-            moves.add("double")
-        if self.params.can_surrender(up):
-            moves.add("surrender")
-        if pair is None:
-            return frozenset(moves), None
-        if self.params.split_only_where_chart_splits:
-            if says_split(column[("pair", pair)]):
-                return frozenset({"split", "surrender20"}), pair
-            return frozenset(moves), None
-        return frozenset(moves | {"split"}), pair
-
     # -- the first decision -----------------------------------------------------------------
 
     def root_figures(
@@ -137,30 +101,28 @@ class ReferenceAnalysis:
                 ) + blackjack
             return -loss, loss * loss
         if move == "split":
-            moments = self.split_moments(up, hand[0], continuation)
+            mean, square = self.split_moments(up, hand[0], continuation)
         else:
             moments = self.values.move_moments(state, move, continuation)
+            mean, square = moments.mean, moments.square
         if rule in ("peeked", "original_bets_only"):
-            return moments.mean - blackjack, moments.square + blackjack
-        return moments.mean, moments.square
+            return mean - blackjack, square + blackjack
+        return mean, square
 
     def split_moments(
         self, up: int, pair: int, continuation: Callable[[State], Moments]
-    ) -> Moments:
-        """Both split hands: twice one hand's mean; the cross term assumes the hands are
-        independent given the dealer's final outcome."""
-        start = (up, pair, (pair,))
-        one = continuation(start)
-        chances = self.values.dealer_outcomes(self.values.shoe_of(start), up)
-        cross = sum(
-            (
-                part * part / chance
-                for part, chance in zip(one.by_outcome, chances, strict=True)
-                if chance
-            ),
-            Fraction(0),
-        )
-        return Moments(2 * one.mean, 2 * one.square + 2 * cross, one.by_outcome)
+    ) -> tuple[Fraction, Fraction]:
+        """Mean and mean square of the split's hands together (``split_rounds``)."""
+
+        def figures(level: int, start: int) -> HandFigures[Fraction] | None:
+            state: State = (up, split_context(pair, level - 1), (pair,) * (1 + start))
+            if not self.values.feasible(state):
+                return None
+            chances = self.values.dealer_outcomes(self.values.shoe_of(state), up)
+            moments = continuation(state)
+            return HandFigures(moments.mean, moments.square, moments.by_outcome, chances)
+
+        return split_totals(self.params, up, pair, figures, Fraction)
 
     def natural_figures(self, up: int, hand: Hand) -> tuple[Fraction, Fraction]:
         blackjack = self.values.blackjack_chance(self.values.shoe_of((up, 0, hand)), up)
@@ -182,8 +144,8 @@ class ReferenceAnalysis:
                 mean += chance * hand_mean
                 square += chance * hand_square
                 continue
-            for share, pair in self.pair_cases(up, hand):
-                allowed, pair_value = self.root_allowed(up, pair, column)
+            for share, pair in self.params.pair_cases(up, (hand[0], hand[1]), Fraction):
+                allowed, pair_value = self.params.root_words(up, pair, column)
                 move = choose(hand, allowed, pair_value)
                 hand_mean, hand_square = self.root_figures(up, hand, move, continuation)
                 mean += chance * share * hand_mean
@@ -195,7 +157,7 @@ class ReferenceAnalysis:
         columns: dict[int, Column],
         choose_for: Callable[[int], Callable[[Hand, frozenset[str], int | None], str]],
         continuation_for: Callable[[int], Callable[[State], Moments]],
-    ) -> RoundFigures:
+    ) -> RoundFigures[Fraction]:
         mean, square = Fraction(0), Fraction(0)
         for up, chance in self.up_chances():
             up_mean, up_square = self.up_figures(
@@ -293,9 +255,12 @@ class ReferenceAnalysis:
                 frontier.append((up, 0, hand))
         if self.params.split_allowed:
             for pair in UP_VALUES:
-                start: State = (up, pair, (pair,))
-                if self.values.feasible((up, 0, (pair, pair))):
-                    frontier.append(start)
+                if not self.values.feasible((up, 0, (pair, pair))):
+                    continue
+                for level in range(2, self.params.hands_limit(pair) + 1):
+                    start: State = (up, split_context(pair, level - 1), (pair,))
+                    if self.values.feasible(start):
+                        frontier.append(start)
         while frontier:
             state = frontier.pop()
             if state in found:
@@ -318,8 +283,8 @@ class ReferenceAnalysis:
         for hand, chance in self.deals(up):
             if hand == (1, 10):
                 continue
-            for share, pair in self.pair_cases(up, hand):
-                allowed, pair_value = self.root_allowed(up, pair, column)
+            for share, pair in self.params.pair_cases(up, (hand[0], hand[1]), Fraction):
+                allowed, pair_value = self.params.root_words(up, pair, column)
                 move = chart.choose(cards_of(hand), up, allowed, pair_value)
                 by_pair = pair_value is not None and any(
                     word in allowed for word in CELL_MOVES[column[("pair", pair_value)]]
@@ -331,6 +296,7 @@ class ReferenceAnalysis:
         """How often each hard/soft cell decides at each state when play follows ``column``."""
         weights: dict[State, Fraction] = defaultdict(Fraction)
         arriving: dict[State, Fraction] = defaultdict(Fraction)
+        played_on: dict[State, Fraction] = {}  # lone split cards: share of pair draws kept
         for hand, weight, _, move, by_pair in self.routed_roots(up, column):
             root: State = (up, 0, hand)
             if not by_pair:
@@ -340,7 +306,10 @@ class ReferenceAnalysis:
                     if child is not None:
                         arriving[child] += weight * chance
             elif move == "split":
-                arriving[(up, hand[0], (hand[0],))] += 2 * weight
+                for level, (flow, kept) in split_flows(self.params, up, hand[0]).items():
+                    start = (up, split_context(hand[0], level - 1), (hand[0],))
+                    arriving[start] += flow * weight
+                    played_on[start] = kept
         for state in self.states(up):
             flow = arriving.get(state, Fraction(0))
             if not flow:
@@ -353,9 +322,10 @@ class ReferenceAnalysis:
                 weights[state] += flow
                 move = move_for(column[cell_of(total, soft)], allowed, total)
             if move == "hit":
-                for _, chance, child in self.values.children(state):
+                for value, chance, child in self.values.children(state):
                     if child is not None:
-                        arriving[child] += flow * chance
+                        kept = played_on.get(state, ONE) if value == state[2][0] else ONE
+                        arriving[child] += flow * chance * kept
         return weights
 
     def dealt_chance(self, state: State) -> Fraction:
@@ -429,6 +399,15 @@ class ReferenceAnalysis:
         for pair in UP_VALUES:
             improved[("pair", pair)] = self.best_pair_code(up, pair, values, mean_of)
         return improved
+
+    def split_value(self, up: int, pair: int, values: dict[State, Fraction]) -> Fraction:
+        """The split's mean when its hands are worth ``values`` (the chart's play)."""
+
+        def worth(level: int, start: int) -> Fraction:
+            state = (up, split_context(pair, level - 1), (pair,) * (1 + start))
+            return values.get(state, Fraction(0))
+
+        return split_value(self.params, up, pair, worth, Fraction)
 
     def surrender_part(self, state: State, refund: Fraction) -> Fraction:
         """Surrender's mean on the blackjack-free scale the other first moves use."""
@@ -508,7 +487,7 @@ class ReferenceAnalysis:
 
         def root_mean(move: str) -> Fraction:
             if move == "split":
-                return 2 * values[(up, pair, (pair,))]
+                return self.split_value(up, pair, values)
             return mean_of(state, move)
 
         best_code, best_score = "", (Fraction(0), Fraction(0))

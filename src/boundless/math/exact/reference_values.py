@@ -6,10 +6,11 @@ the hand's net result times the indicator that the dealer has no blackjack (for 
 ``peeked`` and ``original_bets_only`` rules), or the full expectation (``all_bets`` and up
 cards that cannot make one). The round-level code adds the dealer-blackjack part.
 
-A *state* is ``(up, pair, hand)``: the dealer's up card value, the pair value for a split
-hand (0 for an unsplit hand) and the hand's card values, sorted. A split hand's shoe lacks
-the other pair card as well, and nothing of the other split hand: that is the split
-convention (see :mod:`boundless.math.exact`).
+A *state* is ``(up, context, hand)``: the dealer's up card value, the hand's context (0 for
+an unsplit hand; for a split hand its pair and how many other split cards it knows of, see
+:func:`boundless.math.exact.params.split_context`) and the hand's card values, sorted. A
+split hand's shoe lacks those other split cards as well, and nothing else of the other
+hands: that is the split convention (see :mod:`boundless.math.exact.split_rounds`).
 """
 
 from __future__ import annotations
@@ -25,6 +26,8 @@ from boundless.math.exact.params import (
     OUTCOME_COUNT,
     OUTCOME_TOTALS,
     GameParams,
+    context_others,
+    context_pair,
 )
 
 Shoe = tuple[int, ...]
@@ -135,16 +138,17 @@ class HandValues:
     # -- states -----------------------------------------------------------------------------
 
     def shoe_of(self, state: State) -> Shoe:
-        up, pair, hand = state
-        removed = (up, *hand, pair) if pair else (up, *hand)
-        return take(self.shoe, removed)
+        up, context, hand = state
+        others = (context_pair(context),) * context_others(context)
+        return take(self.shoe, (up, *hand, *others))
 
     def feasible(self, state: State) -> bool:
         return min(self.shoe_of(state)) >= 0
 
     def moves(self, state: State) -> tuple[str, ...]:
         """Moves allowed at a state that is not the round's first decision."""
-        _, pair, hand = state
+        _, context, hand = state
+        pair = context_pair(context)
         total = hand_total(hand)[0]
         if len(hand) == 1:
             return ("hit",)
@@ -158,11 +162,11 @@ class HandValues:
 
     def children(self, state: State) -> list[tuple[int, Fraction, State | None]]:
         """Each next card: its value, its chance, and the state it leads to (``None``: bust)."""
-        up, pair, hand = state
+        up, context, hand = state
         result: list[tuple[int, Fraction, State | None]] = []
         for value, chance in draws(self.shoe_of(state)):
             after = add_card(hand, value)
-            result.append((value, chance, (up, pair, after) if sum(after) <= 21 else None))
+            result.append((value, chance, (up, context, after) if sum(after) <= 21 else None))
         return result
 
     def bust_moments(

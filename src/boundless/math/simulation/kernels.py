@@ -2,10 +2,11 @@
 
 One round follows the engine's card order (DECISIONS rule 8 with one position per spot): each
 spot's first card, the up card, each spot's second card, the hole card (peek games); spots play
-left to right, a split hand 1 takes cards until it finishes, then hand 2; then the dealer
-(second card first in no-hole-card games). :mod:`boundless.math.simulation.reference` plays the same
-rounds in plain Python with the core's own objects; tests hold the two equal, and hold the kernel
-to the engine card for card.
+left to right, a split hand 1 takes cards until it finishes, then hand 2 (a hand split again
+puts its new hand right after itself and goes on first, up to ``split.max_hands``); then the
+dealer (second card first in no-hole-card games). :mod:`boundless.math.simulation.reference`
+plays the same rounds in plain Python with the core's own objects; tests hold the two equal,
+and hold the kernel to the engine card for card.
 
 Everything numba compiles lives in this one file, with the array layouts it reads: numba's
 cache is keyed by the file that defines a kernel, so a kernel split over files could load a
@@ -53,7 +54,10 @@ IP_H17 = 7
 IP_SPLIT_ACES_ONE_CARD = 8
 IP_ORIGINAL_BETS_ONLY = 9  # no hole card: a dealer blackjack takes only the original bet
 IP_SIDES = 10
-IP_SIZE = 11
+IP_MAX_HANDS = 11  # hands a spot may hold after splitting (2: no resplit)
+IP_RESPLIT_ACES = 12
+IP_PAIR_BY_RANK = 13
+IP_SIZE = 14
 # Float parameters fp[]: winnings per unit (stake not included) and refunds per unit.
 FP_BLACKJACK, FP_WIN, FP_SURRENDER, FP_DECLINE = 0, 1, 2, 3
 FP_SIZE = 4
@@ -62,17 +66,20 @@ HIT, STAND, DOUBLE, SPLIT, SURRENDER, SURRENDER20 = 0, 1, 2, 3, 4, 5
 # moves[]: the policy's decision tables, by up value 0..10 (0 unused) in the last place.
 # First decision of a spot's two cards: [rank index 1, rank index 2, up];
 # a split hand's two cards: [split aces, hard sum 0..31, has an ace, up];
-# a hand of three or more cards: [hard sum 0..31, has an ace, up].
+# a hand of three or more cards: [hard sum 0..31, has an ace, up];
+# a split hand's pair while the rules let it split again: [pair value 0..10, up].
 MV_FIRST = 0
 MV_SPLIT = MV_FIRST + 13 * 13 * 11
 MV_LATER = MV_SPLIT + 2 * 32 * 2 * 11
-MV_SIZE = MV_LATER + 32 * 2 * 11
+MV_RESPLIT = MV_LATER + 32 * 2 * 11
+MV_SIZE = MV_RESPLIT + 11 * 11
 # Side-bet methods (see boundless.math.simulation.side_tables).
 TABLE, BUST, WHEEL_SPOT, WHEEL_DEALER, PAIR_TABLE = 0, 1, 2, 3, 4
 # cur[]: shoe position, next pre-drawn wheel number, shoe exhausted.
 CUR_POS, CUR_WHEEL, CUR_EXHAUSTED = 0, 1, 2
 CUR_SIZE = 3
-# hands[h, field]; hand h of spot s is 2*s (+1 for the second split hand).
+# hands[h, field]; hand h of spot s is MAX_HANDS*s (+i for the split hand i, left to right).
+MAX_HANDS = 4
 H_COUNT, H_HARD, H_ACES, H_UNITS, H_STATUS, H_SPLIT, H_SPLIT_ACES = 0, 1, 2, 3, 4, 5, 6
 H_FIELDS = 7
 DECIDING, STOOD, BUSTED, SURRENDERED, SURRENDERED20, NATURAL = 0, 1, 2, 3, 4, 5
@@ -206,10 +213,13 @@ def _play_hand(
     cur: I64,
     rng: U64,
     lazy: bool,
+    action: int,
 ) -> bool:
-    """Decide and draw until the hand is finished; True when the policy splits it."""
+    """Decide (``action`` first, unless -1) and draw until the hand is finished; True when
+    the policy splits it."""
     while hands[hand, H_STATUS] == DECIDING:
-        action = decide(moves, hands, cards, hand, up, split)
+        if action < 0:
+            action = decide(moves, hands, cards, hand, up, split)
         if action == STAND:
             hands[hand, H_STATUS] = STOOD
         elif action == SURRENDER:
@@ -226,6 +236,7 @@ def _play_hand(
                 hands[hand, H_STATUS] = BUSTED
             elif total == 21 or action == DOUBLE:
                 hands[hand, H_STATUS] = STOOD
+        action = -1
     return False
 
 
@@ -239,6 +250,33 @@ def _start_hand(hands: I64, cards: I8, hand: int, card: int, split: int) -> None
     hands[hand, H_SPLIT] = split
     hands[hand, H_SPLIT_ACES] = 0
     _add(hands, cards, hand, card)
+
+
+@kernel
+def _may_split_again(ip: I64, hands: I64, cards: I8, hand: int, held: int) -> bool:
+    """A split hand's two cards make a pair the rules let it split again (engine: paths)."""
+    one, two = int(cards[hand, 0]), int(cards[hand, 1])
+    same_rank = (one >> 2) == (two >> 2)
+    pair = same_rank if ip[IP_PAIR_BY_RANK] else card_value(one) == card_value(two)
+    aces_ok = hands[hand, H_SPLIT_ACES] == 0 or ip[IP_RESPLIT_ACES] == 1
+    return hands[hand, H_COUNT] == 2 and pair and aces_ok and held < ip[IP_MAX_HANDS]
+
+
+@kernel
+def _split_at(hands: I64, cards: I8, hand: int, last: int) -> None:
+    """Split ``hand``: its second card starts a new hand right after it (later hands move
+    up one place, ``last`` being the spot's last hand), it keeps the first."""
+    for moved in range(last, hand, -1):
+        for field in range(H_FIELDS):
+            hands[moved + 1, field] = hands[moved, field]
+        for slot in range(MAX_CARDS):
+            cards[moved + 1, slot] = cards[moved, slot]
+    one, two = int(cards[hand, 0]), int(cards[hand, 1])
+    aces = 1 if (one >> 2) == 0 else 0
+    _start_hand(hands, cards, hand, one, 1)
+    _start_hand(hands, cards, hand + 1, two, 1)
+    hands[hand, H_SPLIT_ACES] = aces
+    hands[hand + 1, H_SPLIT_ACES] = aces
 
 
 @inlined_kernel
@@ -255,24 +293,29 @@ def _play_spot(
     rng: U64,
     lazy: bool,
 ) -> None:
-    first = 2 * spot
+    first = MAX_HANDS * spot
     if hands[first, H_STATUS] != DECIDING:
         return
-    if not _play_hand(ip, moves, hands, cards, first, up, False, deck, cur, rng, lazy):
+    if not _play_hand(ip, moves, hands, cards, first, up, False, deck, cur, rng, lazy, -1):
         return
-    one, two = int(cards[first, 0]), int(cards[first, 1])
-    aces = 1 if (one >> 2) == 0 else 0
+    _split_at(hands, cards, first, first)
     spot_hands[spot] = 2
-    _start_hand(hands, cards, first, one, 1)
-    _start_hand(hands, cards, first + 1, two, 1)
-    hands[first, H_SPLIT_ACES] = aces
-    hands[first + 1, H_SPLIT_ACES] = aces
-    for hand in range(first, first + 2):
+    hand = first
+    while hand < first + spot_hands[spot]:
         total = _add(hands, cards, hand, draw(deck, cur, rng, lazy))
-        if total == 21 or (aces and ip[IP_SPLIT_ACES_ONE_CARD]):
+        action = -1
+        if _may_split_again(ip, hands, cards, hand, spot_hands[spot]):
+            action = int(moves[MV_RESPLIT + card_value(int(cards[hand, 0])) * 11 + up])
+            if action == SPLIT:
+                _split_at(hands, cards, hand, first + spot_hands[spot] - 1)
+                spot_hands[spot] += 1
+                continue
+        one_card = hands[hand, H_SPLIT_ACES] and ip[IP_SPLIT_ACES_ONE_CARD]
+        if action < 0 and (total == 21 or one_card):
             hands[hand, H_STATUS] = STOOD
         else:
-            _play_hand(ip, moves, hands, cards, hand, up, True, deck, cur, rng, lazy)
+            _play_hand(ip, moves, hands, cards, hand, up, True, deck, cur, rng, lazy, action)
+        hand += 1
 
 
 @inlined_kernel
@@ -289,7 +332,7 @@ def _settle_spot(
     payout = 0.0
     stake = 0.0
     for index in range(spot_hands[spot]):
-        hand = 2 * spot + index
+        hand = MAX_HANDS * spot + index
         units = float(hands[hand, H_UNITS])
         status = hands[hand, H_STATUS]
         stake += units
@@ -413,34 +456,28 @@ def play_round(
     sides: SideArrays,
     max_round: I64,
     deck: I8,
-    cur: I64,
     rng: U64,
     lazy: bool,
     wheel_ks: U64,
     round_in_shoe: int,
-    hands: I64,
-    cards: I8,
-    spot_hands: I64,
-    spot_cards: I64,
-    dealer: I8,
-    out_main: F64,
-    out_side: F64,
+    work: Work,
 ) -> int:
     """Play one round from the shoe at ``cur``; returns the number of dealer cards."""
+    hands, cards, spot_hands, spot_cards, dealer, out_main, out_side, cur, _, _ = work
     spots = ip[IP_SPOTS]
     for spot in range(spots):
         card = draw(deck, cur, rng, lazy)
-        _start_hand(hands, cards, 2 * spot, card, 0)
+        _start_hand(hands, cards, MAX_HANDS * spot, card, 0)
         spot_hands[spot] = 1
         spot_cards[spot, 0] = card
     up = draw(deck, cur, rng, lazy)
     up_value = card_value(up)
     for spot in range(spots):
         card = draw(deck, cur, rng, lazy)
-        _add(hands, cards, 2 * spot, card)
+        _add(hands, cards, MAX_HANDS * spot, card)
         spot_cards[spot, 1] = card
-        if hands[2 * spot, H_HARD] == 11 and hands[2 * spot, H_ACES]:
-            hands[2 * spot, H_STATUS] = NATURAL
+        if hands[MAX_HANDS * spot, H_HARD] == 11 and hands[MAX_HANDS * spot, H_ACES]:
+            hands[MAX_HANDS * spot, H_STATUS] = NATURAL
     dealer[0] = up
     hard = up_value
     aces = 1 if up_value == 1 else 0
@@ -455,19 +492,7 @@ def play_round(
         peeked_natural = ((ip[IP_PEEK_MASK] >> up_value) & 1) == 1 and hard == 11 and aces == 1
     if not peeked_natural:
         for spot in range(spots):
-            _play_spot(
-                ip,
-                moves,
-                hands,
-                cards,
-                spot_hands,
-                spot,
-                up_value,
-                deck,
-                cur,
-                rng,
-                lazy,
-            )
+            _play_spot(ip, moves, hands, cards, spot_hands, spot, up_value, deck, cur, rng, lazy)
         if count == 1:
             dealer[1] = draw(deck, cur, rng, lazy)
             count = 2
@@ -491,20 +516,8 @@ def play_round(
     for spot in range(spots):
         out_main[spot] = _settle_spot(ip, fp, hands, spot_hands, spot, dealer_total, dealer_natural)
     if ip[IP_SIDES]:
-        settle_side_bets(
-            sides,
-            max_round,
-            round_in_shoe,
-            spot_cards,
-            spots,
-            dealer,
-            count,
-            dealer_total,
-            rng,
-            wheel_ks,
-            cur,
-            out_side,
-        )
+        settle_side_bets(sides, max_round, round_in_shoe, spot_cards, spots, dealer, count,
+                         dealer_total, rng, wheel_ks, cur, out_side)  # fmt: skip
     return count
 
 
@@ -532,7 +545,7 @@ def simulate_chunk(
     counts: I64,
 ) -> None:
     """Play whole shoes, shuffled as dealt, until at least ``quota`` rounds; add to the sums."""
-    hands, cards, spot_hands, spot_cards, dealer, out_main, out_side, cur, shoe, no_ks = work
+    out_main, out_side, cur, shoe, no_ks = work[5], work[6], work[7], work[8], work[9]
     spots = ip[IP_SPOTS]
     bets = 1 + ip[IP_SIDES]
     reshuffle = ip[IP_RESHUFFLE] != 0
@@ -546,26 +559,7 @@ def simulate_chunk(
         round_in_shoe = 0
         while True:
             round_in_shoe += 1
-            play_round(
-                ip,
-                fp,
-                moves,
-                sides,
-                max_round,
-                deck,
-                cur,
-                rng,
-                True,
-                no_ks,
-                round_in_shoe,
-                hands,
-                cards,
-                spot_hands,
-                spot_cards,
-                dealer,
-                out_main,
-                out_side,
-            )
+            play_round(ip, fp, moves, sides, max_round, deck, rng, True, no_ks, round_in_shoe, work)
             if cur[CUR_EXHAUSTED]:
                 counts[C_VOID] += 1  # the engine voids a round the shoe cannot finish
                 break
@@ -622,7 +616,7 @@ def play_shoe(
     ``rec_round[r, R_*]``; ``rec_main[r, spot]``; ``rec_side[r, bet, spot]``. Pre-drawn
     ``wheel_ks`` (53-bit numbers) drive the wheels, then ``rng``.
     """
-    hands, cards, spot_hands, spot_cards, dealer, out_main, out_side, cur, _, _ = work
+    hands, cards, spot_hands, _, dealer, out_main, out_side, cur, _, _ = work
     spots = ip[IP_SPOTS]
     cur[:] = 0
     _burn(ip, deck, cur, rng, False)
@@ -632,26 +626,8 @@ def play_shoe(
         start = cur[CUR_POS]
         cards[:, :] = -1
         dealer[:] = -1
-        count = play_round(
-            ip,
-            fp,
-            moves,
-            sides,
-            max_round,
-            deck,
-            cur,
-            rng,
-            False,
-            wheel_ks,
-            played + 1,
-            hands,
-            cards,
-            spot_hands,
-            spot_cards,
-            dealer,
-            out_main,
-            out_side,
-        )
+        count = play_round(ip, fp, moves, sides, max_round, deck, rng, False, wheel_ks, played + 1,
+                           work)  # fmt: skip
         record = rec_round[played]
         record[R_USED] = cur[CUR_POS] - start
         record[R_DEALER] = count
@@ -667,7 +643,7 @@ def play_shoe(
                 rec_side[played, bet, spot] = out_side[bet, spot]
             record[R_HANDS] += spot_hands[spot]
             for index in range(spot_hands[spot]):
-                hand = 2 * spot + index
+                hand = MAX_HANDS * spot + index
                 for slot in range(MAX_CARDS):
                     rec_cards[played, spot, index, slot] = cards[hand, slot]
                 rec_hand[played, spot, index, 0] = hands[hand, H_COUNT]

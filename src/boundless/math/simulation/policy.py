@@ -2,11 +2,12 @@
 
 Every decision the simulator makes is a function of few things: a spot's first decision of the
 ranks of its two cards and the up card; a split hand's decision at two cards of its hard sum,
-whether it holds an ace, whether it is a split ace, and the up card; any later decision of the
-hard sum, the ace and the up card (only hit or stand are left). Each table entry is the
-reference policy's answer (:meth:`ReferenceGame.choose`: the engine's legal actions, read
-plainly, and :meth:`StrategyChart.choose`) for a representative hand of that kind. States no
-hand can reach hold ``STAND`` and are never read.
+whether it holds an ace, whether it is a split ace, and the up card (split again or not: a
+pair the rules let split again has its own table, by the pair's value and the up card); any
+later decision of the hard sum, the ace and the up card (only hit or stand are left). Each
+table entry is the reference policy's answer (:meth:`ReferenceGame.choose`: the engine's legal
+actions, read plainly, and :meth:`StrategyChart.choose`) for a representative hand of that
+kind. States no hand can reach hold ``STAND`` and are never read.
 """
 
 from __future__ import annotations
@@ -24,6 +25,7 @@ from boundless.math.simulation.kernels import (
     HIT,
     MV_FIRST,
     MV_LATER,
+    MV_RESPLIT,
     MV_SIZE,
     MV_SPLIT,
     SPLIT,
@@ -64,9 +66,15 @@ def decision_tables(rules: RuleSet, chart: StrategyChart | None, policy: Policy)
 ):  # fmt: skip
     """The ``moves`` array of :mod:`boundless.math.simulation.kernels` for this policy."""
     game = ReferenceGame(rules, chart, policy, 1)
+    full = rules.split.max_hands  # split hands read here have no room left to split again
     moves = np.full(MV_SIZE, STAND, dtype=np.int8)
     ups = [_card(value, 2) for value in range(1, 11)]
     for up in ups:
+        for value in range(1, 11):
+            pair = Hand([_card(value), _card(value, 1)], from_split=True, split_aces=value == 1)
+            moves[MV_RESPLIT + value * 11 + up.value] = ACTION_CODES[
+                game.choose(pair, up, False, 2)
+            ]
         for first in range(13):
             for second in range(13):
                 hand = Hand([Card.of(first + 1, 0), Card.of(second + 1, 1)])
@@ -80,7 +88,7 @@ def decision_tables(rules: RuleSet, chart: StrategyChart | None, policy: Policy)
                         hand = Hand(cards, from_split=True, split_aces=split_aces)
                         slot = ((int(split_aces) * MAX_HARD + hard) * 2 + int(ace)) * 11
                         moves[MV_SPLIT + slot + up.value] = ACTION_CODES[
-                            game.choose(hand, up, False)
+                            game.choose(hand, up, False, full)
                         ]
                 later = _values_with(hard, ace, 3) or _values_with(hard, ace, 4)
                 if later is not None:

@@ -14,6 +14,7 @@ import numpy as np
 from boundless.core.cards import Card
 from boundless.math.simulation.kernels import (
     MAX_CARDS,
+    MAX_HANDS,
     R_BURNED,
     R_FIELDS,
     R_HANDS,
@@ -44,8 +45,8 @@ def record_shoe(
     with ``seed`` goes on.
     """
     spots, bets = spec.spots, spec.sides.count
-    rec_cards = np.full((max_rounds, spots, 2, MAX_CARDS), -1, dtype=np.int8)
-    rec_hand = np.zeros((max_rounds, spots, 2, 3), dtype=np.int64)
+    rec_cards = np.full((max_rounds, spots, MAX_HANDS, MAX_CARDS), -1, dtype=np.int8)
+    rec_hand = np.zeros((max_rounds, spots, MAX_HANDS, 3), dtype=np.int64)
     rec_dealer = np.full((max_rounds, MAX_CARDS), -1, dtype=np.int8)
     rec_round = np.zeros((max_rounds, R_FIELDS), dtype=np.int64)
     rec_main = np.zeros((max_rounds, spots), dtype=np.float64)
@@ -73,7 +74,7 @@ def record_shoe(
         hands: list[list[Hand]] = []
         for spot in range(spots):
             spot_hands = []
-            count = 2 if (rec_hand[index, spot, 1, 0] > 0) else 1
+            count = sum(1 for slot in range(MAX_HANDS) if rec_hand[index, spot, slot, 0] > 0)
             for slot in range(count):
                 size, status, units = (int(x) for x in rec_hand[index, spot, slot])
                 cards = [Card(int(code)) for code in rec_cards[index, spot, slot, :size]]

@@ -109,18 +109,31 @@ class ReferenceGame:
         self.spots = spots
 
     # ---- decisions (core.round.paths.legal_actions and core.round.autoplay, read plainly) --
-    def legal(self, hand: Hand, up: Card, first_decision: bool) -> set[str]:
-        rules = self.rules
-        split_offered = False
+    def split_offered(self, hand: Hand, up: Card, first_decision: bool, held: int) -> bool:
+        """A split at the first decision, or a split hand's pair split again while the spot
+        holds fewer than ``split.max_hands`` hands (aces only by ``split.resplit_aces``)."""
+        split = self.rules.split
+        if not split.allowed or len(hand.cards) != 2:
+            return False
+        if hand.from_split:
+            if held >= split.max_hands or (hand.split_aces and not split.resplit_aces):
+                return False
+        elif not first_decision:
+            return False
         one, two = hand.cards[0], hand.cards[1]
-        if rules.split.allowed and first_decision:
-            pair = one.rank == two.rank if rules.split.pair_by == "rank" else one.value == two.value
-            split_offered = pair
-            if pair and rules.split.offered == "basic_strategy_pairs":
-                assert self.chart is not None
-                split_offered = self.chart.says_split(one.value, up.value)
+        pair = one.rank == two.rank if split.pair_by == "rank" else one.value == two.value
+        if pair and split.offered == "basic_strategy_pairs":
+            assert self.chart is not None
+            return self.chart.says_split(one.value, up.value)
+        return pair
+
+    def legal(self, hand: Hand, up: Card, first_decision: bool, held: int = 1) -> set[str]:
+        rules = self.rules
+        split_offered = self.split_offered(hand, up, first_decision, held)
         if split_offered and rules.split.decline_refund is not None:
             return {"split", "surrender20"}
+        if hand.split_aces and rules.split.split_aces_one_card:
+            return {"stand", "split"} if split_offered else {"stand"}
         legal = {"hit", "stand"}
         double = rules.double
         if (
@@ -136,10 +149,10 @@ class ReferenceGame:
             legal.add("surrender")
         return legal
 
-    def choose(self, hand: Hand, up: Card, first_decision: bool) -> str:
+    def choose(self, hand: Hand, up: Card, first_decision: bool, held: int = 1) -> str:
         if self.hit_to_12:
             return "hit" if hand.total <= 11 else "stand"
-        legal = self.legal(hand, up, first_decision)
+        legal = self.legal(hand, up, first_decision, held)
         assert self.chart is not None
         pair_value = hand.cards[0].value if "split" in legal else None
         move = self.chart.choose(hand.cards, up.value, frozenset(legal), pair_value)
@@ -148,10 +161,19 @@ class ReferenceGame:
         return str(move)
 
     # ---- play ------------------------------------------------------------------------
-    def play_hand(self, hand: Hand, up: Card, shoe: ReferenceShoe, first: bool) -> bool:
-        """Play until finished; True when the policy splits the hand."""
+    def play_hand(
+        self,
+        hand: Hand,
+        up: Card,
+        shoe: ReferenceShoe,
+        held: int = 1,
+        move: str | None = None,
+    ) -> bool:
+        """Play until finished (``move`` first, when given) with the spot holding ``held``
+        hands; True when the policy splits the (unsplit) hand."""
         while hand.status == "deciding":
-            move = self.choose(hand, up, first and len(hand.cards) == 2)
+            first = not hand.from_split and len(hand.cards) == 2
+            move = move or self.choose(hand, up, first, held)
             if move == "split":
                 return True
             if move in FINISHING:
@@ -164,20 +186,36 @@ class ReferenceGame:
                 hand.status = "bust"
             elif hand.total == 21 or move == "double":
                 hand.status = "stood"
+            move = None
         return False
 
     def play_spot(self, hands: list[Hand], up: Card, shoe: ReferenceShoe) -> None:
         hand = hands[0]
-        if hand.status != "deciding" or not self.play_hand(hand, up, shoe, True):
+        if hand.status != "deciding" or not self.play_hand(hand, up, shoe):
             return
         aces = hand.cards[0].rank == ACE
         hands[:] = [Hand([card], from_split=True, split_aces=aces) for card in hand.cards]
-        for split_hand in hands:
+        index = 0
+        while index < len(hands):
+            split_hand = hands[index]
             split_hand.cards.append(shoe.draw())
-            if split_hand.total == 21 or (aces and self.rules.split.split_aces_one_card):
+            move = None
+            if self.split_offered(split_hand, up, False, len(hands)):
+                move = self.choose(split_hand, up, False, len(hands))
+                if move == "split":
+                    # The new hand goes right after this one, which is played first.
+                    again = [
+                        Hand([card], from_split=True, split_aces=aces) for card in split_hand.cards
+                    ]
+                    hands[index : index + 1] = again
+                    continue
+            if move is None and (
+                split_hand.total == 21 or (aces and self.rules.split.split_aces_one_card)
+            ):
                 split_hand.status = "stood"
             else:
-                self.play_hand(split_hand, up, shoe, False)
+                self.play_hand(split_hand, up, shoe, len(hands), move)
+            index += 1
 
     def dealer_draws(self, cards: list[Card]) -> bool:
         total, soft = hand_total(cards)

@@ -30,6 +30,7 @@ from boundless.math.simulation.kernels import (
     CUR_SIZE,
     H_FIELDS,
     MAX_CARDS,
+    MAX_HANDS,
     ST_FIELDS,
     Work,
     simulate_chunk,
@@ -110,8 +111,8 @@ def work_arrays(spec: SimSpec) -> Work:
     spots = spec.spots
     bets = 1 + spec.sides.count
     return (
-        np.zeros((2 * spots, H_FIELDS), dtype=np.int64),
-        np.zeros((2 * spots, MAX_CARDS), dtype=np.int8),
+        np.zeros((MAX_HANDS * spots, H_FIELDS), dtype=np.int64),
+        np.zeros((MAX_HANDS * spots, MAX_CARDS), dtype=np.int8),
         np.zeros(spots, dtype=np.int64),
         np.zeros((spots, 2), dtype=np.int64),
         np.zeros(MAX_CARDS, dtype=np.int8),

@@ -26,10 +26,13 @@ from boundless.math.simulation.kernels import (
     IP_CARDS,
     IP_CUT,
     IP_H17,
+    IP_MAX_HANDS,
     IP_ORIGINAL_BETS_ONLY,
+    IP_PAIR_BY_RANK,
     IP_PEEK,
     IP_PEEK_MASK,
     IP_RESHUFFLE,
+    IP_RESPLIT_ACES,
     IP_SIDES,
     IP_SIZE,
     IP_SPLIT_ACES_ONE_CARD,
@@ -104,6 +107,9 @@ def build_spec(
     ip[IP_SPLIT_ACES_ONE_CARD] = int(rules.split.split_aces_one_card)
     ip[IP_ORIGINAL_BETS_ONLY] = int(dealer.hole_card == "none")
     ip[IP_SIDES] = len(rules.side_bets)
+    ip[IP_MAX_HANDS] = rules.split.max_hands if rules.split.allowed else 2
+    ip[IP_RESPLIT_ACES] = int(rules.split.resplit_aces)
+    ip[IP_PAIR_BY_RANK] = int(rules.split.pair_by == "rank")
     fp = np.zeros(FP_SIZE, dtype=np.float64)
     fp[FP_BLACKJACK] = rules.payouts.blackjack.win / rules.payouts.blackjack.per
     fp[FP_WIN] = rules.payouts.win.win / rules.payouts.win.per
