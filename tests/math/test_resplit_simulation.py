@@ -102,21 +102,6 @@ def test_simulated_return_agrees_with_the_exact_figure() -> None:
     assert abs(main.value - exact) <= 1.96 * main.standard_error, (main.value, exact)
 
 
-def engine_resplits() -> bool:
-    """Whether the engine splits a split hand's pair again: eights against a six, the first
-    split hand draws a third eight (tens elsewhere)."""
-    rules, chart = game("resplit-four-hands.toml")
-    eight, ten, six = Card.of(8, 0), Card.of(10, 0), Card.of(6, 0)
-    deck = [eight, ten, ten, six, eight, ten, ten, ten, eight] + [ten] * 20
-    codes = [int(card) for card in deck]
-    record, _ = play_engine_stacked_round(rules, chart, codes, wheel_numbers(0, 40), 0)
-    return len(record.hands[0]) == 3
-
-
-@pytest.mark.skipif(
-    not engine_resplits(),
-    reason="the engine on this branch does not split pairs again yet (its half of issue 12)",
-)
 @pytest.mark.parametrize("name", FILES)
 def test_kernel_plays_engine_rounds_card_for_card(name: str) -> None:
     """The same pair-rich stacked shoes through the engine (SharedRound, the chart's
