@@ -14,7 +14,7 @@ from __future__ import annotations
 import socket
 import threading
 from collections.abc import Iterator
-from contextlib import contextmanager
+from contextlib import contextmanager, suppress
 
 from sqlalchemy.engine import make_url
 
@@ -96,10 +96,9 @@ class OutageProxy:
 
     def _pump(self, source: socket.socket, sink: socket.socket) -> None:
         try:
-            while data := source.recv(65536):
-                sink.sendall(data)
-        except OSError:
-            pass
+            with suppress(OSError):
+                while data := source.recv(65536):
+                    sink.sendall(data)
         finally:
             with self._lock:
                 self._sockets -= {source, sink}
@@ -108,10 +107,8 @@ class OutageProxy:
 
 
 def _shut(item: socket.socket) -> None:
-    try:
+    with suppress(OSError):
         item.shutdown(socket.SHUT_RDWR)
-    except OSError:
-        pass
     item.close()
 
 

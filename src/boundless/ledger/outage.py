@@ -134,13 +134,14 @@ async def write_until_done(
         before_sleep=_log_retry(what, budget),
     )
     try:
-        result = await retrying(once)
+        result: T = await retrying(once)
     except RetryError as gave_up:
         last = gave_up.last_attempt.exception()
-        log.error("%s: given up after %d tries over %.0f s: %s", what, tries, budget, last)
+        shown = "?" if last is None else one_line(last)
+        log.error("%s: given up after %d tries over %.0f s: %s", what, tries, budget, shown)
         raise LedgerUnavailableError(
             f"{what} could not be written: the ledger's database was unreachable for "
-            f"{budget:.0f} s ({'?' if last is None else one_line(last)})"
+            f"{budget:.0f} s ({shown})"
         ) from last
     if tries > 1:
         log.warning("%s: written on try %d, the ledger's database is back", what, tries)
