@@ -41,6 +41,7 @@ from boundless.ledger.keys import ROUND_SCOPE, Category, grant_key, round_key, s
 from boundless.ledger.reconciliation import Problem, ReconciliationReport, check_books
 from boundless.ledger.records import (
     PlayerSettlement,
+    PostedBatch,
     PostedEntry,
     PostedTransaction,
     RoundInfo,
@@ -64,6 +65,7 @@ __all__ = [
     "LedgerService",
     "LedgerUnavailableError",
     "PlayerSettlement",
+    "PostedBatch",
     "PostedEntry",
     "PostedTransaction",
     "Problem",

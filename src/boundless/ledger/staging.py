@@ -74,17 +74,25 @@ class Stage:
             connection.exec_driver_sql(f"ANALYZE {STAGE}")
 
     def copy_into(
-        self, table_name: str, columns: Sequence[str], rows: Iterable[Sequence[Any]]
+        self,
+        table_name: str,
+        columns: Sequence[str],
+        rows: Iterable[Sequence[Any]],
+        types: Sequence[str] | None = None,
     ) -> None:
-        """Append rows to a table in the caller's transaction: ``COPY`` on PostgreSQL, one
+        """Append rows to a table in the caller's transaction: ``COPY`` on PostgreSQL (binary
+        when the columns' PostgreSQL ``types`` are given: half the client's work per row), one
         executemany on SQLite. Constraint violations raise ``IntegrityError`` as usual."""
         connection = self.session.connection()
         raw: Any = connection.connection.driver_connection
         names = ", ".join(columns)
         try:
             if self.dialect == "postgresql":
-                copy_sql = f"COPY {table_name} ({names}) FROM STDIN"
+                binary = " (FORMAT BINARY)" if types else ""
+                copy_sql = f"COPY {table_name} ({names}) FROM STDIN{binary}"
                 with raw.cursor() as cursor, cursor.copy(copy_sql) as copy:
+                    if types:
+                        copy.set_types(list(types))
                     for row in rows:
                         copy.write_row(row)
                 return
@@ -96,6 +104,18 @@ class Stage:
                 cursor.close()
         except connection.dialect.dbapi.IntegrityError as error:  # type: ignore[union-attr]
             raise IntegrityError(f"copy into {table_name}", None, error) from error
+
+    def new_ids(self, table_name: str, count: int) -> list[int]:
+        """``count`` ids for rows of ``table_name`` written with explicit ids (PostgreSQL: drawn
+        from the table's id sequence, so concurrent writers never collide). The sequence is
+        named once: looked up per row, it cost ten times the drawing."""
+        (sequence,) = self.rows(f"SELECT pg_get_serial_sequence('{table_name}', 'id')")[0]
+        drawn = self.rows(
+            "SELECT nextval(CAST(:sequence AS regclass)) FROM generate_series(1, :count)",
+            sequence=sequence,
+            count=count,
+        )
+        return [int(value) for (value,) in drawn]
 
     def rows(self, sql: str, **params: Any) -> list[Any]:
         return list(self.session.execute(text(sql), params).all())
