@@ -16,7 +16,11 @@ from sqlalchemy import DateTime, bindparam, select, text
 from sqlalchemy.exc import IntegrityError
 from sqlalchemy.orm import Session
 
-from boundless.ledger.accounts import ISSUANCE_ACCOUNT, AccountKind, wallet_account
+from boundless.ledger.accounts import (
+    ISSUANCE_ACCOUNT,
+    AccountKind,
+    wallet_account,
+)
 from boundless.ledger.errors import (
     IdempotencyConflictError,
     InsufficientFundsError,
@@ -63,7 +67,8 @@ _INSERT_HEADERS = text(
     "INSERT INTO ledger_transactions (idempotency_key, fingerprint, description, category, kind, "
     "round_id, player_id, position, created_at, owner) SELECT key, fingerprint, description, "
     f":category, kind, :round_id, player_id, position, :created_at, :owner FROM {STAGE} "
-    "WHERE true ORDER BY seq ON CONFLICT (idempotency_key) DO NOTHING RETURNING idempotency_key, id"
+    "WHERE key IS NOT NULL ORDER BY seq "
+    "ON CONFLICT (idempotency_key) DO NOTHING RETURNING idempotency_key, id"
 ).bindparams(bindparam("created_at", type_=DateTime(timezone=True)))
 
 
@@ -250,7 +255,7 @@ class BulkWriter:
         if not direct:
             return self._write_staged(items, where_to)
         deltas = _wallet_deltas(items, where_to)
-        wallets = self._wallets([where_to.fixed.id], set(deltas))
+        wallets = self._wallets([where_to.fixed.name], set(deltas))
         created_at = utc_now()
         ids = self.stage.new_ids("ledger_transactions", len(items))
         category, round_id, owner = where_to.category.value, where_to.round_id, where_to.owner
@@ -298,11 +303,11 @@ class BulkWriter:
         return {h.key: posted(h, entries[h.id], replayed=True) for h, _ in found}
 
     def _wallets(
-        self, extra_ids: list[int], expected: set[str]
+        self, extra_names: list[str], expected: set[str]
     ) -> dict[str, tuple[int, int, str | None]]:
         """The staged wallets, locked (see :meth:`Stage.lock_wallets`); one of ``expected``
         (their names) that does not exist is an :class:`UnknownAccountError`."""
-        wallets = self.stage.lock_wallets(extra_ids)
+        wallets = self.stage.lock_wallets(extra_names)
         if len(wallets) < len(expected):
             raise UnknownAccountError(min(expected - set(wallets)))
         return wallets
@@ -311,7 +316,7 @@ class BulkWriter:
         """Headers from the stage (it holds exactly ``fresh``), then :meth:`_finish`;
         :class:`_KeysTaken` if a key turns out written already."""
         deltas = _wallet_deltas(fresh, route)
-        wallets = self._wallets([route.fixed.id], set(deltas))
+        wallets = self._wallets([route.fixed.name], set(deltas))
         created_at = utc_now()
         inserted = self.session.execute(
             _INSERT_HEADERS,
@@ -398,7 +403,8 @@ class BulkWriter:
                          for seq, line in enumerate(paying)])  # fmt: skip
         house = house_of(self.repository)
         wallets = self._wallets(
-            [in_play_id, house.id], {wallet_account(line.player_id) for line in paying}
+            [self.repository.account_by_id(in_play_id).name, house.name],
+            {wallet_account(line.player_id) for line in paying},
         )
         accounts = self.repository.lock_accounts([in_play_id, house.id])
         held = accounts[in_play_id].balance
