@@ -74,6 +74,18 @@ _INSERT_HEADERS = text(
 
 _HEADER_COLUMNS = ("id", "idempotency_key", "fingerprint", "description", "category", "kind",
                    "round_id", "player_id", "position", "created_at", "owner")  # fmt: skip
+_ADD_ITEMS = (
+    "UPDATE ledger_accounts SET balance = balance + d.delta FROM (SELECT wallet, "
+    f":sign * sum(amount) AS delta FROM {STAGE} WHERE key IS NOT NULL GROUP BY wallet) AS d "
+    "WHERE ledger_accounts.name = d.wallet"
+)
+"""Wallet balances from a stage of batch items (several may share a wallet)."""
+_ADD_STAGED = (
+    "UPDATE ledger_accounts SET balance = balance + s.amount FROM ledger_stage AS s "
+    "WHERE ledger_accounts.name = s.wallet AND s.key IS NULL AND s.player_id <> '' "
+    "AND s.amount <> 0"
+)
+"""Wallet balances from a stage of one row per wallet holding its signed change."""
 _HEADER_TYPES = ("int8", "text", "text", "text", "text", "text", "int8", "text", "text",
                  "timestamptz", "text")  # fmt: skip
 ENTRY_COLUMNS = ("transaction_id", "account_id", "amount")
@@ -246,15 +258,18 @@ class BulkWriter:
         On PostgreSQL the headers are COPYed straight into the table under ids drawn from its
         sequence (a key written before fails the COPY, and the batch goes the long way); SQLite
         inserts them from the stage."""
-        direct = self.stage.dialect == "postgresql"
-        self.stage.load(wallet_stage_rows([item.player_id for item in items]) if direct else rows)
         try:
             where_to = route()
         except RoundClosedError:
             raise _KeysTaken from None  # unless every item is a retry of a write that happened
-        if not direct:
+        if self.stage.dialect != "postgresql":
+            self.stage.load(rows)
             return self._write_staged(items, where_to)
         deltas = _wallet_deltas(items, where_to)
+        # One stage row per wallet, carrying what the batch moves in or out of it.
+        prefix = len(f"{AccountKind.WALLET}:")
+        self.stage.load([(seq, None, None, None, None, name[prefix:], None, name, delta, 0)
+                         for seq, (name, delta) in enumerate(deltas.items())])  # fmt: skip
         wallets = self._wallets([where_to.fixed.name], set(deltas))
         created_at = utc_now()
         ids = self.stage.new_ids("ledger_transactions", len(items))
@@ -267,7 +282,7 @@ class BulkWriter:
         except IntegrityError:
             raise _KeysTaken from None
         by_key = {item.key: tid for tid, item in zip(ids, items, strict=True)}
-        return self._finish(items, where_to, wallets, deltas, by_key, created_at)
+        return self._finish(items, where_to, wallets, deltas, by_key, created_at, staged=True)
 
     def _replays(self, unique: dict[str, StagedWrite]) -> dict[str, PostedTransaction]:
         """The staged items already written (then removed from the stage), or a conflict."""
@@ -326,7 +341,7 @@ class BulkWriter:
         if len(inserted) < len(fresh):
             raise _KeysTaken
         ids = {str(key): int(tid) for key, tid in inserted}
-        return self._finish(fresh, route, wallets, deltas, ids, created_at)
+        return self._finish(fresh, route, wallets, deltas, ids, created_at, staged=False)
 
     def _finish(
         self,
@@ -336,6 +351,8 @@ class BulkWriter:
         deltas: dict[str, int],
         ids: dict[str, int],
         created_at: datetime,
+        *,
+        staged: bool,
     ) -> _Written:
         """With the headers written: refuse a short wallet, write the entries and balances.
         Checked after the headers: a batch that is a retry must replay, not be refused."""
@@ -355,10 +372,11 @@ class BulkWriter:
             else:
                 legs += ((tid, fixed_id, -amount), (tid, wallet_id, amount))
         self.stage.copy_into("ledger_entries", ENTRY_COLUMNS, legs, ENTRY_TYPES)
-        by_id = {wallets[name][0]: delta for name, delta in deltas.items()}
-        fixed_delta = -sum(deltas.values())
-        by_id[fixed_id] = by_id.get(fixed_id, 0) + fixed_delta
-        self.repository.add_to_balances(by_id)
+        if staged:  # the stage holds each wallet's change
+            self.stage.execute(_ADD_STAGED)
+        else:  # the stage holds the items
+            self.stage.execute(_ADD_ITEMS, sign=-1 if route.wallet_pays else 1)
+        self.repository.add_to_balances({fixed_id: -sum(deltas.values())})
         return _Written(route, ids, created_at)
 
     def settle_slice(
@@ -419,8 +437,12 @@ class BulkWriter:
         )  # fmt: skip
         squares = {in_play_id: -held, house.id: held - total_paid}
         self.repository.insert_entries(transaction_id, squares)
-        paid = {wallets[wallet_account(line.player_id)][0]: line.paid for line in paying}
-        self.repository.add_to_balances(paid | squares)  # one player per line: no overlap
+        self.stage.execute(
+            "UPDATE ledger_accounts SET balance = balance + d.paid FROM (SELECT wallet, "
+            f"sum(paid) AS paid FROM {STAGE} WHERE key IS NULL AND player_id <> '' "
+            "GROUP BY wallet) AS d WHERE ledger_accounts.name = d.wallet"
+        )
+        self.repository.add_to_balances(squares)
         self.poster.end(
             Plan(round_row.id, ends_slices=[slice_row.id], slice_status_after="settled")
         )

@@ -97,12 +97,6 @@ _ROUND_COLUMNS = (
     ROUNDS.c.in_play_account_id,
     ROUNDS.c.owner,
 )
-_ADD_TO_BALANCES = text(
-    "UPDATE ledger_accounts AS a SET balance = a.balance + d.delta "
-    "FROM unnest(CAST(:ids AS bigint[]), CAST(:deltas AS bigint[])) AS d (id, delta) "
-    "WHERE a.id = d.id"
-)
-
 TRANSACTION_COLUMNS = (
     TRANSACTIONS.c.id,
     TRANSACTIONS.c.idempotency_key,
@@ -234,26 +228,20 @@ class LedgerRepository:
         return locked
 
     def add_to_balances(self, deltas: dict[int, int]) -> None:
-        """``balance = balance + delta`` for each account (their rows are locked already): on
-        PostgreSQL one statement over two arrays, whatever the number (a hash or index join on
-        the id, never a scan per row); on SQLite one executemany."""
-        changed = sorted((account_id, delta) for account_id, delta in deltas.items() if delta)
-        if not changed:
-            return
-        if self.session.get_bind().dialect.name == "postgresql":
-            # Array literals, not lists: psycopg dumps a list element by element in Python.
-            ids = ",".join([str(account_id) for account_id, _ in changed])
-            amounts = ",".join([str(delta) for _, delta in changed])
-            self.session.execute(
-                _ADD_TO_BALANCES, {"ids": f"{{{ids}}}", "deltas": f"{{{amounts}}}"}
-            )
+        """One executemany: ``balance = balance + delta`` for each account, in id order."""
+        params = [
+            {"account_id": account_id, "delta": delta}
+            for account_id, delta in sorted(deltas.items())
+            if delta != 0
+        ]
+        if not params:
             return
         stmt = (
             update(ACCOUNTS)
             .where(ACCOUNTS.c.id == bindparam("account_id"))
             .values(balance=ACCOUNTS.c.balance + bindparam("delta"))
         )
-        self.session.execute(stmt, [{"account_id": i, "delta": d} for i, d in changed])
+        self.session.execute(stmt, params)
 
     # -- rounds -----------------------------------------------------------------------------
 
