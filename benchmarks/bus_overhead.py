@@ -18,6 +18,8 @@ Times are ``CLOCK_MONOTONIC``, one clock for every process of the machine. ``ove
 1-4; the phases split it: ``delivered_ms`` (1 to the last gateway taking ``step_closed``),
 ``reported_ms`` (from there to the coordinator holding every report), ``dealt_ms`` (from there to
 the ``StepDealt`` append), ``applied_ms`` (from the append to the last gateway applying it).
+``append_ack_ms``: how long each of the coordinator's appends waited for JetStream's
+acknowledgement (one round trip to the server and its store), the floor of one hop.
 Every step of every round counts; each JetStream namespace is deleted afterwards.
 """
 
@@ -135,6 +137,8 @@ class TimedBus:
         self.closed: dict[StepKey, float] = {}
         self.reported: dict[StepKey, float] = {}
         self.dealt: dict[StepKey, float] = {}
+        self.appends_ms: list[float] = []
+        """How long each append waited for JetStream's acknowledgement: the floor of a hop."""
         self._open: StepKey | None = None
 
     def __getattr__(self, name: str) -> Any:
@@ -150,9 +154,11 @@ class TimedBus:
         elif event.kind == Public.TABLE and self._open is not None:
             self.dealt[self._open] = at  # the first table event after the close: StepDealt
             self._open = None
-        return await self._bus.append_event(
+        result = await self._bus.append_event(
             event, expected_last_seq=expected_last_seq, round_start_seq=round_start_seq
         )
+        self.appends_ms.append((now() - at) * 1000)
+        return result
 
     def reports(self, table: str, *, from_seq: int) -> AsyncIterator[StoredReport]:
         async def tap() -> AsyncIterator[StoredReport]:
@@ -256,6 +262,7 @@ async def measure(nats_url: str, gateways: int, rounds: int, seed: int) -> dict[
         "mean_ms": round(statistics.fmean(overhead), 2) if overhead else 0.0,
         "phases": {name: percentiles(values) for name, values in phases.items()
                    if name != "overhead_ms"},
+        "append_ack_ms": percentiles(timed.appends_ms),
     }  # fmt: skip
 
 

@@ -103,15 +103,9 @@ async def play_one_round(
     """One round with gateways a (through the proxy) and b; the stream's events, and what
     gateway a's run ended with (None: it finished the round)."""
     bus = MemoryBus()
-    coordinator_books = setup.proxied if coordinator_through_proxy else setup.direct
+    ledger = (setup.proxied if coordinator_through_proxy else setup.direct).ledger("c1")
     coordinator = Coordinator(
-        bus,
-        TABLE,
-        "c1",
-        dealer_maker(5),
-        timers,
-        gateways=frozenset(PLAYERS),
-        ledger=coordinator_books.ledger("c1"),
+        bus, TABLE, "c1", dealer_maker(5), timers, gateways=frozenset(PLAYERS), ledger=ledger
     )
     a = Gateway(bus, TABLE, "a", setup.proxied.maker("a", PLAYERS["a"]))
     b = Gateway(bus, TABLE, "b", setup.direct.maker("b", PLAYERS["b"]))
@@ -123,6 +117,15 @@ async def play_one_round(
     except Exception as error:
         ended = error
     return list(await log_of(bus)), ended
+
+
+def played(setup: Setup, timers: CoordinatorTimers, *, coordinator_through_proxy: bool) -> Any:
+    """One round in which gateway a, outage and all, finishes its round; its events."""
+    events, ended = run(
+        play_one_round(setup, timers, coordinator_through_proxy=coordinator_through_proxy)
+    )
+    assert ended is None, ended
+    return events
 
 
 def books_of(setup: Setup) -> tuple[dict[str, int], Any, list[Any]]:
@@ -150,8 +153,7 @@ def test_a_settlement_during_an_outage_is_retried_and_settles_once(
     setup: Setup, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     cut_on_first(monkeypatch, setup, "settle", outage_seconds=1.0)
-    events, ended = run(play_one_round(setup, FAST, coordinator_through_proxy=False))
-    assert ended is None
+    events = played(setup, FAST, coordinator_through_proxy=False)
     assert closing(events) == {"settled": ["a", "b"], "dropped": []}
     wallets, report, transactions = books_of(setup)
     assert report.ok, report.summary()
@@ -171,9 +173,7 @@ def test_an_outage_past_the_settle_deadline_still_settles_once(
     round closes itself."""
     caplog.set_level(logging.WARNING, logger="boundless.ledger.outage")
     cut_on_first(monkeypatch, setup, "settle", outage_seconds=2.0)
-    timers = replace(FAST, settle_seconds=0.5)
-    events, ended = run(play_one_round(setup, timers, coordinator_through_proxy=True))
-    assert ended is None
+    events = played(setup, replace(FAST, settle_seconds=0.5), coordinator_through_proxy=True)
     assert closing(events) == {"settled": ["b"], "dropped": ["a"]}
     assert not [s for s in events if s.event.kind == Public.GATEWAY_DROPPED]
     wallets, report, transactions = books_of(setup)
@@ -214,8 +214,7 @@ def test_bets_whose_stake_hits_an_outage_are_refused_and_the_gateway_sits_out(
     setup: Setup, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     cut_on_first(monkeypatch, setup, "stake", outage_seconds=0.5)
-    events, ended = run(play_one_round(setup, FAST, coordinator_through_proxy=False))
-    assert ended is None
+    events = played(setup, FAST, coordinator_through_proxy=False)
     (slices,) = [s.event.body for s in events if s.event.kind == Public.SLICES]
     assert slices == {"gateways": ["b"]}
     (a_slice,) = setup.proxied.slices["a"]

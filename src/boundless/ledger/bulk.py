@@ -36,7 +36,6 @@ from boundless.ledger.records import (
     GrantOrder,
     PlayerSettlement,
     PostedBatch,
-    PostedEntry,
     PostedTransaction,
     StakeOrder,
 )
@@ -44,6 +43,7 @@ from boundless.ledger.repository import (
     TRANSACTION_COLUMNS,
     AccountRow,
     LedgerRepository,
+    TransactionRow,
     transaction_row,
 )
 from boundless.ledger.slice_repository import SliceRepository
@@ -121,22 +121,15 @@ class _Written:
 
     def posted(self, item: StagedWrite) -> PostedTransaction:
         route = self.route
+        row = TransactionRow(self.ids[item.key], item.key, item.fingerprint,
+                             item.description[:300], route.category.value, item.kind,
+                             route.table_id, route.round_no, item.player_id, item.position,
+                             self.created_at, route.owner)  # fmt: skip
         sign = -1 if route.wallet_pays else 1
-        wallet = PostedEntry(wallet_account(item.player_id), sign * item.amount)
-        fixed = PostedEntry(route.fixed.name, -sign * item.amount)
-        return PostedTransaction(
-            id=self.ids[item.key],
-            key=item.key,
-            category=route.category,
-            kind=item.kind,
-            description=item.description[:300],
-            table_id=route.table_id,
-            round_no=route.round_no,
-            player_id=item.player_id,
-            position=item.position,
-            created_at=self.created_at,
-            entries=(wallet, fixed) if route.wallet_pays else (fixed, wallet),
-            owner=route.owner,
+        wallet = (wallet_account(item.player_id), sign * item.amount)
+        fixed = (route.fixed.name, -sign * item.amount)
+        return posted(
+            row, [wallet, fixed] if route.wallet_pays else [fixed, wallet], replayed=False
         )
 
 

@@ -148,7 +148,16 @@ class ClusterLedger:
                 self.cancel_slice(table, round_no, self.owner)
             )
             self._background.add(task)
-            task.add_done_callback(self._background.discard)
+            task.add_done_callback(self._cancelled_in_background)
+
+    def _cancelled_in_background(self, task: asyncio.Task[None]) -> None:
+        self._background.discard(task)
+        if not task.cancelled() and task.exception() is not None:
+            log.error(
+                "%s: a slice cancellation was not written (%s); this owner's next start cancels it",
+                self.owner,
+                task.exception(),
+            )
 
     def recover(self) -> None:
         """After a restart: cancel what this owner left open (and nothing of anyone else)."""
