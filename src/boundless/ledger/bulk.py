@@ -133,10 +133,11 @@ class _Written:
         )
 
 
-def _stage_row(seq: int, item: StagedWrite) -> StageRow:
-    player = item.player_id
-    return (seq, item.key, item.fingerprint, item.description[:300], item.kind, player,
-            item.position, f"{AccountKind.WALLET}:{player}", item.amount, 0)  # fmt: skip
+def _stage_rows(items: list[StagedWrite]) -> list[StageRow]:
+    """The items as stage rows (built only where the stage carries them: SQLite, a retry)."""
+    return [(seq, i.key, i.fingerprint, i.description[:300], i.kind, i.player_id, i.position,
+             f"{AccountKind.WALLET}:{i.player_id}", i.amount, 0)
+            for seq, i in enumerate(items)]  # fmt: skip
 
 
 def wallet_stage_rows(player_ids: Sequence[str]) -> list[StageRow]:
@@ -218,16 +219,16 @@ class BulkWriter:
             seen = unique.setdefault(item.key, item)
             if seen is not item and seen.fingerprint != item.fingerprint:
                 raise IdempotencyConflictError(item.key, seen.description, item.description)
-        rows = [_stage_row(seq, item) for seq, item in enumerate(unique.values())]
+        items = list(unique.values())
         found: dict[str, PostedTransaction] = {}
         written: _Written | None = None
-        for attempt in range(ATTEMPTS if rows else 0):
+        for attempt in range(ATTEMPTS if items else 0):
             try:
                 with self.session.begin_nested():
                     if attempt == 0:
-                        written = self._write_new(list(unique.values()), rows, route)
+                        written = self._write_new(items, route)
                     else:
-                        self.stage.load(rows)
+                        self.stage.load(_stage_rows(items))
                         found = self._replays(unique)
                         fresh = [item for key, item in unique.items() if key not in found]
                         written = self._write_staged(fresh, route()) if fresh else None
@@ -244,9 +245,7 @@ class BulkWriter:
 
         return PostedBatch([item.key for item in writes], make)
 
-    def _write_new(
-        self, items: list[StagedWrite], rows: list[StageRow], route: Callable[[], Route]
-    ) -> _Written:
+    def _write_new(self, items: list[StagedWrite], route: Callable[[], Route]) -> _Written:
         """The first try: every item taken for new, in one pass (no lookup of the keys first).
         On PostgreSQL the headers are COPYed straight into the table under ids drawn from its
         sequence (a key written before fails the COPY, and the batch goes the long way); SQLite
@@ -256,7 +255,7 @@ class BulkWriter:
         except RoundClosedError:
             raise _KeysTaken from None  # unless every item is a retry of a write that happened
         if self.stage.dialect != "postgresql":
-            self.stage.load(rows)
+            self.stage.load(_stage_rows(items))
             return self._write_staged(items, where_to)
         deltas = _wallet_deltas(items, where_to)
         # One stage row per wallet, carrying what the batch moves in or out of it.

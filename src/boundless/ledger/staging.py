@@ -110,12 +110,12 @@ class Stage:
         from the table's id sequence, so concurrent writers never collide). The sequence is
         named once: looked up per row, it cost ten times the drawing."""
         (sequence,) = self.rows(f"SELECT pg_get_serial_sequence('{table_name}', 'id')")[0]
-        drawn = self.rows(
-            "SELECT nextval(CAST(:sequence AS regclass)) FROM generate_series(1, :count)",
-            sequence=sequence,
-            count=count,
-        )
-        return [int(value) for (value,) in drawn]
+        raw: Any = self.session.connection().connection.driver_connection
+        with raw.cursor() as cursor:  # the driver's own rows: no result processing per id
+            cursor.execute(
+                "SELECT nextval(%s::regclass) FROM generate_series(1, %s)", (sequence, count)
+            )
+            return [int(value) for (value,) in cursor.fetchall()]
 
     def rows(self, sql: str, **params: Any) -> list[Any]:
         return list(self.session.execute(text(sql), params).all())
