@@ -20,6 +20,9 @@ On a shared machine wall-clock rates fall with the load, so each phase also repo
 seconds: this process's plus, when PostgreSQL runs on this machine, its server process's (read
 from /proc). ``*_per_cpu_second`` is what the same work gets from an otherwise idle machine,
 where client and server take turns on the CPU.
+
+``--statements`` adds ``stake_statement_us``: the wall time of each SQL statement (and each
+``COPY``) of the stake phase, in microseconds per bet, keyed by the statement's first words.
 """
 
 from __future__ import annotations
@@ -39,7 +42,7 @@ from pathlib import Path
 from typing import Any, TypeVar
 
 import psycopg
-from sqlalchemy import text
+from sqlalchemy import event, text
 from sqlalchemy.engine import make_url
 from sqlalchemy.orm import Session
 
@@ -50,6 +53,7 @@ from boundless.ledger import (
     grant_key,
     make_engine,
     make_session_factory,
+    staging,
     upgrade_database,
 )
 
@@ -105,10 +109,38 @@ def settle(ledger: LedgerService, *, lines: list[tuple[str, int, int]]) -> Poste
     return ledger.settle_slice("bench", 1, lines)
 
 
-def run(url: str, players: int, batch: int, owners: int) -> dict[str, Any]:
+def time_statements(engine: Any, spent: dict[str, float]) -> None:
+    """Add each statement's (and each COPY's) wall time to ``spent``, by its first words."""
+    started: list[float] = []
+
+    @event.listens_for(engine, "before_cursor_execute")
+    def before(*_: Any) -> None:
+        started.append(time.perf_counter())
+
+    @event.listens_for(engine, "after_cursor_execute")
+    def after(_conn: Any, _cursor: Any, statement: str, *_: Any) -> None:
+        head = " ".join(statement.split()[:4])
+        spent[head] = spent.get(head, 0.0) + time.perf_counter() - started.pop()
+
+    copy_into = staging.Stage.copy_into
+
+    def timed_copy(self: staging.Stage, table: str, *args: Any) -> None:
+        start = time.perf_counter()
+        copy_into(self, table, *args)
+        spent[f"COPY {table}"] = spent.get(f"COPY {table}", 0.0) + time.perf_counter() - start
+
+    staging.Stage.copy_into = timed_copy  # type: ignore[method-assign]
+
+
+def run(
+    url: str, players: int, batch: int, owners: int, statements: bool = False
+) -> dict[str, Any]:
     upgrade_database(url)
     engine = make_engine(url)
     sessions = make_session_factory(engine)
+    spent: dict[str, float] = {}
+    if statements:
+        time_statements(engine, spent)
     names = [f"p{i:07d}" for i in range(players)]
     timings: dict[str, Any] = {}
 
@@ -132,6 +164,7 @@ def run(url: str, players: int, batch: int, owners: int) -> dict[str, Any]:
     batches = [range(start, min(start + batch, players)) for start in range(0, players, batch)]
     rates = []
     lines_by_owner: dict[str, list[tuple[str, int, int]]] = {owner: [] for owner in slices}
+    spent.clear()  # only the stake phase
     for number, part in enumerate(batches):
         owner = slices[number % owners]
         orders = [(names[i], f"{names[i]}.0", "main", outcome(i)[0]) for i in part]
@@ -139,6 +172,12 @@ def run(url: str, players: int, batch: int, owners: int) -> dict[str, Any]:
         phase("stake_many_s", partial(stake, orders=orders), owner)
         rates.append(round(len(orders) / (timings["stake_many_s"] - before)))
         lines_by_owner[owner].extend((names[i], *outcome(i)) for i in part)
+    if statements:
+        timings["stake_statement_us"] = {
+            head: round(seconds / players * 1e6, 1)
+            for head, seconds in sorted(spent.items(), key=lambda item: -item[1])
+            if seconds / players >= 1e-7
+        }
     settled = {}
     for owner, lines in lines_by_owner.items():
         settled[owner] = phase("settle_s", partial(settle, lines=lines), owner)
@@ -168,12 +207,15 @@ def main() -> None:
     parser.add_argument("--database-url", default=None)
     parser.add_argument("--postgres", action="store_true", help=f"use {DEFAULT_POSTGRES_URL}")
     parser.add_argument("--json", action="store_true", help="print one JSON line")
+    parser.add_argument(
+        "--statements", action="store_true", help="time each statement of the stake phase"
+    )
     args = parser.parse_args()
     if args.players < 1 or args.batch < 1 or args.owners < 1:
         parser.error("--players, --batch and --owners must be at least 1")
     with database(args.database_url, args.postgres) as url:
         backend = make_url(url).get_backend_name()
-        timings = run(url, args.players, args.batch, args.owners)
+        timings = run(url, args.players, args.batch, args.owners, args.statements)
     result = {"players": args.players, "backend": backend, "batch": args.batch,
               "owners": args.owners, **timings}  # fmt: skip
     if args.json:

@@ -167,7 +167,7 @@ def test_a_takeover_cancel_that_loses_the_race_to_the_gateways_is_done_not_an_er
     sessions = make_session_factory(engine)
     books = Books(sessions)
     coordinator = books.ledger("coordinator:standby")
-    coordinator.open_round(TABLE, 4)
+    run(coordinator.open_round(TABLE, 4))
     for gateway, player in (("gateway:a", "ana"), ("gateway:b", "ben")):
         ledger = books.ledger(gateway)
         ledger.grant_once([player], GRANT)
@@ -177,9 +177,9 @@ def test_a_takeover_cancel_that_loses_the_race_to_the_gateways_is_done_not_an_er
         stale = LedgerService(session).round_info(TABLE, 4)  # what the check saw: open
     assert stale is not None and stale.status == "open"
     for gateway in ("gateway:a", "gateway:b"):
-        books.ledger(gateway).cancel_slice(TABLE, 4, gateway)
+        run(books.ledger(gateway).cancel_slice(TABLE, 4, gateway))
     monkeypatch.setattr(LedgerService, "round_info", lambda self, table, number: stale)
-    coordinator.cancel_round(TABLE, 4)  # no RoundClosedError
+    run(coordinator.cancel_round(TABLE, 4))  # no RoundClosedError
     monkeypatch.undo()
     with sessions.begin() as session:
         service = LedgerService(session)

@@ -63,10 +63,10 @@ def test_wallet_lock_is_a_semi_join_past_work_mem(
         stage.load([(i, None, None, None, None, p, None, f"wallet:{p}", 0, 0)
                     for i, p in enumerate(players)])  # fmt: skip
         repository = LedgerRepository(session)
-        extra = [repository.ensure_account("issuance", AccountKind.ISSUANCE).id]
+        extra = [repository.ensure_account("issuance", AccountKind.ISSUANCE).name]
         # The smallest work_mem stands for a batch of hundreds of thousands of wallets.
         session.execute(text("SET LOCAL work_mem = '64kB'"))
-        sql = stage.lock_wallets_sql(extra)
+        sql = stage.lock_wallets_sql()
         plan = "\n".join(row[0] for row in session.execute(text(f"EXPLAIN {sql}")))
         assert "SubPlan" not in plan, plan
         locked = stage.lock_wallets(extra)

@@ -30,6 +30,7 @@ from boundless.ledger.errors import (
     InsufficientFundsError,
     InvalidLedgerInputError,
     LedgerError,
+    LedgerUnavailableError,
     RoundClosedError,
     SettlementMismatchError,
     SliceClosedError,
@@ -40,6 +41,7 @@ from boundless.ledger.keys import ROUND_SCOPE, Category, grant_key, round_key, s
 from boundless.ledger.reconciliation import Problem, ReconciliationReport, check_books
 from boundless.ledger.records import (
     PlayerSettlement,
+    PostedBatch,
     PostedEntry,
     PostedTransaction,
     RoundInfo,
@@ -61,7 +63,9 @@ __all__ = [
     "InvalidLedgerInputError",
     "LedgerError",
     "LedgerService",
+    "LedgerUnavailableError",
     "PlayerSettlement",
+    "PostedBatch",
     "PostedEntry",
     "PostedTransaction",
     "Problem",

@@ -18,8 +18,8 @@ ISSUANCE_ACCOUNT = "issuance"
 MAX_AMOUNT = 10**15
 """Largest single amount the ledger accepts, in minor units (keeps every sum inside 64 bits)."""
 
-_IDENTIFIER = re.compile(r"^[A-Za-z0-9_.@-]{1,64}$")
-_OWNER = re.compile(r"^[A-Za-z0-9_.@-]{1,48}(?::[A-Za-z0-9_.@-]{1,48})?$")
+IDENTIFIER = re.compile(r"[A-Za-z0-9_.@-]{1,64}\Z")
+_OWNER = re.compile(r"[A-Za-z0-9_.@-]{1,48}(?::[A-Za-z0-9_.@-]{1,48})?\Z")
 
 DEFAULT_OWNER = "local"
 """The owner of every slice the single-process server (``boundless serve``) writes."""
@@ -34,7 +34,7 @@ class AccountKind(StrEnum):
 
 def check_identifier(what: str, value: object) -> str:
     """Return ``value`` if it is a valid table, player or position id, else raise."""
-    if not isinstance(value, str) or _IDENTIFIER.match(value) is None:
+    if not isinstance(value, str) or IDENTIFIER.match(value) is None:
         raise InvalidLedgerInputError(
             f"{what} must be 1-64 characters of letters, digits, '_', '.', '@' or '-', "
             f"got {value!r}"

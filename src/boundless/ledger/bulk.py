@@ -10,12 +10,17 @@ from __future__ import annotations
 
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
+from datetime import datetime
 
 from sqlalchemy import DateTime, bindparam, select, text
 from sqlalchemy.exc import IntegrityError
 from sqlalchemy.orm import Session
 
-from boundless.ledger.accounts import ISSUANCE_ACCOUNT, AccountKind, wallet_account
+from boundless.ledger.accounts import (
+    ISSUANCE_ACCOUNT,
+    AccountKind,
+    wallet_account,
+)
 from boundless.ledger.errors import (
     IdempotencyConflictError,
     InsufficientFundsError,
@@ -30,7 +35,7 @@ from boundless.ledger.posting import Plan, Poster, WriteRequest, posted
 from boundless.ledger.records import (
     GrantOrder,
     PlayerSettlement,
-    PostedEntry,
+    PostedBatch,
     PostedTransaction,
     StakeOrder,
 )
@@ -38,27 +43,58 @@ from boundless.ledger.repository import (
     TRANSACTION_COLUMNS,
     AccountRow,
     LedgerRepository,
+    TransactionRow,
     transaction_row,
 )
 from boundless.ledger.slice_repository import SliceRepository
 from boundless.ledger.sql_conventions import utc_now
 from boundless.ledger.staging import STAGE, STAGE_TABLE, Stage, StageRow
 from boundless.ledger.write_requests import (
+    StagedWrite,
     grant_request,
     settle_slice_request,
     settlement_lines,
-    stake_requests,
+    staged,
+    stake_writes,
 )
 
 ATTEMPTS = 3
-"""A batch that loses a key race to a concurrent writer is retried; the winner's rows replay."""
+"""The first try of a batch takes every item for new (no lookup first); one whose keys are partly
+written already (a retry) or taken by a concurrent twin goes the long way: replays found first,
+the rest written. A twin winning the race again means one more try."""
 
 _INSERT_HEADERS = text(
     "INSERT INTO ledger_transactions (idempotency_key, fingerprint, description, category, kind, "
     "round_id, player_id, position, created_at, owner) SELECT key, fingerprint, description, "
     f":category, kind, :round_id, player_id, position, :created_at, :owner FROM {STAGE} "
-    "ORDER BY seq RETURNING idempotency_key, id"
+    "WHERE key IS NOT NULL ORDER BY seq "
+    "ON CONFLICT (idempotency_key) DO NOTHING RETURNING idempotency_key, id"
 ).bindparams(bindparam("created_at", type_=DateTime(timezone=True)))
+
+
+_HEADER_COLUMNS = ("id", "idempotency_key", "fingerprint", "description", "category", "kind",
+                   "round_id", "player_id", "position", "created_at", "owner")  # fmt: skip
+_ADD_ITEMS = (
+    "UPDATE ledger_accounts SET balance = balance + d.delta FROM (SELECT wallet, "
+    f":sign * sum(amount) AS delta FROM {STAGE} WHERE key IS NOT NULL GROUP BY wallet) AS d "
+    "WHERE ledger_accounts.name = d.wallet"
+)
+"""Wallet balances from a stage of batch items (several may share a wallet)."""
+_ADD_STAGED = (
+    "UPDATE ledger_accounts SET balance = balance + s.amount FROM ledger_stage AS s "
+    "WHERE ledger_accounts.name = s.wallet AND s.key IS NULL AND s.player_id <> '' "
+    "AND s.amount <> 0"
+)
+"""Wallet balances from a stage of one row per wallet holding its signed change."""
+_HEADER_TYPES = ("int8", "text", "text", "text", "text", "text", "int8", "text", "text",
+                 "timestamptz", "text")  # fmt: skip
+ENTRY_COLUMNS = ("transaction_id", "account_id", "amount")
+ENTRY_TYPES = ("int8", "int8", "int8")
+
+
+class _KeysTaken(Exception):
+    """Some keys of the batch are written already, or the round refuses new writes (a retry of
+    a write that happened is still answered): the batch goes the long way."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -75,10 +111,50 @@ class Route:
     round_no: int | None = None
 
 
-def _stage_row(seq: int, request: WriteRequest, amount: int, fingerprint: str) -> StageRow:
-    player = request.player_id or ""
-    return (seq, request.key, fingerprint, request.description[:300], request.kind,
-            player, request.position, f"{AccountKind.WALLET}:{player}", amount, 0)  # fmt: skip
+@dataclass(frozen=True, slots=True)
+class _Written:
+    """What one batch wrote: enough to make each item's record when it is read."""
+
+    route: Route
+    ids: dict[str, int]
+    created_at: datetime
+
+    def posted(self, item: StagedWrite) -> PostedTransaction:
+        route = self.route
+        row = TransactionRow(self.ids[item.key], item.key, item.fingerprint,
+                             item.description[:300], route.category.value, item.kind,
+                             route.table_id, route.round_no, item.player_id, item.position,
+                             self.created_at, route.owner)  # fmt: skip
+        sign = -1 if route.wallet_pays else 1
+        wallet = (wallet_account(item.player_id), sign * item.amount)
+        fixed = (route.fixed.name, -sign * item.amount)
+        return posted(
+            row, [wallet, fixed] if route.wallet_pays else [fixed, wallet], replayed=False
+        )
+
+
+def _stage_rows(items: list[StagedWrite]) -> list[StageRow]:
+    """The items as stage rows (built only where the stage carries them: SQLite, a retry)."""
+    return [(seq, i.key, i.fingerprint, i.description[:300], i.kind, i.player_id, i.position,
+             f"{AccountKind.WALLET}:{i.player_id}", i.amount, 0)
+            for seq, i in enumerate(items)]  # fmt: skip
+
+
+def wallet_stage_rows(player_ids: Sequence[str]) -> list[StageRow]:
+    """Stage rows naming each player's wallet once (what wallet lookups join on)."""
+    players = dict.fromkeys(player_ids)
+    return [(seq, None, None, None, None, player, None, wallet_account(player), 0, 0)
+            for seq, player in enumerate(players)]  # fmt: skip
+
+
+def _wallet_deltas(items: Sequence[StagedWrite], route: Route) -> dict[str, int]:
+    """What the items move in or out of each wallet."""
+    sign = -1 if route.wallet_pays else 1
+    deltas: dict[str, int] = {}
+    for item in items:
+        name = f"{AccountKind.WALLET}:{item.player_id}"
+        deltas[name] = deltas.get(name, 0) + sign * item.amount
+    return deltas
 
 
 class BulkWriter:
@@ -97,10 +173,8 @@ class BulkWriter:
 
     def open_wallets(self, player_ids: Sequence[str]) -> list[str]:
         names = [wallet_account(player_id) for player_id in player_ids]
-        rows = [(i, None, None, None, None, p, None, n, 0, 0)
-                for i, (p, n) in enumerate(zip(player_ids, names, strict=True))]  # fmt: skip
-        if rows:
-            self.stage.load(rows)
+        if names:
+            self.stage.load(wallet_stage_rows(player_ids))
             self.stage.execute(
                 "INSERT INTO ledger_accounts (name, kind, player_id, balance, created_at) "
                 f"SELECT DISTINCT wallet, 'wallet', player_id, 0, :now FROM {STAGE} WHERE true "
@@ -110,17 +184,15 @@ class BulkWriter:
             )
         return names
 
-    def grant_many(
-        self, grants: Sequence[GrantOrder | tuple[str, int, str]]
-    ) -> list[PostedTransaction]:
+    def grant_many(self, grants: Sequence[GrantOrder | tuple[str, int, str]]) -> PostedBatch:
         batch = [grant if isinstance(grant, GrantOrder) else GrantOrder(*grant) for grant in grants]
-        items = [(grant_request(grant), grant.amount) for grant in batch]
+        writes = [staged(grant_request(grant), grant.amount) for grant in batch]
 
         def route() -> Route:
             issuance = self.repository.ensure_account(ISSUANCE_ACCOUNT, AccountKind.ISSUANCE)
             return Route(Category.GRANT, issuance, wallet_pays=False)
 
-        return self._post_many(items, route)
+        return self._post_many(writes, route)
 
     def stake_many(
         self,
@@ -128,10 +200,8 @@ class BulkWriter:
         round_no: int,
         orders: Sequence[StakeOrder | tuple[str, str, str, int]],
         owner: str,
-    ) -> list[PostedTransaction]:
-        batch = [order if isinstance(order, StakeOrder) else StakeOrder(*order) for order in orders]
-        requests = stake_requests(table_id, round_no, batch, owner)
-        items = [(request, order.amount) for request, order in zip(requests, batch, strict=True)]
+    ) -> PostedBatch:
+        writes = stake_writes(table_id, round_no, orders, owner)
 
         def route() -> Route:
             round_row, slice_row = slice_for_write(
@@ -140,41 +210,73 @@ class BulkWriter:
             fixed = self.repository.account_by_id(slice_row.in_play_account_id)
             return Route(Category.STAKE, fixed, True, round_row.id, owner, table_id, round_no)
 
-        return self._post_many(items, route)
+        return self._post_many(writes, route)
 
-    def _post_many(
-        self, items: list[tuple[WriteRequest, int]], route: Callable[[], Route]
-    ) -> list[PostedTransaction]:
+    def _post_many(self, writes: list[StagedWrite], route: Callable[[], Route]) -> PostedBatch:
         """Post many two-leg transfers, each its own transaction under its own key."""
-        unique: dict[str, tuple[WriteRequest, int, str]] = {}
-        for request, amount in items:
-            fingerprint = request.fingerprint()
-            seen = unique.setdefault(request.key, (request, amount, fingerprint))
-            if seen[2] != fingerprint:
-                raise IdempotencyConflictError(
-                    request.key, seen[0].description, request.description
-                )
-        if not unique:
-            return []
-        rows = [_stage_row(seq, *item) for seq, item in enumerate(unique.values())]
-        results: dict[str, PostedTransaction] = {}
-        for attempt in range(ATTEMPTS):
+        unique: dict[str, StagedWrite] = {}
+        for item in writes:
+            seen = unique.setdefault(item.key, item)
+            if seen is not item and seen.fingerprint != item.fingerprint:
+                raise IdempotencyConflictError(item.key, seen.description, item.description)
+        items = list(unique.values())
+        found: dict[str, PostedTransaction] = {}
+        written: _Written | None = None
+        for attempt in range(ATTEMPTS if items else 0):
             try:
                 with self.session.begin_nested():
-                    self.stage.load(rows)
-                    results = self._replays(unique)
-                    if len(results) < len(unique):
-                        fresh = [item for key, item in unique.items() if key not in results]
-                        results.update(self._write_staged(fresh, route()))
+                    if attempt == 0:
+                        written = self._write_new(items, route)
+                    else:
+                        self.stage.load(_stage_rows(items))
+                        found = self._replays(unique)
+                        fresh = [item for key, item in unique.items() if key not in found]
+                        written = self._write_staged(fresh, route()) if fresh else None
                 break
-            except IntegrityError:
+            except (_KeysTaken, IntegrityError) as error:
                 if attempt == ATTEMPTS - 1:
-                    raise
-        return [results[request.key] for request, _ in items]
+                    raise IntegrityError("ledger batch write", None, error) from error
 
-    def _replays(
-        self, unique: dict[str, tuple[WriteRequest, int, str]]
-    ) -> dict[str, PostedTransaction]:
+        def make(key: str) -> PostedTransaction:
+            if key in found:
+                return found[key]
+            assert written is not None
+            return written.posted(unique[key])
+
+        return PostedBatch([item.key for item in writes], make)
+
+    def _write_new(self, items: list[StagedWrite], route: Callable[[], Route]) -> _Written:
+        """The first try: every item taken for new, in one pass (no lookup of the keys first).
+        On PostgreSQL the headers are COPYed straight into the table under ids drawn from its
+        sequence (a key written before fails the COPY, and the batch goes the long way); SQLite
+        inserts them from the stage."""
+        try:
+            where_to = route()
+        except RoundClosedError:
+            raise _KeysTaken from None  # unless every item is a retry of a write that happened
+        if self.stage.dialect != "postgresql":
+            self.stage.load(_stage_rows(items))
+            return self._write_staged(items, where_to)
+        deltas = _wallet_deltas(items, where_to)
+        # One stage row per wallet, carrying what the batch moves in or out of it.
+        prefix = len(f"{AccountKind.WALLET}:")
+        self.stage.load([(seq, None, None, None, None, name[prefix:], None, name, delta, 0)
+                         for seq, (name, delta) in enumerate(deltas.items())])  # fmt: skip
+        wallets = self._wallets([where_to.fixed.name], set(deltas))
+        created_at = utc_now()
+        ids = self.stage.new_ids("ledger_transactions", len(items))
+        category, round_id, owner = where_to.category.value, where_to.round_id, where_to.owner
+        headers = [(tid, i.key, i.fingerprint, i.description[:300], category, i.kind, round_id,
+                    i.player_id, i.position, created_at, owner)
+                   for tid, i in zip(ids, items, strict=True)]  # fmt: skip
+        try:
+            self.stage.copy_into("ledger_transactions", _HEADER_COLUMNS, headers, _HEADER_TYPES)
+        except IntegrityError:
+            raise _KeysTaken from None
+        by_key = {item.key: tid for tid, item in zip(ids, items, strict=True)}
+        return self._finish(items, where_to, wallets, deltas, by_key, created_at, staged=True)
+
+    def _replays(self, unique: dict[str, StagedWrite]) -> dict[str, PostedTransaction]:
         """The staged items already written (then removed from the stage), or a conflict."""
         staged = STAGE_TABLE.join(TRANSACTIONS, TRANSACTIONS.c.idempotency_key == STAGE_TABLE.c.key)
         headers = (
@@ -187,7 +289,7 @@ class BulkWriter:
             return {}
         for header, fingerprint in found:
             if header.fingerprint != fingerprint:
-                attempted = unique[header.key][0].description
+                attempted = unique[header.key].description
                 raise IdempotencyConflictError(header.key, header.description, attempted)
         entries: dict[int, list[tuple[str, int]]] = {header.id: [] for header, _ in found}
         legs = (
@@ -207,73 +309,67 @@ class BulkWriter:
         )
         return {h.key: posted(h, entries[h.id], replayed=True) for h, _ in found}
 
-    def _wallets(self, extra_ids: list[int]) -> dict[str, tuple[int, int, str | None]]:
-        """The staged wallets, locked (see :meth:`Stage.lock_wallets`); a missing one is an
-        :class:`UnknownAccountError`."""
-        wallets = self.stage.lock_wallets(extra_ids)
-        wanted = self.stage.rows(f"SELECT count(DISTINCT wallet) FROM {STAGE}")[0][0]
-        if len(wallets) < wanted:
-            staged = {row[0] for row in self.stage.rows(f"SELECT DISTINCT wallet FROM {STAGE}")}
-            raise UnknownAccountError(min(staged - set(wallets)))
+    def _wallets(
+        self, extra_names: list[str], expected: set[str]
+    ) -> dict[str, tuple[int, int, str | None]]:
+        """The staged wallets, locked (see :meth:`Stage.lock_wallets`); one of ``expected``
+        (their names) that does not exist is an :class:`UnknownAccountError`."""
+        wallets = self.stage.lock_wallets(extra_names)
+        if len(wallets) < len(expected):
+            raise UnknownAccountError(min(expected - set(wallets)))
         return wallets
 
-    def _write_staged(
-        self, fresh: list[tuple[WriteRequest, int, str]], route: Route
-    ) -> dict[str, PostedTransaction]:
-        wallets = self._wallets([route.fixed.id])
-        wallet_sign, fixed_sign = (-1, 1) if route.wallet_pays else (1, -1)
-        deltas: dict[str, int] = {}
-        for request, amount, _ in fresh:
-            name = f"{AccountKind.WALLET}:{request.player_id}"
-            deltas[name] = deltas.get(name, 0) + wallet_sign * amount
-        short = [(wallets[name], name, delta) for name, delta in deltas.items()
-                 if wallets[name][1] + delta < 0]  # fmt: skip
-        if short:
-            (_, balance, player_id), name, delta = min(short)
-            raise InsufficientFundsError(name, balance, -delta, player_id=player_id)
+    def _write_staged(self, fresh: list[StagedWrite], route: Route) -> _Written:
+        """Headers from the stage (it holds exactly ``fresh``), then :meth:`_finish`;
+        :class:`_KeysTaken` if a key turns out written already."""
+        deltas = _wallet_deltas(fresh, route)
+        wallets = self._wallets([route.fixed.name], set(deltas))
         created_at = utc_now()
         inserted = self.session.execute(
             _INSERT_HEADERS,
             {"category": route.category.value, "round_id": route.round_id,
              "created_at": created_at, "owner": route.owner},
-        )  # fmt: skip
-        ids: dict[str, int] = {str(key): int(tid) for key, tid in inserted.all()}
+        ).all()  # fmt: skip
+        if len(inserted) < len(fresh):
+            raise _KeysTaken
+        ids = {str(key): int(tid) for key, tid in inserted}
+        return self._finish(fresh, route, wallets, deltas, ids, created_at, staged=False)
+
+    def _finish(
+        self,
+        items: list[StagedWrite],
+        route: Route,
+        wallets: dict[str, tuple[int, int, str | None]],
+        deltas: dict[str, int],
+        ids: dict[str, int],
+        created_at: datetime,
+        *,
+        staged: bool,
+    ) -> _Written:
+        """With the headers written: refuse a short wallet, write the entries and balances.
+        Checked after the headers: a batch that is a retry must replay, not be refused."""
+        short = [(wallets[name], name, delta) for name, delta in deltas.items()
+                 if wallets[name][1] + delta < 0]  # fmt: skip
+        if short:
+            (_, balance, player_id), name, delta = min(short)
+            raise InsufficientFundsError(name, balance, -delta, player_id=player_id)
         # Entries straight from the ids: source leg first, as every transaction lists them.
         legs: list[tuple[int, int, int]] = []
-        for request, amount, _ in fresh:
-            tid = ids[request.key]
-            wallet_id = wallets[f"{AccountKind.WALLET}:{request.player_id}"][0]
-            wallet_leg = (tid, wallet_id, wallet_sign * amount)
-            fixed_leg = (tid, route.fixed.id, fixed_sign * amount)
-            legs += (wallet_leg, fixed_leg) if route.wallet_pays else (fixed_leg, wallet_leg)
-        self.stage.copy_into("ledger_entries", ("transaction_id", "account_id", "amount"), legs)
-        self.stage.execute(
-            "UPDATE ledger_accounts SET balance = balance + d.delta FROM (SELECT wallet, "
-            f":sign * sum(amount) AS delta FROM {STAGE} GROUP BY wallet) AS d "
-            "WHERE ledger_accounts.name = d.wallet",
-            sign=wallet_sign,
-        )
-        total = sum(amount for _, amount, _ in fresh)
-        self.repository.add_to_balances({route.fixed.id: fixed_sign * total})
-        results: dict[str, PostedTransaction] = {}
-        for request, amount, _ in fresh:
-            wallet = PostedEntry(f"{AccountKind.WALLET}:{request.player_id}", wallet_sign * amount)
-            fixed = PostedEntry(route.fixed.name, fixed_sign * amount)
-            results[request.key] = PostedTransaction(
-                id=ids[request.key],
-                key=request.key,
-                category=request.category,
-                kind=request.kind,
-                description=request.description[:300],
-                table_id=route.table_id,
-                round_no=route.round_no,
-                player_id=request.player_id,
-                position=request.position,
-                created_at=created_at,
-                entries=(wallet, fixed) if route.wallet_pays else (fixed, wallet),
-                owner=route.owner,
-            )
-        return results
+        fixed_id = route.fixed.id
+        for item in items:
+            tid, amount = ids[item.key], item.amount
+            wallet_id = wallets[f"{AccountKind.WALLET}:{item.player_id}"][0]
+            if route.wallet_pays:
+                legs += ((tid, wallet_id, -amount), (tid, fixed_id, amount))
+            else:
+                legs += ((tid, fixed_id, -amount), (tid, wallet_id, amount))
+        self.stage.copy_into("ledger_entries", ENTRY_COLUMNS, legs, ENTRY_TYPES)
+        if staged:  # the stage holds each wallet's change
+            self.stage.execute(_ADD_STAGED)
+        else:  # the stage holds the items
+            self.stage.execute(_ADD_ITEMS, sign=-1 if route.wallet_pays else 1)
+        self.repository.add_to_balances({fixed_id: -sum(deltas.values())})
+        return _Written(route, ids, created_at)
 
     def settle_slice(
         self,
@@ -316,23 +412,27 @@ class BulkWriter:
                           wallet_account(line.player_id), line.staked, line.paid)
                          for seq, line in enumerate(paying)])  # fmt: skip
         house = house_of(self.repository)
-        wallets = self._wallets([in_play_id, house.id])
+        wallets = self._wallets(
+            [self.repository.account_by_id(in_play_id).name, house.name],
+            {wallet_account(line.player_id) for line in paying},
+        )
         accounts = self.repository.lock_accounts([in_play_id, house.id])
         held = accounts[in_play_id].balance
         total_paid = sum(line.paid for line in paying)
         transaction_id = self.repository.insert_transaction(request.header(round_row.id))
         self.stage.copy_into(
             "ledger_entries",
-            ("transaction_id", "account_id", "amount"),
+            ENTRY_COLUMNS,
             ((transaction_id, wallets[wallet_account(line.player_id)][0], line.paid)
              for line in paying),
+            ENTRY_TYPES,
         )  # fmt: skip
         squares = {in_play_id: -held, house.id: held - total_paid}
         self.repository.insert_entries(transaction_id, squares)
         self.stage.execute(
             "UPDATE ledger_accounts SET balance = balance + d.paid FROM (SELECT wallet, "
-            f"sum(paid) AS paid FROM {STAGE} GROUP BY wallet) AS d "
-            "WHERE ledger_accounts.name = d.wallet"
+            f"sum(paid) AS paid FROM {STAGE} WHERE key IS NULL AND player_id <> '' "
+            "GROUP BY wallet) AS d WHERE ledger_accounts.name = d.wallet"
         )
         self.repository.add_to_balances(squares)
         self.poster.end(

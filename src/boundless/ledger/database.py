@@ -27,6 +27,16 @@ VERSION_TABLE = "ledger_alembic_version"
 
 SQLITE_BUSY_TIMEOUT_MS = 30_000
 MIGRATION_LOCK_ID = 0x1ED6E5  # PostgreSQL advisory lock held while migrating
+POSTGRES_CONNECT_ARGS = {
+    "connect_timeout": 5,
+    "keepalives": 1,
+    "keepalives_idle": 10,
+    "keepalives_interval": 5,
+    "keepalives_count": 3,
+}
+"""libpq settings: a database that stops answering (a host gone, not a refused connection) is
+given up within seconds, not the operating system's minutes, so the caller sees the outage and
+the retry policy of :mod:`boundless.ledger.outage` takes over."""
 
 
 def default_database_url() -> str:
@@ -39,7 +49,11 @@ def make_engine(url: str, *, read_only: bool = False, **options: Any) -> Engine:
     transactions read a WAL snapshot without taking the write lock, so they never block writers."""
     parsed = make_url(url)
     if parsed.get_backend_name() != "sqlite":
+        # A connection the database dropped (a restart, a failover) is found at checkout and
+        # replaced, so the pool recovers by itself once the database is back.
         options.setdefault("pool_pre_ping", True)
+        if parsed.get_backend_name() == "postgresql":
+            options["connect_args"] = {**POSTGRES_CONNECT_ARGS, **options.get("connect_args", {})}
         return create_engine(parsed, **options)
     database = parsed.database
     if database and database != ":memory:" and not database.startswith("file:"):

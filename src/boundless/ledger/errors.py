@@ -99,3 +99,10 @@ class SettlementMismatchError(LedgerError):
     """A bulk settlement that disagrees with the stakes the ledger holds for the round."""
 
     code = "settlement_mismatch"
+
+
+class LedgerUnavailableError(LedgerError):
+    """The ledger's database cannot be reached (or was lost mid-write): nothing was written, and
+    the same request may be sent again once it is back."""
+
+    code = "ledger_unavailable"

@@ -2,8 +2,10 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from datetime import datetime
+from typing import overload
 
 from boundless.ledger.keys import Category
 
@@ -111,3 +113,45 @@ class SliceInfo:
     owner: str
     status: str
     in_play_balance: int
+
+
+class PostedBatch(Sequence[PostedTransaction]):
+    """The transactions of a batch write (``stake_many``, ``grant_many``), one per item in the
+    caller's order. Each record is made when first read: the server and the gateways only need
+    the batch written, and 100,000 records cost more than the SQL that wrote them."""
+
+    __slots__ = ("_keys", "_made", "_make")
+
+    def __init__(self, keys: list[str], make: Callable[[str], PostedTransaction]) -> None:
+        self._keys, self._make = keys, make
+        self._made: dict[str, PostedTransaction] = {}
+
+    def __len__(self) -> int:
+        return len(self._keys)
+
+    @overload
+    def __getitem__(self, index: int) -> PostedTransaction: ...
+
+    @overload
+    def __getitem__(self, index: slice) -> list[PostedTransaction]: ...
+
+    def __getitem__(self, index: int | slice) -> PostedTransaction | list[PostedTransaction]:
+        if isinstance(index, slice):
+            return [self._one(key) for key in self._keys[index]]
+        return self._one(self._keys[index])
+
+    def _one(self, key: str) -> PostedTransaction:
+        made = self._made.get(key)
+        if made is None:
+            made = self._made[key] = self._make(key)
+        return made
+
+    def __eq__(self, other: object) -> bool:
+        if isinstance(other, PostedBatch | list | tuple):
+            return list(self) == list(other)
+        return NotImplemented
+
+    __hash__ = None  # type: ignore[assignment]
+
+    def __repr__(self) -> str:
+        return f"PostedBatch({len(self)} transactions)"

@@ -44,6 +44,7 @@ from boundless.ledger.posting import Plan, Poster, WriteRequest, posted
 from boundless.ledger.records import (
     GrantOrder,
     PlayerSettlement,
+    PostedBatch,
     PostedTransaction,
     RoundInfo,
     SliceInfo,
@@ -183,9 +184,7 @@ class LedgerService:
 
         return self.poster.post(request, build)
 
-    def grant_many(
-        self, grants: Sequence[GrantOrder | tuple[str, int, str]]
-    ) -> list[PostedTransaction]:
+    def grant_many(self, grants: Sequence[GrantOrder | tuple[str, int, str]]) -> PostedBatch:
         """Many grants ``(player_id, amount, key)`` in a few statements, each its own transaction
         under its own key (already-written ones replay)."""
         return self.bulk.grant_many(grants)
@@ -401,7 +400,7 @@ class LedgerService:
         table_id: str,
         round_no: int,
         orders: Sequence[StakeOrder | tuple[str, str, str, int]],
-    ) -> list[PostedTransaction]:
+    ) -> PostedBatch:
         """Accept a batch of bets ``(player_id, position, kind, amount)`` into this owner's slice
         with a handful of set-based statements. Each bet is its own transaction under its own key
         (already-written ones replay); all or nothing: one bet a wallet cannot cover refuses the

@@ -11,7 +11,7 @@ from fastapi import FastAPI, Request
 from fastapi.exceptions import RequestValidationError
 from fastapi.responses import HTMLResponse, JSONResponse
 from fastapi.staticfiles import StaticFiles
-from sqlalchemy.exc import DataError
+from sqlalchemy.exc import DataError, DBAPIError
 from starlette.exceptions import HTTPException as StarletteHTTPException
 
 from boundless.core.errors import RulesError
@@ -32,6 +32,7 @@ from boundless.server.errors import (
     error_reply,
     http_reply,
     internal_reply,
+    is_refusal,
 )
 from boundless.server.gateway.handler import MessageHandler
 from boundless.server.gateway.hub import Hub
@@ -174,8 +175,17 @@ def install_error_handlers(app: FastAPI) -> None:
         reply = error_reply(NotFoundError(f"nothing at {request.url.path}: a number is too large"))
         return JSONResponse(reply.body(), status_code=reply.status)
 
+    async def database_error(request: Request, error: Exception) -> JSONResponse:
+        # the ledger's database away is a refusal (503 ledger_unavailable); the rest a fault
+        if not is_refusal(error):
+            log.error("unexpected error answering %s", request.url.path, exc_info=error)
+            reply = internal_reply()
+            return JSONResponse(reply.body(), status_code=reply.status)
+        return await refusal(request, error)
+
     for kind in (ServerError, RulesError, LedgerError):
         app.add_exception_handler(kind, refusal)
+    app.add_exception_handler(DBAPIError, database_error)
     app.add_exception_handler(RequestValidationError, malformed)
     app.add_exception_handler(StarletteHTTPException, http_error)
     app.add_exception_handler(OverflowError, beyond_range)

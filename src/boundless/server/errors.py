@@ -13,7 +13,8 @@ from dataclasses import dataclass
 from pydantic import ValidationError
 
 from boundless.core.errors import RulesError
-from boundless.ledger import LedgerError
+from boundless.ledger import LedgerError, LedgerUnavailableError
+from boundless.ledger.outage import UNAVAILABLE_DETAIL, is_transient
 
 
 class ServerError(Exception):
@@ -119,6 +120,8 @@ def counted(reply: ErrorReply) -> ErrorReply:
 
 
 LEDGER_STATUS = {"idempotency_conflict": 409, "round_closed": 409}
+LEDGER_UNAVAILABLE = 503
+"""The ledger's database is away: nothing was changed, the same request may be sent again."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -137,6 +140,12 @@ def error_reply(error: Exception) -> ErrorReply:
         return counted(ErrorReply(error.status, error.code, error.detail))
     if isinstance(error, RulesError):
         return counted(ErrorReply(400, error.code, str(error)))
+    if is_transient(error):
+        # A lost or refused database connection (or a write given up after its retries): the
+        # driver's text names hosts and ports, so the client gets the one fixed sentence.
+        return counted(
+            ErrorReply(LEDGER_UNAVAILABLE, LedgerUnavailableError.code, UNAVAILABLE_DETAIL)
+        )
     if isinstance(error, LedgerError):
         return counted(ErrorReply(LEDGER_STATUS.get(error.code, 400), error.code, str(error)))
     if isinstance(error, ValidationError):
@@ -168,7 +177,9 @@ def http_reply(status: int, detail: str) -> ErrorReply:
 
 
 def is_refusal(error: Exception) -> bool:
-    return isinstance(error, ServerError | RulesError | LedgerError | ValidationError)
+    return isinstance(error, ServerError | RulesError | LedgerError | ValidationError) or (
+        is_transient(error)
+    )
 
 
 def describe_validation(error: ValidationError) -> str:

@@ -54,15 +54,16 @@ class CoordinatorTimers:
 
 
 class RoundLedger(Protocol):
-    """What the coordinator writes to the ledger (``ClusterLedger`` in ``ledger_slice``)."""
+    """What the coordinator writes to the ledger (``ClusterLedger`` in ``ledger_slice``: each
+    call tried again under the same key while the database is away)."""
 
-    def open_round(self, table: str, round_no: int) -> None: ...
+    async def open_round(self, table: str, round_no: int) -> None: ...
 
-    def end_round(self, table: str, round_no: int) -> None: ...
+    async def end_round(self, table: str, round_no: int) -> None: ...
 
-    def cancel_round(self, table: str, round_no: int) -> None: ...
+    async def cancel_round(self, table: str, round_no: int) -> None: ...
 
-    def cancel_slice(self, table: str, round_no: int, owner: str) -> None: ...
+    async def cancel_slice(self, table: str, round_no: int, owner: str) -> None: ...
 
 
 class _Writer:
@@ -184,7 +185,7 @@ class Coordinator:
                 )
                 if self.ledger is not None:
                     # Exactly once whoever gets here: the ledger's key for the cancellation.
-                    self.ledger.cancel_round(self.table, writer.round_number)
+                    await self.ledger.cancel_round(self.table, writer.round_number)
                 return writer
             except StaleWriterError:
                 continue  # the old coordinator appended meanwhile; read the log's end again
@@ -197,7 +198,7 @@ class Coordinator:
         self._dropped = set()
         dealer = self._new_dealer(number)
         if self.ledger is not None:
-            self.ledger.open_round(self.table, number)
+            await self.ledger.open_round(self.table, number)
         await self._table(writer, [dealer.opened])
         await asyncio.sleep(timers.betting_seconds)
         await writer.append(Public.BETTING_CLOSED, {})
@@ -213,7 +214,7 @@ class Coordinator:
         playing = {gateway for gateway, report in reports.items() if report.spots}
         if not playing:
             await writer.append(Public.ROUND_CANCELLED, {"reason": "no bets were placed"})
-            self._end_in_ledger(number)
+            await self._end_in_ledger(number)
             return
         await writer.append(Public.SLICES, {"gateways": sorted(playing)})
         await self._table(writer, dealer.close_bets(reports[g] for g in sorted(playing)))
@@ -249,13 +250,13 @@ class Coordinator:
             },
         )
         self._known |= set(settled)
-        self._end_in_ledger(number)
+        await self._end_in_ledger(number)
 
-    def _end_in_ledger(self, number: int) -> None:
+    async def _end_in_ledger(self, number: int) -> None:
         if self.ledger is None:
             return
         try:
-            self.ledger.end_round(self.table, number)
+            await self.ledger.end_round(self.table, number)
         except SlicesStillOpenError as error:
             # A slow gateway's settlement is still coming (retried under the same keys); the
             # round ends in the ledger when its last slice does.
@@ -281,7 +282,7 @@ class Coordinator:
             self._known.discard(gateway)
             self._dropped.add(gateway)
             if self.ledger is not None:
-                self.ledger.cancel_slice(self.table, writer.round_number, gateway)
+                await self.ledger.cancel_slice(self.table, writer.round_number, gateway)
         return {gateway: body for gateway, body in got.items() if gateway in playing}
 
 

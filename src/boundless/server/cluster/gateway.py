@@ -122,7 +122,7 @@ class Gateway:
                 },
             )
         elif kind is Public.ROUND_SETTLING:
-            await self._report(ReportKind.SETTLED, 0, mine.settle())
+            await self._report(ReportKind.SETTLED, 0, await mine.settle())
             self.slice = None
         elif kind is Public.GATEWAY_DROPPED and body.get("gateway") == self.name:
             self._drop(f"this gateway missed its {body.get('missed')} report")

@@ -4,11 +4,20 @@ idempotent by its ledger key, so a retry or a second process doing the same move
 
 The calls are synchronous (SQLAlchemy sessions); they run between bus events, so a slow
 database slows that process's reports, which the coordinator's deadlines bound.
+
+While the database is away (:mod:`boundless.ledger.outage`): the coordinator's calls and a
+gateway's settlement are tried again under the same keys, the event loop running on between
+tries (a coordinator keeps renewing its lease); a gateway's stakes at the bet close are not: its
+bets are refused for that round (its follower round is cancelled, nothing was staked) and it
+reports no spots. A cancellation that cannot be written goes on being tried in the background.
 """
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+import asyncio
+import logging
+from collections.abc import Callable, Sequence
+from typing import TypeVar
 
 import numpy as np
 from sqlalchemy.orm import Session, sessionmaker
@@ -16,6 +25,7 @@ from sqlalchemy.orm import Session, sessionmaker
 from boundless.core.round.follower import BetsReport, FollowerRound
 from boundless.ledger import LedgerService
 from boundless.ledger.errors import RoundClosedError
+from boundless.ledger.outage import is_transient, one_line, write_until_done
 from boundless.ledger.records import PlayerSettlement, StakeOrder
 from boundless.server.cluster.bus import JsonBody
 from boundless.server.cluster.slices import FollowerSlice
@@ -23,6 +33,8 @@ from boundless.server.cluster.slices import FollowerSlice
 MAIN_KIND = "main"
 EXTRA_KIND = "extra"
 """Doubles, splits and insurance of a position, staked in one order when the slice settles."""
+T = TypeVar("T")
+log = logging.getLogger("boundless.cluster.ledger")
 
 
 class ClusterLedger:
@@ -31,45 +43,50 @@ class ClusterLedger:
 
     def __init__(self, sessions: sessionmaker[Session], owner: str) -> None:
         self.sessions, self.owner = sessions, owner
+        self._last_balances: dict[str, int] = {}
+        self._background: set[asyncio.Task[None]] = set()
 
     def _service(self, session: Session) -> LedgerService:
         return LedgerService(session, self.owner)
 
-    # the coordinator's
-    def open_round(self, table: str, round_no: int) -> None:
-        with self.sessions.begin() as session:
-            self._service(session).open_round(table, round_no)
+    async def _until_done(self, what: str, work: Callable[[LedgerService], T]) -> T:
+        """``work`` in a transaction of its own, tried again while the database is away."""
+        return await write_until_done(
+            self.sessions, lambda session: work(self._service(session)), what=what
+        )
 
-    def end_round(self, table: str, round_no: int) -> None:
-        with self.sessions.begin() as session:
-            self._service(session).end_round(table, round_no)
+    # the coordinator's (each tried again while the database is away)
+    async def open_round(self, table: str, round_no: int) -> None:
+        await self._until_done(
+            f"{self.owner}: opening {table} round {round_no}",
+            lambda service: service.open_round(table, round_no),
+        )
 
-    def cancel_round(self, table: str, round_no: int) -> None:
+    async def end_round(self, table: str, round_no: int) -> None:
+        await self._until_done(
+            f"{self.owner}: ending {table} round {round_no}",
+            lambda service: service.end_round(table, round_no),
+        )
+
+    async def cancel_round(self, table: str, round_no: int) -> None:
+        def cancel(service: LedgerService) -> None:
+            info = service.round_info(table, round_no)
+            if info is not None and info.status == "open":
+                service.cancel_round(table, round_no)
+
         try:
-            with self.sessions.begin() as session:
-                service = self._service(session)
-                info = service.round_info(table, round_no)
-                if info is not None and info.status == "open":
-                    service.cancel_round(table, round_no)
+            await self._until_done(f"{self.owner}: cancelling {table} round {round_no}", cancel)
         except RoundClosedError as error:
             # The gateways saw the cancellation on the stream and cancelled every slice between
             # our check and our write: the round closed itself as cancelled, which is the goal.
             if error.status != "cancelled":
                 raise
 
-    def cancel_slice(self, table: str, round_no: int, owner: str) -> None:
-        try:
-            with self.sessions.begin() as session:
-                service = self._service(session)
-                if any(
-                    (item.table_id, item.round_no) == (table, round_no)
-                    for item in service.open_slices(owner)
-                ):
-                    service.cancel_slice(table, round_no, owner)
-        except RoundClosedError as error:
-            # The slice's owner (or the round's coordinator) cancelled it first: already done.
-            if error.status != "cancelled":
-                raise
+    async def cancel_slice(self, table: str, round_no: int, owner: str) -> None:
+        await self._until_done(
+            f"{self.owner}: cancelling the slice of {owner} in {table} round {round_no}",
+            lambda service: _cancel_open_slice(service, table, round_no, owner),
+        )
 
     # a gateway's
     def grant_once(self, players: Sequence[str], amount: int) -> None:
@@ -79,31 +96,86 @@ class ClusterLedger:
             service.grant_many([(player, amount, f"grant:{player}") for player in players])
 
     def balances(self, players: Sequence[str]) -> dict[str, int]:
-        with self.sessions.begin() as session:
-            return self._service(session).wallet_balances(list(players))
+        """The players' wallets; while the database is away, the wallets as last read (a
+        player never read counts 0): bets on them are refused at the bet close anyway."""
+        try:
+            with self.sessions.begin() as session:
+                found = self._service(session).wallet_balances(list(players))
+        except Exception as error:
+            if not is_transient(error):
+                raise
+            log.warning("%s: wallets as last read, the ledger is away: %s", self.owner, error)
+            return {player: self._last_balances.get(player, 0) for player in players}
+        self._last_balances.update(found)
+        return found
 
     def stake(self, table: str, round_no: int, orders: Sequence[StakeOrder]) -> None:
         if orders:
             with self.sessions.begin() as session:
                 self._service(session).stake_many(table, round_no, list(orders))
 
-    def settle(
+    async def settle(
         self,
         table: str,
         round_no: int,
         extras: Sequence[StakeOrder],
         lines: Sequence[PlayerSettlement],
     ) -> None:
-        with self.sessions.begin() as session:
-            service = self._service(session)
+        def settle(service: LedgerService) -> None:
             if extras:
                 service.stake_many(table, round_no, list(extras))
             service.settle_slice(table, round_no, list(lines))
+
+        await self._until_done(f"{self.owner}: settlement of {table} round {round_no}", settle)
+
+    def cancel_own_slice(self, table: str, round_no: int) -> None:
+        """Cancel this owner's slice now; while the database is away, in the background until
+        it is back (or the owner's next start's recovery cancels it)."""
+        try:
+            with self.sessions.begin() as session:
+                _cancel_open_slice(self._service(session), table, round_no, self.owner)
+        except Exception as error:
+            if not is_transient(error):
+                raise
+            log.warning(
+                "%s: cancelling %s round %s in the background: %s",
+                self.owner,
+                table,
+                round_no,
+                one_line(error),
+            )
+            task = asyncio.get_running_loop().create_task(
+                self.cancel_slice(table, round_no, self.owner)
+            )
+            self._background.add(task)
+            task.add_done_callback(self._cancelled_in_background)
+
+    def _cancelled_in_background(self, task: asyncio.Task[None]) -> None:
+        self._background.discard(task)
+        if not task.cancelled() and task.exception() is not None:
+            log.error(
+                "%s: a slice cancellation was not written (%s); this owner's next start cancels it",
+                self.owner,
+                task.exception(),
+            )
 
     def recover(self) -> None:
         """After a restart: cancel what this owner left open (and nothing of anyone else)."""
         with self.sessions.begin() as session:
             self._service(session).recover_owner()
+
+
+def _cancel_open_slice(service: LedgerService, table: str, round_no: int, owner: str) -> None:
+    try:
+        if any(
+            (item.table_id, item.round_no) == (table, round_no)
+            for item in service.open_slices(owner)
+        ):
+            service.cancel_slice(table, round_no, owner)
+    except RoundClosedError as error:
+        # The slice's owner (or the round's coordinator) cancelled it first: already done.
+        if error.status != "cancelled":
+            raise
 
 
 class LedgerSlice(FollowerSlice):
@@ -124,12 +196,21 @@ class LedgerSlice(FollowerSlice):
             for p, main in enumerate(mains.tolist())
             if main
         ]
-        self.ledger.stake(self.table, self.round_no, orders)
+        try:
+            self.ledger.stake(self.table, self.round_no, orders)
+        except Exception as error:
+            if not is_transient(error):
+                raise
+            # Nothing was staked (one transaction): the bets are refused for this round.
+            reason = f"the bets were refused, the ledger is away ({one_line(error)})"
+            log.warning("%s: round %s: %s", self.ledger.owner, self.round_no, reason)
+            super().cancel(reason)
+            return BetsReport(frozenset(), frozenset())
         self._staked = bool(orders)
         return report
 
-    def settle(self) -> JsonBody:
-        summary = super().settle()
+    async def settle(self) -> JsonBody:
+        summary = await super().settle()
         if not self._staked:
             return summary
         follower = self.follower
@@ -146,13 +227,13 @@ class LedgerSlice(FollowerSlice):
             line[0] += int(staked[position])
             line[1] += int(owed[position])
         lines = [PlayerSettlement(p, s, paid) for p, (s, paid) in sorted(by_player.items())]
-        self.ledger.settle(self.table, self.round_no, extras, lines)
+        await self.ledger.settle(self.table, self.round_no, extras, lines)
         return {**summary, "net": sum(paid - s for s, paid in by_player.values())}
 
     def cancel(self, reason: str) -> None:
         super().cancel(reason)
         if self._staked:
-            self.ledger.cancel_slice(self.table, self.round_no, self.ledger.owner)
+            self.ledger.cancel_own_slice(self.table, self.round_no)
 
 
 def _position(follower: FollowerRound, position: int) -> str:

@@ -22,8 +22,9 @@ class SliceSide(Protocol):
 
     def step_report(self) -> StepReport: ...
 
-    def settle(self) -> JsonBody:
-        """Settle this slice (and write it to the ledger); a summary for the coordinator."""
+    async def settle(self) -> JsonBody:
+        """Settle this slice (and write it to the ledger); a summary for the coordinator. May
+        wait for the ledger's database (tried again under the same keys while it is away)."""
         ...
 
     def cancel(self, reason: str) -> None:
@@ -52,7 +53,7 @@ class FollowerSlice:
     def step_report(self) -> StepReport:
         return self.follower.step_report()
 
-    def settle(self) -> JsonBody:
+    async def settle(self) -> JsonBody:
         self.follower.settle()
         self.settled += 1
         return {"positions": self.follower.position_count()}

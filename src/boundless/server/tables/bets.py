@@ -8,6 +8,7 @@ sees the wallet its predecessor left. This is a gateway's job: it batches its ow
 from __future__ import annotations
 
 import asyncio
+import logging
 from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
@@ -15,6 +16,7 @@ from typing import Any
 from boundless.server.tables.service import BetRequest
 
 Answer = dict[str, Any]
+log = logging.getLogger("boundless.server.bets")
 
 
 @dataclass(slots=True)
@@ -69,7 +71,14 @@ class BetBatcher:
         if later:
             self.pending = later + self.pending
             self._handle = asyncio.get_running_loop().call_soon(self.flush)
-        self.write(batch)
+        try:
+            self.write(batch)
+        except Exception as error:
+            # The write could not even look up stored answers (the ledger's database is away):
+            # every bet of the batch still gets its answer, the refusal, and nothing was staked.
+            log.warning("a batch of %d bets was refused: %s", len(batch), error)
+            for item in batch:
+                item.answer(error)
 
     def fail_all(self, error: Exception) -> None:
         """Refuse every queued bet (the round was cancelled or the table paused)."""

@@ -110,7 +110,7 @@ async def play_round(table: Table) -> None:
             table.broadcast_state()
         elif round_.phase == SETTLING:
             round_.settle()
-            table.settle()
+            await table.settle()
             table.recent.note_settled(table.round_no, round_)
         else:
             round_.advance()

@@ -30,6 +30,8 @@ from boundless.core.round.phases import BETTING, CANCELLED, DECISIONS, INSURANCE
 from boundless.core.round.views import public_view
 from boundless.core.rules import RuleSet
 from boundless.core.strategy_chart import StrategyChart
+from boundless.ledger import LedgerUnavailableError
+from boundless.ledger.outage import write_until_done
 from boundless.ledger.records import StakeOrder
 from boundless.server import messages
 from boundless.server.clock import now_ms
@@ -453,17 +455,27 @@ class Table:
         self.send_you(round_.distinct_players_of(touched))
 
     # ---- settlement and cancellation -------------------------------------------------------
-    def settle(self) -> None:
-        """The settled round: pay it and record it in one transaction, then tell each player."""
+    async def settle(self) -> None:
+        """The settled round: pay it and record it in one transaction, then tell each player.
+        While the database is away the same write is tried again (never voided for that)."""
         round_ = self.round
         assert round_ is not None
         lines = self.money.round_lines(round_)
         results = self._results(round_)
+        record, money = self.record(), self.money
         try:
-            with self.sessions.begin() as session:
-                after = TableService(session).settle(
-                    self.record(), lines, self.money.balance_before, results, self.money.credited
-                )
+            after = await write_until_done(
+                self.sessions,
+                lambda session: TableService(session).settle(
+                    record, lines, money.balance_before, results, money.credited
+                ),
+                what=f"settlement of {self.table_id} round {self.round_no}",
+            )
+        except LedgerUnavailableError:
+            # Given up (logged): voiding could not be written either. The stakes stay in the
+            # open ledger round until this server's next start refunds it (crash recovery).
+            self.recorded = True  # nothing more is written for this round by this process
+            return
         except Exception:
             log.exception("settlement of %s round %s failed; voiding", self.table_id, self.round_no)
             self.void("the settlement could not be written; every stake is returned")

@@ -1,0 +1,148 @@
+"""The ledger's database briefly away: which errors say so, and the one retry policy for the writes
+that must not be lost to it (a settlement, a coordinator's round calls).
+
+A write that fails this way wrote nothing (its database transaction never committed) or, if the
+connection dropped during the commit, wrote everything: every ledger write is idempotent by its
+key, so sending the same request again either writes it now or finds it and replays it. That is
+what makes the retry safe; it must always repeat the *same* request (the same keys and content).
+
+Bets are never retried here: a bet refused during an outage is answered ``ledger_unavailable`` at
+once and the player may send it again.
+"""
+
+from __future__ import annotations
+
+import logging
+import sqlite3
+from collections.abc import Callable
+from typing import TypeVar
+
+import psycopg
+from sqlalchemy.exc import DBAPIError
+from sqlalchemy.orm import Session, sessionmaker
+from tenacity import (
+    AsyncRetrying,
+    RetryCallState,
+    RetryError,
+    retry_if_exception,
+    stop_after_delay,
+    wait_exponential,
+)
+
+from boundless.ledger.errors import LedgerUnavailableError
+
+T = TypeVar("T")
+log = logging.getLogger("boundless.ledger.outage")
+
+WRITE_RETRY_SECONDS = 120.0
+"""How long a settlement or a coordinator's round call is retried while the database is away
+(measured from the first try); after that it fails with :class:`LedgerUnavailableError`."""
+RETRY_FIRST_WAIT_SECONDS = 0.25
+RETRY_LONGEST_WAIT_SECONDS = 5.0
+UNAVAILABLE_DETAIL = (
+    "the coin ledger's database cannot be reached right now; nothing was written or changed, "
+    "send it again in a moment"
+)
+
+
+def is_transient(error: BaseException) -> bool:
+    """True for a failure of the database connection or server, not of the request: the
+    connection was lost or refused (SQLAlchemy's ``connection_invalidated``), PostgreSQL is
+    shutting down, starting or out of resources, a deadlock or serialization failure (psycopg's
+    ``OperationalError`` and its subclasses), or SQLite's write lock still busy. Bad SQL and
+    constraint violations are not transient. Looks through the exception's causes, since a
+    failed rollback can hide the first error."""
+    seen: set[int] = set()
+    pending: list[BaseException | None] = [error]
+    while pending:
+        item = pending.pop()
+        if item is None or id(item) in seen:
+            continue
+        seen.add(id(item))
+        if isinstance(item, LedgerUnavailableError):
+            return True
+        if isinstance(item, DBAPIError):
+            if item.connection_invalidated:
+                return True
+            pending.append(item.orig)
+        if isinstance(item, psycopg.OperationalError):
+            return True
+        if isinstance(item, sqlite3.OperationalError):
+            text = str(item).lower()
+            if "locked" in text or "busy" in text:
+                return True
+        pending += [item.__cause__, item.__context__]
+    return False
+
+
+def one_line(error: BaseException) -> str:
+    """The first line of an error's text (drivers add SQL and hints on further lines)."""
+    cause = error.orig if isinstance(error, DBAPIError) and error.orig is not None else error
+    lines = str(cause).strip().splitlines()
+    return f"{type(cause).__name__}: {lines[0] if lines else ''}".rstrip(": ")
+
+
+def _log_retry(what: str, seconds: float) -> Callable[[RetryCallState], None]:
+    def before_sleep(state: RetryCallState) -> None:
+        failure = state.outcome.exception() if state.outcome is not None else None
+        wait = state.next_action.sleep if state.next_action is not None else 0.0
+        log.warning(
+            "%s: the ledger's database is unreachable (%s); try %d failed, next in %.1f s, "
+            "giving up %.0f s after the first",
+            what,
+            "?" if failure is None else one_line(failure),
+            state.attempt_number,
+            wait,
+            seconds,
+        )
+
+    return before_sleep
+
+
+async def write_until_done(
+    sessions: sessionmaker[Session],
+    work: Callable[[Session], T],
+    *,
+    what: str,
+    seconds: float | None = None,
+) -> T:
+    """``work(session)`` in a committed transaction of its own, tried again on a transient
+    failure (each try a fresh transaction, the same ``work``: the same idempotency keys) with
+    growing pauses, for up to ``seconds`` (default :data:`WRITE_RETRY_SECONDS`). Between tries
+    the event loop runs on. Any other error is raised at once; when time runs out,
+    :class:`LedgerUnavailableError` saying what was given up.
+
+    ``what`` names the write in the log lines ("settlement of boundless-1 round 42").
+    """
+    budget = WRITE_RETRY_SECONDS if seconds is None else seconds
+    tries = 0
+
+    async def once() -> T:
+        nonlocal tries
+        tries += 1
+        with sessions.begin() as session:
+            return work(session)
+
+    retrying = AsyncRetrying(
+        retry=retry_if_exception(is_transient),
+        stop=stop_after_delay(budget),
+        wait=wait_exponential(
+            multiplier=RETRY_FIRST_WAIT_SECONDS,
+            min=RETRY_FIRST_WAIT_SECONDS,
+            max=RETRY_LONGEST_WAIT_SECONDS,
+        ),
+        before_sleep=_log_retry(what, budget),
+    )
+    try:
+        result: T = await retrying(once)
+    except RetryError as gave_up:
+        last = gave_up.last_attempt.exception()
+        shown = "?" if last is None else one_line(last)
+        log.error("%s: given up after %d tries over %.0f s: %s", what, tries, budget, shown)
+        raise LedgerUnavailableError(
+            f"{what} could not be written: the ledger's database was unreachable for "
+            f"{budget:.0f} s ({shown})"
+        ) from last
+    if tries > 1:
+        log.warning("%s: written on try %d, the ledger's database is back", what, tries)
+    return result
