@@ -67,7 +67,8 @@ def test_a_private_table_has_no_bots_and_the_player_chooses_the_side_bets() -> N
     assert "6 Bonus Spin Xtreme (on a seat or the dealer's hand)" in text
     offered = [line for line in text.splitlines() if line.startswith("Side bets on offer")]
     assert offered == [
-        "Side bets on offer this round: In Between, Bonus Spin Xtreme, Bonus Spin Xtreme Dealer",
+        "Side bets on offer this round: In Between, Bonus Spin Xtreme,"
+        " Bonus Spin Xtreme on the dealer's hand",
         "Side bets on offer this round: Trifecta, Hole Card Bonus",
         "Side bets on offer this round: Trifecta, Hole Card Bonus",  # Enter keeps the choice
     ]
@@ -76,7 +77,7 @@ def test_a_private_table_has_no_bots_and_the_player_chooses_the_side_bets() -> N
     assert asked[0].startswith("Main bet on seat 3")
     assert asked[1].startswith("In Between on seat 3 (1.00–50.00)")
     assert asked[2].startswith("Bonus Spin Xtreme on seat 3")
-    assert asked[3].startswith("Bonus Spin Xtreme Dealer on seat 3")
+    assert asked[3].startswith("Bonus Spin Xtreme on the dealer's hand on seat 3")
     assert not any("Trifecta" in prompt for prompt in asked[:4])
     assert driver.rounds_played == 3
     assert driver.total_coins() == START
@@ -91,7 +92,10 @@ def test_the_side_bet_choice_is_asked_again_until_the_engine_accepts_it() -> Non
     assert "'x': type 2 numbers from the list" in text
     assert "'9 1': the numbers run from 1 to 6" in text
     assert "'2 2': choose 2 different side bets" in text
-    assert "Side bets on offer this round: Jack A Tack, Match The Dealer" in text
+    assert (
+        "Side bets on offer this round: Jack A-Tack (with the dealer's cards), Match the Dealer"
+        in text
+    )
     assert driver.offered == ("jack_a_tack", "match_the_dealer")
 
 
@@ -303,7 +307,9 @@ def test_play_command_runs_a_private_title_from_typed_input() -> None:
         input=keys,
     )
     assert result.exit_code == 0, result.output
-    assert "Side bets on offer this round: Jack A Tack, In Between" in result.output
+    assert (
+        "Side bets on offer this round: Jack A-Tack (your two cards), In Between" in result.output
+    )
     assert "shuffle of 52 cards" in result.output
     assert "Final chips:" in result.output
 
