@@ -141,12 +141,45 @@ def seat(
 
 
 def dealt(
-    game: str, cards: str, *, balance: int = BALANCE, rules: RuleSet | None = None
+    game: str,
+    cards: str,
+    *,
+    main: int = MAIN,
+    sides: Mapping[str, int] | None = None,
+    balance: int = BALANCE,
+    rules: RuleSet | None = None,
 ) -> tuple[SharedRound, Shoe]:
     """A round of ``game`` from these cards with player "p" betting on spot 1, already dealt."""
     round_, shoe = new_round(game, cards, rules=rules)
-    bet(round_, "p", 1, balance=balance)
+    bet(round_, "p", 1, main, sides, balance)
     round_.deal()
+    return round_, shoe
+
+
+def decided(game: str, cards: str, *words: str, balance: int = BALANCE) -> tuple[SharedRound, Shoe]:
+    """:func:`dealt`, then p's decisions on spot 1, one step each (each step is closed)."""
+    round_, shoe = dealt(game, cards, balance=balance)
+    for word in words:
+        round_.decide("p", 1, word)
+        round_.close_step()
+    return round_, shoe
+
+
+def played(
+    game: str,
+    cards: str,
+    *words: str,
+    main: int = MAIN,
+    sides: Mapping[str, int] | None = None,
+    balance: int = BALANCE,
+    insured: bool = False,
+    rules: RuleSet | None = None,
+) -> tuple[SharedRound, Shoe]:
+    """A whole round of ``game`` from these cards: p bets on spot 1 (and takes the insurance
+    where ``insured``) and plays ``words`` as in :func:`play`; the autoplay does the rest."""
+    round_, shoe = new_round(game, cards, rules=rules)
+    bet(round_, "p", 1, main, sides, balance)
+    play(round_, {"p": words}, insurance=["p"] if insured else [])
     return round_, shoe
 
 

@@ -21,6 +21,7 @@ from golden_helpers import (
     new_round,
     paid_by_stage,
     play,
+    played,
     result,
     step_cards,
     unchanged,
@@ -63,18 +64,14 @@ def test_the_deal_gives_two_cards_to_every_active_wager_and_the_dealer_one_face_
 def test_an_ace_and_a_ten_value_card_as_the_first_two_cards_is_a_blackjack_paid_3_to_2(
     ten: str,
 ) -> None:
-    round_, _ = new_round(BOO_BUCKS, f"AS 9H {ten} 8C")
-    bet(round_, "p", 1)
-    play(round_)
+    round_, _ = played(BOO_BUCKS, f"AS 9H {ten} 8C")
     assert hand(round_, "p", 1) == Hand(f"AS {ten}", 21, 1000, "blackjack", 2500)
     assert paid_by_stage(round_) == [("settlement", {"p@1": 2500})]
 
 
 def test_any_other_21_is_not_a_blackjack_and_pays_1_to_1() -> None:
     # 7S 7D against 9H (hole 8C): hit 7C to 21; the dealer's 17 loses.
-    round_, _ = new_round(BOO_BUCKS, "7S 9H 7D 8C 7C")
-    bet(round_, "p", 1)
-    play(round_, {("p", 1): ["hit"]})
+    round_, _ = played(BOO_BUCKS, "7S 9H 7D 8C 7C", "hit")
     assert hand(round_, "p", 1) == Hand("7S 7D 7C", 21, 1000, "win", 2000)
 
 
@@ -121,9 +118,7 @@ def test_two_cards_of_different_value_may_not_be_split() -> None:
 def test_a_split_costs_a_wager_equal_to_the_base_and_each_hand_is_played_in_turn() -> None:
     """TS KD against 6H (hole TC): split; hand 1 takes 9C (19) and stands, hand 2 takes that
     step's card 8C (18) and stands. The dealer's 16 draws 9S: bust."""
-    round_, _ = new_round(BOO_BUCKS, "TS 6H KD TC 9C 8C 9S")
-    bet(round_, "p", 1)
-    play(round_, {("p", 1): ["split", "stand", "stand"]})
+    round_, _ = played(BOO_BUCKS, "TS 6H KD TC 9C 8C 9S", "split", "stand", "stand")
     assert hands(round_, "p", 1) == [
         Hand("TS 9C", 19, 1000, "win", 2000),
         Hand("KD 8C", 18, 1000, "win", 2000),
@@ -158,9 +153,7 @@ def test_surrender_returns_half_the_base_wager_and_the_hand_is_not_played() -> N
 
 @pytest.mark.parametrize("up", ["AD", "2D", "5D", "9D", "TD", "JD", "QD", "KD"])
 def test_late_surrender_against_any_up_card_once_the_peek_finds_no_blackjack(up: str) -> None:
-    round_, _ = new_round(BOO_BUCKS, f"TS {up} 6C 5H 9C 9C")
-    bet(round_, "p", 1)
-    play(round_, {("p", 1): ["surrender"]})
+    round_, _ = played(BOO_BUCKS, f"TS {up} 6C 5H 9C 9C", "surrender")
     assert hand(round_, "p", 1) == Hand("TS 6C", 16, 1000, "surrender", 500)
 
 
@@ -240,9 +233,7 @@ def test_totals_are_compared_higher_wins_1_to_1_and_equal_is_a_push() -> None:
 def test_a_seat_left_without_a_decision_is_played_by_the_basic_strategy_chart(
     cards: str, first_move: str
 ) -> None:
-    round_, _ = new_round(BOO_BUCKS, f"{cards} 2C 2C 2C 2C 2C 2C 2C 2C")
-    bet(round_, "p", 1)
-    round_.run_to_end()
+    round_, _ = played(BOO_BUCKS, f"{cards} 2C 2C 2C 2C 2C 2C 2C 2C")
     (move, *_rest) = [d for item in result(round_, "p", 1).hands for d in item.decisions]
     assert move == (first_move, "autoplay", 1)
 
@@ -250,9 +241,7 @@ def test_a_seat_left_without_a_decision_is_played_by_the_basic_strategy_chart(
 def test_without_coins_for_the_charts_split_the_second_choice_applies() -> None:
     # 8S 8D against TH (hole 7C): the chart splits; with no coins left, hard 16 against 10 says
     # surrender.
-    round_, _ = new_round(BOO_BUCKS, "8S TH 8D 7C")
-    bet(round_, "p", 1, balance=1000)
-    round_.run_to_end()
+    round_, _ = played(BOO_BUCKS, "8S TH 8D 7C", balance=1000)
     assert hand(round_, "p", 1) == Hand("8S 8D", 16, 1000, "surrender", 500)
 
 

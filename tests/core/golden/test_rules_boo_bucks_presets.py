@@ -15,12 +15,11 @@ from golden_helpers import (
     BOO_BUCKS,
     BOO_BUCKS_PRESETS,
     Hand,
-    bet,
     dealer,
     dealt,
     hands,
-    new_round,
     play,
+    played,
     rules_of,
     variant,
 )
@@ -109,9 +108,7 @@ def test_the_shuffle_is_fisher_yates_over_the_random_source() -> None:
 @pytest.mark.parametrize("preset", BOO_BUCKS_PRESETS)
 def test_the_dealer_hits_or_stands_on_soft_17_by_preset(preset: str) -> None:
     # TS 9D = 19 stands against 6H with AC in the hole: soft 17.
-    round_, _ = new_round(preset, "TS 6H 9D AC 5C 5D")
-    bet(round_, "p", 1)
-    play(round_, {("p", 1): ["stand"]})
+    round_, _ = played(preset, "TS 6H 9D AC 5C 5D", "stand")
     hits_soft_17 = SWITCHES[preset][1]
     assert dealer(round_) == ("6H AC 5C 5D" if hits_soft_17 else "6H AC")
     assert round_.dealer_hand.total == 17
@@ -119,9 +116,7 @@ def test_the_dealer_hits_or_stands_on_soft_17_by_preset(preset: str) -> None:
 
 @pytest.mark.parametrize("preset", BOO_BUCKS_PRESETS)
 def test_the_dealer_hits_16_and_stands_on_hard_17_in_every_preset(preset: str) -> None:
-    round_, _ = new_round(preset, "TS TH 9D 6C AD 5C")
-    bet(round_, "p", 1)
-    play(round_, {("p", 1): ["stand"]})
+    round_, _ = played(preset, "TS TH 9D 6C AD 5C", "stand")
     assert dealer(round_) == "TH 6C AD"  # 16 draws; hard 17 stands
     assert round_.dealer_hand.total == 17
 

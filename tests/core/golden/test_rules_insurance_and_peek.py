@@ -18,6 +18,7 @@ from golden_helpers import (
     net,
     paid,
     play,
+    played,
     result,
     seat,
     side,
@@ -56,9 +57,7 @@ def test_insurance_costs_half_the_main_bet() -> None:
 
 def test_insurance_pays_two_to_one_on_a_dealer_blackjack() -> None:
     # Player 9S 7H = 16 loses the main bet to AD KC; insurance 500 returns 1500.
-    round_, _ = boundless_round("9S AD 7H KC")
-    seat(round_, "p")
-    play(round_, insurance=["p"])
+    round_, _ = played(BOUNDLESS, "9S AD 7H KC", insured=True)
     assert hand(round_, "p") == Hand("9S 7H", 16, 1000, "lose", 0)
     insurance = result(round_, "p").insurance
     assert insurance is not None
@@ -68,9 +67,7 @@ def test_insurance_pays_two_to_one_on_a_dealer_blackjack() -> None:
 
 def test_insurance_is_lost_without_a_dealer_blackjack_even_when_the_hand_wins() -> None:
     # Player TS 9H = 19 stands; dealer AD 5C (soft 16) draws 8S (14) and TC (24): bust.
-    round_, _ = boundless_round("TS AD 9H 5C 8S TC")
-    seat(round_, "p")
-    play(round_, {"p": ["stand"]}, insurance=["p"])
+    round_, _ = played(BOUNDLESS, "TS AD 9H 5C 8S TC", "stand", insured=True)
     assert dealer(round_) == "AD 5C 8S TC"
     assert hand(round_, "p") == Hand("TS 9H", 19, 1000, "win", 2000)
     insurance = result(round_, "p").insurance
@@ -91,9 +88,7 @@ def test_insurance_is_allowed_with_a_player_blackjack_and_pays_beside_the_push()
 
 def test_insured_blackjack_without_dealer_blackjack_is_paid_three_to_two() -> None:
     # Dealer AD 7C = soft 18 stands; the insurance is lost, the blackjack pays 2500.
-    round_, _ = boundless_round("AS AD KH 7C")
-    seat(round_, "p")
-    play(round_, insurance=["p"])
+    round_, _ = played(BOUNDLESS, "AS AD KH 7C", insured=True)
     assert hand(round_, "p") == Hand("AS KH", 21, 1000, "blackjack", 2500)
     assert net(round_, "p") == 1000
 
@@ -142,9 +137,7 @@ def test_a_side_option_only_player_is_not_offered_insurance() -> None:
 
 def test_no_insurance_is_taken_for_a_player_who_does_not_answer() -> None:
     # DECISIONS rule 13: the window closes with no insurance for anyone who did not buy it.
-    round_, _ = boundless_round("9S AD 7H KC")
-    seat(round_, "p")
-    round_.run_to_end()
+    round_, _ = played(BOUNDLESS, "9S AD 7H KC")
     assert result(round_, "p").insurance is None
     assert (staked(round_, "p"), paid(round_, "p")) == (1000, 0)
 
@@ -177,9 +170,7 @@ def test_ten_up_dealer_blackjack_ends_the_round_at_once(up: str) -> None:
 
 
 def test_dealer_blackjack_against_player_blackjack_is_a_push() -> None:
-    round_, _ = boundless_round("AS KD KH AC")
-    seat(round_, "p")
-    play(round_)
+    round_, _ = played(BOUNDLESS, "AS KD KH AC")
     assert hand(round_, "p") == Hand("AS KH", 21, 1000, "push", 1000)
     assert net(round_, "p") == 0
 
@@ -212,9 +203,9 @@ def test_peek_without_blackjack_keeps_the_hole_card_hidden() -> None:
 def test_dealer_blackjack_settles_the_side_options_that_do_not_need_more_cards() -> None:
     # Pair (8S 8S perfect) pays 30:1, Bust Bonus loses to a dealer blackjack (rule 14),
     # Poker Trio 8S 8S + KD is nothing.
-    round_, _ = boundless_round("8S KD 8S AC")
-    seat(round_, "p", sides={"pair": 100, "bust_bonus": 100, "poker_trio": 100})
-    play(round_)
+    round_, _ = played(
+        BOUNDLESS, "8S KD 8S AC", sides={"pair": 100, "bust_bonus": 100, "poker_trio": 100}
+    )
     assert side(round_, "p", 1, "pair") == ("win", "perfect_pair", 3100)
     assert side(round_, "p", 1, "bust_bonus") == ("lose", None, 0)
     assert side(round_, "p", 1, "poker_trio") == ("lose", None, 0)

@@ -16,6 +16,7 @@ from golden_helpers import (
     dealt,
     hands,
     play,
+    played,
     result,
     seat,
     unchanged,
@@ -83,9 +84,15 @@ def test_no_bets_after_the_deal() -> None:
 
 
 def test_money_is_integer_minor_units_everywhere() -> None:
-    round_, _ = boundless_round("8S 6D 8H TC 3C 2D 5S 9H 7C")
-    seat(round_, "p", sides={"pair": 100, "bust_bonus": 100})
-    play(round_, {"p": ["split", "double", "hit", "stand"]})
+    round_, _ = played(
+        BOUNDLESS,
+        "8S 6D 8H TC 3C 2D 5S 9H 7C",
+        "split",
+        "double",
+        "hit",
+        "stand",
+        sides={"pair": 100, "bust_bonus": 100},
+    )
     outcome = result(round_, "p")
     amounts = [outcome.staked_amount, outcome.paid_amount]
     amounts += [h.bet_amount for h in outcome.hands] + [h.payout_amount for h in outcome.hands]

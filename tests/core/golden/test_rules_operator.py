@@ -15,6 +15,7 @@ from golden_helpers import (
     net,
     paid,
     play,
+    played,
     seat,
     side,
     staked,
@@ -167,9 +168,7 @@ def test_cancel_while_paused() -> None:
 
 
 def test_a_settled_round_can_be_neither_paused_nor_cancelled() -> None:
-    round_, shoe = boundless_round("TS 9D 9H 8C")
-    seat(round_, "p")
-    round_.run_to_end()
+    round_, shoe = played(BOUNDLESS, "TS 9D 9H 8C")
     with unchanged(round_, shoe):
         for call in (round_.pause, round_.cancel):
             with pytest.raises(PhaseError):

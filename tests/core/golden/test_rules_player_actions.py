@@ -16,7 +16,7 @@ from golden_helpers import (
     hand,
     hands,
     net,
-    play,
+    played,
     result,
     seat,
     staked,
@@ -37,9 +37,7 @@ def words(actions: frozenset[Action]) -> set[str]:
 
 def test_hit_gives_exactly_one_card_per_step() -> None:
     # Player TS 2H = 12 hits 3C (15), hits 4D (19), stands. Dealer 9D 8C = 17.
-    round_, shoe = boundless_round("TS 9D 2H 8C 3C 4D 5S")
-    seat(round_, "p")
-    play(round_, {"p": ["hit", "hit", "stand"]})
+    round_, shoe = played(BOUNDLESS, "TS 9D 2H 8C 3C 4D 5S", "hit", "hit", "stand")
     assert hand(round_, "p") == Hand("TS 2H 3C 4D", 19, 1000, "win", 2000)
     assert step_cards(round_) == ["3C", "4D"]
     assert dealer(round_) == "9D 8C"
@@ -130,9 +128,7 @@ def test_surrender_never_after_a_split() -> None:
 
 def test_double_doubles_the_stake_and_takes_exactly_one_card() -> None:
     # 6S 5H = 11 doubles into TC = 21; dealer 9D 7C = 16 draws 8S = 24, bust.
-    round_, _ = boundless_round("6S 9D 5H 7C TC 8S")
-    seat(round_, "p")
-    play(round_, {"p": ["double"]})
+    round_, _ = played(BOUNDLESS, "6S 9D 5H 7C TC 8S", "double")
     assert hand(round_, "p") == Hand("6S 5H TC", 21, 2000, "win", 4000)
     assert staked(round_, "p") == 2000
     assert net(round_, "p") == 2000
@@ -176,9 +172,7 @@ def test_double_after_split_then_the_hand_stands() -> None:
     # step 1 3C -> hand 1 8S 3C = 11; step 2 double hand 1 -> 9C = 20, stands;
     # step 3 hand 2 takes its second card 2H (no decision) = 10; step 4 double -> KS = 20.
     # Dealer draws 7S = 23, bust.
-    round_, _ = boundless_round("8S 6D 8H TC 3C 9C 2H KS 7S")
-    seat(round_, "p")
-    play(round_, {"p": ["split", "double", "double"]})
+    round_, _ = played(BOUNDLESS, "8S 6D 8H TC 3C 9C 2H KS 7S", "split", "double", "double")
     assert hands(round_, "p") == [
         Hand("8S 3C 9C", 20, 2000, "win", 4000),
         Hand("8H 2H KS", 20, 2000, "win", 4000),
@@ -312,9 +306,9 @@ def test_split_of_a_non_pair_is_rejected(cards: str) -> None:
 def test_split_hands_hit_as_often_as_wanted() -> None:
     # Split 8S 8H vs 6D (dealer 6D TC = 16). Hand 1: 2C, 3D, 4S = 17; stand.
     # Hand 2 takes 5H at the stand's step (13), hits 2S = 15, stands. Dealer draws 6C = 22.
-    round_, _ = boundless_round("8S 6D 8H TC 2C 3D 4S 5H 2S 6C")
-    seat(round_, "p")
-    play(round_, {"p": ["split", "hit", "hit", "stand", "hit", "stand"]})
+    round_, _ = played(
+        BOUNDLESS, "8S 6D 8H TC 2C 3D 4S 5H 2S 6C", "split", "hit", "hit", "stand", "hit", "stand"
+    )
     assert hands(round_, "p") == [
         Hand("8S 2C 3D 4S", 17, 1000, "win", 2000),
         Hand("8H 5H 2S", 15, 1000, "win", 2000),

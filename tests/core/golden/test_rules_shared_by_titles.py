@@ -11,14 +11,13 @@ from golden_helpers import (
     BOO_BUCKS,
     UNLIMITED,
     Hand,
-    bet,
     dealer,
     dealt,
     hand,
     net,
-    new_round,
     paid_by_stage,
     play,
+    played,
     unchanged,
 )
 
@@ -117,9 +116,7 @@ def test_even_money_pays_one_to_one_at_once_whatever_the_dealer_makes(
 def test_insurance_is_lost_without_a_dealer_blackjack(
     game: str, cards: str, dealer_cards: str
 ) -> None:
-    round_, _ = new_round(game, cards)
-    bet(round_, "p", 1)
-    play(round_, {("p", 1): ["stand"]}, insurance=[("p", 1)])
+    round_, _ = played(game, cards, "stand", insured=True)
     assert dealer(round_) == dealer_cards
     assert hand(round_, "p", 1) == Hand("TS 9H", 19, 1000, "win", 2000)
     assert net(round_, "p") == 1000 - 500

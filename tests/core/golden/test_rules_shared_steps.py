@@ -19,6 +19,7 @@ from golden_helpers import (
     hands,
     net,
     play,
+    played,
     result,
     seat,
     staked,
@@ -251,9 +252,7 @@ def test_a_step_with_only_a_card_to_give_needs_no_decision() -> None:
 def test_a_split_hand_one_that_ends_on_a_hit_passes_the_next_step_card_to_hand_two(
     cards: str, steps: list[str], expected: list[Hand], dealer_cards: str
 ) -> None:
-    round_, _ = boundless_round(cards)
-    seat(round_, "p")
-    play(round_, {"p": ["split", "hit", "stand"]})
+    round_, _ = played(BOUNDLESS, cards, "split", "hit", "stand")
     assert step_cards(round_) == steps
     assert hands(round_, "p") == expected
     assert dealer(round_) == dealer_cards

@@ -9,11 +9,13 @@ from __future__ import annotations
 
 import pytest
 from golden_helpers import (
+    BOUNDLESS,
     boundless_round,
     drawn,
     hand,
     net,
     play,
+    played,
     result,
     seat,
     side,
@@ -63,9 +65,9 @@ def test_pair_pays_only_the_highest_pattern() -> None:
 
 def test_pair_is_paid_whatever_becomes_of_the_hand() -> None:
     # 8S 8S split and both hands bust later: the pair was decided by the first two cards.
-    round_, _ = boundless_round("8S 6D 8S TC 6C KH KD KS 9C")
-    seat(round_, "p", sides={"pair": 100})
-    play(round_, {"p": ["split", "hit", "hit"]})
+    round_, _ = played(
+        BOUNDLESS, "8S 6D 8S TC 6C KH KD KS 9C", "split", "hit", "hit", sides={"pair": 100}
+    )
     assert side(round_, "p", 1, "pair") == ("win", "perfect_pair", 3100)
     assert [h.outcome for h in result(round_, "p").hands] == ["lose", "lose"]
 
@@ -92,9 +94,9 @@ def test_bust_bonus_pays_by_the_number_of_cards_in_the_dealers_bust_hand(
 ) -> None:
     up, hole, *draws = dealer.split()
     # The seated player holds TS TH = 20 and stands (autoplay), so every draw is the dealer's.
-    round_, _ = boundless_round(" ".join(["TS", up, "TH", hole, *draws, "KC"]))
-    seat(round_, "p", sides={"bust_bonus": 100})
-    play(round_)
+    round_, _ = played(
+        BOUNDLESS, " ".join(["TS", up, "TH", hole, *draws, "KC"]), sides={"bust_bonus": 100}
+    )
     assert " ".join(str(card) for card in round_.dealer_cards) == dealer
     assert side(round_, "p", 1, "bust_bonus") == expected
 
@@ -105,9 +107,7 @@ def test_bust_bonus_loses_to_a_dealer_blackjack() -> None:
 
 def test_bust_bonus_is_paid_even_when_the_player_busted_first() -> None:
     # Player TS 6H hits KC (26); dealer 6D TC draws 9S: bust with three cards.
-    round_, _ = boundless_round("TS 6D 6H TC KC 9S")
-    seat(round_, "p", sides={"bust_bonus": 100})
-    play(round_, {"p": ["hit"]})
+    round_, _ = played(BOUNDLESS, "TS 6D 6H TC KC 9S", "hit", sides={"bust_bonus": 100})
     assert hand(round_, "p").outcome == "lose"
     assert side(round_, "p", 1, "bust_bonus") == ("win", "bust_3", 200)
 

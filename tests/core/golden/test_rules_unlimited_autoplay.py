@@ -17,7 +17,7 @@ from golden_helpers import (
     hand,
     hands,
     new_round,
-    play,
+    played,
     result,
     rules_of,
     variant,
@@ -61,9 +61,7 @@ def test_the_decision_time_is_ten_seconds_and_a_rule_set_number() -> None:
     ],
 )
 def test_a_silent_hand_is_played_by_the_titles_chart(cards: str, first_move: str) -> None:
-    round_, _ = new_round(UNLIMITED, f"{cards} {FILLER}")
-    bet(round_, "p", 1)
-    round_.run_to_end()
+    round_, _ = played(UNLIMITED, f"{cards} {FILLER}")
     assert _moves(round_, "p", 1)[0] == (first_move, "autoplay", 1)
     assert all(item.autoplayed for item in result(round_, "p", 1).hands)
 
@@ -71,9 +69,7 @@ def test_a_silent_hand_is_played_by_the_titles_chart(cards: str, first_move: str
 def test_the_autoplay_splits_and_doubles_so_one_unit_becomes_four() -> None:
     """8S 8D against 6C, nobody answers: split (P); hand 1 takes 3C (11) and doubles on 4C;
     hand 2 takes 2D (10) and doubles on 5D. The dealer 6C TC TD busts: 8,000 back on 4,000."""
-    round_, _ = new_round(UNLIMITED, "8S 6C 8D 3C 4C 2D 5D TC TD")
-    bet(round_, "p", 1)
-    round_.run_to_end()
+    round_, _ = played(UNLIMITED, "8S 6C 8D 3C 4C 2D 5D TC TD")
     assert hands(round_, "p", 1) == [
         Hand("8S 3C 4C", 15, 2000, "win", 4000),
         Hand("8D 2D 5D", 15, 2000, "win", 4000),
@@ -112,9 +108,8 @@ def test_the_autoplay_splits_and_doubles_so_one_unit_becomes_four() -> None:
 def test_second_choices_when_the_coins_do_not_cover_the_autoplays_double_or_split(
     cards: str, expected: Hand, moves: list[tuple[str, str, int]]
 ) -> None:
-    round_, _ = new_round(UNLIMITED, cards)
-    bet(round_, "p", 1, balance=1000)  # the bet takes every coin
-    round_.run_to_end()
+    # the bet takes every coin
+    round_, _ = played(UNLIMITED, cards, balance=1000)
     assert hand(round_, "p", 1) == expected
     assert _moves(round_, "p", 1) == moves
 
@@ -137,9 +132,7 @@ def test_the_autoplay_on_several_spots_shares_the_players_coins() -> None:
 
 def test_the_autoplay_takes_over_after_the_players_own_decisions() -> None:
     # TS 2D = 12 against 2H: p hits 3C (15) and then says nothing: the chart stands on 15 v 2.
-    round_, _ = new_round(UNLIMITED, "TS 2H 2D 3C TC 5C")
-    bet(round_, "p", 1)
-    play(round_, {("p", 1): ["hit"]})
+    round_, _ = played(UNLIMITED, "TS 2H 2D 3C TC 5C", "hit")
     assert _moves(round_, "p", 1) == [("hit", "player", 1), ("stand", "autoplay", 2)]
     assert hand(round_, "p", 1) == Hand("TS 2D 3C", 15, 1000, "lose", 0)
 

@@ -21,6 +21,7 @@ from golden_helpers import (
     new_round,
     paid_by_stage,
     play,
+    played,
     rules_of,
     variant,
 )
@@ -60,9 +61,7 @@ def test_no_hole_card_the_dealer_has_one_card_until_every_spot_has_played() -> N
 )
 def test_the_dealer_hits_16_or_less_and_stands_on_17_or_more(dealer_cards: str, total: int) -> None:
     up, *rest = dealer_cards.split()
-    round_, _ = new_round(UNLIMITED, f"TS {up} KH {' '.join(rest)} 2H 2H 2H")
-    bet(round_, "p", 1)
-    play(round_, {("p", 1): ["stand"]})
+    round_, _ = played(UNLIMITED, f"TS {up} KH {' '.join(rest)} 2H 2H 2H", "stand")
     assert dealer(round_) == dealer_cards
     assert round_.dealer_hand.total == total
 
@@ -210,9 +209,7 @@ def test_split_aces_twenty_one_is_no_blackjack_and_loses_only_the_bet_to_a_deale
     None
 ):
     # AS AD split against KH: AS KC and AD QD are 21 each; the dealer's AH makes blackjack.
-    round_, _ = new_round(UNLIMITED, "AS KH AD KC QD AH")
-    bet(round_, "p", 1)
-    play(round_, {("p", 1): ["split"]})
+    round_, _ = played(UNLIMITED, "AS KH AD KC QD AH", "split")
     assert dealer(round_) == "KH AH"
     assert hands(round_, "p", 1) == [
         Hand("AS KC", 21, 1000, "lose", 0),

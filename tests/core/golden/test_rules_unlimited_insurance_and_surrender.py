@@ -18,6 +18,7 @@ from golden_helpers import (
     new_round,
     paid_by_stage,
     play,
+    played,
     result,
     unchanged,
 )
@@ -129,9 +130,7 @@ def test_a_blackjack_that_declines_even_money_waits_for_the_dealers_hand(
 
 def test_nobody_is_insured_without_answering() -> None:
     # TS 9H = 19 against AD: no answer, no insurance; the autoplay stands; KC: blackjack.
-    round_, _ = new_round(UNLIMITED, "TS AD 9H KC")
-    bet(round_, "p", 1)
-    round_.run_to_end()
+    round_, _ = played(UNLIMITED, "TS AD 9H KC")
     assert result(round_, "p", 1).insurance is None
     assert hand(round_, "p", 1) == Hand("TS 9H", 19, 1000, "lose", 0)
 

@@ -22,6 +22,7 @@ from golden_helpers import (
     new_round,
     paid_by_stage,
     play,
+    played,
     step_cards,
     unchanged,
 )
@@ -137,9 +138,7 @@ def test_split_aces_take_exactly_one_card_each_and_no_double() -> None:
 
 def test_double_takes_exactly_one_card_and_doubles_the_bet() -> None:
     # 6S 5D = 11 against 6H doubles and takes 2C: 13, and stands. Dealer 6H TD 9C: bust.
-    round_, _ = new_round(UNLIMITED, "6S 6H 5D 2C TD 9C")
-    bet(round_, "p", 1)
-    play(round_, {("p", 1): ["double", "hit"]})
+    round_, _ = played(UNLIMITED, "6S 6H 5D 2C TD 9C", "double", "hit")
     assert step_cards(round_, 1) == ["2C"]
     assert hand(round_, "p", 1) == Hand("6S 5D 2C", 13, 2000, "win", 4000)
 
@@ -147,9 +146,7 @@ def test_double_takes_exactly_one_card_and_doubles_the_bet() -> None:
 def test_double_after_a_split() -> None:
     """8S 8D against 6H: split; hand 1 takes 3C and doubles on TC (21); hand 2 takes 2C and
     doubles on 9C (19). The dealer 6H 7D 4S stands on 17."""
-    round_, _ = new_round(UNLIMITED, "8S 6H 8D 3C TC 2C 9C 7D 4S")
-    bet(round_, "p", 1)
-    play(round_, {("p", 1): ["split", "double", "double"]})
+    round_, _ = played(UNLIMITED, "8S 6H 8D 3C TC 2C 9C 7D 4S", "split", "double", "double")
     assert hands(round_, "p", 1) == [
         Hand("8S 3C TC", 21, 2000, "win", 4000),
         Hand("8D 2C 9C", 19, 2000, "win", 4000),
