@@ -15,6 +15,7 @@ from golden_helpers import (
     bet,
     dealer,
     dealt,
+    decided,
     hand,
     hands,
     net,
@@ -129,9 +130,7 @@ def test_a_split_costs_a_wager_equal_to_the_base_and_each_hand_is_played_in_turn
 
 def test_double_down_doubles_the_base_wager_for_exactly_one_card() -> None:
     # 6S 5D = 11 against 6H (hole TC) doubles: 2C, 13, and stands; the dealer's 16 takes 9S.
-    round_, _ = dealt(BOO_BUCKS, "6S 6H 5D TC 2C 9S")
-    round_.decide("p", 1, "double")
-    round_.close_step()
+    round_, _ = decided(BOO_BUCKS, "6S 6H 5D TC 2C 9S", "double")
     assert round_.phase == "dealer"
     play(round_)
     assert hand(round_, "p", 1) == Hand("6S 5D 2C", 13, 2000, "win", 4000)

@@ -13,6 +13,7 @@ from golden_helpers import (
     RULES,
     Hand,
     dealt,
+    decided,
     hand,
     hands,
     played,
@@ -97,9 +98,7 @@ def test_two_aces_score_twelve() -> None:
 
 def test_a_hand_over_21_is_bust_and_loses_at_once() -> None:
     # Player KS 6H = 16 hits 9C = 25: bust, no further decision, payout 0.
-    round_, shoe = dealt(BOUNDLESS, "KS 7C 6H TD 9C")
-    round_.decide("p", 1, "hit")
-    round_.close_step()
+    round_, shoe = decided(BOUNDLESS, "KS 7C 6H TD 9C", "hit")
     assert round_.phase == "dealer"  # nothing left to decide
     assert round_.legal_actions("p", 1) == frozenset()
     round_.run_to_end()

@@ -11,6 +11,7 @@ from golden_helpers import (
     Hand,
     boundless_round,
     dealt,
+    decided,
     hands,
     net,
     paid,
@@ -45,9 +46,7 @@ def test_pause_freezes_the_decisions_and_resume_continues_where_it_stopped() -> 
     seat(reference, "p")
     play(reference, {"p": list(script)})
 
-    round_, shoe = dealt(BOUNDLESS, cards)
-    round_.decide("p", 1, "split")
-    round_.close_step()
+    round_, shoe = decided(BOUNDLESS, cards, "split")
     round_.pause("dealer card jam")
     assert round_.paused
     assert round_.legal_actions("p", 1) == frozenset()

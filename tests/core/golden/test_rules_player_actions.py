@@ -13,6 +13,7 @@ from golden_helpers import (
     boundless_round,
     dealer,
     dealt,
+    decided,
     hand,
     hands,
     net,
@@ -58,9 +59,7 @@ def test_hitting_to_21_stands_the_hand_automatically() -> None:
 
 
 def test_hitting_stops_on_a_bust() -> None:
-    round_, _ = dealt(BOUNDLESS, "TS 9D 2H 8C KC")
-    round_.decide("p", 1, "hit")
-    round_.close_step()
+    round_, _ = decided(BOUNDLESS, "TS 9D 2H 8C KC", "hit")
     assert round_.phase == "dealer"
     round_.run_to_end()
     assert hand(round_, "p") == Hand("TS 2H KC", 22, 1000, "lose", 0)
@@ -71,9 +70,7 @@ def test_hitting_stops_on_a_bust() -> None:
 
 def test_stand_takes_no_more_cards_and_the_next_card_goes_to_the_dealer() -> None:
     # Player TS 2H = 12 stands; dealer 9D 7C = 16 draws 5C = 21.
-    round_, _ = dealt(BOUNDLESS, "TS 9D 2H 7C 5C")
-    round_.decide("p", 1, "stand")
-    round_.close_step()
+    round_, _ = decided(BOUNDLESS, "TS 9D 2H 7C 5C", "stand")
     assert round_.legal_actions("p", 1) == frozenset()
     round_.run_to_end()
     assert step_cards(round_) == []
@@ -108,17 +105,13 @@ def test_no_surrender_against_an_ace_or_ten_value_up_card(up: str) -> None:
 
 
 def test_surrender_only_as_the_first_decision() -> None:
-    round_, shoe = dealt(BOUNDLESS, "TS 9D 2H 8C 3C TD")
-    round_.decide("p", 1, "hit")
-    round_.close_step()
+    round_, shoe = decided(BOUNDLESS, "TS 9D 2H 8C 3C TD", "hit")
     assert words(round_.legal_actions("p", 1)) == {"hit", "stand"}
     assert_rejected(round_, shoe, "p", "surrender")
 
 
 def test_surrender_never_after_a_split() -> None:
-    round_, shoe = dealt(BOUNDLESS, "8S 9D 8H 8C 3C TD")
-    round_.decide("p", 1, "split")
-    round_.close_step()
+    round_, shoe = decided(BOUNDLESS, "8S 9D 8H 8C 3C TD", "split")
     assert words(round_.legal_actions("p", 1)) == {"hit", "stand", "double"}
     assert_rejected(round_, shoe, "p", "surrender")
 
@@ -136,9 +129,7 @@ def test_double_doubles_the_stake_and_takes_exactly_one_card() -> None:
 
 def test_a_doubled_hand_stands_after_its_one_card_even_on_a_low_total() -> None:
     # 6S 5H = 11 doubles into 2C = 13 and stands; dealer 9D 8C = 17.
-    round_, shoe = dealt(BOUNDLESS, "6S 9D 5H 8C 2C 3D")
-    round_.decide("p", 1, "double")
-    round_.close_step()
+    round_, shoe = decided(BOUNDLESS, "6S 9D 5H 8C 2C 3D", "double")
     assert round_.phase == "dealer"
     round_.run_to_end()
     assert hand(round_, "p") == Hand("6S 5H 2C", 13, 2000, "lose", 0)
@@ -160,9 +151,7 @@ def test_double_is_offered_on_any_two_card_total(cards: str) -> None:
 
 
 def test_no_double_on_three_cards() -> None:
-    round_, shoe = dealt(BOUNDLESS, "2S 9D 3H 8C 4C TD")
-    round_.decide("p", 1, "hit")
-    round_.close_step()
+    round_, shoe = decided(BOUNDLESS, "2S 9D 3H 8C 4C TD", "hit")
     assert "double" not in words(round_.legal_actions("p", 1))
     assert_rejected(round_, shoe, "p", "double")
 
@@ -185,9 +174,7 @@ def test_double_after_split_then_the_hand_stands() -> None:
 def test_no_double_on_split_aces_each_ace_takes_one_card_and_stands() -> None:
     # Split AS AH: hand 1 takes 5C (soft 16) and stands without a decision; hand 2 takes 2D at
     # the next step (soft 13) and stands. Dealer 9D 7C = 16 draws TH = 26.
-    round_, shoe = dealt(BOUNDLESS, "AS 9D AH 7C 5C 2D TH")
-    round_.decide("p", 1, "split")
-    round_.close_step()
+    round_, shoe = decided(BOUNDLESS, "AS 9D AH 7C 5C 2D TH", "split")
     assert round_.undecided_count() == 0  # hand 2 waits for its card, not for a decision
     assert round_.legal_actions("p", 1) == frozenset()
     assert_rejected(round_, shoe, "p", "double")
@@ -221,9 +208,7 @@ def test_a_double_the_coins_do_not_cover_is_rejected_when_decided() -> None:
 def test_coins_already_committed_in_the_round_count_against_doubles_and_splits() -> None:
     # balance 3000, main 1000: the split takes 1000 more, doubling hand 1 the last 1000, so
     # hand 2 is offered no double, and a double decided anyway is refused.
-    round_, shoe = dealt(BOUNDLESS, "8S 6D 8H TC 3C 9C 2H KS 7S", balance=3000)
-    round_.decide("p", 1, "split")
-    round_.close_step()
+    round_, shoe = decided(BOUNDLESS, "8S 6D 8H TC 3C 9C 2H KS 7S", "split", balance=3000)
     assert "double" in words(round_.legal_actions("p", 1))
     round_.decide("p", 1, "double")
     round_.close_step()
@@ -318,9 +303,7 @@ def test_split_hands_hit_as_often_as_wanted() -> None:
 
 
 def test_a_split_hand_cannot_be_split_again() -> None:
-    round_, shoe = dealt(BOUNDLESS, "8S 6D 8H TC 8C 8D")
-    round_.decide("p", 1, "split")
-    round_.close_step()
+    round_, shoe = decided(BOUNDLESS, "8S 6D 8H TC 8C 8D", "split")
     assert hands(round_, "p")[0].cards == "8S 8C"
     assert words(round_.legal_actions("p", 1)) == {"hit", "stand", "double"}
     assert_rejected(round_, shoe, "p", "split")

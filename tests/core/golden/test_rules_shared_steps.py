@@ -14,6 +14,7 @@ from golden_helpers import (
     boundless_round,
     dealer,
     dealt,
+    decided,
     drawn,
     hand,
     hands,
@@ -154,11 +155,7 @@ def test_step_cards_go_to_exactly_the_players_who_took_a_card_at_that_step() -> 
 def test_standing_on_split_hand_one_gives_that_steps_card_to_hand_two() -> None:
     # One player: split 9S 9H (step 1: hand 1 takes 2C = 11), stands on 11 at step 2, so hand 2
     # takes the step 2 card TD as its second card (19) in that same step.
-    round_, shoe = dealt(BOUNDLESS, "9S 7D 9H TC 2C TD 3S")
-    round_.decide("p", 1, "split")
-    round_.close_step()
-    round_.decide("p", 1, "stand")
-    round_.close_step()
+    round_, shoe = decided(BOUNDLESS, "9S 7D 9H TC 2C TD 3S", "split", "stand")
     assert step_cards(round_) == ["2C", "TD"]
     assert hands(round_, "p")[1].cards == "9H TD"
     assert round_.path_of(round_.position("p", 1)).current == 1

@@ -15,6 +15,7 @@ from golden_helpers import (
     bet,
     dealer,
     dealt,
+    decided,
     hand,
     hands,
     net,
@@ -116,9 +117,7 @@ def test_card_values_and_aces_at_their_highest_value_without_busting() -> None:
 
 def test_an_ace_counts_one_when_eleven_would_bust() -> None:
     # AS 6H (soft 17) hits 9C: 16 (ace 1), then TD: 26, bust.
-    round_, _ = dealt(UNLIMITED, "AS 5D 6H 9C TD TC 4C")
-    round_.decide("p", 1, "hit")
-    round_.close_step()
+    round_, _ = decided(UNLIMITED, "AS 5D 6H 9C TD TC 4C", "hit")
     assert round_.path_of(round_.position("p", 1)).hand.total == 16
     play(round_, {("p", 1): ["hit"]})
     assert hand(round_, "p", 1) == Hand("AS 6H 9C TD", 26, 1000, "lose", 0)

@@ -13,6 +13,7 @@ from golden_helpers import (
     bet,
     dealer,
     dealt,
+    decided,
     hand,
     net,
     new_round,
@@ -137,9 +138,7 @@ def test_nobody_is_insured_without_answering() -> None:
 
 def test_surrender_returns_half_the_bet_at_once() -> None:
     # TS 6H = 16 against 9D surrenders; the dealer then draws 5C and 5D: 19.
-    round_, _ = dealt(UNLIMITED, "TS 9D 6H 5C 5D")
-    round_.decide("p", 1, "surrender")
-    round_.close_step()
+    round_, _ = decided(UNLIMITED, "TS 9D 6H 5C 5D", "surrender")
     assert round_.phase == "dealer"
     assert paid_by_stage(round_) == [("surrender", {"p@1": 500})]
     play(round_)

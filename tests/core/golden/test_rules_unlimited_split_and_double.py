@@ -15,6 +15,7 @@ from golden_helpers import (
     bet,
     dealer,
     dealt,
+    decided,
     drawn,
     hand,
     hands,
@@ -90,9 +91,7 @@ def test_ten_and_king_are_no_pair_and_get_the_ordinary_options() -> None:
 
 def test_surrender_20_returns_80_percent_at_once_and_keeps_it_against_a_dealer_blackjack() -> None:
     # 8S 8D against TH: p declines the split (Surrender 20%); the dealer's AC makes blackjack.
-    round_, _ = dealt(UNLIMITED, "8S TH 8D AC")
-    round_.decide("p", 1, "surrender20")
-    round_.close_step()
+    round_, _ = decided(UNLIMITED, "8S TH 8D AC", "surrender20")
     assert paid_by_stage(round_) == [("surrender", {"p@1": 800})]
     play(round_)
     assert dealer(round_) == "TH AC"
@@ -122,9 +121,7 @@ def test_split_hands_are_dealt_and_played_one_after_the_other() -> None:
 def test_split_aces_take_exactly_one_card_each_and_no_double() -> None:
     # AS AD against 6H: hand 1 takes KC (21, not blackjack: paid 1:1), hand 2 takes 5D (16); no
     # decision follows. The dealer takes TH and 2C: 18.
-    round_, _ = dealt(UNLIMITED, "AS 6H AD KC 5D TH 2C")
-    round_.decide("p", 1, "split")
-    round_.close_step()
+    round_, _ = decided(UNLIMITED, "AS 6H AD KC 5D TH 2C", "split")
     assert round_.legal_actions("p", 1) == frozenset()  # hand 2 takes its card without asking
     round_.close_step()
     assert round_.phase == "dealer"
