@@ -8,8 +8,6 @@ from boundless.core.cards import Card, parse_cards
 from boundless.core.side_bets import PENDING, SIDE_BET_KINDS, best_paying_pattern
 from boundless.titles import load_title
 
-Row = tuple[str | None, ...]
-
 
 def evaluate(
     kind: str, player: str, up: str, dealer: str | None = None, variant: str | None = None
@@ -39,6 +37,16 @@ def paid(
     return best_paying_pattern(matched, bet.pays)  # type: ignore[arg-type]
 
 
-def cases(table: Mapping[str, Sequence[Row]]) -> list[tuple[str | None, ...]]:
-    """``{key: [row, ...]}`` as one parameter list of ``(key, *row)``."""
-    return [(key, *row) for key, rows in table.items() for row in rows]
+Hands = Mapping[str, Mapping[str | None, Sequence[str]]]
+
+
+def cases(table: Hands) -> list[tuple[str, str, str, str | None]]:
+    """``{key: {pattern: ["P1 P2 UP", ...]}}`` (None: no pattern pays) as parameters
+    ``(key, "P1 P2", "UP", pattern)``: the player's two cards, then the dealer's up card."""
+    found = []
+    for key, by_pattern in table.items():
+        for pattern, hands in by_pattern.items():
+            for hand in hands:
+                first, second, up = hand.split()
+                found.append((key, f"{first} {second}", up, pattern))
+    return found

@@ -10,52 +10,46 @@ from boundless.core.side_bets import PENDING
 
 BOO_BUCKS = "boo-bucks"
 
-# The best-paying pattern of each bet on (player, up card), or None.
+# Each bet's best-paying pattern (None: none pays) on example hands: the player's two cards, then
+# the dealer's up card.
 BEST = {
-    "trifecta": [
-        ("5S 5H", "5D", "three_fives"),
-        ("5S 5S", "5S", "three_fives"),
-        ("9H TH", "JH", "straight_flush"),
-        ("AD 2D", "3D", "straight_flush"),
-        ("QC KC", "AC", "straight_flush"),
-        ("KS KS", "KS", "three_of_a_kind"),
-        ("7S 7H", "7C", "three_of_a_kind"),
-        ("AS 2H", "3D", "straight"),
-        ("QS KH", "AD", "straight"),
-        ("4S 2H", "3D", "straight"),
-        ("2H 9H", "KH", "flush"),
-        ("KS AH", "2D", None),
-        ("KH AH", "2H", "flush"),
-        ("4S 4H", "5D", None),
-        ("2S 4H", "6D", None),
-    ],
-    "in_between": [
-        ("7S 7H", "7D", "triple_match"),
-        ("AS AS", "AS", "triple_match"),
-        ("6S 8H", "7D", "spread_1"),
-        ("KS AH", "QD", None),  # ace high: nothing between K and A
-        ("QS AH", "KD", "spread_1"),
-        ("5S 8H", "6D", "spread_2"),
-        ("5S 9H", "8D", "spread_3"),
-        ("2S AH", "KD", "spread_over_3"),
-        ("AH 2S", "3D", "spread_over_3"),  # the ace is high, never low
-        ("TS KH", "JD", "spread_2"),
-        ("2S 5H", "5D", None),  # equal to an end is not between
-        ("2S 3H", "3D", None),
-        ("7S 7H", "8D", None),
-        ("TS 8H", "9C", "spread_1"),
-    ],
-    "match_the_dealer": [
-        ("9H 9H", "9H", "two_suited_matches"),
-        ("9H 9C", "9H", "suited_plus_unsuited"),
-        ("9C 9H", "9H", "suited_plus_unsuited"),
-        ("9H 4C", "9H", "suited_match"),
-        ("9S 9C", "9H", "two_unsuited_matches"),
-        ("9S 9S", "9H", "two_unsuited_matches"),
-        ("2S 9C", "9H", "one_unsuited_match"),
-        ("TS 9C", "KS", None),  # same value is not the same rank
-        ("2H 3H", "9H", None),
-    ],
+    "trifecta": {
+        "three_fives": ["5S 5H 5D", "5S 5S 5S"],
+        "straight_flush": ["9H TH JH", "AD 2D 3D", "QC KC AC"],
+        "three_of_a_kind": ["KS KS KS", "7S 7H 7C"],
+        "straight": ["AS 2H 3D", "QS KH AD", "4S 2H 3D"],
+        "flush": ["2H 9H KH", "KH AH 2H"],
+        None: ["KS AH 2D", "4S 4H 5D", "2S 4H 6D"],
+    },
+    # The ace ranks high, never low (nothing lies between K and A; 2 and A around a 3 is a wide
+    # spread); a card equal to an end is not between.
+    "in_between": {
+        "triple_match": ["7S 7H 7D", "AS AS AS"],
+        "spread_1": ["6S 8H 7D", "QS AH KD", "TS 8H 9C"],
+        "spread_2": ["5S 8H 6D", "TS KH JD"],
+        "spread_3": ["5S 9H 8D"],
+        "spread_over_3": ["2S AH KD", "AH 2S 3D"],
+        None: ["KS AH QD", "2S 5H 5D", "2S 3H 3D", "7S 7H 8D"],
+    },
+    # TS 9C against KS: the same value is not the same rank.
+    "match_the_dealer": {
+        "two_suited_matches": ["9H 9H 9H"],
+        "suited_plus_unsuited": ["9H 9C 9H", "9C 9H 9H"],
+        "suited_match": ["9H 4C 9H"],
+        "two_unsuited_matches": ["9S 9C 9H", "9S 9S 9H"],
+        "one_unsuited_match": ["2S 9C 9H"],
+        None: ["TS 9C KS", "2H 3H 9H"],
+    },
+}
+JACK_A_TACK_TWO_CARD = {
+    "jack_a_tack": {
+        "suited_one_eyed_jacks": ["JH JH 2C", "JS JS 9D"],
+        "any_two_one_eyed_jacks": ["JH JS 5C"],
+        "two_suited_jacks": ["JD JD 5C", "JC JC JC"],
+        "any_two_jacks": ["JD JC 5C", "JH JD 5C"],
+        "any_20": ["KH QH 5C", "TS JS 5C", "AS 9D 5C", "KH KH 5C"],
+        None: ["JH 9D 5C", "AS KS 5C", "5S 5H TC"],
+    },
 }
 
 
@@ -72,29 +66,11 @@ def test_trifecta_reports_every_pattern_that_holds() -> None:
 
 
 @pytest.mark.parametrize("variant", ["player_only", "with_dealer"])
-@pytest.mark.parametrize(
-    ("player", "up", "expected"),
-    [
-        ("JH JH", "2C", "suited_one_eyed_jacks"),
-        ("JS JS", "9D", "suited_one_eyed_jacks"),
-        ("JH JS", "5C", "any_two_one_eyed_jacks"),
-        ("JD JD", "5C", "two_suited_jacks"),
-        ("JC JC", "JC", "two_suited_jacks"),
-        ("JD JC", "5C", "any_two_jacks"),
-        ("JH JD", "5C", "any_two_jacks"),
-        ("KH QH", "5C", "any_20"),
-        ("TS JS", "5C", "any_20"),
-        ("AS 9D", "5C", "any_20"),
-        ("KH KH", "5C", "any_20"),
-        ("JH 9D", "5C", None),
-        ("AS KS", "5C", None),
-        ("5S 5H", "TC", None),
-    ],
-)
+@pytest.mark.parametrize(("key", "player", "up", "expected"), cases(JACK_A_TACK_TWO_CARD))
 def test_jack_a_tack_two_card_pays(
-    variant: str, player: str, up: str, expected: str | None
+    variant: str, key: str, player: str, up: str, expected: str | None
 ) -> None:
-    assert paid(BOO_BUCKS, "jack_a_tack", player, up, variant=variant) == expected
+    assert paid(BOO_BUCKS, key, player, up, variant=variant) == expected
 
 
 def test_jack_a_tack_four_jacks_wait_for_the_hole_card() -> None:

@@ -7,45 +7,35 @@ from side_bet_helpers import cases, evaluate, paid
 
 from boundless.core.side_bets import PENDING
 
-# The best-paying pattern of each option on (player, up card), or None.
+# Each option's best-paying pattern (None: none pays) on example hands: the player's two cards,
+# then the dealer's up card.
 THREE_CARD = {
-    "lucky_trio": [
-        ("7H 7H", "7H", "suited_777"),
-        ("7H 7S", "7H", "unsuited_777"),
-        ("6D 8D", "7D", "suited_678"),
-        ("6D 8C", "7D", "unsuited_678"),
-        ("9S 2S", "TS", "suited_21"),
-        ("AS 9S", "AS", "suited_21"),  # aces count as in blackjack: A+9+A = 21
-        ("9S 2H", "TS", "unsuited_21"),
-        ("AS AH", "7D", "total_19_20"),  # soft 19
-        ("TS 4H", "6D", "total_19_20"),
-        ("TS 5H", "4D", "total_19_20"),
-        ("TS 5H", "7D", None),  # 22
-        ("2S 3H", "4D", None),
-    ],
-    "poker_trio": [
-        ("QH QH", "QH", "suited_trips"),
-        ("QH QS", "QH", "three_of_a_kind"),
-        ("AD 2D", "3D", "straight_flush"),
-        ("QD KD", "AD", "straight_flush"),
-        ("AS 2H", "3D", "straight"),
-        ("QS KH", "AD", "straight"),
-        ("KS AH", "2D", None),  # no going round the corner
-        ("KS AS", "2S", "flush"),
-        ("4C 6C", "5C", "straight_flush"),
-        ("4C 9C", "KC", "flush"),
-        ("4C 4H", "5C", None),
-    ],
-    # Pair looks at the player's two cards only (the up card 5C plays no part).
-    "pair": [
-        ("8D 8D", "5C", "perfect_pair"),
-        ("8D 8H", "5C", "colored_pair"),
-        ("8S 8C", "5C", "colored_pair"),
-        ("8S 8H", "5C", "mixed_pair"),
-        ("8C 8D", "5C", "mixed_pair"),
-        ("TS KS", "5C", None),  # same value, different rank: not a pair here (DECISIONS.md rule 2)
-        ("AS 2S", "5C", None),
-    ],
+    "lucky_trio": {
+        "suited_777": ["7H 7H 7H"],
+        "unsuited_777": ["7H 7S 7H"],
+        "suited_678": ["6D 8D 7D"],
+        "unsuited_678": ["6D 8C 7D"],
+        "suited_21": ["9S 2S TS", "AS 9S AS"],  # aces count as in blackjack: A+9+A = 21
+        "unsuited_21": ["9S 2H TS"],
+        "total_19_20": ["AS AH 7D", "TS 4H 6D", "TS 5H 4D"],  # AS AH 7D: soft 19
+        None: ["TS 5H 7D", "2S 3H 4D"],  # TS 5H 7D: 22
+    },
+    "poker_trio": {
+        "suited_trips": ["QH QH QH"],
+        "three_of_a_kind": ["QH QS QH"],
+        "straight_flush": ["AD 2D 3D", "QD KD AD", "4C 6C 5C"],
+        "straight": ["AS 2H 3D", "QS KH AD"],
+        "flush": ["KS AS 2S", "4C 9C KC"],
+        None: ["KS AH 2D", "4C 4H 5C"],  # KS AH 2D: no going round the corner
+    },
+    # Pair looks at the player's two cards only (the up card 5C plays no part); TS KS: same
+    # value, different rank, is no pair here (DECISIONS.md rule 2).
+    "pair": {
+        "perfect_pair": ["8D 8D 5C"],
+        "colored_pair": ["8D 8H 5C", "8S 8C 5C"],
+        "mixed_pair": ["8S 8H 5C", "8C 8D 5C"],
+        None: ["TS KS 5C", "AS 2S 5C"],
+    },
 }
 
 
