@@ -128,6 +128,19 @@ def serve(
             process.wait()
 
 
+def open_page(
+    browser: Any, size: tuple[int, int], shots: list[Any] | None = None, **options: Any
+) -> tuple[Any, Any]:
+    """A new browser context with a ``size`` (width, height) viewport and ``options``
+    (``reduced_motion``, ``locale``, ...), and a page in it; ``shots`` is the test's
+    ``failure_shots``, where the page goes to be photographed if the test fails."""
+    context = browser.new_context(viewport={"width": size[0], "height": size[1]}, **options)
+    page = context.new_page()
+    if shots is not None:
+        shots.append(page)
+    return context, page
+
+
 def shot(page: Any, name: str, full_page: bool = True) -> None:
     SCREENSHOTS.mkdir(parents=True, exist_ok=True)
     if not full_page:

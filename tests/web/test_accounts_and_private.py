@@ -10,7 +10,7 @@ from typing import Any
 
 import pytest
 
-from tests.web.kit import BETTING_SECONDS, get_json, shot, sign_up
+from tests.web.kit import BETTING_SECONDS, get_json, open_page, shot, sign_up
 
 pytestmark = pytest.mark.slow
 
@@ -18,9 +18,7 @@ pytestmark = pytest.mark.slow
 def test_account_key_signs_in_on_a_fresh_browser(
     server: str, browser: Any, failure_shots: list[Any]
 ) -> None:
-    first = browser.new_context(viewport={"width": 1280, "height": 800}, reduced_motion="reduce")
-    page = first.new_page()
-    failure_shots.append(page)
+    first, page = open_page(browser, (1280, 800), failure_shots, reduced_motion="reduce")
     page.goto(server + "/")
     page.wait_for_selector("body[data-ready='true']")
     # A blank name says why nothing happened.
@@ -51,9 +49,7 @@ def test_account_key_signs_in_on_a_fresh_browser(
     page.wait_for_function("localStorage.getItem('boundless.token') === null")
     first.close()
 
-    fresh = browser.new_context(viewport={"width": 1280, "height": 800}, reduced_motion="reduce")
-    page = fresh.new_page()
-    failure_shots.append(page)
+    fresh, page = open_page(browser, (1280, 800), failure_shots, reduced_motion="reduce")
     page.goto(server + "/")
     page.wait_for_selector("#key-input")
     page.fill("#key-input", "not-a-key")
@@ -70,9 +66,7 @@ def test_account_key_signs_in_on_a_fresh_browser(
 def test_private_round_deals_on_deal_then_rename_and_close(
     server: str, browser: Any, failure_shots: list[Any]
 ) -> None:
-    context = browser.new_context(viewport={"width": 1366, "height": 768}, reduced_motion="reduce")
-    page = context.new_page()
-    failure_shots.append(page)
+    context, page = open_page(browser, (1366, 768), failure_shots, reduced_motion="reduce")
     sign_up(page, server, "Solo")
     page.click("#account-key-saved")
     page.wait_for_selector("#private-open")

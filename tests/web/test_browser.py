@@ -25,11 +25,11 @@ except ImportError:  # the browser fixture skips these tests
 
 from boundless.core.cards import parse_cards
 from boundless.core.shoe import commitment_of
-from tests.web.kit import STARTING_GRANT, get_json, shot
+from tests.web.kit import STARTING_GRANT, get_json, open_page, shot
 
 pytestmark = pytest.mark.slow
 
-DESKTOP = {"width": 1280, "height": 900}
+DESKTOP = (1280, 900)
 PHONE = {"width": 360, "height": 780}
 ROUNDS_TO_PLAY = 3
 PLAY_DEADLINE_S = 100.0
@@ -139,9 +139,9 @@ def test_engine_and_browser_agree_on_shoe_commitments(server: str, browser: Any)
 
 def _open_lobby(server: str, browser: Any, failure_shots: list[Any]) -> tuple[Any, Any, list[str]]:
     """A desktop page on the lobby, ready; page errors are collected in the returned list."""
-    context = browser.new_context(viewport=DESKTOP, reduced_motion="reduce", locale="en-US")
-    page = context.new_page()
-    failure_shots.append(page)
+    context, page = open_page(
+        browser, DESKTOP, failure_shots, reduced_motion="reduce", locale="en-US"
+    )
     errors: list[str] = []
     page.on("pageerror", lambda error: errors.append(str(error)))
     page.goto(server + "/")
