@@ -559,12 +559,12 @@ class TerminalTable:
         )
 
     def _show_DealerPlayed(self, event: DealerPlayed) -> None:
-        words = self.words
-        result = "BJ" if event.blackjack else f"{event.total}" + (" bust" if event.bust else "")
+        hand = event.hand
+        result = "BJ" if hand.blackjack else f"{hand.total}" + (" bust" if hand.bust else "")
         peek = " (found at the peek: the round ends)" if event.ended_at_peek else ""
-        dealer = words.dealer.capitalize()
-        self.say(f"{dealer}: {cards_markup(event.cards)} = [bold]{result}[/bold]{peek}")
-        self.note("dealer", [f"{dealer}: {cards_markup(event.cards)} = [bold]{result}[/bold]"])
+        dealer = self.words.dealer.capitalize()
+        self.say(f"{dealer}: {cards_markup(hand.cards)} = [bold]{result}[/bold]{peek}")
+        self.note("dealer", [f"{dealer}: {cards_markup(hand.cards)} = [bold]{result}[/bold]"])
 
     def _show_RoundVoided(self, event: RoundVoided) -> None:
         self.say(f"[yellow]Round {event.round_in_shoe} cancelled: {escape(event.reason)}[/yellow]")
