@@ -24,6 +24,7 @@ from golden_helpers import (
     play,
     played,
     result,
+    seated,
     step_cards,
     unchanged,
 )
@@ -31,12 +32,6 @@ from golden_helpers import (
 from boundless.core.errors import IllegalActionError
 from boundless.core.round import Action
 from boundless.core.round.views import player_view
-
-
-def _seats(round_: object, *mains: int, balance: int = 100_000) -> None:
-    for spot, main in enumerate(mains, start=1):
-        if main:
-            bet(round_, "p", spot, main=main, balance=balance)  # type: ignore[arg-type]
 
 
 def test_the_deal_gives_two_cards_to_every_active_wager_and_the_dealer_one_face_down() -> None:
@@ -79,8 +74,7 @@ def test_any_other_21_is_not_a_blackjack_and_pays_1_to_1() -> None:
 def test_hit_until_the_hand_reaches_or_exceeds_21_and_a_bust_wins_nothing() -> None:
     """Seat 1 (5S 6D = 11) hits TC: 21, and is offered nothing more. Seat 2 (TS 6H = 16) hits
     KC: bust. The dealer 9H 8C stands on 17."""
-    round_, _ = new_round(BOO_BUCKS, "5S TS 9H 6D 6H 8C TC KC")
-    _seats(round_, 1000, 1000)
+    round_, _ = seated(BOO_BUCKS, "5S TS 9H 6D 6H 8C TC KC", 1000, 1000)
     round_.deal()
     round_.decide("p", 1, "hit")
     round_.close_step()
@@ -94,8 +88,7 @@ def test_hit_until_the_hand_reaches_or_exceeds_21_and_a_bust_wins_nothing() -> N
 
 
 def test_stand_deals_no_more_cards_and_play_proceeds_to_the_next_hand() -> None:
-    round_, shoe = new_round(BOO_BUCKS, "TS 5S 9H 2D 6H 8C 4C")
-    _seats(round_, 1000, 1000)
+    round_, shoe = seated(BOO_BUCKS, "TS 5S 9H 2D 6H 8C 4C", 1000, 1000)
     round_.deal()
     round_.decide("p", 1, "stand")
     round_.close_step()
@@ -138,8 +131,7 @@ def test_double_down_doubles_the_base_wager_for_exactly_one_card() -> None:
 
 def test_surrender_returns_half_the_base_wager_and_the_hand_is_not_played() -> None:
     # Seat 1 TS 6C = 16 against TD (hole 7H, no blackjack) surrenders; seat 2 stands on 19.
-    round_, _ = new_round(BOO_BUCKS, "TS 9S TD 6C TH 7H")
-    _seats(round_, 1000, 1000)
+    round_, _ = seated(BOO_BUCKS, "TS 9S TD 6C TH 7H", 1000, 1000)
     round_.deal()
     round_.decide("p", 1, "surrender")
     round_.close_step()
@@ -159,8 +151,7 @@ def test_late_surrender_against_any_up_card_once_the_peek_finds_no_blackjack(up:
 def test_the_peek_ends_the_round_at_once_on_a_dealer_blackjack_under_a_ten() -> None:
     """TD up, AC in the hole: no decision is asked; seat 1's blackjack pushes, seats 2 and 3
     lose their base wagers."""
-    round_, shoe = new_round(BOO_BUCKS, "AS 9H TS TD KD 7C TC AC")
-    _seats(round_, 1000, 1000, 1000)
+    round_, shoe = seated(BOO_BUCKS, "AS 9H TS TD KD 7C TC AC", 1000, 1000, 1000)
     round_.deal()
     assert round_.phase == "settling"
     assert round_.hole_card is not None and str(round_.hole_card) == "AC"
@@ -182,8 +173,7 @@ def test_the_peek_without_a_blackjack_keeps_the_hole_card_hidden() -> None:
 def test_insurance_per_hand_costs_half_that_hands_base_wager_and_pays_2_to_1() -> None:
     """Seat 1 AS KD is offered even money, seats 2 (9H 7C, base 10.00) and 3 (TS TC, base
     4.00) insurance, which both take. The hole card KH makes blackjack."""
-    round_, _ = new_round(BOO_BUCKS, "AS 9H TS AC KD 7C TC KH")
-    _seats(round_, 1000, 1000, 400)
+    round_, _ = seated(BOO_BUCKS, "AS 9H TS AC KD 7C TC KH", 1000, 1000, 400)
     round_.deal()
     assert round_.can_take_even_money("p", 1)
     assert round_.can_take_insurance("p", 2) and round_.can_take_insurance("p", 3)
@@ -203,38 +193,11 @@ def test_insurance_per_hand_costs_half_that_hands_base_wager_and_pays_2_to_1() -
 
 def test_the_dealer_busts_and_every_non_busted_hand_wins() -> None:
     # Seat 1 stands on 12, seat 2 busts; the dealer's 16 (6H TC) draws KS.
-    round_, _ = new_round(BOO_BUCKS, "TS 9S 6H 2D 5H TC 8C KS")
-    _seats(round_, 1000, 1000)
+    round_, _ = seated(BOO_BUCKS, "TS 9S 6H 2D 5H TC 8C KS", 1000, 1000)
     play(round_, {("p", 1): ["stand"], ("p", 2): ["hit"]})
     assert dealer(round_) == "6H TC KS"
     assert hand(round_, "p", 1) == Hand("TS 2D", 12, 1000, "win", 2000)
     assert hand(round_, "p", 2) == Hand("9S 5H 8C", 22, 1000, "lose", 0)
-
-
-def test_totals_are_compared_higher_wins_1_to_1_and_equal_is_a_push() -> None:
-    round_, _ = new_round(BOO_BUCKS, "TS TH TD 9C KS 9S 8D TC")
-    _seats(round_, 1000, 1000, 1000)
-    play(round_, {("p", spot): ["stand"] for spot in (1, 2, 3)})
-    assert dealer(round_) == "9C TC"
-    assert [hand(round_, "p", spot).outcome for spot in (1, 2, 3)] == ["win", "push", "lose"]
-    assert [hand(round_, "p", spot).payout for spot in (1, 2, 3)] == [2000, 1000, 0]
-
-
-@pytest.mark.parametrize(
-    ("cards", "first_move"),
-    [
-        pytest.param("6S 6H 5D TC", "double", id="11-v-6-doubles"),
-        pytest.param("TS TH 6D 7C", "surrender", id="16-v-10-surrenders"),
-        pytest.param("8S 6H 8D TC", "split", id="8-8-v-6-splits"),
-        pytest.param("TS 4H 2D TC", "stand", id="12-v-4-stands"),
-    ],
-)
-def test_a_seat_left_without_a_decision_is_played_by_the_basic_strategy_chart(
-    cards: str, first_move: str
-) -> None:
-    round_, _ = played(BOO_BUCKS, f"{cards} 2C 2C 2C 2C 2C 2C 2C 2C")
-    (move, *_rest) = [d for item in result(round_, "p", 1).hands for d in item.decisions]
-    assert move == (first_move, "autoplay", 1)
 
 
 def test_without_coins_for_the_charts_split_the_second_choice_applies() -> None:
@@ -247,8 +210,7 @@ def test_without_coins_for_the_charts_split_the_second_choice_applies() -> None:
 def test_card_values_numbers_at_face_value_pictures_ten_aces_one_or_eleven() -> None:
     """Seat 1 AS 6H is soft 17 and hits 9C: 16 (the ace now 1); seat 2 KS QH is 20; seat 3
     2S 9D is 11. The dealer 8H 9H has 17."""
-    round_, _ = new_round(BOO_BUCKS, "AS KS 2S 8H 6H QH 9D 9H 9C TC")
-    _seats(round_, 1000, 1000, 1000)
+    round_, _ = seated(BOO_BUCKS, "AS KS 2S 8H 6H QH 9D 9H 9C TC", 1000, 1000, 1000)
     round_.deal()
     assert [round_.path_of(p).hand.total for p in round_.positions_of("p")] == [17, 20, 11]
     play(round_, {("p", 1): ["hit", "stand"], ("p", 2): ["stand"], ("p", 3): ["hit"]})

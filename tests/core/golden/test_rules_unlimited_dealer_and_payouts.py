@@ -24,6 +24,7 @@ from golden_helpers import (
     play,
     played,
     rules_of,
+    seated,
     variant,
 )
 
@@ -89,25 +90,10 @@ def test_a_busted_hand_loses_even_when_the_dealer_busts_later() -> None:
     assert hand(round_, "a", 1) == Hand("TS 6D KC", 26, 1000, "lose", 0)
 
 
-def test_closer_to_21_wins_one_to_one_a_tie_pushes_farther_loses() -> None:
-    # Spots 20, 19 and 18 stand against the dealer's 9C TC = 19.
-    round_, _ = new_round(UNLIMITED, "TS TH TD 9C KS 9S 8D TC")
-    for spot in (1, 2, 3):
-        bet(round_, "p", spot, balance=100_000 if spot == 1 else None)
-    play(round_, {("p", spot): ["stand"] for spot in (1, 2, 3)})
-    assert dealer(round_) == "9C TC"
-    assert hand(round_, "p", 1) == Hand("TS KS", 20, 1000, "win", 2000)
-    assert hand(round_, "p", 2) == Hand("TH 9S", 19, 1000, "push", 1000)
-    assert hand(round_, "p", 3) == Hand("TD 8D", 18, 1000, "lose", 0)
-    assert net(round_, "p") == 0
-
-
 def test_card_values_and_aces_at_their_highest_value_without_busting() -> None:
     """Spot 1 AS 9H is 20 (ace 11); spot 2 AD 5C takes 5H: 21 (ace still 11, the hand stands by
     itself); spot 3 JS QH is 20 (pictures 10). The dealer 9D TC has 19."""
-    round_, _ = new_round(UNLIMITED, "AS AD JS 9D 9H 5C QH 5H TC")
-    for spot in (1, 2, 3):
-        bet(round_, "p", spot, balance=100_000 if spot == 1 else None)
+    round_, _ = seated(UNLIMITED, "AS AD JS 9D 9H 5C QH 5H TC", 1000, 1000, 1000)
     play(round_, {("p", 1): ["stand"], ("p", 2): ["hit"], ("p", 3): ["stand"]})
     assert hand(round_, "p", 1) == Hand("AS 9H", 20, 1000, "win", 2000)
     assert hand(round_, "p", 2) == Hand("AD 5C 5H", 21, 1000, "win", 2000)
