@@ -129,15 +129,10 @@ def bet(
     round_.place_bet(player, spot, main, dict(sides or {}), free_amount=balance)
 
 
-def seat(
-    round_: SharedRound,
-    player: str,
-    main: int = MAIN,
-    sides: Mapping[str, int] | None = None,
-    balance: int = BALANCE,
-) -> None:
-    """A bet on spot 1 (Boundless has one)."""
-    bet(round_, player, 1, main, sides, balance)
+def seat(round_: SharedRound, player: str, **terms: Any) -> None:
+    """A bet on spot 1 (Boundless has one); ``terms``: :func:`bet`'s ``main``, ``sides`` and
+    ``balance``."""
+    bet(round_, player, 1, **terms)
 
 
 def dealt(

@@ -33,6 +33,16 @@ def words(actions: frozenset[Action]) -> set[str]:
     return {action.word for action in actions}
 
 
+def offered_by_balance(cards: str, action: str) -> dict[int, bool]:
+    """Whether ``action`` is offered on these cards to p, betting 10.00 with a balance of 10.00,
+    19.99 or 20.00."""
+    offered = {}
+    for balance in (1000, 1999, 2000):
+        round_, _ = dealt(BOUNDLESS, cards, balance=balance)
+        offered[balance] = action in words(round_.legal_actions("p", 1))
+    return offered
+
+
 # ---- hit ----------------------------------------------------------------------------------
 
 
@@ -190,11 +200,7 @@ def test_no_double_on_split_aces_each_ace_takes_one_card_and_stands() -> None:
 
 
 def test_double_is_offered_only_with_enough_free_coins() -> None:
-    for balance, offered in ((1000, False), (1999, False), (2000, True)):
-        round_, _ = boundless_round("6S 9D 5H 8C 2C")
-        seat(round_, "p", balance=balance)
-        round_.deal()
-        assert ("double" in words(round_.legal_actions("p", 1))) is offered, balance
+    assert offered_by_balance("6S 9D 5H 8C 2C", "double") == {1000: False, 1999: False, 2000: True}
 
 
 def test_a_double_the_coins_do_not_cover_is_rejected_when_decided() -> None:
@@ -310,11 +316,7 @@ def test_a_split_hand_cannot_be_split_again() -> None:
 
 
 def test_split_is_offered_only_with_enough_free_coins() -> None:
-    for balance, offered in ((1000, False), (1999, False), (2000, True)):
-        round_, _ = boundless_round("8S 6D 8H TC")
-        seat(round_, "p", balance=balance)
-        round_.deal()
-        assert ("split" in words(round_.legal_actions("p", 1))) is offered, balance
+    assert offered_by_balance("8S 6D 8H TC", "split") == {1000: False, 1999: False, 2000: True}
 
 
 def test_a_split_the_coins_do_not_cover_is_rejected_when_decided() -> None:
