@@ -17,6 +17,12 @@ from boundless.titles import load_game
 START = 100_000
 
 
+def assert_said(text: str, *lines: str) -> None:
+    """Each of ``lines`` appears in the console's ``text`` (the ones missing are named)."""
+    missing = [line for line in lines if line not in text]
+    assert not missing, missing
+
+
 def text_console(width: int) -> tuple[Console, io.StringIO]:
     """A plain-text console writing to a buffer (no colour, no terminal)."""
     out = io.StringIO()

@@ -14,7 +14,7 @@ from pathlib import Path
 
 import pytest
 import typer
-from play_helpers import START, Keys, play_app, play_title, text_console
+from play_helpers import START, Keys, assert_said, play_app, play_title, text_console
 from rich.console import Console
 from typer.testing import CliRunner
 
@@ -309,12 +309,15 @@ def test_console_game_reprompts_on_bad_input() -> None:
     driver = _run(keyboard, console, seed=4, rounds=4)
     text = out.getvalue()
     # bad amounts, then the engine's own limit messages
-    assert "'abc' is not an amount" in text
-    assert "main play 5,000.00 is outside the table limits 1.00..1,000.00" in text
-    assert "side option Poker Trio of 200.00 is outside 1.00..100.00" in text
-    # an unknown action, then an action this title never allows, then a legal one
-    assert "unknown action 'x'; choose hit (h), stand (s)" in text
-    assert "surrender 20% is not allowed now; allowed: hit (h), stand (s)" in text
+    assert_said(
+        text,
+        "'abc' is not an amount",
+        "main play 5,000.00 is outside the table limits 1.00..1,000.00",
+        "side option Poker Trio of 200.00 is outside 1.00..100.00",
+        # an unknown action, then an action this title never allows, then a legal one
+        "unknown action 'x'; choose hit (h), stand (s)",
+        "surrender 20% is not allowed now; allowed: hit (h), stand (s)",
+    )
     assert text.count("Enter = same play (main 10.00 + Poker Trio 1.00)") == 3
     # the table: shuffle, burn, side options with rounds left, cards, bots, steps, dealer
     assert "Commitment (SHA-256): " in text and "Burn: the facilitator reveals" in text

@@ -14,7 +14,7 @@ import random
 from collections.abc import Sequence
 
 import pytest
-from play_helpers import START, Keys, play_app, play_title, text_console
+from play_helpers import START, Keys, assert_said, play_app, play_title, text_console
 from rich.console import Console
 from typer.testing import CliRunner
 
@@ -88,10 +88,13 @@ def test_the_side_bet_choice_is_asked_again_until_the_engine_accepts_it() -> Non
     keys = Keys(console, offer=["1", "x", "9 1", "2 2", "2 4"])
     driver = _run("boo-bucks", keys, console, seed=2, rounds=1)
     text = out.getvalue()
-    assert "choose exactly 2 side bets to offer, got 1" in text
-    assert "'x': type 2 numbers from the list" in text
-    assert "'9 1': the numbers run from 1 to 6" in text
-    assert "'2 2': choose 2 different side bets" in text
+    assert_said(
+        text,
+        "choose exactly 2 side bets to offer, got 1",
+        "'x': type 2 numbers from the list",
+        "'9 1': the numbers run from 1 to 6",
+        "'2 2': choose 2 different side bets",
+    )
     assert (
         "Side bets on offer this round: Jack A-Tack (with the dealer's cards), Match the Dealer"
         in text
@@ -150,11 +153,14 @@ def test_the_spot_choice_is_asked_again_until_it_is_usable() -> None:
     )
     play_title("unlimited", keys, console, seed=1, rounds=1, bots=0, rules=limited)
     text = out.getvalue()
-    assert "there is no spot 4: the table has spots 1 2 3" in text
-    assert "'1 1' names a spot twice" in text
-    assert "'a': type spot numbers" in text
-    assert "a player may play at most 2 spots" in text
-    assert "you (spot 2): main bet" in text
+    assert_said(
+        text,
+        "there is no spot 4: the table has spots 1 2 3",
+        "'1 1' names a spot twice",
+        "'a': type spot numbers",
+        "a player may play at most 2 spots",
+        "you (spot 2): main bet",
+    )
 
 
 def test_unlimited_shows_surrender_20_when_the_chart_splits_the_pair() -> None:

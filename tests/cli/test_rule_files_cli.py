@@ -7,6 +7,7 @@ from pathlib import Path
 
 import pytest
 import typer
+from cli_helpers import SIX_FIVE
 from typer.testing import CliRunner
 
 from boundless.cli import (
@@ -18,16 +19,6 @@ from boundless.cli import (
 )
 
 runner = CliRunner()
-
-SIX_FIVE = """extends = "boundless"
-
-[title]
-key = "six-five"
-name = "Boundless at 6:5"
-
-[payouts]
-blackjack = "6:5"
-"""
 
 
 def app() -> typer.Typer:
