@@ -10,11 +10,18 @@ does.
 from __future__ import annotations
 
 import io
-import random
 from collections.abc import Sequence
 
 import pytest
-from play_helpers import START, Keys, assert_said, play_app, play_title, text_console
+from play_helpers import (
+    START,
+    Keys,
+    RandomPlayer,
+    assert_said,
+    play_app,
+    play_title,
+    text_console,
+)
 from rich.console import Console
 from typer.testing import CliRunner
 
@@ -24,15 +31,12 @@ from boundless.cli.table_driver import TableDriver
 from boundless.cli.table_events import SideBetsOffered, TableEvent
 from boundless.cli.table_seats import (
     BetOffer,
-    InsuranceOffer,
     Seat,
-    SeatView,
     SideBetChoice,
     SpotBet,
 )
 from boundless.core.bots import Policy
 from boundless.core.random_source import SeededSource
-from boundless.core.round import Action
 from boundless.titles import load_game, shipped_title_keys
 
 S20_MENU = "[bold]u[/bold]=surrender 20%"
@@ -189,12 +193,11 @@ def test_parse_spots() -> None:
 # ---- the driver with scripted players on every title ----------------------------------------
 
 
-class RandomPlayer:
+class ShuffledSpots(RandomPlayer):
     """Random bets on random spots, random side bets and offers, any legal action."""
 
     def __init__(self, seed: int) -> None:
-        self.random = random.Random(seed)
-        self.rejections: list[str] = []
+        super().__init__(seed, side_chance=0.5, silent=0.15)
         self.offers: list[tuple[str, ...]] = []
 
     def choose_side_bets(self, choice: SideBetChoice) -> Sequence[str]:
@@ -205,36 +208,17 @@ class RandomPlayer:
     def bet(self, offer: BetOffer) -> Sequence[SpotBet]:
         count = self.random.randint(1, offer.max_spots)
         spots = sorted(self.random.sample(list(offer.spots), count))
-        bets = []
-        for spot in spots:
-            main = offer.unit_amount * self.random.randint(0, 20)
-            sides = {
-                option.key: option.min_amount * self.random.randint(1, 3)
-                for option in offer.side_options
-                if self.random.random() < 0.5
-            }
-            if not main and not sides:
-                main = offer.min_main_amount
-            bets.append(SpotBet(spot, main, sides))
-        return bets
-
-    def insurance(self, offer: InsuranceOffer) -> bool:
-        return self.random.random() < 0.5
-
-    def decide(self, view: SeatView) -> Action | None:
-        if self.random.random() < 0.15:
-            return None
-        return self.random.choice(sorted(view.legal))
-
-    def rejected(self, message: str) -> None:
-        self.rejections.append(message)
+        return [
+            self.spot_bet(offer, spot, offer.unit_amount * self.random.randint(0, 20))
+            for spot in spots
+        ]
 
 
 @pytest.mark.parametrize("title", TITLES)
 def test_the_driver_plays_every_title_and_conserves_coins(title: str) -> None:
     rules, chart = load_game(title)
     events: list[TableEvent] = []
-    player = RandomPlayer(7)
+    player = ShuffledSpots(7)
     seats = [Seat("p", "P", player, START, host=True)]
     if rules.table.shared:
         seats += bot_seats(3, START, side_bets=bool(rules.side_bets))
@@ -258,7 +242,7 @@ def test_the_driver_plays_every_title_and_conserves_coins(title: str) -> None:
 def test_a_triggered_bonus_wheel_spins_from_the_tables_random_source() -> None:
     rules, chart = load_game("boo-bucks")
 
-    class WheelPlayer(RandomPlayer):
+    class WheelPlayer(ShuffledSpots):
         def choose_side_bets(self, choice: SideBetChoice) -> Sequence[str]:
             return ("bonus_spin_xtreme", "trifecta")
 
@@ -287,7 +271,7 @@ def test_bots_spread_over_the_spots_and_skip_side_bets_only_without_side_bets() 
     assert Policy.SIDE_BETS in {spec.policy for spec in bot_lineup(5)}
     assert Policy.SIDE_BETS not in {spec.policy for spec in bot_lineup(5, side_bets=False)}
     rules, chart = load_game("unlimited")
-    seats = [Seat("h", "H", RandomPlayer(2), START, host=True), *bot_seats(6, START, False)]
+    seats = [Seat("h", "H", ShuffledSpots(2), START, host=True), *bot_seats(6, START, False)]
     driver = TableDriver(rules, chart, SeededSource(1), seats)
     report = driver.play_round()
     assert report is not None
