@@ -10,6 +10,7 @@ from alembic.config import Config
 from sqlalchemy import Connection, Engine
 
 from boundless.ledger import make_engine, upgrade_database
+from boundless.ledger.database import alembic_config as ledger_alembic_config
 
 VERSION_TABLE = "server_alembic_version"
 MIGRATION_LOCK_ID = 0x1ED6E6  # PostgreSQL advisory lock held while migrating (ledger: ...E5)
@@ -23,12 +24,11 @@ def include_name(name: str | None, type_: str, _parent: Any) -> bool:
 
 
 def alembic_config(connection: Connection | None = None) -> Config:
-    config = Config()
+    """The ledger's Alembic config, pointed at the server's migrations and version table."""
+    config = ledger_alembic_config(connection)
     location = resources.files("boundless.server.storage") / "migrations"
     config.set_main_option("script_location", str(location))
     config.set_main_option("version_table", VERSION_TABLE)
-    if connection is not None:
-        config.attributes["connection"] = connection
     return config
 
 
