@@ -10,7 +10,7 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from tests.server.live import Client, LiveServer, assert_books, start_server
+from tests.server.live import Client, LiveServer, assert_books, serving
 
 TYPES = ["hello", "join", "leave", "bet", "insurance", "decide", "choose_side_bets", "resync"]
 json_values = st.recursive(
@@ -85,9 +85,8 @@ frames = st.one_of(
 
 @pytest.fixture(scope="module")
 def live(tmp_path_factory: pytest.TempPathFactory) -> Iterator[LiveServer]:
-    server = start_server(tmp_path_factory.mktemp("malformed"))
-    yield server
-    server.stop()
+    with serving(tmp_path_factory.mktemp("malformed")) as server:
+        yield server
 
 
 @pytest.fixture(scope="module")

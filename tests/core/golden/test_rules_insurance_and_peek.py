@@ -46,9 +46,7 @@ def test_no_insurance_against_any_other_up_card(up: str) -> None:
 
 
 def test_insurance_costs_half_the_main_bet() -> None:
-    round_, _ = boundless_round("9S AD 7H 6C")
-    seat(round_, "p", main=3000, balance=10_000)
-    round_.deal()
+    round_, _ = dealt(BOUNDLESS, "9S AD 7H 6C", main=3000, balance=10_000)
     round_.take_insurance("p", 1)
     assert staked(round_, "p") == 4500
     assert player_view(round_, "p")["player"]["free_coins"] == 5500
@@ -101,16 +99,13 @@ def test_no_even_money_in_boundless() -> None:
 
 
 def test_insurance_needs_enough_free_coins() -> None:
-    round_, shoe = boundless_round("9S AD 7H 6C")
-    seat(round_, "p", main=1000, balance=1499)  # 499 free, insurance costs 500
-    round_.deal()
+    # 499 free, insurance costs 500
+    round_, shoe = dealt(BOUNDLESS, "9S AD 7H 6C", main=1000, balance=1499)
     assert not round_.can_take_insurance("p", 1)
     with unchanged(round_, shoe), pytest.raises(InsufficientCoinsError, match="insurance"):
         round_.take_insurance("p", 1)
 
-    round_, _ = boundless_round("9S AD 7H 6C")
-    seat(round_, "p", main=1000, balance=1500)
-    round_.deal()
+    round_, _ = dealt(BOUNDLESS, "9S AD 7H 6C", main=1000, balance=1500)
     round_.take_insurance("p", 1)
     assert staked(round_, "p") == 1500
 

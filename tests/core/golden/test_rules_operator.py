@@ -156,9 +156,7 @@ def test_cancel_voids_winnings_already_paid_during_the_round() -> None:
 
 
 def test_cancel_while_paused() -> None:
-    round_, _ = boundless_round("8S 6D 8H TC")
-    seat(round_, "p", sides={"pair": 100})
-    round_.deal()
+    round_, _ = dealt(BOUNDLESS, "8S 6D 8H TC", sides={"pair": 100})
     round_.pause("supervisor called")
     round_.cancel("no quick fix")
     assert round_.phase == "cancelled"

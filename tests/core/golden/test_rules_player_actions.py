@@ -10,7 +10,6 @@ from golden_helpers import (
     BOUNDLESS,
     Hand,
     assert_rejected,
-    boundless_round,
     dealer,
     dealt,
     decided,
@@ -19,7 +18,6 @@ from golden_helpers import (
     net,
     played,
     result,
-    seat,
     staked,
     step_cards,
     unchanged,
@@ -204,9 +202,7 @@ def test_double_is_offered_only_with_enough_free_coins() -> None:
 
 
 def test_a_double_the_coins_do_not_cover_is_rejected_when_decided() -> None:
-    round_, shoe = boundless_round("6S 9D 5H 8C 2C 3D")
-    seat(round_, "p", balance=1000)  # everything is on the main bet
-    round_.deal()
+    round_, shoe = dealt(BOUNDLESS, "6S 9D 5H 8C 2C 3D", balance=1000)  # all on the main bet
     with unchanged(round_, shoe), pytest.raises(InsufficientCoinsError):
         round_.decide("p", 1, "double")
 
@@ -224,15 +220,12 @@ def test_coins_already_committed_in_the_round_count_against_doubles_and_splits()
     assert_rejected(round_, shoe, "p", "double")
 
     # Insurance and side options also use up free coins.
-    round_, _ = boundless_round("6S AD 5H 7C 2C")
-    seat(round_, "p", balance=2400)  # 1400 free, insurance 500 leaves 900 < 1000
-    round_.deal()
+    # 1400 free, insurance 500 leaves 900 < 1000
+    round_, _ = dealt(BOUNDLESS, "6S AD 5H 7C 2C", balance=2400)
     round_.take_insurance("p", 1)
     round_.close_insurance()
     assert words(round_.legal_actions("p", 1)) == {"hit", "stand"}
-    round_, _ = boundless_round("6S 9D 5H 7C 2C")
-    seat(round_, "p", balance=1100, sides={"pair": 100})
-    round_.deal()
+    round_, _ = dealt(BOUNDLESS, "6S 9D 5H 7C 2C", sides={"pair": 100}, balance=1100)
     assert words(round_.legal_actions("p", 1)) == {"hit", "stand", "surrender"}
 
 

@@ -31,9 +31,7 @@ from boundless.core.round.views import player_view
 
 def test_insurance_is_offered_against_an_ace_and_costs_half_the_bet() -> None:
     # 9S 7H = 16 against AD; the dealer's second card 6C makes soft 17: insurance lost.
-    round_, _ = new_round(UNLIMITED, "9S AD 7H 6C")
-    bet(round_, "p", 1, main=3000, balance=10_000)
-    round_.deal()
+    round_, _ = dealt(UNLIMITED, "9S AD 7H 6C", main=3000, balance=10_000)
     assert round_.phase == "insurance"
     assert player_view(round_, "p")["player"]["positions"][0]["insurance_offer"] == "insurance"
     round_.take_insurance("p", 1)
