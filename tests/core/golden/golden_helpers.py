@@ -171,6 +171,15 @@ def played(
     return round_, shoe
 
 
+def opened(game: str, cards: str, *keys: Key) -> tuple[SharedRound, Shoe]:
+    """A round of ``game`` from these cards with a bet of :data:`MAIN` (and :data:`BALANCE`
+    beyond the round) for each key: a player on spot 1, or ``(player, spot)``."""
+    round_, shoe = new_round(game, cards)
+    for player, spot in map(_key, keys):
+        bet(round_, player, spot)
+    return round_, shoe
+
+
 def seated(game: str, cards: str, *mains: int, balance: int = BALANCE) -> tuple[SharedRound, Shoe]:
     """A round of ``game`` from these cards in which p bets ``mains[0]`` on spot 1,
     ``mains[1]`` on spot 2, ... (0: no bet there), with ``balance`` beyond the round."""

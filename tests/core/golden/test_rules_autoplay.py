@@ -11,14 +11,13 @@ from golden_helpers import (
     BOUNDLESS,
     SKIP,
     Hand,
-    boundless_round,
     dealer,
     hand,
     hands,
+    opened,
     play,
     played,
     result,
-    seat,
     step_cards,
 )
 
@@ -86,9 +85,7 @@ def test_autoplay_plays_out_split_hands() -> None:
 def test_one_silent_player_among_active_ones_gets_the_cards_of_the_steps_it_hits() -> None:
     # Shared 2S 3H against 9D 8C. a: hits, hits, stands. b: silent (autoplay hits to > 11).
     # Step cards 4C, 2D, 5S: a takes 4C and 2D (11) then stands; b takes all three (16).
-    round_, _ = boundless_round("2S 9D 3H 8C 4C 2D 5S 7H")
-    seat(round_, "a")
-    seat(round_, "b")
+    round_, _ = opened(BOUNDLESS, "2S 9D 3H 8C 4C 2D 5S 7H", "a", "b")
     play(round_, {"a": ["hit", "hit", "stand"], "b": [SKIP, SKIP, SKIP]})
     assert hand(round_, "a") == Hand("2S 3H 4C 2D", 11, 1000, "lose", 0)
     assert hand(round_, "b") == Hand("2S 3H 4C 2D 5S", 16, 1000, "lose", 0)

@@ -16,6 +16,7 @@ from golden_helpers import (
     dealer,
     hand,
     net,
+    opened,
     play,
     played,
     rules_with,
@@ -70,8 +71,7 @@ def test_dealer_completes_the_hand_when_every_player_busted() -> None:
 
 
 def test_dealer_completes_the_hand_when_every_player_surrendered() -> None:
-    round_, _ = boundless_round("TS 6D 6H TC 5C")
-    seat(round_, "a")
+    round_, _ = opened(BOUNDLESS, "TS 6D 6H TC 5C", "a")
     seat(round_, "b", sides={"bust_bonus": 100})
     play(round_, {"a": ["surrender"], "b": ["surrender"]})
     assert dealer(round_) == "6D TC 5C"

@@ -16,6 +16,7 @@ from golden_helpers import (
     dealt,
     hand,
     net,
+    opened,
     paid,
     play,
     played,
@@ -121,8 +122,7 @@ def test_insurance_can_be_bought_once_and_only_in_the_window() -> None:
 
 
 def test_a_side_option_only_player_is_not_offered_insurance() -> None:
-    round_, shoe = boundless_round("9S AD 7H 6C")
-    seat(round_, "seated")
+    round_, shoe = opened(BOUNDLESS, "9S AD 7H 6C", "seated")
     seat(round_, "side", main=0, sides={"pair": 100})
     round_.deal()
     assert not round_.can_take_insurance("side", 1)

@@ -15,6 +15,7 @@ from golden_helpers import (
     boundless_round,
     dealt,
     hands,
+    opened,
     play,
     played,
     result,
@@ -52,8 +53,7 @@ from boundless.core.round import SharedRound
 def test_bets_outside_the_rules_are_rejected_and_change_nothing(
     main: int, sides: dict[str, int], error: type[Exception], words: str
 ) -> None:
-    round_, shoe = boundless_round("TS 9D 9H 8C")
-    seat(round_, "other")
+    round_, shoe = opened(BOUNDLESS, "TS 9D 9H 8C", "other")
     with unchanged(round_, shoe), pytest.raises(error, match=words):
         round_.place_bet("p", 1, main, sides, free_amount=100_000)
 
@@ -68,8 +68,7 @@ def test_smallest_and_largest_bets_are_accepted() -> None:
 
 
 def test_one_main_play_per_player_on_the_one_spot() -> None:
-    round_, shoe = boundless_round("TS 9D 9H 8C")
-    seat(round_, "p")
+    round_, shoe = opened(BOUNDLESS, "TS 9D 9H 8C", "p")
     with unchanged(round_, shoe):
         with pytest.raises(InvalidBetError, match="already has a bet"):
             round_.place_bet("p", 1, 1000, {}, free_amount=100_000)
@@ -107,8 +106,7 @@ def test_money_is_integer_minor_units_everywhere() -> None:
 
 
 def test_decisions_outside_the_decision_phase_are_rejected() -> None:
-    round_, shoe = boundless_round("TS 9D 6H 8C 5C")
-    seat(round_, "p")
+    round_, shoe = opened(BOUNDLESS, "TS 9D 6H 8C 5C", "p")
     with unchanged(round_, shoe), pytest.raises(PhaseError):
         round_.decide("p", 1, "hit")
     round_.deal()

@@ -14,6 +14,7 @@ from golden_helpers import (
     decided,
     hands,
     net,
+    opened,
     paid,
     play,
     played,
@@ -73,8 +74,7 @@ def test_pause_freezes_the_decisions_and_resume_continues_where_it_stopped() -> 
 
 
 def test_pause_in_the_betting_and_insurance_windows_accepts_nothing() -> None:
-    round_, shoe = boundless_round("9S AD 7H 6C TC")
-    seat(round_, "p")
+    round_, shoe = opened(BOUNDLESS, "9S AD 7H 6C TC", "p")
     round_.pause()
     _rejected_while_paused(
         round_, shoe, lambda: round_.place_bet("q", 1, 1000, {}, free_amount=10_000)

@@ -19,6 +19,7 @@ from golden_helpers import (
     hand,
     hands,
     net,
+    opened,
     play,
     played,
     result,
@@ -172,9 +173,7 @@ def test_split_aces_second_hand_and_a_hitting_player_share_the_next_step_card() 
     # a splits aces: hand 1 takes step 1 card 5C (soft 16, stands: one card); at step 2
     # hand 2 takes 9D with no decision, the same card that b's second hit takes.
     # b: AS AH 5C = soft 17, then 9D = hard 16. Dealer 7D TC = 17.
-    round_, _ = boundless_round("AS 7D AH TC 5C 9D 4S")
-    seat(round_, "a")
-    seat(round_, "b")
+    round_, _ = opened(BOUNDLESS, "AS 7D AH TC 5C 9D 4S", "a", "b")
     play(round_, {"a": ["split"], "b": ["hit", "hit", "stand"]})
     assert step_cards(round_) == ["5C", "9D"]
     assert hands(round_, "a") == [
@@ -186,9 +185,7 @@ def test_split_aces_second_hand_and_a_hitting_player_share_the_next_step_card() 
 
 
 def test_no_card_is_drawn_for_a_step_in_which_nobody_takes_one() -> None:
-    round_, shoe = boundless_round("TS 9D 8H 7C 4C")
-    seat(round_, "a")
-    seat(round_, "b")
+    round_, shoe = opened(BOUNDLESS, "TS 9D 8H 7C 4C", "a", "b")
     play(round_, {"a": ["stand"], "b": [SKIP]})  # b's autoplay stands on 18
     assert step_cards(round_) == []
     assert dealer(round_) == "9D 7C 4C"  # the dealer's draw is the fifth card

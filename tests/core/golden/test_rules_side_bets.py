@@ -14,6 +14,7 @@ from golden_helpers import (
     drawn,
     hand,
     net,
+    opened,
     play,
     played,
     result,
@@ -33,8 +34,7 @@ def side_only_result(key: str, player: str, up: str, hole: str = "7C", extra: st
     """Deal ``player`` (two cards) against ``up``/``hole`` to a seated player and a
     side-option-only player betting 100 on ``key``; returns the side bet's result."""
     first, second = player.split()
-    round_, _ = boundless_round(f"{first} {up} {second} {hole}{extra}")
-    seat(round_, "seated")
+    round_, _ = opened(BOUNDLESS, f"{first} {up} {second} {hole}{extra}", "seated")
     seat(round_, "s", main=0, sides={key: 100})
     play(round_)
     return side(round_, "s", 1, key)
@@ -213,8 +213,7 @@ def test_the_four_side_options_pay_independently_in_one_round() -> None:
 
 
 def test_a_side_option_only_player_sees_the_shared_cards_and_has_no_hand() -> None:
-    round_, shoe = boundless_round("8S 6D 8H TC 3C 9S")
-    seat(round_, "seated")
+    round_, shoe = opened(BOUNDLESS, "8S 6D 8H TC 3C 9S", "seated")
     seat(round_, "s", main=0, sides={"pair": 100, "bust_bonus": 100})
     round_.deal()
     view = player_view(round_, "s")

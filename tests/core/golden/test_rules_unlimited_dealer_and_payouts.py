@@ -20,6 +20,7 @@ from golden_helpers import (
     hands,
     net,
     new_round,
+    opened,
     paid_by_stage,
     play,
     played,
@@ -71,10 +72,7 @@ def test_the_dealer_hits_16_or_less_and_stands_on_17_or_more(dealer_cards: str, 
 def test_a_dealer_bust_pays_every_unresolved_hand_and_busted_hands_still_lose() -> None:
     """Spot 1 (TS 2D = 12 against 6H): a stands, b hits KC and busts. Spot 2 (8C 5S = 13): c
     stands. The dealer takes TD (16) and KS: 26, bust."""
-    round_, _ = new_round(UNLIMITED, "TS 8C 6H 2D 5S KC TD KS")
-    bet(round_, "a", 1)
-    bet(round_, "b", 1)
-    bet(round_, "c", 2)
+    round_, _ = opened(UNLIMITED, "TS 8C 6H 2D 5S KC TD KS", "a", "b", ("c", 2))
     play(round_, {("a", 1): ["stand"], ("b", 1): ["hit"], ("c", 2): ["stand"]})
     assert dealer(round_) == "6H TD KS"
     assert hand(round_, "a", 1) == Hand("TS 2D", 12, 1000, "win", 2000)
@@ -83,8 +81,7 @@ def test_a_dealer_bust_pays_every_unresolved_hand_and_busted_hands_still_lose() 
 
 
 def test_a_busted_hand_loses_even_when_the_dealer_busts_later() -> None:
-    round_, _ = new_round(UNLIMITED, "TS 6H 6D KC TD KS")
-    bet(round_, "a", 1)
+    round_, _ = opened(UNLIMITED, "TS 6H 6D KC TD KS", "a")
     play(round_, {("a", 1): ["hit"]})
     assert dealer(round_) == "6H TD KS"
     assert hand(round_, "a", 1) == Hand("TS 6D KC", 26, 1000, "lose", 0)
@@ -111,9 +108,7 @@ def test_an_ace_counts_one_when_eleven_would_bust() -> None:
 
 @pytest.mark.parametrize("up", ["2D", "3D", "4D", "5D", "6D", "7D", "8D", "9D"])
 def test_a_blackjack_is_paid_three_to_two_at_once_against_two_to_nine(up: str) -> None:
-    round_, _ = new_round(UNLIMITED, f"AS 9H {up} KD 7C TC TD TH")
-    bet(round_, "a", 1)
-    bet(round_, "b", 2)
+    round_, _ = opened(UNLIMITED, f"AS 9H {up} KD 7C TC TD TH", "a", ("b", 2))
     round_.deal()
     # Paid with the deal, before any decision on spot 2 and before the dealer's second card.
     assert paid_by_stage(round_) == [("blackjack_at_once", {"a@1": 2500})]
@@ -134,8 +129,7 @@ def test_a_blackjack_is_paid_three_to_two_at_once_against_two_to_nine(up: str) -
 def test_a_blackjack_against_a_ten_value_up_card_waits_for_the_dealers_hand(
     up: str, second: str, outcome: str, payout: int
 ) -> None:
-    round_, _ = new_round(UNLIMITED, f"AS {up} KH {second}")
-    bet(round_, "a", 1)
+    round_, _ = opened(UNLIMITED, f"AS {up} KH {second}", "a")
     round_.deal()
     assert paid_by_stage(round_) == []
     assert round_.phase == "dealer"  # no decision is needed: the dealer plays at once
@@ -145,8 +139,7 @@ def test_a_blackjack_against_a_ten_value_up_card_waits_for_the_dealers_hand(
 
 
 def test_a_blackjack_beats_a_dealer_twenty_one_of_three_cards() -> None:
-    round_, _ = new_round(UNLIMITED, "AS TC KD 5H 6S")
-    bet(round_, "a", 1)
+    round_, _ = opened(UNLIMITED, "AS TC KD 5H 6S", "a")
     play(round_)
     assert dealer(round_) == "TC 5H 6S"
     assert hand(round_, "a", 1) == Hand("AS KD", 21, 1000, "blackjack", 2500)
@@ -205,9 +198,7 @@ def test_split_aces_twenty_one_is_no_blackjack_and_loses_only_the_bet_to_a_deale
 
 def test_the_dealer_completes_the_hand_when_every_hand_is_bust_or_surrendered() -> None:
     # Spot 1 a busts (TS 6D KC); spot 2 b surrenders (9C 7H against 9H). Dealer 9H 5S 3D = 17.
-    round_, _ = new_round(UNLIMITED, "TS 9C 9H 6D 7H KC 5S 3D")
-    bet(round_, "a", 1)
-    bet(round_, "b", 2)
+    round_, _ = opened(UNLIMITED, "TS 9C 9H 6D 7H KC 5S 3D", "a", ("b", 2))
     play(round_, {("a", 1): ["hit"], ("b", 2): ["surrender"]})
     assert dealer(round_) == "9H 5S 3D"
     assert hand(round_, "b", 2) == Hand("9C 7H", 16, 1000, "surrender", 500)

@@ -12,7 +12,6 @@ import pytest
 from golden_helpers import (
     UNLIMITED,
     Hand,
-    bet,
     dealer,
     dealt,
     decided,
@@ -20,7 +19,7 @@ from golden_helpers import (
     hand,
     hands,
     net,
-    new_round,
+    opened,
     paid_by_stage,
     play,
     played,
@@ -103,9 +102,7 @@ def test_split_hands_are_dealt_and_played_one_after_the_other() -> None:
     """8S 8D against 6H. a splits: hand 1 takes 3C, hits 9C (20) and stands, and hand 2 takes
     that step's card TD (18); b on the same spot takes Surrender 20% and no card.
     The dealer takes TH (16) and 8C: bust."""
-    round_, _ = new_round(UNLIMITED, "8S 6H 8D 3C 9C TD TH 8C")
-    bet(round_, "a", 1)
-    bet(round_, "b", 1)
+    round_, _ = opened(UNLIMITED, "8S 6H 8D 3C 9C TD TH 8C", "a", "b")
     play(round_, {("a", 1): ["split", "hit", "stand", "stand"], ("b", 1): ["surrender20"]})
     assert step_cards(round_, 1) == ["3C", "9C", "TD"]
     assert drawn(round_, "a", 1) == ["3C", "9C", "TD"]
