@@ -44,24 +44,17 @@ def _options(pair: str, up: str) -> frozenset[Action]:
     return round_.legal_actions("p", 1)
 
 
+# Pair against up card, where the chart splits (88 v T: Rp, surrender else split; the split is
+# offered) and where it does not.
+CHART_SPLITS = {
+    True: "88v6 88vT 88vA AAvA 44v5 99v6 77v7",
+    False: "44v4 99v7 55v6 22v8 77v8 TTv6 JJv6",
+}
+
+
 @pytest.mark.parametrize(
     ("pair", "up", "split"),
-    [
-        ("88", "6", True),
-        ("88", "T", True),  # chart Rp: surrender else split; the split is offered
-        ("88", "A", True),
-        ("AA", "A", True),
-        ("44", "5", True),
-        ("44", "4", False),
-        ("99", "6", True),
-        ("99", "7", False),
-        ("55", "6", False),
-        ("22", "8", False),
-        ("77", "7", True),
-        ("77", "8", False),
-        ("TT", "6", False),
-        ("JJ", "6", False),
-    ],
+    [(cell[:2], cell[3], split) for split, cells in CHART_SPLITS.items() for cell in cells.split()],
 )
 def test_split_is_offered_only_where_the_chart_splits(pair: str, up: str, split: bool) -> None:
     options = _options(pair, up)
