@@ -99,14 +99,15 @@ def over_the_titles(test: Callable[..., None]) -> Callable[..., None]:
     return PROPERTY_SETTINGS(given(st.data(), _games(), st.integers(0, 2**32))(test))  # type: ignore[no-any-return]
 
 
+def _fresh_round(data: st.DataObject, game: Game, seed: int) -> tuple[SharedRound, dict[str, int]]:
+    """:func:`_new_round` on a fresh eight-deck shoe shuffled from ``seed``."""
+    return _new_round(data, game, Shoe.shuffled(8, 0.75, SeededSource(seed)), seed)
+
+
 def _new_round(
-    data: st.DataObject, game: Game, seed: int, cards: Shoe | None = None
+    data: st.DataObject, game: Game, cards: Shoe, seed: int
 ) -> tuple[SharedRound, dict[str, int]]:
-    """A round of ``game`` with random bets, dealing from ``cards`` (default: a fresh eight-deck
-    shoe shuffled from ``seed``)."""
     rules, chart = game
-    if cards is None:
-        cards = Shoe.shuffled(8, 0.75, SeededSource(seed))
     offered = None
     if rules.side_bet_offer.mode == "player_chooses":
         offered = data.draw(
@@ -137,7 +138,7 @@ def test_cards_are_conserved_over_a_shoe(data: st.DataObject, game: Game, seed: 
     while not shoe.cut_card_out and rounds < 3:
         rounds += 1
         before = shoe.position
-        round_, _ = _new_round(data, game, seed, shoe)
+        round_, _ = _new_round(data, game, shoe, seed)
         _play(data, round_)
         used = _round_cards(round_)
         assert used == list(shoe.dealt()[before:])
@@ -147,7 +148,7 @@ def test_cards_are_conserved_over_a_shoe(data: st.DataObject, game: Game, seed: 
 
 @over_the_titles
 def test_coins_are_conserved_and_never_negative(data: st.DataObject, game: Game, seed: int) -> None:
-    round_, balances = _new_round(data, game, seed)
+    round_, balances = _fresh_round(data, game, seed)
     _play(data, round_)
     staked, paid = round_.staked(), round_.paid()
     assert (round_.book.free >= 0).all()
@@ -177,7 +178,7 @@ def test_coins_are_conserved_and_never_negative(data: st.DataObject, game: Game,
 def test_every_legal_sequence_ends_settled_or_cancelled(
     data: st.DataObject, game: Game, seed: int
 ) -> None:
-    round_, _ = _new_round(data, game, seed)
+    round_, _ = _fresh_round(data, game, seed)
     _play(data, round_, cancel=False)
     assert round_.phase == "settled"
     assert np.all(round_.book.pending == -1)
@@ -187,7 +188,7 @@ def test_every_legal_sequence_ends_settled_or_cancelled(
 def test_rebuilding_from_the_event_log_gives_the_same_round(
     data: st.DataObject, game: Game, seed: int
 ) -> None:
-    round_, _ = _new_round(data, game, seed)
+    round_, _ = _fresh_round(data, game, seed)
     _play(data, round_)
     rules, chart = game
     rebuilt = SharedRound.rebuild(rules, round_.events, chart)
@@ -213,7 +214,7 @@ def test_views_never_show_the_hole_card_or_an_undealt_card(
     data: st.DataObject, game: Game, seed: int
 ) -> None:
     shoe = Shoe.shuffled(8, 0.75, SeededSource(seed))
-    round_, _ = _new_round(data, game, seed, shoe)
+    round_, _ = _new_round(data, game, shoe, seed)
     round_.deal()
     while not round_.over:
         for player in round_.book.player_ids:
