@@ -24,33 +24,21 @@ from golden_helpers import (
     variant,
 )
 
-# Hands whose double or split the coins do not cover: the cards, the chart's move and its second
-# choice, the hand as it ends and the autoplay's moves.
+# Hands whose double or split the coins do not cover: the cards, the chart's move, its second
+# choice, the hand as it ends and (last) the autoplay's moves on it.
 SHORT_OF_COINS = [
-    pytest.param(
-        "8S 6C 8D TC TD",
-        "split",
-        "surrender20",
-        Hand("8S 8D", 16, 1000, "surrender20", 800),
-        [("surrender20", "autoplay", 1)],
-        id="split-becomes-surrender-20",
-    ),
-    pytest.param(
-        "6S 6H 5D 2C TC 9C",
-        "double",
-        "hit",
-        Hand("6S 5D 2C", 13, 1000, "win", 2000),
-        [("hit", "autoplay", 1), ("stand", "autoplay", 2)],
-        id="double-else-hit-hits",
-    ),
-    pytest.param(
-        "AS 3H 7D TC 5C",
-        "double",
-        "stand",
-        Hand("AS 7D", 18, 1000, "push", 1000),
-        [("stand", "autoplay", 1)],
-        id="double-else-stand-stands",
-    ),
+    ("8S 6C 8D TC TD", "split", "surrender20", Hand("8S 8D", 16, 1000, "surrender20", 800)),
+    ("6S 6H 5D 2C TC 9C", "double", "hit", Hand("6S 5D 2C", 13, 1000, "win", 2000)),
+    ("AS 3H 7D TC 5C", "double", "stand", Hand("AS 7D", 18, 1000, "push", 1000)),
+]
+AUTOPLAYED = [
+    [("surrender20", "autoplay", 1)],
+    [("hit", "autoplay", 1), ("stand", "autoplay", 2)],
+    [("stand", "autoplay", 1)],
+]
+CASES = [
+    pytest.param(*case, moves, id=f"{case[1]}-else-{case[2]}")
+    for case, moves in zip(SHORT_OF_COINS, AUTOPLAYED, strict=True)
 ]
 
 
@@ -75,7 +63,7 @@ def test_the_autoplay_splits_and_doubles_so_one_unit_becomes_four() -> None:
     ]
 
 
-@pytest.mark.parametrize(("cards", "action", "fallback", "expected", "autoplayed"), SHORT_OF_COINS)
+@pytest.mark.parametrize(("cards", "action", "fallback", "expected", "autoplayed"), CASES)
 def test_second_choices_when_the_coins_do_not_cover_the_autoplays_double_or_split(
     cards: str, action: str, fallback: str, expected: Hand, autoplayed: list[tuple[str, str, int]]
 ) -> None:
@@ -108,7 +96,7 @@ def test_the_autoplay_takes_over_after_the_players_own_decisions() -> None:
     assert hand(round_, "p", 1) == Hand("TS 2D 3C", 15, 1000, "lose", 0)
 
 
-@pytest.mark.parametrize(("cards", "action", "fallback", "expected", "autoplayed"), SHORT_OF_COINS)
+@pytest.mark.parametrize(("cards", "action", "fallback", "expected", "autoplayed"), CASES)
 def test_a_players_double_or_split_the_coins_no_longer_cover_falls_back_to_the_second_choice(
     cards: str, action: str, fallback: str, expected: Hand, autoplayed: list[tuple[str, str, int]]
 ) -> None:
