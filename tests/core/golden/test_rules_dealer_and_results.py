@@ -121,9 +121,7 @@ def test_dealer_completes_the_hand_for_a_table_of_side_option_players_only() -> 
     ],
 )
 def test_round_result(cards: str, actions: list[str], expected: Hand) -> None:
-    round_, _ = boundless_round(cards)
-    seat(round_, "p")
-    play(round_, {"p": actions})
+    round_, _ = played(BOUNDLESS, cards, *actions)
     assert hand(round_, "p") == expected
 
 

@@ -172,9 +172,7 @@ def test_dealer_blackjack_against_player_blackjack_is_a_push() -> None:
 
 def test_dealer_blackjack_takes_every_non_blackjack_hand_and_spares_blackjacks() -> None:
     # Same initial cards for all: a non-blackjack hand (TS 9H = 19) for every seated player.
-    round_, _ = boundless_round("TS AD 9H KC")
-    for player in ("a", "b", "c"):
-        seat(round_, player)
+    round_, _ = opened(BOUNDLESS, "TS AD 9H KC", "a", "b", "c")
     play(round_, insurance=["b"])
     assert hand(round_, "a") == Hand("TS 9H", 19, 1000, "lose", 0)
     assert hand(round_, "c") == Hand("TS 9H", 19, 1000, "lose", 0)

@@ -43,9 +43,7 @@ def test_pause_freezes_the_decisions_and_resume_continues_where_it_stopped() -> 
     # hand 1 8S 3C hits 2D (13) and stands, hand 2 takes 5S (13) and stands; dealer draws 9H.
     cards = "8S 6D 8H TC 3C 2D 5S 9H 7C"
     script = ["split", "hit", "stand", "stand"]
-    reference, _ = boundless_round(cards)
-    seat(reference, "p")
-    play(reference, {"p": list(script)})
+    reference, _ = played(BOUNDLESS, cards, *script)
 
     round_, shoe = decided(BOUNDLESS, cards, "split")
     round_.pause("dealer card jam")

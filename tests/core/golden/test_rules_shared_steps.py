@@ -61,9 +61,7 @@ def test_seated_players_are_offered_the_five_actions() -> None:
 
 
 def test_every_player_gets_the_same_two_initial_cards() -> None:
-    round_, _ = boundless_round("9S 6D 2H TC 5C")
-    for player in ("a", "b", "c"):
-        seat(round_, player)
+    round_, _ = opened(BOUNDLESS, "9S 6D 2H TC 5C", "a", "b", "c")
     seat(round_, "side-only", main=0, sides={"pair": 100})
     round_.deal()
     for player in ("a", "b", "c"):
@@ -83,9 +81,7 @@ def test_step_cards_go_to_exactly_the_players_who_took_a_card_at_that_step() -> 
     a stands at once, f surrenders, i never answers (autoplay stands on 16), s bets Pair only.
     The dealer then draws the next card, 2C: 6D TC 2C = 18.
     """
-    round_, shoe = boundless_round("8S 6D 8H TC 3C 2D 5S 9H 2C KS")
-    for player in "abcdefgi":
-        seat(round_, player)
+    round_, shoe = opened(BOUNDLESS, "8S 6D 8H TC 3C 2D 5S 9H 2C KS", *"abcdefgi")
     seat(round_, "s", main=0, sides={"pair": 100})
     round_.deal()
     script = {

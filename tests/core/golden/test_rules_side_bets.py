@@ -194,13 +194,8 @@ def test_side_options_are_available_up_to_their_last_round_in_the_shoe(
 def test_the_four_side_options_pay_independently_in_one_round() -> None:
     # Player 7S 7S, up 7S: perfect pair 30:1, suited 777 200:1, suited trips 100:1.
     # Player stands on 14 (autoplay); dealer 7S 9C = 16 draws KC: bust with 3 cards, 1:1.
-    round_, _ = boundless_round("7S 7S 7S 9C KC")
-    seat(
-        round_,
-        "p",
-        sides={"pair": 100, "bust_bonus": 100, "lucky_trio": 100, "poker_trio": 100},
-    )
-    play(round_)
+    every_side = {"pair": 100, "bust_bonus": 100, "lucky_trio": 100, "poker_trio": 100}
+    round_, _ = played(BOUNDLESS, "7S 7S 7S 9C KC", sides=every_side)
     assert side(round_, "p", 1, "pair") == ("win", "perfect_pair", 3100)
     assert side(round_, "p", 1, "lucky_trio") == ("win", "suited_777", 20100)
     assert side(round_, "p", 1, "poker_trio") == ("win", "suited_trips", 10100)

@@ -12,14 +12,12 @@ import pytest
 from golden_helpers import (
     UNLIMITED,
     Hand,
-    bet,
     dealer,
     dealt,
     decided,
     hand,
     hands,
     net,
-    new_round,
     opened,
     paid_by_stage,
     play,
@@ -155,9 +153,9 @@ def test_against_a_dealer_blackjack_only_the_original_bets_are_lost() -> None:
     Each player loses exactly the original bet: doubles and the split stake come back, also on
     a busted doubled hand.
     """
-    round_, _ = new_round(UNLIMITED, "6S 8H 7S TH 5D 8C 7D 9C 4D TC 3H 9D TD AC")
-    for player, spot in (("a", 1), ("b", 1), ("c", 2), ("d", 3)):
-        bet(round_, player, spot)
+    round_, _ = opened(
+        UNLIMITED, "6S 8H 7S TH 5D 8C 7D 9C 4D TC 3H 9D TD AC", "a", "b", ("c", 2), ("d", 3)
+    )
     play(
         round_,
         {

@@ -31,9 +31,7 @@ from boundless.core.round.views import player_view
 
 
 def test_three_spots_each_get_a_hand_and_the_dealer_has_one_position() -> None:
-    round_, _ = new_round(UNLIMITED, "2S 3S 4S 9H 5D 6D 7D TC")
-    for player, spot in (("a", 1), ("b", 2), ("c", 3)):
-        bet(round_, player, spot)
+    round_, _ = opened(UNLIMITED, "2S 3S 4S 9H 5D 6D 7D TC", "a", ("b", 2), ("c", 3))
     assert round_.rules.table.spots == 3
     round_.deal()
     assert {spot: " ".join(map(str, cards)) for spot, cards in round_.spot_cards.items()} == {
