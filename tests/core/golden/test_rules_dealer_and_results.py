@@ -22,7 +22,6 @@ from golden_helpers import (
     rules_with,
     seat,
     side,
-    staked,
 )
 
 from boundless.core.round.settlement import odds_payout
@@ -167,14 +166,6 @@ def test_half_refunds_on_an_odd_stake_are_rounded_down() -> None:
     rules = rules_with(limits={"unit_amount": 1, "min_main_amount": 1, "max_main_amount": 100_000})
     round_, _ = played(BOUNDLESS, "TS 9D 6H 8C", "surrender", main=101, rules=rules)
     assert hand(round_, "p").payout == 50
-
-
-def test_a_push_returns_exactly_the_stake_of_a_doubled_hand() -> None:
-    # 6S 5H = 11 doubles into 6C = 17 against the dealer's 17.
-    round_, _ = played(BOUNDLESS, "6S 9D 5H 8C 6C", "double")
-    assert hand(round_, "p") == Hand("6S 5H 6C", 17, 2000, "push", 2000)
-    assert staked(round_, "p") == 2000
-    assert net(round_, "p") == 0
 
 
 def test_the_documented_maximum_rtp_is_recorded_with_the_title() -> None:

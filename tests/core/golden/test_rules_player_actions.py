@@ -127,12 +127,22 @@ def test_surrender_never_after_a_split() -> None:
 # ---- double down --------------------------------------------------------------------------
 
 
-def test_double_doubles_the_stake_and_takes_exactly_one_card() -> None:
-    # 6S 5H = 11 doubles into TC = 21; dealer 9D 7C = 16 draws 8S = 24, bust.
-    round_, _ = played(BOUNDLESS, "6S 9D 5H 7C TC 8S", "double")
-    assert hand(round_, "p") == Hand("6S 5H TC", 21, 2000, "win", 4000)
+@pytest.mark.parametrize(
+    ("cards", "expected", "won"),
+    [
+        # 6S 5H = 11 doubles into TC = 21; dealer 9D 7C = 16 draws 8S = 24, bust.
+        pytest.param("6S 9D 5H 7C TC 8S", Hand("6S 5H TC", 21, 2000, "win", 4000), 2000, id="win"),
+        # 6S 5H = 11 doubles into 6C = 17 against the dealer's 17: the doubled stake comes back.
+        pytest.param("6S 9D 5H 8C 6C", Hand("6S 5H 6C", 17, 2000, "push", 2000), 0, id="push"),
+    ],
+)
+def test_double_doubles_the_stake_and_takes_exactly_one_card(
+    cards: str, expected: Hand, won: int
+) -> None:
+    round_, _ = played(BOUNDLESS, cards, "double")
+    assert hand(round_, "p") == expected
     assert staked(round_, "p") == 2000
-    assert net(round_, "p") == 2000
+    assert net(round_, "p") == won
 
 
 def test_a_doubled_hand_stands_after_its_one_card_even_on_a_low_total() -> None:
