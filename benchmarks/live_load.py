@@ -51,10 +51,9 @@ from boundless.ledger import (
     grant_key,
     make_engine,
     make_session_factory,
-    upgrade_database,
 )
 from boundless.server.players.service import hash_token
-from boundless.server.storage.database import upgrade_server_database
+from boundless.server.storage.database import migrated_engine
 from boundless.server.storage.models import Player, utc_now
 
 TABLE = "boundless-1"
@@ -78,9 +77,7 @@ def free_port() -> int:
 # ---- players -------------------------------------------------------------------------------
 def seed_players(database_url: str, count: int) -> list[tuple[str, str]]:
     """``count`` players with tokens and coins, written straight to the database."""
-    engine = make_engine(database_url)
-    upgrade_database(engine)
-    upgrade_server_database(engine)
+    engine = migrated_engine(database_url)
     players = [(f"load{index:06d}", secrets.token_urlsafe(16)) for index in range(count)]
     now = utc_now()
     with make_session_factory(engine).begin() as session:

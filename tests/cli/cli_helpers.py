@@ -8,6 +8,17 @@ from typer.testing import CliRunner
 
 from boundless.cli.main import app
 
+# A rule-set file that extends the shipped Boundless title and pays a blackjack 6:5.
+SIX_FIVE = """extends = "boundless"
+
+[title]
+key = "six-five"
+name = "Boundless at 6:5"
+
+[payouts]
+blackjack = "6:5"
+"""
+
 
 @dataclass(frozen=True)
 class Outcome:

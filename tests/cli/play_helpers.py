@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import io
+import random
 from collections.abc import Callable
 
 import typer
@@ -10,11 +11,52 @@ from rich.console import Console
 
 from boundless.cli import play_commands
 from boundless.cli.table_driver import TableDriver
+from boundless.cli.table_seats import BetOffer, InsuranceOffer, SeatView, SpotBet
 from boundless.core.random_source import SeededSource
+from boundless.core.round import Action
 from boundless.core.rules import RuleSet
 from boundless.titles import load_game
 
 START = 100_000
+
+
+class RandomPlayer:
+    """A seeded random player: side bets on a spot each with chance ``side_chance``, random
+    insurance, any legal action or, with chance ``silent``, none (left to the autoplay)."""
+
+    def __init__(self, seed: int, side_chance: float, silent: float) -> None:
+        self.random = random.Random(seed)
+        self.rejections: list[str] = []
+        self.side_chance = side_chance
+        self.silent = silent
+
+    def spot_bet(self, offer: BetOffer, spot: int, main: int) -> SpotBet:
+        """``main`` on ``spot`` with random side bets; the table's minimum if both are none."""
+        sides = {
+            option.key: option.min_amount * self.random.randint(1, 3)
+            for option in offer.side_options
+            if self.random.random() < self.side_chance
+        }
+        if not main and not sides:
+            main = offer.min_main_amount
+        return SpotBet(spot, main, sides)
+
+    def insurance(self, offer: InsuranceOffer) -> bool:
+        return self.random.random() < 0.5
+
+    def decide(self, view: SeatView) -> Action | None:
+        if self.random.random() < self.silent:
+            return None
+        return self.random.choice(sorted(view.legal))
+
+    def rejected(self, message: str) -> None:
+        self.rejections.append(message)
+
+
+def assert_said(text: str, *lines: str) -> None:
+    """Each of ``lines`` appears in the console's ``text`` (the ones missing are named)."""
+    missing = [line for line in lines if line not in text]
+    assert not missing, missing
 
 
 def text_console(width: int) -> tuple[Console, io.StringIO]:

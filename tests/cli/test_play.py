@@ -7,14 +7,13 @@ runs with a Rich console writing to a string and a fake keyboard.
 from __future__ import annotations
 
 import io
-import random
 import re
 from collections.abc import Callable, Sequence
 from pathlib import Path
 
 import pytest
 import typer
-from play_helpers import START, Keys, play_app, play_title, text_console
+from play_helpers import START, Keys, RandomPlayer, assert_said, play_app, play_title, text_console
 from rich.console import Console
 from typer.testing import CliRunner
 
@@ -30,7 +29,6 @@ from boundless.cli.table_events import (
 )
 from boundless.cli.table_seats import (
     BetOffer,
-    InsuranceOffer,
     PlayerLeft,
     Seat,
     SeatView,
@@ -44,12 +42,12 @@ from boundless.core.shoe import commitment_of
 from boundless.titles import load_game
 
 
-class ScriptedDecider:
-    """A seeded random player: varied bets, side options, insurance and any legal action."""
+class ScriptedDecider(RandomPlayer):
+    """A random player on spot 1 who may sit a round out, bet too much on purpose
+    (``bad_bets_left``) or leave at a decision (``leave_at_decision``)."""
 
     def __init__(self, seed: int) -> None:
-        self.random = random.Random(seed)
-        self.rejections: list[str] = []
+        super().__init__(seed, side_chance=0.4, silent=0.1)
         self.bad_bets_left = 0
         self.leave_at_decision: int | None = None
         self.decisions = 0
@@ -62,28 +60,13 @@ class ScriptedDecider:
         if roll < 0.1:
             return []
         main = 0 if roll < 0.2 else offer.unit_amount * self.random.randint(1, 30)
-        sides = {
-            option.key: option.min_amount * self.random.randint(1, 3)
-            for option in offer.side_options
-            if self.random.random() < 0.4
-        }
-        if not main and not sides:
-            main = offer.min_main_amount
-        return [SpotBet(offer.spots[0], main, sides)]
-
-    def insurance(self, offer: InsuranceOffer) -> bool:
-        return self.random.random() < 0.5
+        return [self.spot_bet(offer, offer.spots[0], main)]
 
     def decide(self, view: SeatView) -> Action | None:
         self.decisions += 1
         if self.leave_at_decision is not None and self.decisions >= self.leave_at_decision:
             raise PlayerLeft
-        if self.random.random() < 0.1:
-            return None  # leave it to the autoplay
-        return self.random.choice(sorted(view.legal))
-
-    def rejected(self, message: str) -> None:
-        self.rejections.append(message)
+        return super().decide(view)
 
 
 def _driver(
@@ -309,12 +292,15 @@ def test_console_game_reprompts_on_bad_input() -> None:
     driver = _run(keyboard, console, seed=4, rounds=4)
     text = out.getvalue()
     # bad amounts, then the engine's own limit messages
-    assert "'abc' is not an amount" in text
-    assert "main play 5,000.00 is outside the table limits 1.00..1,000.00" in text
-    assert "side option Poker Trio of 200.00 is outside 1.00..100.00" in text
-    # an unknown action, then an action this title never allows, then a legal one
-    assert "unknown action 'x'; choose hit (h), stand (s)" in text
-    assert "surrender 20% is not allowed now; allowed: hit (h), stand (s)" in text
+    assert_said(
+        text,
+        "'abc' is not an amount",
+        "main play 5,000.00 is outside the table limits 1.00..1,000.00",
+        "side option Poker Trio of 200.00 is outside 1.00..100.00",
+        # an unknown action, then an action this title never allows, then a legal one
+        "unknown action 'x'; choose hit (h), stand (s)",
+        "surrender 20% is not allowed now; allowed: hit (h), stand (s)",
+    )
     assert text.count("Enter = same play (main 10.00 + Poker Trio 1.00)") == 3
     # the table: shuffle, burn, side options with rounds left, cards, bots, steps, dealer
     assert "Commitment (SHA-256): " in text and "Burn: the facilitator reveals" in text

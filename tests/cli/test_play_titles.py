@@ -10,11 +10,18 @@ does.
 from __future__ import annotations
 
 import io
-import random
 from collections.abc import Sequence
 
 import pytest
-from play_helpers import START, Keys, play_app, play_title, text_console
+from play_helpers import (
+    START,
+    Keys,
+    RandomPlayer,
+    assert_said,
+    play_app,
+    play_title,
+    text_console,
+)
 from rich.console import Console
 from typer.testing import CliRunner
 
@@ -24,15 +31,12 @@ from boundless.cli.table_driver import TableDriver
 from boundless.cli.table_events import SideBetsOffered, TableEvent
 from boundless.cli.table_seats import (
     BetOffer,
-    InsuranceOffer,
     Seat,
-    SeatView,
     SideBetChoice,
     SpotBet,
 )
 from boundless.core.bots import Policy
 from boundless.core.random_source import SeededSource
-from boundless.core.round import Action
 from boundless.titles import load_game, shipped_title_keys
 
 S20_MENU = "[bold]u[/bold]=surrender 20%"
@@ -67,7 +71,8 @@ def test_a_private_table_has_no_bots_and_the_player_chooses_the_side_bets() -> N
     assert "6 Bonus Spin Xtreme (on a seat or the dealer's hand)" in text
     offered = [line for line in text.splitlines() if line.startswith("Side bets on offer")]
     assert offered == [
-        "Side bets on offer this round: In Between, Bonus Spin Xtreme, Bonus Spin Xtreme Dealer",
+        "Side bets on offer this round: In Between, Bonus Spin Xtreme,"
+        " Bonus Spin Xtreme on the dealer's hand",
         "Side bets on offer this round: Trifecta, Hole Card Bonus",
         "Side bets on offer this round: Trifecta, Hole Card Bonus",  # Enter keeps the choice
     ]
@@ -76,7 +81,7 @@ def test_a_private_table_has_no_bots_and_the_player_chooses_the_side_bets() -> N
     assert asked[0].startswith("Main bet on seat 3")
     assert asked[1].startswith("In Between on seat 3 (1.00–50.00)")
     assert asked[2].startswith("Bonus Spin Xtreme on seat 3")
-    assert asked[3].startswith("Bonus Spin Xtreme Dealer on seat 3")
+    assert asked[3].startswith("Bonus Spin Xtreme on the dealer's hand on seat 3")
     assert not any("Trifecta" in prompt for prompt in asked[:4])
     assert driver.rounds_played == 3
     assert driver.total_coins() == START
@@ -87,11 +92,17 @@ def test_the_side_bet_choice_is_asked_again_until_the_engine_accepts_it() -> Non
     keys = Keys(console, offer=["1", "x", "9 1", "2 2", "2 4"])
     driver = _run("boo-bucks", keys, console, seed=2, rounds=1)
     text = out.getvalue()
-    assert "choose exactly 2 side bets to offer, got 1" in text
-    assert "'x': type 2 numbers from the list" in text
-    assert "'9 1': the numbers run from 1 to 6" in text
-    assert "'2 2': choose 2 different side bets" in text
-    assert "Side bets on offer this round: Jack A Tack, Match The Dealer" in text
+    assert_said(
+        text,
+        "choose exactly 2 side bets to offer, got 1",
+        "'x': type 2 numbers from the list",
+        "'9 1': the numbers run from 1 to 6",
+        "'2 2': choose 2 different side bets",
+    )
+    assert (
+        "Side bets on offer this round: Jack A-Tack (with the dealer's cards), Match the Dealer"
+        in text
+    )
     assert driver.offered == ("jack_a_tack", "match_the_dealer")
 
 
@@ -146,11 +157,14 @@ def test_the_spot_choice_is_asked_again_until_it_is_usable() -> None:
     )
     play_title("unlimited", keys, console, seed=1, rounds=1, bots=0, rules=limited)
     text = out.getvalue()
-    assert "there is no spot 4: the table has spots 1 2 3" in text
-    assert "'1 1' names a spot twice" in text
-    assert "'a': type spot numbers" in text
-    assert "a player may play at most 2 spots" in text
-    assert "you (spot 2): main bet" in text
+    assert_said(
+        text,
+        "there is no spot 4: the table has spots 1 2 3",
+        "'1 1' names a spot twice",
+        "'a': type spot numbers",
+        "a player may play at most 2 spots",
+        "you (spot 2): main bet",
+    )
 
 
 def test_unlimited_shows_surrender_20_when_the_chart_splits_the_pair() -> None:
@@ -179,12 +193,11 @@ def test_parse_spots() -> None:
 # ---- the driver with scripted players on every title ----------------------------------------
 
 
-class RandomPlayer:
+class ShuffledSpots(RandomPlayer):
     """Random bets on random spots, random side bets and offers, any legal action."""
 
     def __init__(self, seed: int) -> None:
-        self.random = random.Random(seed)
-        self.rejections: list[str] = []
+        super().__init__(seed, side_chance=0.5, silent=0.15)
         self.offers: list[tuple[str, ...]] = []
 
     def choose_side_bets(self, choice: SideBetChoice) -> Sequence[str]:
@@ -195,36 +208,17 @@ class RandomPlayer:
     def bet(self, offer: BetOffer) -> Sequence[SpotBet]:
         count = self.random.randint(1, offer.max_spots)
         spots = sorted(self.random.sample(list(offer.spots), count))
-        bets = []
-        for spot in spots:
-            main = offer.unit_amount * self.random.randint(0, 20)
-            sides = {
-                option.key: option.min_amount * self.random.randint(1, 3)
-                for option in offer.side_options
-                if self.random.random() < 0.5
-            }
-            if not main and not sides:
-                main = offer.min_main_amount
-            bets.append(SpotBet(spot, main, sides))
-        return bets
-
-    def insurance(self, offer: InsuranceOffer) -> bool:
-        return self.random.random() < 0.5
-
-    def decide(self, view: SeatView) -> Action | None:
-        if self.random.random() < 0.15:
-            return None
-        return self.random.choice(sorted(view.legal))
-
-    def rejected(self, message: str) -> None:
-        self.rejections.append(message)
+        return [
+            self.spot_bet(offer, spot, offer.unit_amount * self.random.randint(0, 20))
+            for spot in spots
+        ]
 
 
 @pytest.mark.parametrize("title", TITLES)
 def test_the_driver_plays_every_title_and_conserves_coins(title: str) -> None:
     rules, chart = load_game(title)
     events: list[TableEvent] = []
-    player = RandomPlayer(7)
+    player = ShuffledSpots(7)
     seats = [Seat("p", "P", player, START, host=True)]
     if rules.table.shared:
         seats += bot_seats(3, START, side_bets=bool(rules.side_bets))
@@ -248,7 +242,7 @@ def test_the_driver_plays_every_title_and_conserves_coins(title: str) -> None:
 def test_a_triggered_bonus_wheel_spins_from_the_tables_random_source() -> None:
     rules, chart = load_game("boo-bucks")
 
-    class WheelPlayer(RandomPlayer):
+    class WheelPlayer(ShuffledSpots):
         def choose_side_bets(self, choice: SideBetChoice) -> Sequence[str]:
             return ("bonus_spin_xtreme", "trifecta")
 
@@ -277,7 +271,7 @@ def test_bots_spread_over_the_spots_and_skip_side_bets_only_without_side_bets() 
     assert Policy.SIDE_BETS in {spec.policy for spec in bot_lineup(5)}
     assert Policy.SIDE_BETS not in {spec.policy for spec in bot_lineup(5, side_bets=False)}
     rules, chart = load_game("unlimited")
-    seats = [Seat("h", "H", RandomPlayer(2), START, host=True), *bot_seats(6, START, False)]
+    seats = [Seat("h", "H", ShuffledSpots(2), START, host=True), *bot_seats(6, START, False)]
     driver = TableDriver(rules, chart, SeededSource(1), seats)
     report = driver.play_round()
     assert report is not None
@@ -303,7 +297,9 @@ def test_play_command_runs_a_private_title_from_typed_input() -> None:
         input=keys,
     )
     assert result.exit_code == 0, result.output
-    assert "Side bets on offer this round: Jack A Tack, In Between" in result.output
+    assert (
+        "Side bets on offer this round: Jack A-Tack (your two cards), In Between" in result.output
+    )
     assert "shuffle of 52 cards" in result.output
     assert "Final chips:" in result.output
 

@@ -13,20 +13,11 @@ from importlib import resources
 from pathlib import Path
 
 import pytest
-from cli_helpers import assert_refused, invoke
+from cli_helpers import SIX_FIVE, assert_refused, invoke
 
 ROUNDS = "20000"
 SHUFFLES = "600"
 SEED = "7"
-SIX_FIVE = """extends = "boundless"
-
-[title]
-key = "six-five"
-name = "Boundless at 6:5"
-
-[payouts]
-blackjack = "6:5"
-"""
 IMAGE = re.compile(r'src="data:image/png;base64,([A-Za-z0-9+/=]+)"')
 
 

@@ -7,6 +7,7 @@ from pathlib import Path
 
 import pytest
 import typer
+from cli_helpers import SIX_FIVE
 from typer.testing import CliRunner
 
 from boundless.cli import (
@@ -18,16 +19,6 @@ from boundless.cli import (
 )
 
 runner = CliRunner()
-
-SIX_FIVE = """extends = "boundless"
-
-[title]
-key = "six-five"
-name = "Boundless at 6:5"
-
-[payouts]
-blackjack = "6:5"
-"""
 
 
 def app() -> typer.Typer:
@@ -150,17 +141,14 @@ def test_a_bad_titles_folder_stops_serve_before_it_starts(
 
 
 def test_a_served_titles_folder_offers_its_titles(tmp_path: Path) -> None:
-    from tests.server.live import start_server
+    from tests.server.live import serving
 
     titles = tmp_path / "titles"
     titles.mkdir()
     _file(titles, "six-five.toml", SIX_FIVE)
     catalog = rule_files.titles_catalog(titles)
-    server = start_server(tmp_path / "data", catalog=catalog)
-    try:
+    with serving(tmp_path / "data", catalog=catalog) as server:
         answer = server.http.get("/api/v1/titles/six-five")
         assert answer.status_code == 200, answer.text
         assert answer.json()["payouts"]["blackjack"] == "6:5"
         assert server.http.get("/api/v1/titles/boundless").status_code == 200
-    finally:
-        server.stop()

@@ -23,6 +23,7 @@ from boundless.cli.main import app
 from tests.cluster.conftest import NATS_URL, nats_unavailable
 from tests.cluster.nats_cluster import free_ports
 from tests.postgres import postgres_schema
+from tests.server.live import wait_until
 
 BOOT_SECONDS = 90.0
 """Bound on a process starting (imports are slow on a loaded 2-core machine)."""
@@ -98,12 +99,8 @@ def coordinator_of(port: int) -> object:
 
 
 def wait_for(check: Callable[[], bool], seconds: float, what: str) -> None:
-    deadline = time.monotonic() + seconds
-    while time.monotonic() < deadline:
-        if check():
-            return
-        time.sleep(0.5)
-    raise AssertionError(f"gave up waiting for {what}")
+    """Poll a process's status every half second (each poll is an HTTP request)."""
+    wait_until(check, seconds, what, every=0.5)
 
 
 @dataclass

@@ -109,18 +109,18 @@ def choose_action(data: st.DataObject, legal: list[Action], rules: RuleSet) -> A
 
 
 def _round_cards(round_: SharedRound) -> list[Card]:
-    """Every card the round took from the shoe, in dealing order."""
-    cards: list[Card] = []
+    """Every card the round took from the shoe, in dealing order (hole card or not)."""
     spots = sorted(round_.spot_cards)
-    cards += [round_.spot_cards[spot][0] for spot in spots]
+    cards: list[Card] = [round_.spot_cards[spot][0] for spot in spots]
     if round_.up_card is not None:
         cards.append(round_.up_card)
     cards += [round_.spot_cards[spot][1] for spot in spots]
-    if round_.hidden_hole is not None:
-        cards.append(round_.hidden_hole)
+    hole = round_.hidden_hole
+    if hole is not None:
+        cards.append(hole)
     for spot in spots:
         cards += round_.step_cards[spot]
-    cards += list(round_.dealer_cards[2:])
+    cards += list(round_.dealer_cards[2:] if hole is not None else round_.dealer_cards[1:])
     return cards
 
 

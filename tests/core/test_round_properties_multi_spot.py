@@ -14,12 +14,13 @@ from __future__ import annotations
 
 import itertools
 from collections import Counter
+from collections.abc import Callable
 from typing import Any
 
 import numpy as np
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
-from test_round_properties import _cards_in, _decide, _play, _snapshot
+from test_round_properties import _cards_in, _decide, _play, _round_cards, _snapshot
 
 from boundless.core.cards import Card, fresh_decks
 from boundless.core.errors import RulesError
@@ -92,6 +93,17 @@ def _bet_boo_bucks(data: st.DataObject, round_: SharedRound) -> dict[str, int]:
     return {"solo": balance}
 
 
+def over_the_titles(test: Callable[..., None]) -> Callable[..., None]:
+    """A property of (``data``, ``game``, ``seed``): Unlimited or a Boo Bucks preset, and a seed
+    for the shoe and the wheels."""
+    return PROPERTY_SETTINGS(given(st.data(), _games(), st.integers(0, 2**32))(test))  # type: ignore[no-any-return]
+
+
+def _fresh_round(data: st.DataObject, game: Game, seed: int) -> tuple[SharedRound, dict[str, int]]:
+    """:func:`_new_round` on a fresh eight-deck shoe shuffled from ``seed``."""
+    return _new_round(data, game, Shoe.shuffled(8, 0.75, SeededSource(seed)), seed)
+
+
 def _new_round(
     data: st.DataObject, game: Game, cards: Shoe, seed: int
 ) -> tuple[SharedRound, dict[str, int]]:
@@ -114,28 +126,11 @@ def _new_round(
     return round_, bettor(data, round_)
 
 
-def _round_cards(round_: SharedRound) -> list[Card]:
-    """Every card the round took from the shoe, in dealing order (hole card or not)."""
-    spots = sorted(round_.spot_cards)
-    cards: list[Card] = [round_.spot_cards[spot][0] for spot in spots]
-    if round_.up_card is not None:
-        cards.append(round_.up_card)
-    cards += [round_.spot_cards[spot][1] for spot in spots]
-    hole = round_.hidden_hole
-    if hole is not None:
-        cards.append(hole)
-    for spot in spots:
-        cards += round_.step_cards[spot]
-    cards += list(round_.dealer_cards[2:] if hole is not None else round_.dealer_cards[1:])
-    return cards
-
-
 def _games() -> st.SearchStrategy[Game]:
     return st.sampled_from([UNLIMITED, *BOO_BUCKS_PRESETS])
 
 
-@PROPERTY_SETTINGS
-@given(st.data(), _games(), st.integers(0, 2**32))
+@over_the_titles
 def test_cards_are_conserved_over_a_shoe(data: st.DataObject, game: Game, seed: int) -> None:
     shoe = Shoe.shuffled(1, 0.6, SeededSource(seed))
     taken: list[Card] = []
@@ -151,10 +146,9 @@ def test_cards_are_conserved_over_a_shoe(data: st.DataObject, game: Game, seed: 
     assert Counter(taken) + Counter(shoe.undealt()) == Counter(fresh_decks(1))
 
 
-@PROPERTY_SETTINGS
-@given(st.data(), _games(), st.integers(0, 2**32))
+@over_the_titles
 def test_coins_are_conserved_and_never_negative(data: st.DataObject, game: Game, seed: int) -> None:
-    round_, balances = _new_round(data, game, Shoe.shuffled(8, 0.75, SeededSource(seed)), seed)
+    round_, balances = _fresh_round(data, game, seed)
     _play(data, round_)
     staked, paid = round_.staked(), round_.paid()
     assert (round_.book.free >= 0).all()
@@ -180,23 +174,21 @@ def test_coins_are_conserved_and_never_negative(data: st.DataObject, game: Game,
             assert main[left] <= 5 * total[right]
 
 
-@PROPERTY_SETTINGS
-@given(st.data(), _games(), st.integers(0, 2**32))
+@over_the_titles
 def test_every_legal_sequence_ends_settled_or_cancelled(
     data: st.DataObject, game: Game, seed: int
 ) -> None:
-    round_, _ = _new_round(data, game, Shoe.shuffled(8, 0.75, SeededSource(seed)), seed)
+    round_, _ = _fresh_round(data, game, seed)
     _play(data, round_, cancel=False)
     assert round_.phase == "settled"
     assert np.all(round_.book.pending == -1)
 
 
-@PROPERTY_SETTINGS
-@given(st.data(), _games(), st.integers(0, 2**32))
+@over_the_titles
 def test_rebuilding_from_the_event_log_gives_the_same_round(
     data: st.DataObject, game: Game, seed: int
 ) -> None:
-    round_, _ = _new_round(data, game, Shoe.shuffled(8, 0.75, SeededSource(seed)), seed)
+    round_, _ = _fresh_round(data, game, seed)
     _play(data, round_)
     rules, chart = game
     rebuilt = SharedRound.rebuild(rules, round_.events, chart)
@@ -217,8 +209,7 @@ def _extra(round_: SharedRound) -> dict[str, Any]:
     }
 
 
-@PROPERTY_SETTINGS
-@given(st.data(), _games(), st.integers(0, 2**32))
+@over_the_titles
 def test_views_never_show_the_hole_card_or_an_undealt_card(
     data: st.DataObject, game: Game, seed: int
 ) -> None:

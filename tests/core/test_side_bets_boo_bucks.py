@@ -1,60 +1,63 @@
-"""Boo Bucks side-bet evaluators, pattern by pattern, with explicit cards."""
+"""Boo Bucks side-bet evaluators, pattern by pattern, with explicit cards and the title's pay
+tables."""
 
 from __future__ import annotations
 
 import pytest
+from side_bet_helpers import cases, evaluate, paid
 
-from boundless.core.cards import Card, parse_cards
-from boundless.core.money import Odds
-from boundless.core.side_bets import PENDING, SIDE_BET_KINDS, best_paying_pattern
+from boundless.core.side_bets import PENDING
 
+BOO_BUCKS = "boo-bucks"
 
-def evaluate(
-    kind: str, player: str, up: str, dealer: str | None = None, variant: str | None = None
-):
-    dealer_cards = parse_cards(dealer.split()) if dealer is not None else None
-    return SIDE_BET_KINDS[kind].evaluate(
-        parse_cards(player.split()), Card.parse(up), dealer_cards, variant
-    )
-
-
-def paid(kind: str, pays: dict[str, str], *args: str | None, variant: str | None = None):
-    matched = evaluate(kind, *args, variant=variant)  # type: ignore[arg-type]
-    assert matched is not PENDING
-    return best_paying_pattern(matched, {name: Odds.parse(odds) for name, odds in pays.items()})
-
-
-TRIFECTA_PAYS = {
-    "three_fives": "200:1",
-    "straight_flush": "30:1",
-    "three_of_a_kind": "20:1",
-    "straight": "10:1",
-    "flush": "5:1",
+# Each bet's best-paying pattern (None: none pays) on example hands: the player's two cards, then
+# the dealer's up card.
+BEST = {
+    "trifecta": {
+        "three_fives": ["5S 5H 5D", "5S 5S 5S"],
+        "straight_flush": ["9H TH JH", "AD 2D 3D", "QC KC AC"],
+        "three_of_a_kind": ["KS KS KS", "7S 7H 7C"],
+        "straight": ["AS 2H 3D", "QS KH AD", "4S 2H 3D"],
+        "flush": ["2H 9H KH", "KH AH 2H"],
+        None: ["KS AH 2D", "4S 4H 5D", "2S 4H 6D"],
+    },
+    # The ace ranks high, never low (nothing lies between K and A; 2 and A around a 3 is a wide
+    # spread); a card equal to an end is not between.
+    "in_between": {
+        "triple_match": ["7S 7H 7D", "AS AS AS"],
+        "spread_1": ["6S 8H 7D", "QS AH KD", "TS 8H 9C"],
+        "spread_2": ["5S 8H 6D", "TS KH JD"],
+        "spread_3": ["5S 9H 8D"],
+        "spread_over_3": ["2S AH KD", "AH 2S 3D"],
+        None: ["KS AH QD", "2S 5H 5D", "2S 3H 3D", "7S 7H 8D"],
+    },
+    # TS 9C against KS: the same value is not the same rank.
+    "match_the_dealer": {
+        "two_suited_matches": ["9H 9H 9H"],
+        "suited_plus_unsuited": ["9H 9C 9H", "9C 9H 9H"],
+        "suited_match": ["9H 4C 9H"],
+        "two_unsuited_matches": ["9S 9C 9H", "9S 9S 9H"],
+        "one_unsuited_match": ["2S 9C 9H"],
+        None: ["TS 9C KS", "2H 3H 9H"],
+    },
+}
+JACK_A_TACK_TWO_CARD = {
+    "jack_a_tack": {
+        "suited_one_eyed_jacks": ["JH JH 2C", "JS JS 9D"],
+        "any_two_one_eyed_jacks": ["JH JS 5C"],
+        "two_suited_jacks": ["JD JD 5C", "JC JC JC"],
+        "any_two_jacks": ["JD JC 5C", "JH JD 5C"],
+        "any_20": ["KH QH 5C", "TS JS 5C", "AS 9D 5C", "KH KH 5C"],
+        None: ["JH 9D 5C", "AS KS 5C", "5S 5H TC"],
+    },
 }
 
 
-@pytest.mark.parametrize(
-    ("player", "up", "expected"),
-    [
-        ("5S 5H", "5D", "three_fives"),
-        ("5S 5S", "5S", "three_fives"),
-        ("9H TH", "JH", "straight_flush"),
-        ("AD 2D", "3D", "straight_flush"),
-        ("QC KC", "AC", "straight_flush"),
-        ("KS KS", "KS", "three_of_a_kind"),
-        ("7S 7H", "7C", "three_of_a_kind"),
-        ("AS 2H", "3D", "straight"),
-        ("QS KH", "AD", "straight"),
-        ("4S 2H", "3D", "straight"),
-        ("2H 9H", "KH", "flush"),
-        ("KS AH", "2D", None),
-        ("KH AH", "2H", "flush"),
-        ("4S 4H", "5D", None),
-        ("2S 4H", "6D", None),
-    ],
-)
-def test_trifecta_pays_the_highest_pattern(player: str, up: str, expected: str | None) -> None:
-    assert paid("trifecta", TRIFECTA_PAYS, player, up) == expected
+@pytest.mark.parametrize(("key", "player", "up", "expected"), cases(BEST))
+def test_each_bet_pays_its_highest_pattern(
+    key: str, player: str, up: str, expected: str | None
+) -> None:
+    assert paid(BOO_BUCKS, key, player, up) == expected
 
 
 def test_trifecta_reports_every_pattern_that_holds() -> None:
@@ -62,41 +65,12 @@ def test_trifecta_reports_every_pattern_that_holds() -> None:
     assert evaluate("trifecta", "9H TH", "JH") == {"straight_flush", "straight", "flush"}
 
 
-JACK_PAYS = {
-    "four_identical_one_eyed_jacks": "5000:1",
-    "any_four_one_eyed_jacks": "1000:1",
-    "suited_one_eyed_jacks": "200:1",
-    "any_two_one_eyed_jacks": "100:1",
-    "two_suited_jacks": "50:1",
-    "any_two_jacks": "20:1",
-    "any_20": "5:1",
-}
-
-
 @pytest.mark.parametrize("variant", ["player_only", "with_dealer"])
-@pytest.mark.parametrize(
-    ("player", "up", "expected"),
-    [
-        ("JH JH", "2C", "suited_one_eyed_jacks"),
-        ("JS JS", "9D", "suited_one_eyed_jacks"),
-        ("JH JS", "5C", "any_two_one_eyed_jacks"),
-        ("JD JD", "5C", "two_suited_jacks"),
-        ("JC JC", "JC", "two_suited_jacks"),
-        ("JD JC", "5C", "any_two_jacks"),
-        ("JH JD", "5C", "any_two_jacks"),
-        ("KH QH", "5C", "any_20"),
-        ("TS JS", "5C", "any_20"),
-        ("AS 9D", "5C", "any_20"),
-        ("KH KH", "5C", "any_20"),
-        ("JH 9D", "5C", None),
-        ("AS KS", "5C", None),
-        ("5S 5H", "TC", None),
-    ],
-)
+@pytest.mark.parametrize(("key", "player", "up", "expected"), cases(JACK_A_TACK_TWO_CARD))
 def test_jack_a_tack_two_card_pays(
-    variant: str, player: str, up: str, expected: str | None
+    variant: str, key: str, player: str, up: str, expected: str | None
 ) -> None:
-    assert paid("jack_a_tack", JACK_PAYS, player, up, variant=variant) == expected
+    assert paid(BOO_BUCKS, key, player, up, variant=variant) == expected
 
 
 def test_jack_a_tack_four_jacks_wait_for_the_hole_card() -> None:
@@ -127,7 +101,7 @@ def test_jack_a_tack_four_jacks_wait_for_the_hole_card() -> None:
 def test_jack_a_tack_four_jack_pays_with_the_dealer(
     player: str, up: str, dealer: str, expected: str
 ) -> None:
-    assert paid("jack_a_tack", JACK_PAYS, player, up, dealer, variant="with_dealer") == expected
+    assert paid(BOO_BUCKS, "jack_a_tack", player, up, dealer) == expected
 
 
 def test_jack_a_tack_four_jacks_need_the_dealer_variant() -> None:
@@ -144,65 +118,6 @@ def test_jack_a_tack_four_jacks_need_the_dealer_variant() -> None:
 def test_jack_a_tack_rejects_an_unknown_variant() -> None:
     with pytest.raises(ValueError, match="variant"):
         evaluate("jack_a_tack", "JH JH", "2C", variant=None)
-
-
-IN_BETWEEN_PAYS = {
-    "triple_match": "30:1",
-    "spread_1": "10:1",
-    "spread_2": "6:1",
-    "spread_3": "4:1",
-    "spread_over_3": "1:1",
-}
-
-
-@pytest.mark.parametrize(
-    ("player", "up", "expected"),
-    [
-        ("7S 7H", "7D", "triple_match"),
-        ("AS AS", "AS", "triple_match"),
-        ("6S 8H", "7D", "spread_1"),
-        ("KS AH", "QD", None),  # ace high: nothing between K and A
-        ("QS AH", "KD", "spread_1"),
-        ("5S 8H", "6D", "spread_2"),
-        ("5S 9H", "8D", "spread_3"),
-        ("2S AH", "KD", "spread_over_3"),
-        ("AH 2S", "3D", "spread_over_3"),  # the ace is high, never low
-        ("TS KH", "JD", "spread_2"),
-        ("2S 5H", "5D", None),  # equal to an end is not between
-        ("2S 3H", "3D", None),
-        ("7S 7H", "8D", None),
-        ("TS 8H", "9C", "spread_1"),
-    ],
-)
-def test_in_between(player: str, up: str, expected: str | None) -> None:
-    assert paid("in_between", IN_BETWEEN_PAYS, player, up) == expected
-
-
-MATCH_PAYS = {
-    "two_suited_matches": "22:1",
-    "suited_plus_unsuited": "15:1",
-    "suited_match": "11:1",
-    "two_unsuited_matches": "8:1",
-    "one_unsuited_match": "4:1",
-}
-
-
-@pytest.mark.parametrize(
-    ("player", "up", "expected"),
-    [
-        ("9H 9H", "9H", "two_suited_matches"),
-        ("9H 9C", "9H", "suited_plus_unsuited"),
-        ("9C 9H", "9H", "suited_plus_unsuited"),
-        ("9H 4C", "9H", "suited_match"),
-        ("9S 9C", "9H", "two_unsuited_matches"),
-        ("9S 9S", "9H", "two_unsuited_matches"),
-        ("2S 9C", "9H", "one_unsuited_match"),
-        ("TS 9C", "KS", None),  # same value is not the same rank
-        ("2H 3H", "9H", None),
-    ],
-)
-def test_match_the_dealer(player: str, up: str, expected: str | None) -> None:
-    assert paid("match_the_dealer", MATCH_PAYS, player, up) == expected
 
 
 def test_match_the_dealer_reports_contained_patterns() -> None:

@@ -3,37 +3,47 @@
 from __future__ import annotations
 
 import pytest
+from side_bet_helpers import cases, evaluate, paid
 
-from boundless.core.cards import Card, parse_cards
-from boundless.core.side_bets import PENDING, SIDE_BET_KINDS, best_paying_pattern
-from boundless.titles import load_title
+from boundless.core.side_bets import PENDING
+
+# Each option's best-paying pattern (None: none pays) on example hands: the player's two cards,
+# then the dealer's up card.
+THREE_CARD = {
+    "lucky_trio": {
+        "suited_777": ["7H 7H 7H"],
+        "unsuited_777": ["7H 7S 7H"],
+        "suited_678": ["6D 8D 7D"],
+        "unsuited_678": ["6D 8C 7D"],
+        "suited_21": ["9S 2S TS", "AS 9S AS"],  # aces count as in blackjack: A+9+A = 21
+        "unsuited_21": ["9S 2H TS"],
+        "total_19_20": ["AS AH 7D", "TS 4H 6D", "TS 5H 4D"],  # AS AH 7D: soft 19
+        None: ["TS 5H 7D", "2S 3H 4D"],  # TS 5H 7D: 22
+    },
+    "poker_trio": {
+        "suited_trips": ["QH QH QH"],
+        "three_of_a_kind": ["QH QS QH"],
+        "straight_flush": ["AD 2D 3D", "QD KD AD", "4C 6C 5C"],
+        "straight": ["AS 2H 3D", "QS KH AD"],
+        "flush": ["KS AS 2S", "4C 9C KC"],
+        None: ["KS AH 2D", "4C 4H 5C"],  # KS AH 2D: no going round the corner
+    },
+    # Pair looks at the player's two cards only (the up card 5C plays no part); TS KS: same
+    # value, different rank, is no pair here (DECISIONS.md rule 2).
+    "pair": {
+        "perfect_pair": ["8D 8D 5C"],
+        "colored_pair": ["8D 8H 5C", "8S 8C 5C"],
+        "mixed_pair": ["8S 8H 5C", "8C 8D 5C"],
+        None: ["TS KS 5C", "AS 2S 5C"],
+    },
+}
 
 
-def paid(key: str, player: str, up: str, dealer: str | None = None) -> str | None:
-    bet = load_title("boundless").side_bet(key)
-    assert bet is not None
-    dealer_cards = parse_cards(dealer.split()) if dealer is not None else None
-    matched = SIDE_BET_KINDS[bet.kind].evaluate(
-        parse_cards(player.split()), Card.parse(up), dealer_cards, bet.variant
-    )
-    assert matched is not PENDING
-    return best_paying_pattern(matched, bet.pays)
-
-
-@pytest.mark.parametrize(
-    ("player", "expected"),
-    [
-        ("8D 8D", "perfect_pair"),
-        ("8D 8H", "colored_pair"),
-        ("8S 8C", "colored_pair"),
-        ("8S 8H", "mixed_pair"),
-        ("8C 8D", "mixed_pair"),
-        ("TS KS", None),  # same value, different rank: not a pair here (DECISIONS.md rule 2)
-        ("AS 2S", None),
-    ],
-)
-def test_pair(player: str, expected: str | None) -> None:
-    assert paid("pair", player, "5C") == expected
+@pytest.mark.parametrize(("key", "player", "up", "expected"), cases(THREE_CARD))
+def test_the_best_paying_pattern_of_the_players_cards_and_the_up_card(
+    key: str, player: str, up: str, expected: str | None
+) -> None:
+    assert paid("boundless", key, player, up) == expected
 
 
 @pytest.mark.parametrize(
@@ -53,50 +63,8 @@ def test_pair(player: str, expected: str | None) -> None:
 )
 def test_bust_bonus_counts_the_cards_of_the_bust_hand(dealer: str, expected: str | None) -> None:
     up = dealer.split()[0]
-    assert paid("bust_bonus", "9S 9H", up, dealer) == expected
+    assert paid("boundless", "bust_bonus", "9S 9H", up, dealer) == expected
 
 
 def test_bust_bonus_waits_for_the_dealer() -> None:
-    kind = SIDE_BET_KINDS["bust_bonus"]
-    assert kind.evaluate(parse_cards(["9S", "9H"]), Card.parse("6D"), None, None) is PENDING
-
-
-@pytest.mark.parametrize(
-    ("player", "up", "expected"),
-    [
-        ("7H 7H", "7H", "suited_777"),
-        ("7H 7S", "7H", "unsuited_777"),
-        ("6D 8D", "7D", "suited_678"),
-        ("6D 8C", "7D", "unsuited_678"),
-        ("9S 2S", "TS", "suited_21"),
-        ("AS 9S", "AS", "suited_21"),  # aces count as in blackjack: A+9+A = 21
-        ("9S 2H", "TS", "unsuited_21"),
-        ("AS AH", "7D", "total_19_20"),  # soft 19
-        ("TS 4H", "6D", "total_19_20"),
-        ("TS 5H", "4D", "total_19_20"),
-        ("TS 5H", "7D", None),  # 22
-        ("2S 3H", "4D", None),
-    ],
-)
-def test_lucky_trio(player: str, up: str, expected: str | None) -> None:
-    assert paid("lucky_trio", player, up) == expected
-
-
-@pytest.mark.parametrize(
-    ("player", "up", "expected"),
-    [
-        ("QH QH", "QH", "suited_trips"),
-        ("QH QS", "QH", "three_of_a_kind"),
-        ("AD 2D", "3D", "straight_flush"),
-        ("QD KD", "AD", "straight_flush"),
-        ("AS 2H", "3D", "straight"),
-        ("QS KH", "AD", "straight"),
-        ("KS AH", "2D", None),  # no going round the corner
-        ("KS AS", "2S", "flush"),
-        ("4C 6C", "5C", "straight_flush"),
-        ("4C 9C", "KC", "flush"),
-        ("4C 4H", "5C", None),
-    ],
-)
-def test_poker_trio(player: str, up: str, expected: str | None) -> None:
-    assert paid("poker_trio", player, up) == expected
+    assert evaluate("bust_bonus", "9S 9H", "6D") is PENDING

@@ -6,12 +6,12 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from hypothesis import HealthCheck, event, given, settings
+from hypothesis import event
 from hypothesis import strategies as st
 from sqlalchemy.orm import Session, sessionmaker
 
-from boundless.ledger import LedgerError, LedgerService, PostedTransaction, check_books, grant_key
-from tests.ledger.helpers import snapshot
+from boundless.ledger import LedgerService, PostedTransaction, check_books, grant_key
+from tests.ledger.helpers import attempt, rolled_back, sequences_of, snapshot, unchanged
 
 PLAYERS = ("ann", "ben", "cat")
 ROUNDS = (1, 2, 3, 4, 5, 6)
@@ -78,19 +78,15 @@ def _stakes(ledger: LedgerService, round_no: int) -> dict[str, int]:
 
 
 def check_sequence(sessions: sessionmaker[Session], sequence: list[Op], retries: list[int]) -> None:
-    with sessions() as session:
+    with rolled_back(sessions) as session:
         ledger = LedgerService(session)
         for player in PLAYERS:
             ledger.open_wallet(player)
             ledger.grant(player, 1_000, grant_key(player, "signup"))
         granted = 1_000 * len(PLAYERS)
         for position, op in enumerate(sequence):
-            before = snapshot(session)
-            try:
-                posted = apply(ledger, op)
-            except LedgerError as error:
-                assert snapshot(session) == before, f"refused {op} changed the books"
-                event(f"{op.name} refused: {type(error).__name__}")
+            posted = attempt(session, op, lambda one: apply(ledger, one))
+            if posted is None:
                 continue
             event(f"{op.name} {'replayed' if posted.replayed else 'written'}")
             assert sum(entry.amount for entry in posted.entries) == 0
@@ -98,30 +94,17 @@ def check_sequence(sessions: sessionmaker[Session], sequence: list[Op], retries:
                 granted += op.amount
             for index in retries:
                 if index == position and op.name != "settle_round":
-                    again = snapshot(session)
-                    assert apply(ledger, op).replayed
-                    assert snapshot(session) == again, f"retry of {op} moved coins"
+                    with unchanged(session, f"retry of {op} moved coins"):
+                        assert apply(ledger, op).replayed
         report = check_books(session)
         assert report.ok, report.summary()
         assert report.balance_sum == 0
         assert report.issued_total == granted
         balances = snapshot(session)[2]
         assert all(balances[f"wallet:{player}"] >= 0 for player in PLAYERS)
-        session.rollback()
 
 
-PROPERTY_SETTINGS = settings(
-    max_examples=60,
-    deadline=None,
-    suppress_health_check=[HealthCheck.function_scoped_fixture, HealthCheck.too_slow],
-)
-
-
-@PROPERTY_SETTINGS
-@given(
-    sequence=st.lists(ops, min_size=5, max_size=30),
-    retries=st.lists(st.integers(0, 29), max_size=6),
-)
+@sequences_of(ops, longest=30, retries=6, examples=60)
 def test_books_balance_after_any_sequence(
     sessions: sessionmaker[Session], sequence: list[Op], retries: list[int]
 ) -> None:

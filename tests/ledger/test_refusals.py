@@ -13,15 +13,13 @@ from boundless.ledger import (
     UnknownAccountError,
     grant_key,
 )
-from tests.ledger.helpers import Run, assert_books_balance, fund, snapshot
+from tests.ledger.helpers import Run, assert_books_balance, fund, unchanged
 
 
 def test_wallet_never_goes_negative(run: Run, sessions: sessionmaker[Session]) -> None:
     fund(run, "alice", amount=100)
     run(lambda ledger: ledger.stake("t1", 1, "alice", "a", "main", 60))
-    with sessions() as session:
-        before = snapshot(session)
-    with pytest.raises(InsufficientFundsError) as caught:
+    with unchanged(sessions), pytest.raises(InsufficientFundsError) as caught:
         run(lambda ledger: ledger.stake("t1", 1, "alice", "a", "double", 41))
     error = caught.value
     assert (error.player_id, error.account, error.balance, error.amount) == (
@@ -30,8 +28,6 @@ def test_wallet_never_goes_negative(run: Run, sessions: sessionmaker[Session]) -
     assert str(error) == (
         "player 'alice' cannot pay 41 from 'wallet:alice': its balance is 40, short by 1"
     )
-    with sessions() as session:
-        assert snapshot(session) == before
     # exactly the balance is fine
     run(lambda ledger: ledger.stake("t1", 1, "alice", "a", "double", 40))
     assert run(lambda ledger: ledger.wallet_balance("alice")) == 0
@@ -65,13 +61,12 @@ def test_refused_key_can_be_used_later(run: Run) -> None:
 
 def test_bulk_stake_is_all_or_nothing(run: Run, sessions: sessionmaker[Session]) -> None:
     fund(run, "alice", "bob", amount=100)
-    with sessions() as session:
-        before = snapshot(session)
     orders = [("alice", "a", "main", 60), ("bob", "b", "main", 60), ("alice", "a", "side:pair", 50)]
-    with pytest.raises(InsufficientFundsError, match="player 'alice' cannot pay 110"):
+    with (
+        unchanged(sessions),
+        pytest.raises(InsufficientFundsError, match="player 'alice' cannot pay 110"),
+    ):
         run(lambda ledger: ledger.stake_many("t1", 1, orders))
-    with sessions() as session:
-        assert snapshot(session) == before
 
 
 def test_settlement_must_match_the_stakes(run: Run, sessions: sessionmaker[Session]) -> None:
@@ -81,18 +76,17 @@ def test_settlement_must_match_the_stakes(run: Run, sessions: sessionmaker[Sessi
             "t1", 1, [("alice", "a", "main", 100), ("bob", "b", "main", 50)]
         )
     )
-    with sessions() as session:
-        before = snapshot(session)
-    with pytest.raises(SettlementMismatchError, match="player 'bob' staked 50 but is not listed"):
-        run(lambda ledger: ledger.settle_round("t1", 1, [("alice", 100, 200)]))
-    with pytest.raises(
-        SettlementMismatchError, match="player 'alice' staked 100, settlement says 90"
-    ):
-        run(lambda ledger: ledger.settle_round("t1", 1, [("alice", 90, 0), ("bob", 50, 0)]))
-    with pytest.raises(InvalidLedgerInputError, match="listed twice"):
-        run(lambda ledger: ledger.settle_round("t1", 1, [("bob", 50, 0), ("bob", 50, 0)]))
-    with sessions() as session:
-        assert snapshot(session) == before
+    with unchanged(sessions):
+        with pytest.raises(
+            SettlementMismatchError, match="player 'bob' staked 50 but is not listed"
+        ):
+            run(lambda ledger: ledger.settle_round("t1", 1, [("alice", 100, 200)]))
+        with pytest.raises(
+            SettlementMismatchError, match="player 'alice' staked 100, settlement says 90"
+        ):
+            run(lambda ledger: ledger.settle_round("t1", 1, [("alice", 90, 0), ("bob", 50, 0)]))
+        with pytest.raises(InvalidLedgerInputError, match="listed twice"):
+            run(lambda ledger: ledger.settle_round("t1", 1, [("bob", 50, 0), ("bob", 50, 0)]))
 
 
 @pytest.mark.parametrize("amount", [10.0, True, 0, -5])

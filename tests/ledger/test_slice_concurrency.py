@@ -13,7 +13,7 @@ from sqlalchemy.exc import DBAPIError
 from sqlalchemy.orm import Session, sessionmaker
 
 from boundless.ledger import LedgerService, RoundClosedError, grant_key
-from tests.ledger.helpers import assert_books_balance, snapshot
+from tests.ledger.helpers import assert_books_balance, unchanged
 from tests.postgres import libpq_dsn, postgres_url
 
 OWNERS = ("gateway:a", "gateway:b")
@@ -31,6 +31,19 @@ def fund_all(sessions: sessionmaker[Session]) -> None:
         ledger = LedgerService(session)
         ledger.open_wallets(everyone)
         ledger.grant_many([(p, 1_000, grant_key(p, "signup")) for p in everyone])
+
+
+def one_slice_staked(sessions: sessionmaker[Session]) -> tuple[str, list[str]]:
+    """Everyone funded, and the first owner's players staked 10 each in round 1: (owner, its
+    players)."""
+    fund_all(sessions)
+    owner = OWNERS[0]
+    players = players_of(owner)
+    with sessions.begin() as session:
+        LedgerService(session, owner).stake_many(
+            "t1", 1, [(p, f"{p}.0", "main", 10) for p in players]
+        )
+    return owner, players
 
 
 def test_two_owners_stake_and_settle_one_round_at_once(sessions: sessionmaker[Session]) -> None:
@@ -70,13 +83,7 @@ def test_two_owners_stake_and_settle_one_round_at_once(sessions: sessionmaker[Se
 def test_a_cancel_racing_a_settlement_leaves_one_outcome(sessions: sessionmaker[Session]) -> None:
     """The coordinator cancels a slice while its gateway settles it: whichever is first wins,
     the other is refused (or, for the same write, replays); the books always balance."""
-    fund_all(sessions)
-    owner = OWNERS[0]
-    players = players_of(owner)
-    with sessions.begin() as session:
-        LedgerService(session, owner).stake_many(
-            "t1", 1, [(p, f"{p}.0", "main", 10) for p in players]
-        )
+    owner, players = one_slice_staked(sessions)
     barrier = threading.Barrier(2)
 
     def settle() -> str:
@@ -113,27 +120,18 @@ def test_a_cancel_racing_a_settlement_leaves_one_outcome(sessions: sessionmaker[
 def test_settlement_retried_after_a_lost_commit_reply(sessions: sessionmaker[Session]) -> None:
     """The settlement committed but its caller never heard (the connection dropped): the retry
     with the same keys replays it, a cancellation or a recovery of the slice is refused."""
-    fund_all(sessions)
-    owner = OWNERS[0]
-    players = players_of(owner)
+    owner, players = one_slice_staked(sessions)
     lines = [(p, 10, 25) for p in players]
     with sessions.begin() as session:
-        LedgerService(session, owner).stake_many(
-            "t1", 1, [(p, f"{p}.0", "main", 10) for p in players]
-        )
-    with sessions.begin() as session:
         first = LedgerService(session, owner).settle_slice("t1", 1, lines)
-    with sessions() as session:
-        after = snapshot(session)
-    with sessions.begin() as session:
-        retried = LedgerService(session, owner).settle_slice("t1", 1, lines)
-    assert retried.replayed and retried.id == first.id
-    with pytest.raises(RoundClosedError), sessions.begin() as session:
-        LedgerService(session, "coordinator:t1").cancel_slice("t1", 1, owner)
-    with sessions.begin() as session:
-        assert LedgerService(session, owner).recover_owner() == []
-    with sessions() as session:
-        assert snapshot(session) == after
+    with unchanged(sessions):
+        with sessions.begin() as session:
+            retried = LedgerService(session, owner).settle_slice("t1", 1, lines)
+        assert retried.replayed and retried.id == first.id
+        with pytest.raises(RoundClosedError), sessions.begin() as session:
+            LedgerService(session, "coordinator:t1").cancel_slice("t1", 1, owner)
+        with sessions.begin() as session:
+            assert LedgerService(session, owner).recover_owner() == []
     assert_books_balance(sessions)
 
 
@@ -144,14 +142,8 @@ def test_settlement_retried_after_postgres_dropped_it(
     retry with the same keys writes it once; nothing half-written stays behind."""
     if backend != "postgresql":
         pytest.skip("a dropped server connection exists on PostgreSQL only (SQLite is in-process)")
-    fund_all(sessions)
-    owner = OWNERS[0]
-    players = players_of(owner)
+    owner, players = one_slice_staked(sessions)
     lines = [(p, 10, 30) for p in players]
-    with sessions.begin() as session:
-        LedgerService(session, owner).stake_many(
-            "t1", 1, [(p, f"{p}.0", "main", 10) for p in players]
-        )
     with pytest.raises(DBAPIError), sessions.begin() as session:
         LedgerService(session, owner).settle_slice("t1", 1, lines)
         pid = session.execute(text("SELECT pg_backend_pid()")).scalar_one()

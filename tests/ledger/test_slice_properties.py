@@ -7,19 +7,18 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from hypothesis import HealthCheck, event, given, settings
+from hypothesis import event
 from hypothesis import strategies as st
 from sqlalchemy.orm import Session, sessionmaker
 
 from boundless.ledger import (
     Category,
-    LedgerError,
     LedgerService,
     PostedTransaction,
     check_books,
     grant_key,
 )
-from tests.ledger.helpers import snapshot
+from tests.ledger.helpers import attempt, rolled_back, sequences_of, unchanged
 
 OWNERS = ("gateway:a", "gateway:b", "local")
 PLAYERS = {"gateway:a": ("ann", "amy"), "gateway:b": ("ben", "bob"), "local": ("cat",)}
@@ -89,27 +88,22 @@ def apply(session: Session, op: Op) -> list[PostedTransaction]:
 
 
 def check_interleaving(
-    sessions: sessionmaker[Session], sequence: list[Op], retries: set[int]
+    sessions: sessionmaker[Session], sequence: list[Op], retries: list[int]
 ) -> None:
-    with sessions() as session:
+    with rolled_back(sessions) as session:
         ledger = LedgerService(session)
         everyone = [p for players in PLAYERS.values() for p in players]
         ledger.open_wallets(everyone)
         ledger.grant_many([(p, 2_000, grant_key(p, "signup")) for p in everyone])
         for position, op in enumerate(sequence):
-            before = snapshot(session)
-            try:
-                written = apply(session, op)
-            except LedgerError as error:
-                assert snapshot(session) == before, f"refused {op} changed the books"
-                event(f"{op.name} refused: {type(error).__name__}")
+            written = attempt(session, op, lambda one: apply(session, one))
+            if written is None:
                 continue
             event(f"{op.name} ok")
             assert all(sum(e.amount for e in t.entries) == 0 for t in written)
             if position in retries and op.name not in ("recover_owner", "open_round"):
-                again = snapshot(session)
-                assert all(t.replayed for t in apply(session, op)), f"retry of {op} wrote"
-                assert snapshot(session) == again, f"retry of {op} moved coins"
+                with unchanged(session, f"retry of {op} moved coins"):
+                    assert all(t.replayed for t in apply(session, op)), f"retry of {op} wrote"
         report = check_books(session)
         assert report.ok, report.summary()
         assert report.balance_sum == 0
@@ -128,19 +122,10 @@ def check_interleaving(
                 assert not open_slices and info.in_play_balance == 0
             elif slices:
                 assert open_slices, f"round {round_no} open with every slice ended"
-        session.rollback()
 
 
-@settings(
-    max_examples=50,
-    deadline=None,
-    suppress_health_check=[HealthCheck.function_scoped_fixture, HealthCheck.too_slow],
-)
-@given(
-    sequence=st.lists(ops, min_size=5, max_size=35),
-    retries=st.sets(st.integers(0, 34), max_size=8),
-)
+@sequences_of(ops, longest=35, retries=8, examples=50)
 def test_any_interleaving_of_slice_operations_keeps_the_books(
-    sessions: sessionmaker[Session], sequence: list[Op], retries: set[int]
+    sessions: sessionmaker[Session], sequence: list[Op], retries: list[int]
 ) -> None:
     check_interleaving(sessions, sequence, retries)

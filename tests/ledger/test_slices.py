@@ -18,7 +18,7 @@ from boundless.ledger import (
     SlicesStillOpenError,
     grant_key,
 )
-from tests.ledger.helpers import assert_books_balance, snapshot
+from tests.ledger.helpers import assert_books_balance, snapshot, unchanged
 
 T = TypeVar("T")
 A, B = "gateway:a", "gateway:b"
@@ -126,12 +126,9 @@ def test_every_slice_cancelled_cancels_the_round(sessions: sessionmaker[Session]
 
 def test_retries_of_slice_writes_move_nothing(sessions: sessionmaker[Session]) -> None:
     both_staked(sessions)
-    with sessions() as session:
-        before = snapshot(session)
-    again = as_owner(sessions, A)(lambda ledger: ledger.stake_many("t1", 1, orders(PLAYERS_A)))
+    with unchanged(sessions):
+        again = as_owner(sessions, A)(lambda ledger: ledger.stake_many("t1", 1, orders(PLAYERS_A)))
     assert all(t.replayed for t in again)
-    with sessions() as session:
-        assert snapshot(session) == before
     settle = as_owner(sessions, A)
     first = settle(lambda ledger: ledger.settle_slice("t1", 1, lines(PLAYERS_A, 2)))
     with sessions() as session:

@@ -15,7 +15,7 @@ from boundless.ledger import (
     UnknownAccountError,
     check_books,
 )
-from tests.ledger.helpers import Run, assert_books_balance, fund
+from tests.ledger.helpers import Run, assert_books_balance, fund, stake_each
 
 
 def test_grant_comes_from_issuance(run: Run, sessions: sessionmaker[Session]) -> None:
@@ -32,10 +32,9 @@ def test_every_transaction_sums_to_zero(run: Run, sessions: sessionmaker[Session
     fund(run, "alice", "bob")
 
     def play(ledger: LedgerService) -> None:
-        ledger.stake("t1", 1, "alice", "alice.0", "main", 100)
-        ledger.stake("t1", 1, "alice", "alice.0", "double", 100)
-        ledger.stake("t1", 1, "bob", "bob.0", "main", 50)
-        ledger.stake("t1", 1, "bob", "bob.0", "side:pair", 10)
+        bets = [("alice", "main", 100), ("alice", "double", 100),
+                ("bob", "main", 50), ("bob", "side:pair", 10)]  # fmt: skip
+        stake_each(ledger, "t1", 1, [(p, f"{p}.0", kind, amount) for p, kind, amount in bets])
         ledger.settle_position("t1", 1, "alice", "alice.0", 400)
         ledger.settle_position("t1", 1, "bob", "bob.0", 0)
         ledger.close_round("t1", 1)

@@ -32,6 +32,21 @@ def boundless() -> RuleSet:
     return load_title("boundless")
 
 
+def fresh_shoe_each_round(key: str, decks: int, hits_soft_17: bool, **changes: object) -> RuleSet:
+    """Boundless as a table with a fresh shoe every round (no burn) and no side bets, with
+    ``changes``: the exact figures of one round are then the whole game's."""
+    return variant(
+        boundless(),
+        title__key=key,
+        shoe__decks=decks,
+        shoe__reshuffle_every_round=True,
+        shoe__burn_after_shuffle=False,
+        dealer__hits_soft_17=hits_soft_17,
+        side_bets=[],
+        **changes,
+    )
+
+
 def unlimited_like(decks: int = 8) -> RuleSet:
     """Blackjack Unlimited's switches: no hole card (original bets only), S17, DAS except
     aces, split once, split aces one card, surrender half not against an ace, split offered
@@ -60,18 +75,14 @@ def boo_bucks_like(
 ) -> RuleSet:
     """A Boo Bucks preset: reshuffled every round, peek on ace and ten, late surrender
     against any up card, even money."""
-    return variant(
-        boundless(),
-        title__key="boo-bucks-like",
-        shoe__decks=decks,
-        shoe__reshuffle_every_round=True,
-        shoe__burn_after_shuffle=False,
-        dealer__hits_soft_17=hits_soft_17,
+    return fresh_shoe_each_round(
+        "boo-bucks-like",
+        decks,
+        hits_soft_17,
         double__after_split=double_after_split,
         split__split_aces_one_card=split_aces_one_card,
         surrender__up_values=EVERY_UP,
         insurance__blackjack_offer="even_money",
-        side_bets=[],
     )
 
 
@@ -85,18 +96,14 @@ def classic(
 ) -> RuleSet:
     """The rules of the published tables: peek (US), double any two, split once, split aces
     one card, blackjack 3:2, no surrender unless asked."""
-    return variant(
-        boundless(),
-        title__key="classic",
-        shoe__decks=decks,
-        shoe__reshuffle_every_round=True,
-        shoe__burn_after_shuffle=False,
-        dealer__hits_soft_17=hits_soft_17,
+    return fresh_shoe_each_round(
+        "classic",
+        decks,
+        hits_soft_17,
         dealer__peek_up_values=list(peek_up_values),
         double__after_split=double_after_split,
         split__allowed=split,
         surrender__allowed=surrender,
-        side_bets=[],
     )
 
 

@@ -7,11 +7,10 @@ from pathlib import Path
 
 import pytest
 
-from tests.server.live import LiveServer, start_server
+from tests.server.live import LiveServer, serving
 
 
 @pytest.fixture
 def server(tmp_path: Path) -> Iterator[LiveServer]:
-    live = start_server(tmp_path)
-    yield live
-    live.stop()
+    with serving(tmp_path) as live:
+        yield live

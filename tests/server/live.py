@@ -10,7 +10,8 @@ import subprocess
 import sys
 import threading
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -49,12 +50,15 @@ def free_port() -> int:
         return int(probe.getsockname()[1])
 
 
-def wait_until(condition: Callable[[], bool], timeout: float = 10.0, what: str = "") -> None:
+def wait_until(
+    condition: Callable[[], bool], timeout: float = 10.0, what: str = "", every: float = 0.02
+) -> None:
+    """Poll ``condition`` every ``every`` seconds until it holds; fail after ``timeout``."""
     deadline = time.monotonic() + timeout
     while time.monotonic() < deadline:
         if condition():
             return
-        time.sleep(0.02)
+        time.sleep(every)
     raise AssertionError(f"timed out waiting for {what or condition}")
 
 
@@ -105,6 +109,17 @@ class LiveServer:
         self.http.close()
         self.server.should_exit = True
         self.thread.join(timeout=15)
+
+
+@contextmanager
+def serving(data_dir: Path, **options: Any) -> Iterator[LiveServer]:
+    """A live server (``options``: :func:`start_server`'s) for the ``with`` block, stopped after
+    it however it ends."""
+    live = start_server(data_dir, **options)
+    try:
+        yield live
+    finally:
+        live.stop()
 
 
 def start_server(

@@ -11,7 +11,7 @@ from pathlib import Path
 import pytest
 
 from boundless.server.config import TimerSettings
-from tests.server.live import ADMIN_TOKEN, Client, LiveServer, Message, bet, start_server
+from tests.server.live import ADMIN_TOKEN, Client, LiveServer, Message, bet, serving
 
 SLOW_STEPS = TimerSettings(
     betting_seconds=0.3, insurance_seconds=0.3, decision_seconds=6.0, round_gap_seconds=0.1
@@ -20,9 +20,8 @@ SLOW_STEPS = TimerSettings(
 
 @pytest.fixture
 def slow_server(tmp_path: Path) -> Iterator[LiveServer]:
-    live = start_server(tmp_path, timers=SLOW_STEPS)
-    yield live
-    live.stop()
+    with serving(tmp_path, timers=SLOW_STEPS) as live:
+        yield live
 
 
 def until_decision(client: Client) -> Message:

@@ -11,7 +11,7 @@ from tests.server.live import (
     assert_books,
     bet,
     play_to_settlement,
-    start_server,
+    serving,
     wait_until,
 )
 
@@ -25,8 +25,7 @@ def _count(database_url: str, sql: str) -> int:
 
 
 def test_bots_play_rounds_through_the_protocol(tmp_path: Path) -> None:
-    live = start_server(tmp_path, bots=4, timers=BOT_TIMERS)
-    try:
+    with serving(tmp_path, bots=4, timers=BOT_TIMERS) as live:
         settled = "SELECT count(*) FROM server_rounds WHERE status = 'settled'"
         wait_until(lambda: _count(live.database_url, settled) >= 2, 60, "two bot rounds")
         bot_lines = _count(
@@ -38,15 +37,12 @@ def test_bots_play_rounds_through_the_protocol(tmp_path: Path) -> None:
         assert lobby["watchers"] == 4
         bots = live.app_state.bots
         assert all(bot.connection.player is not None for bot in bots)
-    finally:
-        live.stop()
     assert_books(live.database_url)
 
 
 def test_a_round_on_postgresql(tmp_path: Path) -> None:
     with postgres_schema("server_test") as database_url:
-        live = start_server(tmp_path, database_url=database_url)
-        try:
+        with serving(tmp_path, database_url=database_url) as live:
             player, client = live.seated("Pat")
             assert bet(client, 1000, pair=100)["type"] == "ack"
             settled = play_to_settlement(client)
@@ -57,8 +53,6 @@ def test_a_round_on_postgresql(tmp_path: Path) -> None:
             )
             assert record.status_code == 200 and record.json()["status"] == "settled"
             client.close()
-        finally:
-            live.stop()
         engine = make_engine(database_url)
         with make_session_factory(engine).begin() as session:
             assert check_books(session).ok

@@ -15,7 +15,7 @@ from boundless.core.shoe import BurnRecord
 from boundless.server.tables.shoe_notices import public_burn
 from boundless.server.titles import TitleCatalog
 from boundless.titles import load_game
-from tests.server.live import LiveServer, start_server
+from tests.server.live import LiveServer, serving
 
 
 def test_public_burn_has_the_count_only() -> None:
@@ -35,9 +35,8 @@ def one_deck_catalog() -> TitleCatalog:
 
 @pytest.fixture
 def live(tmp_path: Path) -> Iterator[LiveServer]:
-    server = start_server(tmp_path, bots=2, catalog=one_deck_catalog())
-    yield server
-    server.stop()
+    with serving(tmp_path, bots=2, catalog=one_deck_catalog()) as server:
+        yield server
 
 
 def test_no_frame_before_the_reveal_names_a_burned_card(live: LiveServer) -> None:

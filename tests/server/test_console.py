@@ -17,7 +17,7 @@ from boundless.ledger import check_books, make_engine, make_session_factory
 from boundless.server.admin.exact_figures import compute_figures
 from boundless.server.metrics import ServerMetrics
 from boundless.server.titles import TitleCatalog
-from tests.server.live import ADMIN_TOKEN, BOT_TIMERS, LiveServer, start_server, wait_until
+from tests.server.live import ADMIN_TOKEN, BOT_TIMERS, LiveServer, serving, wait_until
 
 ADMIN = {"Authorization": f"Bearer {ADMIN_TOKEN}"}
 TITLE = "boundless"
@@ -84,13 +84,12 @@ def table_idle(live: LiveServer) -> bool:
 @pytest.fixture(scope="module")
 def played(tmp_path_factory: pytest.TempPathFactory) -> Iterator[LiveServer]:
     """Bots at one table until three rounds settled; then the table is paused."""
-    live = start_server(
+    with serving(
         tmp_path_factory.mktemp("console"),
         bots=4,
         timers=BOT_TIMERS,
         catalog=TitleCatalog.shipped((TITLE,)),
-    )
-    try:
+    ) as live:
         settled = "SELECT count(*) FROM server_rounds WHERE status = 'settled'"
         wait_until(lambda: _value(live.database_url, settled) >= 3, 90, "three bot rounds")
         wait_until(  # a double or a split staked, so the extras are counted too
@@ -101,8 +100,6 @@ def played(tmp_path_factory: pytest.TempPathFactory) -> Iterator[LiveServer]:
         )
         assert paused.status_code == 200, paused.text
         yield live
-    finally:
-        live.stop()
 
 
 @pytest.mark.parametrize("path", ["/api/v1/admin/returns", "/api/v1/admin/ledger-check"])

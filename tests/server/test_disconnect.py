@@ -7,7 +7,7 @@ from pathlib import Path
 import httpx
 
 from boundless.server.config import TimerSettings
-from tests.server.live import LiveServer, bet, start_server, wait_until
+from tests.server.live import LiveServer, bet, serving, wait_until
 
 
 def test_a_disconnected_players_round_plays_on_and_settles(server: LiveServer) -> None:
@@ -30,12 +30,11 @@ def test_a_disconnected_players_round_plays_on_and_settles(server: LiveServer) -
 
 
 def test_a_player_who_leaves_is_not_waited_for(tmp_path: Path) -> None:
-    live = start_server(
+    with serving(
         tmp_path,
         timers=TimerSettings(betting_seconds=0.3, decision_seconds=300, round_gap_seconds=0.1),
         seed=100,  # the first round stops for decisions (4C 4D against 2D)
-    )
-    try:
+    ) as live:
         _, client = live.seated("Lea")
         assert bet(client, 1000)["type"] == "ack"
         client.wait_for("state", lambda m: (m.get("timer") or {}).get("kind") == "decision")
@@ -44,5 +43,3 @@ def test_a_player_who_leaves_is_not_waited_for(tmp_path: Path) -> None:
         decisions = [d for hand in settled["results"][0]["hands"] for d in hand["decisions"]]
         assert decisions and all(d["by"] == "autoplay" for d in decisions)
         client.close()
-    finally:
-        live.stop()

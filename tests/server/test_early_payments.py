@@ -11,12 +11,11 @@ from pathlib import Path
 from typing import Any
 
 from boundless.server.config import TimerSettings
-from tests.server.live import assert_books, play_to_settlement, start_server
+from tests.server.live import assert_books, play_to_settlement, serving
 
 
 def test_a_blackjack_paid_at_once_pays_for_a_double_on_the_next_spot(tmp_path: Path) -> None:
-    live = start_server(tmp_path, starting_grant=2000)
-    try:
+    with serving(tmp_path, starting_grant=2000) as live:
         player, client = live.seated("Una", "unlimited-1")
         answer = client.request(
             {
@@ -42,8 +41,6 @@ def test_a_blackjack_paid_at_once_pays_for_a_double_on_the_next_spot(tmp_path: P
         expected = 2000 - 3000 + 2500 + hands[1]["payout"]
         assert settled["balance"] == expected
         client.close()
-    finally:
-        live.stop()
     assert_books(live.database_url, {player["player_id"]: expected})
 
 
@@ -58,10 +55,9 @@ SLOW_DECISIONS = TimerSettings(
 def test_a_cancelled_round_with_an_early_payment_shows_its_true_net(tmp_path: Path) -> None:
     """Staked 3,000 and a 1,000 double, the blackjack's 2,500 paid at once: after a cancel the
     wallet is back where it started, and the record and ``settled`` say net 0, not -2,500."""
-    live = start_server(
+    with serving(
         tmp_path, starting_grant=3000, timers=SLOW_DECISIONS, seed=EARLY_BLACKJACK_SEED
-    )
-    try:
+    ) as live:
         player, client = live.seated("Una", "unlimited-1")
         headers = {"Authorization": f"Bearer {player['token']}"}
         bets = {str(spot): {"main": 1000} for spot in (1, 2, 3)}
@@ -94,6 +90,4 @@ def test_a_cancelled_round_with_an_early_payment_shows_its_true_net(tmp_path: Pa
         assert (record["staked"], record["paid"], record["net"]) == (4000, 4000, 0)
         assert (record["balance_before"], record["balance_after"]) == (3000, 3000)
         client.close()
-    finally:
-        live.stop()
     assert_books(live.database_url, {player["player_id"]: 3000})

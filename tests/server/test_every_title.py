@@ -9,14 +9,13 @@ from typing import Any
 import pytest
 
 from boundless.titles import load_game, shipped_title_keys
-from tests.server.live import LiveServer, bet, play_to_settlement, start_server, wait_until
+from tests.server.live import LiveServer, bet, play_to_settlement, serving, wait_until
 
 
 @pytest.fixture(scope="module")
 def live(tmp_path_factory: pytest.TempPathFactory) -> Iterator[LiveServer]:
-    server = start_server(tmp_path_factory.mktemp("titles"))
-    yield server
-    server.stop()
+    with serving(tmp_path_factory.mktemp("titles")) as server:
+        yield server
 
 
 @pytest.mark.parametrize("key", shipped_title_keys())

@@ -4,15 +4,14 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from tests.server.live import assert_books, bet, play_to_settlement, start_server
+from tests.server.live import assert_books, bet, play_to_settlement, serving
 
 ACE_UP_DEALER_BLACKJACK = 28
 """First round of this seed's shoe: the spot gets 6S KD, the dealer AC with TH in the hole."""
 
 
 def test_insurance_is_staked_and_pays_two_to_one(tmp_path: Path) -> None:
-    live = start_server(tmp_path, seed=ACE_UP_DEALER_BLACKJACK)
-    try:
+    with serving(tmp_path, seed=ACE_UP_DEALER_BLACKJACK) as live:
         player, client = live.seated("Ivy")
         assert bet(client, 1000)["type"] == "ack"
         offer = client.wait_for(
@@ -43,6 +42,4 @@ def test_insurance_is_staked_and_pays_two_to_one(tmp_path: Path) -> None:
         assert "insurance" in [item["kind"] for item in detail["transactions"]]
         assert [card["card"] for card in detail["cards"]] == ["6S", "AC", "KD", "TH"]
         client.close()
-    finally:
-        live.stop()
     assert_books(live.database_url, {player["player_id"]: 100_000})

@@ -10,7 +10,7 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from tests.server.live import Client, LiveServer, assert_books, start_server
+from tests.server.live import Client, LiveServer, assert_books, serving
 
 TYPES = ["hello", "join", "leave", "bet", "insurance", "decide", "choose_side_bets", "resync"]
 json_values = st.recursive(
@@ -42,25 +42,20 @@ def shaped_messages(draw: st.DrawFn) -> dict[str, Any]:
 def out_of_order(draw: st.DrawFn) -> dict[str, Any]:
     """Well-formed messages for the real table that the rules refuse right now (betting, no bet)."""
     kind = draw(st.sampled_from(["decide", "insurance", "bet", "choose_side_bets"]))
+    envelope = {"v": 1, "type": kind, "table_id": "boundless-1"}
     if kind == "decide":
-        return {
-            "v": 1,
-            "type": "decide",
-            "table_id": "boundless-1",
+        return envelope | {
             "spot": draw(st.integers(1, 7)),
             "step": draw(st.integers(1, 100)),
             "action": draw(st.sampled_from(["hit", "stand", "double", "split", "surrender"])),
         }
     if kind == "insurance":
-        return {
-            "v": 1,
-            "type": "insurance",
-            "table_id": "boundless-1",
+        return envelope | {
             "spot": draw(st.integers(1, 7)),
             "kind": draw(st.sampled_from(["insurance", "even_money"])),
         }
     if kind == "choose_side_bets":
-        return {"v": 1, "type": kind, "table_id": "boundless-1", "side_bets": ["pair"]}
+        return envelope | {"side_bets": ["pair"]}
     amounts = draw(
         st.sampled_from(
             [
@@ -76,13 +71,8 @@ def out_of_order(draw: st.DrawFn) -> dict[str, Any]:
         )
     )
     spot = draw(st.sampled_from(["1", "1", "2", "0", "8"]))
-    return {
-        "v": 1,
-        "type": "bet",
-        "table_id": "boundless-1",
-        "bet_id": draw(st.from_regex(r"[a-z0-9]{1,12}", fullmatch=True)),
-        "bets": {spot: amounts},
-    }
+    bet_id = draw(st.from_regex(r"[a-z0-9]{1,12}", fullmatch=True))
+    return envelope | {"bet_id": bet_id, "bets": {spot: amounts}}
 
 
 frames = st.one_of(
@@ -95,9 +85,8 @@ frames = st.one_of(
 
 @pytest.fixture(scope="module")
 def live(tmp_path_factory: pytest.TempPathFactory) -> Iterator[LiveServer]:
-    server = start_server(tmp_path_factory.mktemp("malformed"))
-    yield server
-    server.stop()
+    with serving(tmp_path_factory.mktemp("malformed")) as server:
+        yield server
 
 
 @pytest.fixture(scope="module")

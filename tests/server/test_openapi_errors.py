@@ -6,19 +6,16 @@ from typing import Any
 
 import pytest
 
-from tests.server.live import start_server
+from tests.server.live import serving
 
 ERROR_REF = {"$ref": "#/components/schemas/Error"}
 
 
 @pytest.fixture(scope="module")
 def document(tmp_path_factory: pytest.TempPathFactory) -> dict[str, Any]:
-    live = start_server(tmp_path_factory.mktemp("openapi"))
-    try:
+    with serving(tmp_path_factory.mktemp("openapi")) as live:
         answer: dict[str, Any] = live.http.get("/openapi.json").json()
         return answer
-    finally:
-        live.stop()
 
 
 def responses(document: dict[str, Any], method: str, path: str) -> dict[str, Any]:

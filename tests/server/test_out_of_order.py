@@ -11,7 +11,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from boundless.server.config import TimerSettings
-from tests.server.live import Client, LiveServer, assert_books, bet, start_server
+from tests.server.live import Client, LiveServer, assert_books, bet, serving
 
 SPLITTABLE_FOURS_AGAINST_TWO = 100
 """First round of this seed's shoe: the spot gets 4C 4D, the dealer shows 2D (no insurance)."""
@@ -65,15 +65,14 @@ def refused(draw: st.DrawFn) -> dict[str, Any]:
 def round_in_decisions(
     tmp_path_factory: pytest.TempPathFactory,
 ) -> Iterator[tuple[LiveServer, Client, str]]:
-    live = start_server(
+    with serving(
         tmp_path_factory.mktemp("order"), timers=LONG_STEP, seed=SPLITTABLE_FOURS_AGAINST_TWO
-    )
-    player, client = live.seated("Otto")
-    assert bet(client, 1000)["type"] == "ack"
-    client.wait_for("state", lambda m: (m.get("timer") or {}).get("kind") == "decision")
-    yield live, client, player["player_id"]
-    client.close()
-    live.stop()
+    ) as live:
+        player, client = live.seated("Otto")
+        assert bet(client, 1000)["type"] == "ack"
+        client.wait_for("state", lambda m: (m.get("timer") or {}).get("kind") == "decision")
+        yield live, client, player["player_id"]
+        client.close()
 
 
 @settings(

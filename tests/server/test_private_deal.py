@@ -10,7 +10,7 @@ from typing import Any
 import pytest
 
 from boundless.server.config import TimerSettings
-from tests.server.live import Client, LiveServer, Message, bet, start_server
+from tests.server.live import Client, LiveServer, Message, bet, serving
 
 SLOW_WINDOWS = TimerSettings(
     betting_seconds=60.0, insurance_seconds=60.0, decision_seconds=2.0, round_gap_seconds=0.1
@@ -20,9 +20,8 @@ SLOW_WINDOWS = TimerSettings(
 
 @pytest.fixture
 def live(tmp_path: Path) -> Iterator[LiveServer]:
-    server = start_server(tmp_path, timers=SLOW_WINDOWS)
-    yield server
-    server.stop()
+    with serving(tmp_path, timers=SLOW_WINDOWS) as server:
+        yield server
 
 
 def _open_private(live: LiveServer) -> tuple[Client, str]:

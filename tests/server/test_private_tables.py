@@ -9,7 +9,7 @@ import pytest
 
 from boundless.server.titles import TitleCatalog
 from boundless.titles import load_game
-from tests.server.live import LiveServer, bet, play_to_settlement, start_server
+from tests.server.live import LiveServer, bet, play_to_settlement, serving
 
 
 def solo_catalog() -> TitleCatalog:
@@ -25,9 +25,8 @@ def solo_catalog() -> TitleCatalog:
 
 @pytest.fixture
 def live(tmp_path: Path) -> Iterator[LiveServer]:
-    server = start_server(tmp_path, catalog=solo_catalog())
-    yield server
-    server.stop()
+    with serving(tmp_path, catalog=solo_catalog()) as server:
+        yield server
 
 
 def test_private_table_for_its_owner_only(live: LiveServer) -> None:

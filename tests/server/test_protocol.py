@@ -8,7 +8,7 @@ from pathlib import Path
 from sqlalchemy import select
 
 from boundless.ledger import LedgerService, check_books, make_engine, make_session_factory
-from tests.server.live import LiveServer, bet, play_to_settlement, start_server
+from tests.server.live import LiveServer, bet, play_to_settlement, serving
 
 
 def test_sign_up_hello_and_me(server: LiveServer) -> None:
@@ -133,8 +133,7 @@ def test_hole_card_is_not_sent_before_it_is_revealed(server: LiveServer) -> None
 
 
 def test_a_flooding_socket_is_rate_limited(tmp_path: Path) -> None:
-    live = start_server(tmp_path, messages_per_second=5)
-    try:
+    with serving(tmp_path, messages_per_second=5) as live:
         player = live.sign_up("Flo")
         client = live.client(player["token"])
         client.hello()
@@ -144,5 +143,3 @@ def test_a_flooding_socket_is_rate_limited(tmp_path: Path) -> None:
         assert limited and len(limited) < 30
         assert answers[0]["type"] == "ack"
         client.close()
-    finally:
-        live.stop()

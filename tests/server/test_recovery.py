@@ -13,20 +13,16 @@ from boundless.ledger import (
     LedgerService,
     check_books,
     grant_key,
-    make_engine,
     make_session_factory,
-    upgrade_database,
 )
 from boundless.server.records.service import RecordService
 from boundless.server.recovery import recover
-from boundless.server.storage.database import upgrade_server_database
+from boundless.server.storage.database import migrated_engine
 from boundless.server.tables.repository import TableRepository
 
 
 def test_recovery_records_a_round_with_an_early_credit_as_net_zero(tmp_path: Path) -> None:
-    engine = make_engine(f"sqlite:///{tmp_path / 'crash.sqlite'}")
-    upgrade_database(engine)
-    upgrade_server_database(engine)
+    engine = migrated_engine(f"sqlite:///{tmp_path / 'crash.sqlite'}")
     sessions = make_session_factory(engine)
     with sessions.begin() as session:
         ledger = LedgerService(session)
@@ -61,9 +57,7 @@ def test_recovery_records_a_round_with_an_early_credit_as_net_zero(tmp_path: Pat
 def test_recovery_leaves_other_owners_slices_alone(tmp_path: Path) -> None:
     """A restarted ``serve`` (owner ``local``) cancels its own slice of a round and never the
     slice a cluster gateway sharing the database is still playing."""
-    engine = make_engine(f"sqlite:///{tmp_path / 'shared.sqlite'}")
-    upgrade_database(engine)
-    upgrade_server_database(engine)
+    engine = migrated_engine(f"sqlite:///{tmp_path / 'shared.sqlite'}")
     sessions = make_session_factory(engine)
     with sessions.begin() as session:
         local = LedgerService(session)

@@ -12,7 +12,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from tests.postgres import postgres_schema
-from tests.server.live import LiveServer, start_server
+from tests.server.live import LiveServer, serving
 
 BEYOND_64_BITS = "99999999999999999999"
 SUPERSCRIPT_TWO = "%C2%B2"  # '²'.isdigit() is true, int('²') fails
@@ -26,14 +26,11 @@ def live(
     refuses the cast: two different faults behind one 404)."""
     folder = tmp_path_factory.mktemp("rest-errors")
     if request.param == "sqlite":
-        server = start_server(folder)
-        yield server
-        server.stop()
+        with serving(folder) as server:
+            yield server
         return
-    with postgres_schema("rest_errors") as url:
-        server = start_server(folder, database_url=url)
+    with postgres_schema("rest_errors") as url, serving(folder, database_url=url) as server:
         yield server
-        server.stop()
 
 
 @pytest.fixture(scope="module")

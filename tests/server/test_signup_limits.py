@@ -16,14 +16,13 @@ from boundless.server.config import ServerConfig
 from boundless.server.errors import RateLimitedError
 from boundless.server.players.signup_limit import SignUpLimit
 from boundless.server.storage.models import Player
-from tests.server.live import start_server, wait_until
+from tests.server.live import serving, wait_until
 
 POLICY_VIOLATION = 1008
 
 
 def test_sign_ups_beyond_the_rate_are_refused_with_429(tmp_path: Path) -> None:
-    live = start_server(tmp_path, signup_rate="3/minute")
-    try:
+    with serving(tmp_path, signup_rate="3/minute") as live:
         for name in ("A", "B", "C"):
             live.sign_up(name)
         refused = live.http.post("/api/v1/players", json={"display_name": "D"})
@@ -34,8 +33,6 @@ def test_sign_ups_beyond_the_rate_are_refused_with_429(tmp_path: Path) -> None:
         # the refused sign-up created nobody (no coins granted)
         with live.app_state.server.read_sessions.begin() as session:
             assert session.scalar(select(func.count()).select_from(Player)) == 3
-    finally:
-        live.stop()
 
 
 def test_the_limit_counts_each_address_apart() -> None:
@@ -61,8 +58,7 @@ def test_a_bad_rate_is_refused_when_the_app_is_built(tmp_path: Path) -> None:
 
 
 def test_a_player_may_open_only_so_many_sockets(tmp_path: Path) -> None:
-    live = start_server(tmp_path, max_sockets_per_player=2)
-    try:
+    with serving(tmp_path, max_sockets_per_player=2) as live:
         signed_up = live.sign_up()
         token, player_id = signed_up["token"], signed_up["player_id"]
         first, second = live.client(token), live.client(token)
@@ -85,5 +81,3 @@ def test_a_player_may_open_only_so_many_sockets(tmp_path: Path) -> None:
         wait_until(lambda: len(hub.by_player.get(player_id, ())) == 1, what="the close seen")
         again = live.client(token)
         assert again.hello()["type"] == "welcome"
-    finally:
-        live.stop()

@@ -18,7 +18,7 @@ from websockets.sync.client import connect
 
 from boundless.server.errors import BadMessageError
 from boundless.server.protocol import MAX_MESSAGE_BYTES, decode_text
-from tests.server.live import LiveServer, start_server
+from tests.server.live import LiveServer, serving
 
 MESSAGE_TOO_BIG = 1009
 POLICY_VIOLATION = 1008
@@ -26,9 +26,8 @@ POLICY_VIOLATION = 1008
 
 @pytest.fixture
 def slow_server(tmp_path: Path) -> Iterator[LiveServer]:
-    live = start_server(tmp_path, messages_per_second=5.0)
-    yield live
-    live.stop()
+    with serving(tmp_path, messages_per_second=5.0) as live:
+        yield live
 
 
 def answers_until_closed(live: LiveServer, token: str, frames: list[str]) -> tuple[list[str], int]:
@@ -72,9 +71,8 @@ def test_valid_but_refused_frames_are_charged_too(slow_server: LiveServer) -> No
 
 @pytest.fixture
 def live(tmp_path: Path) -> Iterator[LiveServer]:
-    server = start_server(tmp_path)
-    yield server
-    server.stop()
+    with serving(tmp_path) as server:
+        yield server
 
 
 def host_port(live: LiveServer) -> tuple[str, int]:

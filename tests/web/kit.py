@@ -128,6 +128,19 @@ def serve(
             process.wait()
 
 
+def open_page(
+    browser: Any, size: tuple[int, int], shots: list[Any] | None = None, **options: Any
+) -> tuple[Any, Any]:
+    """A new browser context with a ``size`` (width, height) viewport and ``options``
+    (``reduced_motion``, ``locale``, ...), and a page in it; ``shots`` is the test's
+    ``failure_shots``, where the page goes to be photographed if the test fails."""
+    context = browser.new_context(viewport={"width": size[0], "height": size[1]}, **options)
+    page = context.new_page()
+    if shots is not None:
+        shots.append(page)
+    return context, page
+
+
 def shot(page: Any, name: str, full_page: bool = True) -> None:
     SCREENSHOTS.mkdir(parents=True, exist_ok=True)
     if not full_page:
@@ -135,13 +148,18 @@ def shot(page: Any, name: str, full_page: bool = True) -> None:
     page.screenshot(path=str(SCREENSHOTS / f"{name}.png"), full_page=full_page)
 
 
+def submit(page: Any, field: str, value: str, button: str, shows: str) -> None:
+    """Type ``value`` into ``field``, press ``button``, wait until ``shows`` is on the page."""
+    page.fill(field, value)
+    page.click(button)
+    page.wait_for_selector(shows)
+
+
 def sign_up(page: Any, base: str, name: str) -> str:
     """Sign up through the lobby's form; returns the token the page keeps."""
     page.goto(base + "/")
     page.wait_for_selector("body[data-ready='true']")
-    page.fill("#signup-name", name)
-    page.click("#signup-submit")
-    page.wait_for_selector(".welcome-card")
+    submit(page, "#signup-name", name, "#signup-submit", ".welcome-card")
     token = page.evaluate("localStorage.getItem('boundless.token')")
     assert token
     return str(token)

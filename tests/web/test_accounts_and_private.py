@@ -10,7 +10,7 @@ from typing import Any
 
 import pytest
 
-from tests.web.kit import BETTING_SECONDS, get_json, shot, sign_up
+from tests.web.kit import BETTING_SECONDS, get_json, open_page, shot, sign_up, submit
 
 pytestmark = pytest.mark.slow
 
@@ -18,15 +18,17 @@ pytestmark = pytest.mark.slow
 def test_account_key_signs_in_on_a_fresh_browser(
     server: str, browser: Any, failure_shots: list[Any]
 ) -> None:
-    first = browser.new_context(viewport={"width": 1280, "height": 800}, reduced_motion="reduce")
-    page = first.new_page()
-    failure_shots.append(page)
+    first, page = open_page(browser, (1280, 800), failure_shots, reduced_motion="reduce")
     page.goto(server + "/")
     page.wait_for_selector("body[data-ready='true']")
     # A blank name says why nothing happened.
-    page.fill("#signup-name", "   ")
-    page.click("#signup-submit")
-    page.wait_for_selector(".signup-card .form-message:has-text('empty')")
+    submit(
+        page,
+        "#signup-name",
+        "   ",
+        "#signup-submit",
+        ".signup-card .form-message:has-text('empty')",
+    )
     token = sign_up(page, server, "Keeper")
     # The key is shown at sign-up and is the token the page keeps.
     page.wait_for_selector("#account-key-card")
@@ -51,17 +53,13 @@ def test_account_key_signs_in_on_a_fresh_browser(
     page.wait_for_function("localStorage.getItem('boundless.token') === null")
     first.close()
 
-    fresh = browser.new_context(viewport={"width": 1280, "height": 800}, reduced_motion="reduce")
-    page = fresh.new_page()
-    failure_shots.append(page)
+    fresh, page = open_page(browser, (1280, 800), failure_shots, reduced_motion="reduce")
     page.goto(server + "/")
     page.wait_for_selector("#key-input")
-    page.fill("#key-input", "not-a-key")
-    page.click("#key-submit")
-    page.wait_for_selector(".key-signin .form-message:has-text('key')")
-    page.fill("#key-input", key)
-    page.click("#key-submit")
-    page.wait_for_selector(".welcome-card")
+    submit(
+        page, "#key-input", "not-a-key", "#key-submit", ".key-signin .form-message:has-text('key')"
+    )
+    submit(page, "#key-input", key, "#key-submit", ".welcome-card")
     assert page.inner_text(".welcome-name") == "Keeper"
     assert get_json(f"{server}/api/v1/me", key)["display_name"] == "Keeper"
     fresh.close()
@@ -70,9 +68,7 @@ def test_account_key_signs_in_on_a_fresh_browser(
 def test_private_round_deals_on_deal_then_rename_and_close(
     server: str, browser: Any, failure_shots: list[Any]
 ) -> None:
-    context = browser.new_context(viewport={"width": 1366, "height": 768}, reduced_motion="reduce")
-    page = context.new_page()
-    failure_shots.append(page)
+    context, page = open_page(browser, (1366, 768), failure_shots, reduced_motion="reduce")
     sign_up(page, server, "Solo")
     page.click("#account-key-saved")
     page.wait_for_selector("#private-open")
@@ -103,9 +99,13 @@ def test_private_round_deals_on_deal_then_rename_and_close(
 
     page.wait_for_selector("#rename-table")
     page.click("#rename-table")
-    page.fill("#table-name", "Friday table")
-    page.click("#rename-save")
-    page.wait_for_selector("#table-heading:has-text('Friday table')")
+    submit(
+        page,
+        "#table-name",
+        "Friday table",
+        "#rename-save",
+        "#table-heading:has-text('Friday table')",
+    )
     page.wait_for_selector("#close-table:not([disabled])", timeout=15000)
     page.click("#close-table")
     page.click("#close-table-confirm")

@@ -25,11 +25,11 @@ except ImportError:  # the browser fixture skips these tests
 
 from boundless.core.cards import parse_cards
 from boundless.core.shoe import commitment_of
-from tests.web.kit import STARTING_GRANT, get_json, shot
+from tests.web.kit import STARTING_GRANT, get_json, open_page, shot, submit
 
 pytestmark = pytest.mark.slow
 
-DESKTOP = {"width": 1280, "height": 900}
+DESKTOP = (1280, 900)
 PHONE = {"width": 360, "height": 780}
 ROUNDS_TO_PLAY = 3
 PLAY_DEADLINE_S = 100.0
@@ -139,9 +139,9 @@ def test_engine_and_browser_agree_on_shoe_commitments(server: str, browser: Any)
 
 def _open_lobby(server: str, browser: Any, failure_shots: list[Any]) -> tuple[Any, Any, list[str]]:
     """A desktop page on the lobby, ready; page errors are collected in the returned list."""
-    context = browser.new_context(viewport=DESKTOP, reduced_motion="reduce", locale="en-US")
-    page = context.new_page()
-    failure_shots.append(page)
+    context, page = open_page(
+        browser, DESKTOP, failure_shots, reduced_motion="reduce", locale="en-US"
+    )
     errors: list[str] = []
     page.on("pageerror", lambda error: errors.append(str(error)))
     page.goto(server + "/")
@@ -156,9 +156,7 @@ def test_sign_up_play_record_and_languages(
     shot(page, "desktop-lobby-signed-out")
 
     # Sign up: the token is kept, the wallet shows the starting grant.
-    page.fill("#signup-name", "Ana")
-    page.click("#signup-submit")
-    page.wait_for_selector(".welcome-card")
+    submit(page, "#signup-name", "Ana", "#signup-submit", ".welcome-card")
     token = page.evaluate("localStorage.getItem('boundless.token')")
     assert token
     assert _wallet(page) == STARTING_GRANT
@@ -263,9 +261,7 @@ def test_private_table_seat_rule_and_shoe_verification(
     """A private table from the lobby: pick its side bets, see the seat rule, play a round, and
     verify its shoe (reshuffled every round, so revealed at once) with one click."""
     context, page, errors = _open_lobby(server, browser, failure_shots)
-    page.fill("#signup-name", "Bo")
-    page.click("#signup-submit")
-    page.wait_for_selector("#private-open")
+    submit(page, "#signup-name", "Bo", "#signup-submit", "#private-open")
     title = page.input_value("#private-title")
     rules = get_json(f"{server}/api/v1/titles/{title}")
     offer = rules["side_bet_offer"]

@@ -17,7 +17,7 @@ import httpx
 import pytest
 
 from boundless.ledger import make_engine
-from tests.web.kit import SCREENSHOTS, serve
+from tests.web.kit import SCREENSHOTS, serve, submit
 
 pytestmark = pytest.mark.slow
 
@@ -74,9 +74,13 @@ def test_the_console_pauses_resumes_and_cancels(server: tuple[str, Path], browse
     page = browser.new_page(viewport={"width": 1280, "height": 900})
     page.on("dialog", lambda dialog: dialog.accept())
     page.goto(f"{server_url}/admin/")
-    page.fill("#token", "wrong-token")
-    page.click("#sign-in button[type=submit]")
-    page.wait_for_selector("#sign-in-error:not([hidden])")
+    submit(
+        page,
+        "#token",
+        "wrong-token",
+        "#sign-in button[type=submit]",
+        "#sign-in-error:not([hidden])",
+    )
     assert "unauthorized" in page.inner_text("#sign-in-error")
 
     page.fill("#token", ADMIN_TOKEN)

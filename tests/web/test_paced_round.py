@@ -10,7 +10,7 @@ from typing import Any
 
 import pytest
 
-from tests.web.kit import shot, sign_up
+from tests.web.kit import open_page, shot, sign_up
 from tests.web.mock_table import TABLE_ID, MockSocket, position, settled, state, you
 
 pytestmark = pytest.mark.slow
@@ -93,9 +93,7 @@ def _at_the_decision(page: Any, server: str, name: str) -> MockSocket:
 def test_reveal_is_paced_and_results_come_last(
     server: str, browser: Any, failure_shots: list[Any]
 ) -> None:
-    context = browser.new_context(viewport={"width": 1280, "height": 720}, locale="en-US")
-    page = context.new_page()
-    failure_shots.append(page)
+    context, page = open_page(browser, (1280, 720), failure_shots, locale="en-US")
     mock = _at_the_decision(page, server, "Pace")
 
     # Everything at once, as the server sends it: the page deals it out one card at a time.
@@ -139,8 +137,7 @@ def test_reveal_is_paced_and_results_come_last(
 
 
 def test_reduced_motion_shows_the_table_at_once(server: str, browser: Any) -> None:
-    context = browser.new_context(viewport={"width": 1280, "height": 720}, reduced_motion="reduce")
-    page = context.new_page()
+    context, page = open_page(browser, (1280, 720), reduced_motion="reduce")
     mock = _at_the_decision(page, server, "Still")
     mock.push(*_dealer_plays(1), _result(1))
     page.wait_for_selector("#result-net")

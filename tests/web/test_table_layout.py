@@ -10,7 +10,7 @@ from typing import Any
 
 import pytest
 
-from tests.web.kit import ROOT, shot, sign_up
+from tests.web.kit import ROOT, open_page, shot, sign_up
 from tests.web.mock_table import TABLE_ID, MockSocket, position, settled, state, you
 
 pytestmark = pytest.mark.slow
@@ -22,10 +22,7 @@ ACTIONS = ("hit", "stand", "double", "split", "surrender")
 def _open(
     browser: Any, server: str, size: tuple[int, int], initial: list[dict[str, Any]]
 ) -> tuple[Any, Any, MockSocket]:
-    context = browser.new_context(
-        viewport={"width": size[0], "height": size[1]}, reduced_motion="reduce", locale="en-US"
-    )
-    page = context.new_page()
+    context, page = open_page(browser, size, reduced_motion="reduce", locale="en-US")
     mock = MockSocket(page)
     mock.initial = initial
     sign_up(page, server, "Layout")

@@ -12,6 +12,16 @@ export class ApiError extends Error {
   }
 }
 
+/** Runs a page's requests; the error that stopped them, or null (the page shows it). */
+export async function failureOf(load) {
+  try {
+    await load();
+    return null;
+  } catch (error) {
+    return error;
+  }
+}
+
 export function token() {
   return localStorage.getItem(TOKEN_KEY);
 }

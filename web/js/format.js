@@ -107,6 +107,21 @@ export function cardRow(codes, options = {}) {
 
 // ---- DOM helpers -----------------------------------------------------------------------------
 /** h("button#id.primary.big", {onclick}, "text", child) → element. */
+/** ``onsubmit`` of a form of one text field: the page stays; a blank value (spaces only) shows
+ * ``blank`` in ``message`` (and focuses the field where ``focus``); any other goes to ``submit``. */
+export function onTextSubmit(input, message, blank, submit, { focus = false } = {}) {
+  return async (event) => {
+    event.preventDefault();
+    const value = input.value.trim();
+    if (!value) {
+      message.textContent = blank;
+      if (focus) input.focus();
+      return;
+    }
+    await submit(value);
+  };
+}
+
 export function h(spec, attributes = {}, ...children) {
   const [, tag, rest] = spec.match(/^([a-z0-9]*)(.*)$/i);
   const element = document.createElement(tag || "div");

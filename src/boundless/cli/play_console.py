@@ -47,7 +47,8 @@ from boundless.cli.table_seats import (
     SideBetChoice,
     SpotBet,
 )
-from boundless.cli.title_words import in_title_words, side_bet_name, words_of
+from boundless.cli.title_words import in_title_words, words_of
+from boundless.cli.words import side_bet_name
 from boundless.core.money import format_amount
 from boundless.core.round import Action
 from boundless.core.round.paths import HandState
@@ -139,7 +140,8 @@ class TerminalTable:
         """What ``?`` shows: the keys, the one-line bet and the actions, in the title's words."""
         words = self.words
         sides = ", ".join(
-            f"{side_bet_name(bet.key)} ([bold]{bet.key}[/bold])" for bet in self.rules.side_bets
+            f"{side_bet_name(self.rules, bet.key)} ([bold]{bet.key}[/bold])"
+            for bet in self.rules.side_bets
         )
         lines = [
             "[bold]Help[/bold] · Enter takes the value in \\[brackets] · q or Ctrl-D leaves",
@@ -208,23 +210,29 @@ class TerminalTable:
 
     def _describe_bet(self, bet: SpotBet, offer: BetOffer) -> str:
         parts = [f"main {self.amount(bet.main_amount)}"] if bet.main_amount else []
-        parts += [f"{side_bet_name(k)} {self.amount(v)}" for k, v in bet.side_amounts.items() if v]
+        parts += [
+            f"{side_bet_name(self.rules, k)} {self.amount(v)}"
+            for k, v in bet.side_amounts.items()
+            if v
+        ]
         text = " + ".join(parts)
         return f"{offer.spot_word} {bet.spot}: {text}" if len(offer.spots) > 1 else text
 
     def _show_side_options(self, offer: BetOffer) -> None:
         words = self.words
         if offer.side_options and all(option.rounds_left is None for option in offer.side_options):
-            names = ", ".join(side_bet_name(option.key) for option in offer.side_options)
+            names = ", ".join(
+                side_bet_name(self.rules, option.key) for option in offer.side_options
+            )
             self.say(f"{words.side_bet.capitalize()}s open: {names}")
         elif offer.side_options:
             left = " · ".join(
-                f"{side_bet_name(option.key)}: " + rounds_left_text(option.rounds_left)
+                f"{side_bet_name(self.rules, option.key)}: " + rounds_left_text(option.rounds_left)
                 for option in offer.side_options
             )
             self.say(f"{words.side_bet.capitalize()}s open this shoe: {left}")
         if offer.closed_side_options:
-            closed = ", ".join(side_bet_name(key) for key in offer.closed_side_options)
+            closed = ", ".join(side_bet_name(self.rules, key) for key in offer.closed_side_options)
             self.say(f"[dim]Closed until the next shoe: {closed}[/dim]")
 
     def _ask_bets(self, offer: BetOffer) -> list[SpotBet]:
@@ -308,7 +316,7 @@ class TerminalTable:
             default_side = previous.side_amounts.get(option.key, 0) if previous else 0
             left = "" if option.rounds_left is None else f", {rounds_left_text(option.rounds_left)}"
             label = (
-                f"{side_bet_name(option.key)}{where} ({self.amount(option.min_amount)}–"
+                f"{side_bet_name(self.rules, option.key)}{where} ({self.amount(option.min_amount)}–"
                 f"{self.amount(option.max_amount)}{left}) [{self.amount(default_side)}] > "
             )
             while True:
@@ -426,13 +434,13 @@ class TerminalTable:
 
     def _group_name(self, group: str, keys: Sequence[str]) -> str:
         if len(keys) == 1:
-            return side_bet_name(keys[0])
+            return side_bet_name(self.rules, keys[0])
         places = []
         for key in keys:
             bet = self.rules.side_bet(key)
             target = bet.target if bet is not None else "spot"
             places.append("the dealer's hand" if target == "dealer" else f"a {self._spot_word()}")
-        return f"{side_bet_name(group)} (on {' or '.join(places)})"
+        return f"{side_bet_name(self.rules, group)} (on {' or '.join(places)})"
 
     # ---- drawing the table's events ------------------------------------------------------
     def __call__(self, event: TableEvent) -> None:
@@ -476,7 +484,7 @@ class TerminalTable:
         self.rule(header, style="dim")
 
     def _show_SideBetsOffered(self, event: SideBetsOffered) -> None:
-        offered = ", ".join(side_bet_name(key) for key in event.keys)
+        offered = ", ".join(side_bet_name(self.rules, key) for key in event.keys)
         self.say(f"{self.words.side_bet.capitalize()}s on offer this round: {offered}")
 
     def _show_BetsTaken(self, event: BetsTaken) -> None:
@@ -484,7 +492,10 @@ class TerminalTable:
         lines: list[str] = []
         for bet in event.bets:
             parts = [f"main {words.bet} {self.amount(bet.main_amount)}"] if bet.main_amount else []
-            parts += [f"{side_bet_name(k)} {self.amount(v)}" for k, v in bet.side_amounts.items()]
+            parts += [
+                f"{side_bet_name(self.rules, k)} {self.amount(v)}"
+                for k, v in bet.side_amounts.items()
+            ]
             spot = f" ({self._spot_word()} {bet.spot})" if self.rules.table.spots > 1 else ""
             self.say(f"  {self.name(bet.name)}{spot}: " + " + ".join(parts))
             lines.append(f"{self.name(bet.name)}{spot}: " + " + ".join(parts))
@@ -548,12 +559,12 @@ class TerminalTable:
         )
 
     def _show_DealerPlayed(self, event: DealerPlayed) -> None:
-        words = self.words
-        result = "BJ" if event.blackjack else f"{event.total}" + (" bust" if event.bust else "")
+        hand = event.hand
+        result = "BJ" if hand.blackjack else f"{hand.total}" + (" bust" if hand.bust else "")
         peek = " (found at the peek: the round ends)" if event.ended_at_peek else ""
-        dealer = words.dealer.capitalize()
-        self.say(f"{dealer}: {cards_markup(event.cards)} = [bold]{result}[/bold]{peek}")
-        self.note("dealer", [f"{dealer}: {cards_markup(event.cards)} = [bold]{result}[/bold]"])
+        dealer = self.words.dealer.capitalize()
+        self.say(f"{dealer}: {cards_markup(hand.cards)} = [bold]{result}[/bold]{peek}")
+        self.note("dealer", [f"{dealer}: {cards_markup(hand.cards)} = [bold]{result}[/bold]"])
 
     def _show_RoundVoided(self, event: RoundVoided) -> None:
         self.say(f"[yellow]Round {event.round_in_shoe} cancelled: {escape(event.reason)}[/yellow]")

@@ -8,7 +8,8 @@ from rich.markup import escape
 from rich.table import Table
 
 from boundless.cli.table_events import RoundReport, SeatResult
-from boundless.cli.title_words import place_word, side_bet_name, words_of
+from boundless.cli.title_words import place_word, words_of
+from boundless.cli.words import side_bet_name
 from boundless.core.cards import Card
 from boundless.core.hands import hand_total, is_natural
 from boundless.core.money import format_amount
@@ -111,7 +112,7 @@ class ResultRows:
                 if side.wheel_labels:
                     result += " (wheel: " + escape(" → ".join(side.wheel_labels)) + ")"
                 yield (
-                    self._where(position) + side_bet_name(side.key),
+                    self._where(position) + side_bet_name(self.rules, side.key),
                     "",
                     result,
                     self.amount(side.stake),

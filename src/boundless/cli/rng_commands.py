@@ -35,19 +35,13 @@ def rng_test(
     Shuffles with the production source (the OS CSPRNG through the core's Fisher-Yates) and
     prints each test's statistic, p-value and verdict at 99%."""
     from rich.console import Console
-    from rich.progress import BarColumn, MofNCompleteColumn, Progress, TimeRemainingColumn
+    from rich.progress import TimeRemainingColumn
 
+    from boundless.cli.progress import counted_progress
     from boundless.entropy import CryptoSource
     from boundless.math.rng_battery import run_battery
 
-    with Progress(
-        "shuffling",
-        BarColumn(),
-        MofNCompleteColumn(),
-        TimeRemainingColumn(),
-        console=Console(stderr=True),
-        transient=True,
-    ) as progress:
+    with counted_progress("shuffling", TimeRemainingColumn()) as progress:
         task = progress.add_task("shuffles", total=shuffles)
         report = run_battery(
             CryptoSource(), shuffles, decks, lambda done: progress.update(task, completed=done)

@@ -13,7 +13,6 @@ import typer
 from rich.console import Console
 from rich.progress import (
     BarColumn,
-    Progress,
     ProgressColumn,
     TextColumn,
     TimeElapsedColumn,
@@ -22,6 +21,7 @@ from rich.progress import (
 from rich.table import Table
 
 from boundless.cli.cli_errors import fail
+from boundless.cli.progress import stderr_progress
 from boundless.cli.rule_files import RulesOption, TitleArgument, read_game
 from boundless.cli.words import PLOT_SUFFIXES, checked_output, counted, side_bet_name, write_failed
 from boundless.core.rules import RuleSet
@@ -143,13 +143,7 @@ def simulate_command(
         simulate,
     )
 
-    err = Console(stderr=True)
-    with Progress(
-        *progress_columns(rules.key),
-        console=err,
-        transient=True,
-        disable=as_json and not err.is_terminal,
-    ) as progress:
+    with stderr_progress(*progress_columns(rules.key), quiet_off_terminal=as_json) as progress:
         task = progress.add_task("rounds", total=rounds)
         try:
             result = simulate(
@@ -169,7 +163,7 @@ def simulate_command(
             fail(str(error))
     exact: dict[str, ExactFigure] = {}
     if compare or plot is not None:
-        with err.status("computing the exact figures", spinner="dots"):
+        with Console(stderr=True).status("computing the exact figures", spinner="dots"):
             exact = exact_figures(rules, chart, policy.value)
     if plot is not None:
         from boundless.cli.convergence_plot import convergence_plot

@@ -370,10 +370,7 @@ class TableDriver:
                 round_.advance()
 
     def _dealer_played(self, round_: SharedRound, ended_at_peek: bool) -> None:
-        dealer = round_.dealer_hand
-        self.observer(
-            DealerPlayed(dealer.cards, dealer.total, dealer.blackjack, dealer.bust, ended_at_peek)
-        )
+        self.observer(DealerPlayed(round_.dealer_hand, ended_at_peek))
 
     def _insurance(self, round_: SharedRound) -> None:
         assert round_.up_card is not None

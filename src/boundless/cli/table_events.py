@@ -8,6 +8,7 @@ from dataclasses import dataclass
 from boundless.core.cards import Card
 from boundless.core.round.paths import HandState
 from boundless.core.round.results import PositionResult
+from boundless.core.round.settlement import DealerHand
 from boundless.core.shoe import ShoeReveal
 from boundless.core.shoe_cycle import Shuffled
 
@@ -94,10 +95,7 @@ class StepTaken:
 
 @dataclass(frozen=True, slots=True)
 class DealerPlayed:
-    cards: tuple[Card, ...]
-    total: int
-    blackjack: bool
-    bust: bool
+    hand: DealerHand  # its cards, total, blackjack and bust, as the core settles them
     ended_at_peek: bool  # dealer blackjack found at the peek: no decisions were played
 
 

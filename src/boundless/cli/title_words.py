@@ -15,7 +15,7 @@ from dataclasses import dataclass
 from functools import cache
 from pathlib import Path
 
-from boundless.cli.words import STRINGS, read_strings
+from boundless.cli.words import STRINGS, read_strings, side_bet_name
 from boundless.core.rules import RuleSet
 
 SHARED_WORDS = ("bet", "bets", "coins", "dealer", "win", "loss", "push")
@@ -117,14 +117,11 @@ def in_title_words(message: str, rules: RuleSet) -> str:
     message = _CODE_WORDS.sub(lambda found: said[found.group(0)], message)
     keys = {bet.key for bet in rules.side_bets}
     return _QUOTED.sub(
-        lambda found: side_bet_name(found.group(1)) if found.group(1) in keys else found.group(0),
+        lambda found: (
+            side_bet_name(rules, found.group(1)) if found.group(1) in keys else found.group(0)
+        ),
         message,
     )
-
-
-def side_bet_name(key: str) -> str:
-    """``poker_trio`` → ``Poker Trio``: how players read a side bet's key."""
-    return key.replace("_", " ").title()
 
 
 _QUOTED = re.compile(r"'([a-z0-9_]+)'")

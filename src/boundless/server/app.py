@@ -17,7 +17,7 @@ from starlette.exceptions import HTTPException as StarletteHTTPException
 from boundless.core.errors import RulesError
 from boundless.core.random_source import RandomSource
 from boundless.entropy import CryptoSource
-from boundless.ledger import LedgerError, make_engine, make_session_factory, upgrade_database
+from boundless.ledger import LedgerError, make_engine, make_session_factory
 from boundless.server.admin.endpoints import metrics_router
 from boundless.server.admin.endpoints import router as console_router
 from boundless.server.admin.exact_figures import ExactFigures
@@ -44,7 +44,7 @@ from boundless.server.players.endpoints import router as players_router
 from boundless.server.players.signup_limit import SignUpLimit
 from boundless.server.records.endpoints import router as records_router
 from boundless.server.recovery import recover
-from boundless.server.storage.database import upgrade_server_database
+from boundless.server.storage.database import migrated_engine
 from boundless.server.tables.admin_endpoints import router as admin_router
 from boundless.server.tables.endpoints import router as tables_router
 from boundless.server.tables.private_endpoints import router as private_tables_router
@@ -75,9 +75,7 @@ def create_app(
     @asynccontextmanager
     async def lifespan(app: FastAPI) -> AsyncIterator[None]:
         config.data_dir.mkdir(parents=True, exist_ok=True)
-        engine = make_engine(config.resolved_database_url())
-        upgrade_database(engine)
-        upgrade_server_database(engine)
+        engine = migrated_engine(config.resolved_database_url())
         sessions = make_session_factory(engine)
         read_engine = make_engine(config.resolved_database_url(), read_only=True)
         read_sessions = make_session_factory(read_engine)

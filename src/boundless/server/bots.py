@@ -13,7 +13,7 @@ import logging
 import random
 import uuid
 from collections.abc import Coroutine
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any
 
 import orjson
@@ -51,32 +51,28 @@ class BotSeat:
     token: str
 
 
+@dataclass(eq=False)
 class Bot:
-    def __init__(
-        self,
-        seat: BotSeat,
-        table_id: str,
-        rules: RuleSet,
-        handler: MessageHandler,
-        sessions: sessionmaker[Session],
-        pace: float,
-    ) -> None:
-        self.seat = seat
-        self.table_id = table_id
-        self.rules = rules
-        self.handler = handler
-        self.sessions = sessions
-        self.pace = pace
-        self.inbox: asyncio.Queue[dict[str, Any] | None] = asyncio.Queue()
+    seat: BotSeat
+    table_id: str
+    rules: RuleSet
+    handler: MessageHandler
+    sessions: sessionmaker[Session]
+    pace: float
+    inbox: asyncio.Queue[dict[str, Any] | None] = field(init=False, default_factory=asyncio.Queue)
+    connection: BotConnection = field(init=False)
+    random: random.Random = field(init=False)
+    bet_round: str | None = field(init=False, default=None)
+    decided: set[tuple[str | None, int, int]] = field(init=False, default_factory=set)
+    insured: set[tuple[str | None, int]] = field(init=False, default_factory=set)
+    tasks: set[asyncio.Task[None]] = field(init=False, default_factory=set)
+    state: dict[str, Any] = field(init=False, default_factory=dict)
+    balance: int = field(init=False, default=0)
+    rounds_settled: int = field(init=False, default=0)
+
+    def __post_init__(self) -> None:
         self.connection = BotConnection(self.inbox)
-        self.random = random.Random(seat.player_id)
-        self.bet_round: str | None = None
-        self.decided: set[tuple[str | None, int, int]] = set()
-        self.insured: set[tuple[str | None, int]] = set()
-        self.tasks: set[asyncio.Task[None]] = set()
-        self.state: dict[str, Any] = {}
-        self.balance = 0
-        self.rounds_settled = 0
+        self.random = random.Random(self.seat.player_id)
 
     async def send(self, body: dict[str, Any]) -> None:
         await self.handler.handle_text(self.connection, orjson.dumps({"v": 1, **body}))

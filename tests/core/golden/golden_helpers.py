@@ -129,24 +129,66 @@ def bet(
     round_.place_bet(player, spot, main, dict(sides or {}), free_amount=balance)
 
 
-def seat(
-    round_: SharedRound,
-    player: str,
-    main: int = MAIN,
-    sides: Mapping[str, int] | None = None,
-    balance: int = BALANCE,
-) -> None:
-    """A bet on spot 1 (Boundless has one)."""
-    bet(round_, player, 1, main, sides, balance)
+def seat(round_: SharedRound, player: str, **terms: Any) -> None:
+    """A bet on spot 1 (Boundless has one); ``terms``: :func:`bet`'s ``main``, ``sides`` and
+    ``balance``."""
+    bet(round_, player, 1, **terms)
 
 
 def dealt(
-    game: str, cards: str, *, balance: int = BALANCE, rules: RuleSet | None = None
+    game: str,
+    cards: str,
+    *,
+    main: int = MAIN,
+    sides: Mapping[str, int] | None = None,
+    balance: int = BALANCE,
+    rules: RuleSet | None = None,
 ) -> tuple[SharedRound, Shoe]:
     """A round of ``game`` from these cards with player "p" betting on spot 1, already dealt."""
     round_, shoe = new_round(game, cards, rules=rules)
-    bet(round_, "p", 1, balance=balance)
+    bet(round_, "p", 1, main, sides, balance)
     round_.deal()
+    return round_, shoe
+
+
+def decided(game: str, cards: str, *words: str, **terms: Any) -> tuple[SharedRound, Shoe]:
+    """:func:`dealt` (``terms``: its keywords), then p's decisions on spot 1, one step each
+    (each step is closed)."""
+    round_, shoe = dealt(game, cards, **terms)
+    for word in words:
+        round_.decide("p", 1, word)
+        round_.close_step()
+    return round_, shoe
+
+
+def played(
+    game: str, cards: str, *words: str, insured: bool = False, **terms: Any
+) -> tuple[SharedRound, Shoe]:
+    """A whole round: :func:`dealt` (``terms``: its keywords), p takes the insurance where
+    ``insured`` and plays ``words`` as in :func:`play`; the autoplay does the rest."""
+    round_, shoe = dealt(game, cards, **terms)
+    play(round_, {"p": words}, insurance=["p"] if insured else [])
+    return round_, shoe
+
+
+def opened(game: str, cards: str, *keys: Key) -> tuple[SharedRound, Shoe]:
+    """A round of ``game`` from these cards with a bet of :data:`MAIN` (and :data:`BALANCE`
+    beyond the round) for each key: a player on spot 1, or ``(player, spot)``."""
+    round_, shoe = new_round(game, cards)
+    for player, spot in map(_key, keys):
+        bet(round_, player, spot)
+    return round_, shoe
+
+
+def seated(game: str, cards: str, *mains: int, balance: int = BALANCE) -> tuple[SharedRound, Shoe]:
+    """A round of ``game`` from these cards in which p bets ``mains[0]`` on spot 1,
+    ``mains[1]`` on spot 2, ... (0: no bet there), with ``balance`` beyond the round."""
+    round_, shoe = new_round(game, cards)
+    known: int | None = balance
+    for spot, main in enumerate(mains, start=1):
+        if main:
+            bet(round_, "p", spot, main, balance=known)
+            known = None  # the round knows p's coins from the first bet on
     return round_, shoe
 
 
@@ -242,6 +284,12 @@ def side(
         if item.key == key:
             return item.outcome, item.pattern, item.payout_amount
     raise AssertionError(f"{player} has no {key} bet on spot {spot}")
+
+
+def moves(round_: SharedRound, player: str, spot: int = 1) -> list[tuple[str, str, int]]:
+    """The position's decisions hand by hand: (action, "player" / "autoplay" / "fallback",
+    step)."""
+    return [move for item in result(round_, player, spot).hands for move in item.decisions]
 
 
 def dealer(round_: SharedRound) -> str:

@@ -8,15 +8,16 @@ from __future__ import annotations
 
 import pytest
 from golden_helpers import (
+    BOUNDLESS,
     SKIP,
     Hand,
-    boundless_round,
     dealer,
     hand,
     hands,
+    opened,
     play,
+    played,
     result,
-    seat,
     step_cards,
 )
 
@@ -48,22 +49,18 @@ from boundless.core.round.views import player_view
 def test_no_action_hits_until_the_total_exceeds_eleven_then_stands(
     cards: str, expected: Hand, steps: int
 ) -> None:
-    round_, _ = boundless_round(cards)
-    seat(round_, "p")
-    play(round_)  # no decision at all
+    round_, _ = played(BOUNDLESS, cards)  # no decision at all
     assert hand(round_, "p") == expected
     assert len(step_cards(round_)) == steps
-    played = result(round_, "p").hands[0]
-    assert played.autoplayed
-    assert all(source == "autoplay" for _, source, _ in played.decisions)
+    only = result(round_, "p").hands[0]
+    assert only.autoplayed
+    assert all(source == "autoplay" for _, source, _ in only.decisions)
 
 
 def test_autoplay_takes_over_after_the_players_own_decisions() -> None:
     # p hits once (2S 3H 4C = 9) and then stops answering: the autoplay hits 2D (11) and
     # 5S (16), then stands. Dealer 9D 8C = 17.
-    round_, _ = boundless_round("2S 9D 3H 8C 4C 2D 5S 7H")
-    seat(round_, "p")
-    play(round_, {"p": ["hit"]})
+    round_, _ = played(BOUNDLESS, "2S 9D 3H 8C 4C 2D 5S 7H", "hit")
     assert hand(round_, "p") == Hand("2S 3H 4C 2D 5S", 16, 1000, "lose", 0)
     assert result(round_, "p").hands[0].decisions == (
         ("hit", "player", 1),
@@ -77,9 +74,7 @@ def test_autoplay_plays_out_split_hands() -> None:
     # p splits 4S 4H (hand 1 takes 5C = 9) and goes silent. Step 2: autoplay hits hand 1, TC
     # (19). Step 3: autoplay stands hand 1, hand 2 takes 7D (11). Step 4: hits 2C (13).
     # Step 5: stands. Dealer 9D 8C = 17.
-    round_, _ = boundless_round("4S 9D 4H 8C 5C TC 7D 2C 8S")
-    seat(round_, "p")
-    play(round_, {"p": ["split"]})
+    round_, _ = played(BOUNDLESS, "4S 9D 4H 8C 5C TC 7D 2C 8S", "split")
     assert step_cards(round_) == ["5C", "TC", "7D", "2C"]
     assert hands(round_, "p") == [
         Hand("4S 5C TC", 19, 1000, "win", 2000),
@@ -90,9 +85,7 @@ def test_autoplay_plays_out_split_hands() -> None:
 def test_one_silent_player_among_active_ones_gets_the_cards_of_the_steps_it_hits() -> None:
     # Shared 2S 3H against 9D 8C. a: hits, hits, stands. b: silent (autoplay hits to > 11).
     # Step cards 4C, 2D, 5S: a takes 4C and 2D (11) then stands; b takes all three (16).
-    round_, _ = boundless_round("2S 9D 3H 8C 4C 2D 5S 7H")
-    seat(round_, "a")
-    seat(round_, "b")
+    round_, _ = opened(BOUNDLESS, "2S 9D 3H 8C 4C 2D 5S 7H", "a", "b")
     play(round_, {"a": ["hit", "hit", "stand"], "b": [SKIP, SKIP, SKIP]})
     assert hand(round_, "a") == Hand("2S 3H 4C 2D", 11, 1000, "lose", 0)
     assert hand(round_, "b") == Hand("2S 3H 4C 2D 5S", 16, 1000, "lose", 0)
@@ -103,9 +96,7 @@ def test_one_silent_player_among_active_ones_gets_the_cards_of_the_steps_it_hits
 
 def test_a_disconnected_players_round_settles_and_stays_in_the_play_record() -> None:
     # The player bet main + Pair and vanished: the round plays on, the coins are settled.
-    round_, _ = boundless_round("8S 9D 8H 8C 3C 7H")
-    seat(round_, "p", sides={"pair": 100})
-    round_.run_to_end()
+    round_, _ = played(BOUNDLESS, "8S 9D 8H 8C 3C 7H", sides={"pair": 100})
     assert round_.phase == "settled"
     view = player_view(round_, "p")
     (position,) = view["player"]["positions"]

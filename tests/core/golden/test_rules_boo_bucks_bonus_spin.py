@@ -13,6 +13,8 @@ by weight, as exact integer weights.
 
 from __future__ import annotations
 
+import bisect
+import itertools
 import random
 from fractions import Fraction
 from math import lcm
@@ -52,12 +54,9 @@ def _wheel(key: str = SEAT_KEY) -> WheelRules:
 
 
 def _pick(rng: random.Random, weights: list[int]) -> int:
-    draw = rng.randrange(sum(weights))
-    for index, weight in enumerate(weights):
-        if draw < weight:
-            return index
-        draw -= weight
-    raise AssertionError("unreachable")
+    """The wedge whose share of 0 .. sum(weights) - 1 the draw falls in (the wedges' running
+    totals are their upper bounds)."""
+    return bisect.bisect_right(list(itertools.accumulate(weights)), rng.randrange(sum(weights)))
 
 
 def reference_spin(rng: random.Random, wager: int, wheel: WheelRules) -> tuple[list[str], int]:

@@ -15,13 +15,16 @@ from golden_helpers import (
     bet,
     dealer,
     dealt,
+    decided,
     hand,
     hands,
     net,
     new_round,
     paid_by_stage,
     play,
+    played,
     result,
+    seated,
     step_cards,
     unchanged,
 )
@@ -29,12 +32,6 @@ from golden_helpers import (
 from boundless.core.errors import IllegalActionError
 from boundless.core.round import Action
 from boundless.core.round.views import player_view
-
-
-def _seats(round_: object, *mains: int, balance: int = 100_000) -> None:
-    for spot, main in enumerate(mains, start=1):
-        if main:
-            bet(round_, "p", spot, main=main, balance=balance)  # type: ignore[arg-type]
 
 
 def test_the_deal_gives_two_cards_to_every_active_wager_and_the_dealer_one_face_down() -> None:
@@ -63,26 +60,21 @@ def test_the_deal_gives_two_cards_to_every_active_wager_and_the_dealer_one_face_
 def test_an_ace_and_a_ten_value_card_as_the_first_two_cards_is_a_blackjack_paid_3_to_2(
     ten: str,
 ) -> None:
-    round_, _ = new_round(BOO_BUCKS, f"AS 9H {ten} 8C")
-    bet(round_, "p", 1)
-    play(round_)
+    round_, _ = played(BOO_BUCKS, f"AS 9H {ten} 8C")
     assert hand(round_, "p", 1) == Hand(f"AS {ten}", 21, 1000, "blackjack", 2500)
     assert paid_by_stage(round_) == [("settlement", {"p@1": 2500})]
 
 
 def test_any_other_21_is_not_a_blackjack_and_pays_1_to_1() -> None:
     # 7S 7D against 9H (hole 8C): hit 7C to 21; the dealer's 17 loses.
-    round_, _ = new_round(BOO_BUCKS, "7S 9H 7D 8C 7C")
-    bet(round_, "p", 1)
-    play(round_, {("p", 1): ["hit"]})
+    round_, _ = played(BOO_BUCKS, "7S 9H 7D 8C 7C", "hit")
     assert hand(round_, "p", 1) == Hand("7S 7D 7C", 21, 1000, "win", 2000)
 
 
 def test_hit_until_the_hand_reaches_or_exceeds_21_and_a_bust_wins_nothing() -> None:
     """Seat 1 (5S 6D = 11) hits TC: 21, and is offered nothing more. Seat 2 (TS 6H = 16) hits
     KC: bust. The dealer 9H 8C stands on 17."""
-    round_, _ = new_round(BOO_BUCKS, "5S TS 9H 6D 6H 8C TC KC")
-    _seats(round_, 1000, 1000)
+    round_, _ = seated(BOO_BUCKS, "5S TS 9H 6D 6H 8C TC KC", 1000, 1000)
     round_.deal()
     round_.decide("p", 1, "hit")
     round_.close_step()
@@ -96,8 +88,7 @@ def test_hit_until_the_hand_reaches_or_exceeds_21_and_a_bust_wins_nothing() -> N
 
 
 def test_stand_deals_no_more_cards_and_play_proceeds_to_the_next_hand() -> None:
-    round_, shoe = new_round(BOO_BUCKS, "TS 5S 9H 2D 6H 8C 4C")
-    _seats(round_, 1000, 1000)
+    round_, shoe = seated(BOO_BUCKS, "TS 5S 9H 2D 6H 8C 4C", 1000, 1000)
     round_.deal()
     round_.decide("p", 1, "stand")
     round_.close_step()
@@ -121,9 +112,7 @@ def test_two_cards_of_different_value_may_not_be_split() -> None:
 def test_a_split_costs_a_wager_equal_to_the_base_and_each_hand_is_played_in_turn() -> None:
     """TS KD against 6H (hole TC): split; hand 1 takes 9C (19) and stands, hand 2 takes that
     step's card 8C (18) and stands. The dealer's 16 draws 9S: bust."""
-    round_, _ = new_round(BOO_BUCKS, "TS 6H KD TC 9C 8C 9S")
-    bet(round_, "p", 1)
-    play(round_, {("p", 1): ["split", "stand", "stand"]})
+    round_, _ = played(BOO_BUCKS, "TS 6H KD TC 9C 8C 9S", "split", "stand", "stand")
     assert hands(round_, "p", 1) == [
         Hand("TS 9C", 19, 1000, "win", 2000),
         Hand("KD 8C", 18, 1000, "win", 2000),
@@ -134,9 +123,7 @@ def test_a_split_costs_a_wager_equal_to_the_base_and_each_hand_is_played_in_turn
 
 def test_double_down_doubles_the_base_wager_for_exactly_one_card() -> None:
     # 6S 5D = 11 against 6H (hole TC) doubles: 2C, 13, and stands; the dealer's 16 takes 9S.
-    round_, _ = dealt(BOO_BUCKS, "6S 6H 5D TC 2C 9S")
-    round_.decide("p", 1, "double")
-    round_.close_step()
+    round_, _ = decided(BOO_BUCKS, "6S 6H 5D TC 2C 9S", "double")
     assert round_.phase == "dealer"
     play(round_)
     assert hand(round_, "p", 1) == Hand("6S 5D 2C", 13, 2000, "win", 4000)
@@ -144,8 +131,7 @@ def test_double_down_doubles_the_base_wager_for_exactly_one_card() -> None:
 
 def test_surrender_returns_half_the_base_wager_and_the_hand_is_not_played() -> None:
     # Seat 1 TS 6C = 16 against TD (hole 7H, no blackjack) surrenders; seat 2 stands on 19.
-    round_, _ = new_round(BOO_BUCKS, "TS 9S TD 6C TH 7H")
-    _seats(round_, 1000, 1000)
+    round_, _ = seated(BOO_BUCKS, "TS 9S TD 6C TH 7H", 1000, 1000)
     round_.deal()
     round_.decide("p", 1, "surrender")
     round_.close_step()
@@ -158,17 +144,14 @@ def test_surrender_returns_half_the_base_wager_and_the_hand_is_not_played() -> N
 
 @pytest.mark.parametrize("up", ["AD", "2D", "5D", "9D", "TD", "JD", "QD", "KD"])
 def test_late_surrender_against_any_up_card_once_the_peek_finds_no_blackjack(up: str) -> None:
-    round_, _ = new_round(BOO_BUCKS, f"TS {up} 6C 5H 9C 9C")
-    bet(round_, "p", 1)
-    play(round_, {("p", 1): ["surrender"]})
+    round_, _ = played(BOO_BUCKS, f"TS {up} 6C 5H 9C 9C", "surrender")
     assert hand(round_, "p", 1) == Hand("TS 6C", 16, 1000, "surrender", 500)
 
 
 def test_the_peek_ends_the_round_at_once_on_a_dealer_blackjack_under_a_ten() -> None:
     """TD up, AC in the hole: no decision is asked; seat 1's blackjack pushes, seats 2 and 3
     lose their base wagers."""
-    round_, shoe = new_round(BOO_BUCKS, "AS 9H TS TD KD 7C TC AC")
-    _seats(round_, 1000, 1000, 1000)
+    round_, shoe = seated(BOO_BUCKS, "AS 9H TS TD KD 7C TC AC", 1000, 1000, 1000)
     round_.deal()
     assert round_.phase == "settling"
     assert round_.hole_card is not None and str(round_.hole_card) == "AC"
@@ -190,8 +173,7 @@ def test_the_peek_without_a_blackjack_keeps_the_hole_card_hidden() -> None:
 def test_insurance_per_hand_costs_half_that_hands_base_wager_and_pays_2_to_1() -> None:
     """Seat 1 AS KD is offered even money, seats 2 (9H 7C, base 10.00) and 3 (TS TC, base
     4.00) insurance, which both take. The hole card KH makes blackjack."""
-    round_, _ = new_round(BOO_BUCKS, "AS 9H TS AC KD 7C TC KH")
-    _seats(round_, 1000, 1000, 400)
+    round_, _ = seated(BOO_BUCKS, "AS 9H TS AC KD 7C TC KH", 1000, 1000, 400)
     round_.deal()
     assert round_.can_take_even_money("p", 1)
     assert round_.can_take_insurance("p", 2) and round_.can_take_insurance("p", 3)
@@ -211,56 +193,24 @@ def test_insurance_per_hand_costs_half_that_hands_base_wager_and_pays_2_to_1() -
 
 def test_the_dealer_busts_and_every_non_busted_hand_wins() -> None:
     # Seat 1 stands on 12, seat 2 busts; the dealer's 16 (6H TC) draws KS.
-    round_, _ = new_round(BOO_BUCKS, "TS 9S 6H 2D 5H TC 8C KS")
-    _seats(round_, 1000, 1000)
+    round_, _ = seated(BOO_BUCKS, "TS 9S 6H 2D 5H TC 8C KS", 1000, 1000)
     play(round_, {("p", 1): ["stand"], ("p", 2): ["hit"]})
     assert dealer(round_) == "6H TC KS"
     assert hand(round_, "p", 1) == Hand("TS 2D", 12, 1000, "win", 2000)
     assert hand(round_, "p", 2) == Hand("9S 5H 8C", 22, 1000, "lose", 0)
 
 
-def test_totals_are_compared_higher_wins_1_to_1_and_equal_is_a_push() -> None:
-    round_, _ = new_round(BOO_BUCKS, "TS TH TD 9C KS 9S 8D TC")
-    _seats(round_, 1000, 1000, 1000)
-    play(round_, {("p", spot): ["stand"] for spot in (1, 2, 3)})
-    assert dealer(round_) == "9C TC"
-    assert [hand(round_, "p", spot).outcome for spot in (1, 2, 3)] == ["win", "push", "lose"]
-    assert [hand(round_, "p", spot).payout for spot in (1, 2, 3)] == [2000, 1000, 0]
-
-
-@pytest.mark.parametrize(
-    ("cards", "first_move"),
-    [
-        pytest.param("6S 6H 5D TC", "double", id="11-v-6-doubles"),
-        pytest.param("TS TH 6D 7C", "surrender", id="16-v-10-surrenders"),
-        pytest.param("8S 6H 8D TC", "split", id="8-8-v-6-splits"),
-        pytest.param("TS 4H 2D TC", "stand", id="12-v-4-stands"),
-    ],
-)
-def test_a_seat_left_without_a_decision_is_played_by_the_basic_strategy_chart(
-    cards: str, first_move: str
-) -> None:
-    round_, _ = new_round(BOO_BUCKS, f"{cards} 2C 2C 2C 2C 2C 2C 2C 2C")
-    bet(round_, "p", 1)
-    round_.run_to_end()
-    (move, *_rest) = [d for item in result(round_, "p", 1).hands for d in item.decisions]
-    assert move == (first_move, "autoplay", 1)
-
-
 def test_without_coins_for_the_charts_split_the_second_choice_applies() -> None:
     # 8S 8D against TH (hole 7C): the chart splits; with no coins left, hard 16 against 10 says
     # surrender.
-    round_, _ = new_round(BOO_BUCKS, "8S TH 8D 7C")
-    bet(round_, "p", 1, balance=1000)
-    round_.run_to_end()
+    round_, _ = played(BOO_BUCKS, "8S TH 8D 7C", balance=1000)
     assert hand(round_, "p", 1) == Hand("8S 8D", 16, 1000, "surrender", 500)
 
 
 def test_card_values_numbers_at_face_value_pictures_ten_aces_one_or_eleven() -> None:
     """Seat 1 AS 6H is soft 17 and hits 9C: 16 (the ace now 1); seat 2 KS QH is 20; seat 3
     2S 9D is 11. The dealer 8H 9H has 17."""
-    round_, _ = new_round(BOO_BUCKS, "AS KS 2S 8H 6H QH 9D 9H 9C TC")
-    _seats(round_, 1000, 1000, 1000)
+    round_, _ = seated(BOO_BUCKS, "AS KS 2S 8H 6H QH 9D 9H 9C TC", 1000, 1000, 1000)
     round_.deal()
     assert [round_.path_of(p).hand.total for p in round_.positions_of("p")] == [17, 20, 11]
     play(round_, {("p", 1): ["hit", "stand"], ("p", 2): ["stand"], ("p", 3): ["hit"]})

@@ -15,12 +15,12 @@ from golden_helpers import (
     BOO_BUCKS,
     BOO_BUCKS_PRESETS,
     Hand,
-    bet,
     dealer,
     dealt,
+    decided,
     hands,
-    new_round,
     play,
+    played,
     rules_of,
     variant,
 )
@@ -109,9 +109,7 @@ def test_the_shuffle_is_fisher_yates_over_the_random_source() -> None:
 @pytest.mark.parametrize("preset", BOO_BUCKS_PRESETS)
 def test_the_dealer_hits_or_stands_on_soft_17_by_preset(preset: str) -> None:
     # TS 9D = 19 stands against 6H with AC in the hole: soft 17.
-    round_, _ = new_round(preset, "TS 6H 9D AC 5C 5D")
-    bet(round_, "p", 1)
-    play(round_, {("p", 1): ["stand"]})
+    round_, _ = played(preset, "TS 6H 9D AC 5C 5D", "stand")
     hits_soft_17 = SWITCHES[preset][1]
     assert dealer(round_) == ("6H AC 5C 5D" if hits_soft_17 else "6H AC")
     assert round_.dealer_hand.total == 17
@@ -119,9 +117,7 @@ def test_the_dealer_hits_or_stands_on_soft_17_by_preset(preset: str) -> None:
 
 @pytest.mark.parametrize("preset", BOO_BUCKS_PRESETS)
 def test_the_dealer_hits_16_and_stands_on_hard_17_in_every_preset(preset: str) -> None:
-    round_, _ = new_round(preset, "TS TH 9D 6C AD 5C")
-    bet(round_, "p", 1)
-    play(round_, {("p", 1): ["stand"]})
+    round_, _ = played(preset, "TS TH 9D 6C AD 5C", "stand")
     assert dealer(round_) == "TH 6C AD"  # 16 draws; hard 17 stands
     assert round_.dealer_hand.total == 17
 
@@ -131,9 +127,7 @@ def test_double_on_a_split_hand_by_preset(preset: str) -> None:
     """8S 8D against 6H (hole TC): split; hand 1 takes 3C (11). With double after split it
     doubles on 9C (20); without, it hits 9C. Hand 2 takes 2D (10) and stands; the dealer's
     16 draws 9S and busts."""
-    round_, _ = dealt(preset, "8S 6H 8D TC 3C 9C 2D 9S")
-    round_.decide("p", 1, "split")
-    round_.close_step()
+    round_, _ = decided(preset, "8S 6H 8D TC 3C 9C 2D 9S", "split")
     das = SWITCHES[preset][2]
     assert (Action.DOUBLE in round_.legal_actions("p", 1)) is das
     play(round_, {("p", 1): ["double" if das else "hit", "stand", "stand"]})
@@ -148,9 +142,7 @@ def test_split_aces_take_one_card_or_may_be_hit_by_preset(preset: str) -> None:
     """AS AD against 6H (hole TC): split; hand 1 takes 5C (soft 16). One-card presets stand it
     and move on; the split-aces-hit preset lets it hit 4C (soft 20). Never a double."""
     one_card = SWITCHES[preset][3]
-    round_, _ = dealt(preset, "AS 6H AD TC 5C 4C KD 8S 9S")
-    round_.decide("p", 1, "split")
-    round_.close_step()
+    round_, _ = decided(preset, "AS 6H AD TC 5C 4C KD 8S 9S", "split")
     if one_card:
         assert round_.path_of(round_.position("p", 1)).hands[0].status == "stood"
         play(round_)

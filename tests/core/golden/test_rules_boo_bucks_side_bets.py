@@ -59,50 +59,69 @@ def _check(key: str, player: str, up: str, pattern: str | None, payout: int, **k
     assert at_deal == ([("side_bets_initial", {"p@1": payout})] if payout else [])
 
 
-@pytest.mark.parametrize(
-    ("player", "up", "pattern", "payout"),
-    [
-        ("5S 5H", "5D", "three_fives", 20_100),
-        ("5S 5S", "5S", "three_fives", 20_100),  # also trips and a flush: only the highest pays
-        ("9H TH", "JH", "straight_flush", 3100),
-        ("AD 2D", "3D", "straight_flush", 3100),
-        ("QC KC", "AC", "straight_flush", 3100),
-        ("7S 7H", "7C", "three_of_a_kind", 2100),
-        ("QS KH", "AD", "straight", 1100),
-        ("AS 2H", "3D", "straight", 1100),
-        ("4S 2H", "3D", "straight", 1100),
-        ("2H 9H", "KH", "flush", 600),
-        ("KS AH", "2D", None, 0),  # K-A-2 is no straight
-        ("2S 4H", "6D", None, 0),
-        ("4S 4H", "5D", None, 0),
-    ],
-)
-def test_trifecta_three_card_poker_with_the_up_card(
-    player: str, up: str, pattern: str | None, payout: int
-) -> None:
-    _check("trifecta", player, up, pattern, payout)
+# What each bet pays on the first two cards and the up card ("P1 P2 UP"), known and paid with the
+# deal: {bet: {pattern (None: the bet loses): (what comes back, [hands])}}.
+AT_THE_DEAL: dict[str, dict[str | None, tuple[int, list[str]]]] = {
+    # 5S 5S 5S is also trips and a flush: only the highest pays. K-A-2 is no straight.
+    "trifecta": {
+        "three_fives": (20_100, ["5S 5H 5D", "5S 5S 5S"]),
+        "straight_flush": (3100, ["9H TH JH", "AD 2D 3D", "QC KC AC"]),
+        "three_of_a_kind": (2100, ["7S 7H 7C"]),
+        "straight": (1100, ["QS KH AD", "AS 2H 3D", "4S 2H 3D"]),
+        "flush": (600, ["2H 9H KH"]),
+        None: (0, ["KS AH 2D", "2S 4H 6D", "4S 4H 5D"]),
+    },
+    # A soft 20 is a 20, 21 is not; JD up is no one-eyed jack, so JH JH against it waits for
+    # nothing.
+    "jack_a_tack": {
+        "any_20": (600, ["KS QH 9D", "TS TH 9D", "AS 9H 9D"]),
+        "any_two_jacks": (2100, ["JD JC 9D"]),
+        "two_suited_jacks": (5100, ["JD JD 9D"]),
+        "any_two_one_eyed_jacks": (10_100, ["JH JS 9D"]),
+        "suited_one_eyed_jacks": (20_100, ["JS JS 9D", "JH JH JD"]),
+        None: (0, ["KS AH 9D", "KS 9H 9D", "JD 9C 9D"]),
+    },
+    # The ace ranks high (Q-A around K) and never low (A-3 around 2 loses); a card equal to
+    # one end, a pair without the triple match, consecutive ranks and a card outside lose.
+    "in_between": {
+        "triple_match": (3100, ["7S 7H 7D"]),
+        "spread_1": (1100, ["5S 7H 6D", "QS AH KD"]),
+        "spread_2": (700, ["5S 8H 6D", "TS KH JD"]),
+        "spread_3": (500, ["5S 9H 7D"]),
+        "spread_over_3": (200, ["2S AH 7D"]),
+        None: (0, ["AS 3H 2D", "2S KH AD", "5S 6H 5D", "7S 7H 8D", "5S 6H 9D", "9S 2H KD"]),
+    },
+    # Against 7D; 8D 9D: the same suit but another rank is no match.
+    "match_the_dealer": {
+        "two_suited_matches": (2300, ["7D 7D 7D"]),
+        "suited_plus_unsuited": (1600, ["7D 7S 7D"]),
+        "suited_match": (1200, ["7D 9C 7D"]),
+        "two_unsuited_matches": (900, ["7S 7C 7D"]),
+        "one_unsuited_match": (500, ["7S 9C 7D"]),
+        None: (0, ["8S 9C 7D", "8D 9D 7D"]),
+    },
+    # Against 5D; KS QS: the same value but another rank is no pair.
+    "hole_card_bonus": {
+        "suited_pair": (1900, ["8S 8S 5D"]),
+        "non_suited_pair": (1100, ["8S 8H 5D", "KS KD 5D"]),
+        None: (0, ["KS QS 5D", "8S 9S 5D"]),
+    },
+}
 
 
 @pytest.mark.parametrize(
-    ("player", "up", "pattern", "payout"),
+    ("key", "player", "up", "pattern", "payout"),
     [
-        ("KS QH", "9D", "any_20", 600),
-        ("TS TH", "9D", "any_20", 600),
-        ("AS 9H", "9D", "any_20", 600),  # a soft 20 is a 20
-        ("JD JC", "9D", "any_two_jacks", 2100),
-        ("JD JD", "9D", "two_suited_jacks", 5100),
-        ("JH JS", "9D", "any_two_one_eyed_jacks", 10_100),
-        ("JS JS", "9D", "suited_one_eyed_jacks", 20_100),
-        ("JH JH", "JD", "suited_one_eyed_jacks", 20_100),  # JD is no one-eyed jack: no waiting
-        ("KS AH", "9D", None, 0),  # 21 is not 20
-        ("KS 9H", "9D", None, 0),
-        ("JD 9C", "9D", None, 0),
+        (key, hand[:5], hand[6:], pattern, payout)
+        for key, by_pattern in AT_THE_DEAL.items()
+        for pattern, (payout, hands) in by_pattern.items()
+        for hand in hands
     ],
 )
-def test_jack_a_tack_two_card_pays_are_awarded_when_the_cards_are_dealt(
-    player: str, up: str, pattern: str | None, payout: int
+def test_pays_known_at_the_deal_are_settled_with_it(
+    key: str, player: str, up: str, pattern: str | None, payout: int
 ) -> None:
-    _check("jack_a_tack", player, up, pattern, payout)
+    _check(key, player, up, pattern, payout)
 
 
 @pytest.mark.parametrize(
@@ -170,60 +189,6 @@ def test_the_with_dealer_variant_pays_table_has_the_four_jack_lines() -> None:
         "any_two_jacks": "20:1",
         "any_20": "5:1",
     }
-
-
-@pytest.mark.parametrize(
-    ("player", "up", "pattern", "payout"),
-    [
-        ("7S 7H", "7D", "triple_match", 3100),
-        ("5S 7H", "6D", "spread_1", 1100),
-        ("5S 8H", "6D", "spread_2", 700),
-        ("TS KH", "JD", "spread_2", 700),
-        ("5S 9H", "7D", "spread_3", 500),
-        ("2S AH", "7D", "spread_over_3", 200),
-        ("QS AH", "KD", "spread_1", 1100),  # the ace ranks high
-        ("AS 3H", "2D", None, 0),  # ... and never low
-        ("2S KH", "AD", None, 0),
-        ("5S 6H", "5D", None, 0),  # equal to one card is not between
-        ("7S 7H", "8D", None, 0),  # a pair without the triple match
-        ("5S 6H", "9D", None, 0),  # consecutive ranks leave nothing between
-        ("9S 2H", "KD", None, 0),  # outside
-    ],
-)
-def test_in_between_ranks_two_to_ace_with_the_triple_match(
-    player: str, up: str, pattern: str | None, payout: int
-) -> None:
-    _check("in_between", player, up, pattern, payout)
-
-
-@pytest.mark.parametrize(
-    ("player", "pattern", "payout"),
-    [
-        ("7D 7D", "two_suited_matches", 2300),
-        ("7D 7S", "suited_plus_unsuited", 1600),
-        ("7D 9C", "suited_match", 1200),
-        ("7S 7C", "two_unsuited_matches", 900),
-        ("7S 9C", "one_unsuited_match", 500),
-        ("8S 9C", None, 0),
-        ("8D 9D", None, 0),  # same suit, other rank: no match
-    ],
-)
-def test_match_the_dealer_the_matches_table(player: str, pattern: str | None, payout: int) -> None:
-    _check("match_the_dealer", player, "7D", pattern, payout)
-
-
-@pytest.mark.parametrize(
-    ("player", "pattern", "payout"),
-    [
-        ("8S 8S", "suited_pair", 1900),
-        ("8S 8H", "non_suited_pair", 1100),
-        ("KS KD", "non_suited_pair", 1100),
-        ("KS QS", None, 0),  # equal value, different rank: no pair
-        ("8S 9S", None, 0),
-    ],
-)
-def test_hole_card_bonus_the_pairs_table(player: str, pattern: str | None, payout: int) -> None:
-    _check("hole_card_bonus", player, "5D", pattern, payout)
 
 
 def test_side_bets_pay_on_each_seats_own_cards_whatever_the_main_hand_does() -> None:

@@ -12,12 +12,11 @@ from golden_helpers import (
     BOUNDLESS,
     RULES,
     Hand,
-    boundless_round,
     dealt,
+    decided,
     hand,
     hands,
-    play,
-    seat,
+    played,
     side,
 )
 
@@ -56,9 +55,7 @@ def test_the_shoe_holds_eight_standard_decks_without_jokers() -> None:
 )
 def test_card_values_ace_one_or_eleven_pips_face_value_pictures_ten(rank: str, total: int) -> None:
     # Player {rank}S + 2H, dealer 9D 8C (17); the player stands at once.
-    round_, _ = boundless_round(f"{rank}S 9D 2H 8C")
-    seat(round_, "p")
-    play(round_, {"p": ["stand"]})
+    round_, _ = played(BOUNDLESS, f"{rank}S 9D 2H 8C", "stand")
     assert hand(round_, "p").cards == f"{rank}S 2H"
     assert hand(round_, "p").total == total
 
@@ -67,9 +64,7 @@ def test_suits_do_not_matter_in_the_main_game_only_in_side_options() -> None:
     results = []
     for player_cards in (("8S", "8S"), ("8S", "8H")):
         first, second = player_cards
-        round_, _ = boundless_round(f"{first} 9D {second} TC")
-        seat(round_, "p", sides={"pair": 100})
-        play(round_, {"p": ["stand"]})
+        round_, _ = played(BOUNDLESS, f"{first} 9D {second} TC", "stand", sides={"pair": 100})
         results.append((hand(round_, "p"), side(round_, "p", 1, "pair")))
     (main_same, pair_same), (main_mixed, pair_mixed) = results
     assert (main_same.total, main_same.outcome, main_same.payout) == (16, "lose", 0)
@@ -80,17 +75,13 @@ def test_suits_do_not_matter_in_the_main_game_only_in_side_options() -> None:
 
 def test_document_example_ace_eleven_and_nine_is_twenty() -> None:
     # Player AS 9H = 20 against dealer 7C TD = 17.
-    round_, _ = boundless_round("AS 7C 9H TD")
-    seat(round_, "p")
-    play(round_, {"p": ["stand"]})
+    round_, _ = played(BOUNDLESS, "AS 7C 9H TD", "stand")
     assert hand(round_, "p") == Hand("AS 9H", 20, 1000, "win", 2000)
 
 
 def test_document_example_ace_one_nine_and_five_is_fifteen() -> None:
     # Player AS 9D (soft 20) hits 5C: the ace now counts 1, the hand is 15, not a bust.
-    round_, _ = boundless_round("AS 7C 9D TD 5C")
-    seat(round_, "p")
-    play(round_, {"p": ["hit", "stand"]})
+    round_, _ = played(BOUNDLESS, "AS 7C 9D TD 5C", "hit", "stand")
     result = hand(round_, "p")
     assert (result.cards, result.total, result.outcome, result.payout) == (
         "AS 9D 5C",
@@ -101,17 +92,13 @@ def test_document_example_ace_one_nine_and_five_is_fifteen() -> None:
 
 
 def test_two_aces_score_twelve() -> None:
-    round_, _ = boundless_round("AS 9D AH 8C")
-    seat(round_, "p")
-    play(round_, {"p": ["stand"]})
+    round_, _ = played(BOUNDLESS, "AS 9D AH 8C", "stand")
     assert hand(round_, "p").total == 12
 
 
 def test_a_hand_over_21_is_bust_and_loses_at_once() -> None:
     # Player KS 6H = 16 hits 9C = 25: bust, no further decision, payout 0.
-    round_, shoe = dealt(BOUNDLESS, "KS 7C 6H TD 9C")
-    round_.decide("p", 1, "hit")
-    round_.close_step()
+    round_, shoe = decided(BOUNDLESS, "KS 7C 6H TD 9C", "hit")
     assert round_.phase == "dealer"  # nothing left to decide
     assert round_.legal_actions("p", 1) == frozenset()
     round_.run_to_end()
@@ -120,9 +107,7 @@ def test_a_hand_over_21_is_bust_and_loses_at_once() -> None:
 
 
 def test_twenty_one_is_not_a_bust() -> None:
-    round_, _ = boundless_round("KS 7C 6H TD 5C")
-    seat(round_, "p")
-    play(round_, {"p": ["hit"]})
+    round_, _ = played(BOUNDLESS, "KS 7C 6H TD 5C", "hit")
     assert hand(round_, "p") == Hand("KS 6H 5C", 21, 1000, "win", 2000)
 
 
@@ -137,17 +122,13 @@ def test_ace_and_ten_value_as_first_two_cards_is_a_natural_blackjack() -> None:
 
 @pytest.mark.parametrize("ten", ["TS", "JS", "QS", "KS"])
 def test_every_ten_value_card_makes_blackjack_with_an_ace(ten: str) -> None:
-    round_, _ = boundless_round(f"{ten} 7C AD TD")
-    seat(round_, "p")
-    play(round_)
+    round_, _ = played(BOUNDLESS, f"{ten} 7C AD TD")
     assert (hand(round_, "p").outcome, hand(round_, "p").payout) == ("blackjack", 2500)
 
 
 def test_blackjack_beats_a_dealer_twenty_one_of_three_cards() -> None:
     # Dealer 7C 4D = 11 draws KC = 21; the player's blackjack still wins 3:2.
-    round_, _ = boundless_round("AH 7C JS 4D KC")
-    seat(round_, "p")
-    play(round_)
+    round_, _ = played(BOUNDLESS, "AH 7C JS 4D KC")
     assert round_.dealer_hand.total == 21
     assert not round_.dealer_hand.blackjack
     assert hand(round_, "p").outcome == "blackjack"
@@ -157,9 +138,7 @@ def test_blackjack_beats_a_dealer_twenty_one_of_three_cards() -> None:
 def test_split_aces_with_a_ten_are_twenty_one_not_blackjack() -> None:
     # Split AS AH; hand 1 takes KC (21, paid 1:1 not 3:2), hand 2 takes 9H (20).
     # Dealer 9D 8C = 17.
-    round_, _ = boundless_round("AS 9D AH 8C KC 9H")
-    seat(round_, "p")
-    play(round_, {"p": ["split"]})
+    round_, _ = played(BOUNDLESS, "AS 9D AH 8C KC 9H", "split")
     first, second = hands(round_, "p")
     assert (first.cards, first.total, first.outcome, first.payout) == ("AS KC", 21, "win", 2000)
     assert (second.cards, second.total, second.outcome, second.payout) == ("AH 9H", 20, "win", 2000)
@@ -169,9 +148,7 @@ def test_split_aces_with_a_ten_are_twenty_one_not_blackjack() -> None:
 def test_split_hand_twenty_one_only_pushes_a_dealer_twenty_one() -> None:
     # Dealer 9D 2C = 11 draws KD = 21. Split aces: AS KC = 21 pushes (a blackjack would win);
     # AH 9H = 20 loses.
-    round_, _ = boundless_round("AS 9D AH 2C KC 9H KD")
-    seat(round_, "p")
-    play(round_, {"p": ["split"]})
+    round_, _ = played(BOUNDLESS, "AS 9D AH 2C KC 9H KD", "split")
     first, second = hands(round_, "p")
     assert (first.cards, first.outcome, first.payout) == ("AS KC", "push", 1000)
     assert (second.cards, second.outcome, second.payout) == ("AH 9H", "lose", 0)
@@ -180,9 +157,7 @@ def test_split_hand_twenty_one_only_pushes_a_dealer_twenty_one() -> None:
 def test_split_tens_with_an_ace_are_twenty_one_not_blackjack() -> None:
     # Split KS KH; hand 1 takes AC = 21 and stands by itself; hand 2 takes 7D at the next step
     # without a decision (17), then stands. Dealer 9D 8C = 17.
-    round_, _ = boundless_round("KS 9D KH 8C AC 7D")
-    seat(round_, "p")
-    play(round_, {"p": ["split", "stand"]})
+    round_, _ = played(BOUNDLESS, "KS 9D KH 8C AC 7D", "split", "stand")
     assert hands(round_, "p") == [
         Hand("KS AC", 21, 1000, "win", 2000),
         Hand("KH 7D", 17, 1000, "push", 1000),

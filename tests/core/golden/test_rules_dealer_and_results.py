@@ -9,17 +9,19 @@ from __future__ import annotations
 import numpy as np
 import pytest
 from golden_helpers import (
+    BOUNDLESS,
     RULES,
     Hand,
     boundless_round,
     dealer,
     hand,
     net,
+    opened,
     play,
+    played,
     rules_with,
     seat,
     side,
-    staked,
 )
 
 from boundless.core.round.settlement import odds_payout
@@ -45,18 +47,14 @@ from boundless.core.round.settlement import odds_payout
 def test_dealer_hits_sixteen_or_less_and_stands_on_seventeen_or_more(
     cards: str, dealer_cards: str, total: int
 ) -> None:
-    round_, _ = boundless_round(cards + " KC KD KH")
-    seat(round_, "p")
-    play(round_, {"p": ["stand"]})
+    round_, _ = played(BOUNDLESS, cards + " KC KD KH", "stand")
     assert dealer(round_) == dealer_cards
     assert round_.dealer_hand.total == total
 
 
 def test_dealer_draws_several_cards_until_seventeen() -> None:
     # Dealer 2D 3C = 5, draws 4C (9), 2H (11), 5S (16), 6S (22): bust with six cards.
-    round_, _ = boundless_round("TS 2D TH 3C 4C 2H 5S 6S KC")
-    seat(round_, "p")
-    play(round_, {"p": ["stand"]})
+    round_, _ = played(BOUNDLESS, "TS 2D TH 3C 4C 2H 5S 6S KC", "stand")
     assert dealer(round_) == "2D 3C 4C 2H 5S 6S"
     assert round_.dealer_hand.bust
     assert hand(round_, "p") == Hand("TS TH", 20, 1000, "win", 2000)
@@ -65,17 +63,14 @@ def test_dealer_draws_several_cards_until_seventeen() -> None:
 def test_dealer_completes_the_hand_when_every_player_busted() -> None:
     # The only player busts (TS 6H + KC); the dealer 6D TC = 16 still draws 9S = 25 (3 cards),
     # which the Bust Bonus pays 1:1.
-    round_, _ = boundless_round("TS 6D 6H TC KC 9S")
-    seat(round_, "p", sides={"bust_bonus": 100})
-    play(round_, {"p": ["hit"]})
+    round_, _ = played(BOUNDLESS, "TS 6D 6H TC KC 9S", "hit", sides={"bust_bonus": 100})
     assert hand(round_, "p") == Hand("TS 6H KC", 26, 1000, "lose", 0)
     assert dealer(round_) == "6D TC 9S"
     assert side(round_, "p", 1, "bust_bonus") == ("win", "bust_3", 200)
 
 
 def test_dealer_completes_the_hand_when_every_player_surrendered() -> None:
-    round_, _ = boundless_round("TS 6D 6H TC 5C")
-    seat(round_, "a")
+    round_, _ = opened(BOUNDLESS, "TS 6D 6H TC 5C", "a")
     seat(round_, "b", sides={"bust_bonus": 100})
     play(round_, {"a": ["surrender"], "b": ["surrender"]})
     assert dealer(round_) == "6D TC 5C"
@@ -125,9 +120,7 @@ def test_dealer_completes_the_hand_for_a_table_of_side_option_players_only() -> 
     ],
 )
 def test_round_result(cards: str, actions: list[str], expected: Hand) -> None:
-    round_, _ = boundless_round(cards)
-    seat(round_, "p")
-    play(round_, {"p": actions})
+    round_, _ = played(BOUNDLESS, cards, *actions)
     assert hand(round_, "p") == expected
 
 
@@ -141,15 +134,13 @@ def test_round_result(cards: str, actions: list[str], expected: Hand) -> None:
 def test_blackjack_pays_three_to_two_and_a_win_one_to_one(
     main: int, blackjack: int, win: int
 ) -> None:
-    round_, _ = boundless_round("AS 9D KH 8C")  # player blackjack against 17
-    seat(round_, "p", main=main, balance=200_000)
-    play(round_)
+    # player blackjack against 17
+    round_, _ = played(BOUNDLESS, "AS 9D KH 8C", main=main, balance=200_000)
     assert (hand(round_, "p").outcome, hand(round_, "p").payout) == ("blackjack", blackjack)
     assert net(round_, "p") == blackjack - main
 
-    round_, _ = boundless_round("TS 9D 9H 8C")  # 19 against 17
-    seat(round_, "p", main=main, balance=200_000)
-    play(round_, {"p": ["stand"]})
+    # 19 against 17
+    round_, _ = played(BOUNDLESS, "TS 9D 9H 8C", "stand", main=main, balance=200_000)
     assert (hand(round_, "p").outcome, hand(round_, "p").payout) == ("win", win)
 
 
@@ -166,29 +157,15 @@ def test_three_to_two_on_an_odd_stake_is_rounded_down_to_the_minor_unit() -> Non
     # DECISIONS rule 1, on a table whose unit is one minor unit: 1.01 coins at 3:2 returns
     # 1.01 + 1.515 -> 2.52 (the half unit is dropped).
     rules = rules_with(limits={"unit_amount": 1, "min_main_amount": 1, "max_main_amount": 100_000})
-    round_, _ = boundless_round("AS 9D KH 8C", rules=rules)
-    seat(round_, "p", main=101)
-    play(round_)
+    round_, _ = played(BOUNDLESS, "AS 9D KH 8C", main=101, rules=rules)
     assert hand(round_, "p").payout == 252
     assert isinstance(hand(round_, "p").payout, int)
 
 
 def test_half_refunds_on_an_odd_stake_are_rounded_down() -> None:
     rules = rules_with(limits={"unit_amount": 1, "min_main_amount": 1, "max_main_amount": 100_000})
-    round_, _ = boundless_round("TS 9D 6H 8C", rules=rules)
-    seat(round_, "p", main=101)
-    play(round_, {"p": ["surrender"]})
+    round_, _ = played(BOUNDLESS, "TS 9D 6H 8C", "surrender", main=101, rules=rules)
     assert hand(round_, "p").payout == 50
-
-
-def test_a_push_returns_exactly_the_stake_of_a_doubled_hand() -> None:
-    # 6S 5H = 11 doubles into 6C = 17 against the dealer's 17.
-    round_, _ = boundless_round("6S 9D 5H 8C 6C")
-    seat(round_, "p")
-    play(round_, {"p": ["double"]})
-    assert hand(round_, "p") == Hand("6S 5H 6C", 17, 2000, "push", 2000)
-    assert staked(round_, "p") == 2000
-    assert net(round_, "p") == 0
 
 
 def test_the_documented_maximum_rtp_is_recorded_with_the_title() -> None:
@@ -204,9 +181,7 @@ def test_the_rounding_of_a_payout_is_shown_in_the_result() -> None:
     from boundless.core.round.results import position_result
 
     rules = rules_with(limits={"unit_amount": 1, "min_main_amount": 1, "max_main_amount": 100_000})
-    round_, _ = boundless_round("AS 9D KH 8C", rules=rules)
-    seat(round_, "p", main=101)
-    play(round_)
+    round_, _ = played(BOUNDLESS, "AS 9D KH 8C", main=101, rules=rules)
     result = position_result(round_, round_.position("p", 1))
     assert result.hands[0].payout_amount == 252
     assert result.hands[0].rounded_off == Fraction(1, 2)

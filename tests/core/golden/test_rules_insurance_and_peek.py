@@ -16,8 +16,10 @@ from golden_helpers import (
     dealt,
     hand,
     net,
+    opened,
     paid,
     play,
+    played,
     result,
     seat,
     side,
@@ -45,9 +47,7 @@ def test_no_insurance_against_any_other_up_card(up: str) -> None:
 
 
 def test_insurance_costs_half_the_main_bet() -> None:
-    round_, _ = boundless_round("9S AD 7H 6C")
-    seat(round_, "p", main=3000, balance=10_000)
-    round_.deal()
+    round_, _ = dealt(BOUNDLESS, "9S AD 7H 6C", main=3000, balance=10_000)
     round_.take_insurance("p", 1)
     assert staked(round_, "p") == 4500
     assert player_view(round_, "p")["player"]["free_coins"] == 5500
@@ -56,9 +56,7 @@ def test_insurance_costs_half_the_main_bet() -> None:
 
 def test_insurance_pays_two_to_one_on_a_dealer_blackjack() -> None:
     # Player 9S 7H = 16 loses the main bet to AD KC; insurance 500 returns 1500.
-    round_, _ = boundless_round("9S AD 7H KC")
-    seat(round_, "p")
-    play(round_, insurance=["p"])
+    round_, _ = played(BOUNDLESS, "9S AD 7H KC", insured=True)
     assert hand(round_, "p") == Hand("9S 7H", 16, 1000, "lose", 0)
     insurance = result(round_, "p").insurance
     assert insurance is not None
@@ -68,9 +66,7 @@ def test_insurance_pays_two_to_one_on_a_dealer_blackjack() -> None:
 
 def test_insurance_is_lost_without_a_dealer_blackjack_even_when_the_hand_wins() -> None:
     # Player TS 9H = 19 stands; dealer AD 5C (soft 16) draws 8S (14) and TC (24): bust.
-    round_, _ = boundless_round("TS AD 9H 5C 8S TC")
-    seat(round_, "p")
-    play(round_, {"p": ["stand"]}, insurance=["p"])
+    round_, _ = played(BOUNDLESS, "TS AD 9H 5C 8S TC", "stand", insured=True)
     assert dealer(round_) == "AD 5C 8S TC"
     assert hand(round_, "p") == Hand("TS 9H", 19, 1000, "win", 2000)
     insurance = result(round_, "p").insurance
@@ -91,9 +87,7 @@ def test_insurance_is_allowed_with_a_player_blackjack_and_pays_beside_the_push()
 
 def test_insured_blackjack_without_dealer_blackjack_is_paid_three_to_two() -> None:
     # Dealer AD 7C = soft 18 stands; the insurance is lost, the blackjack pays 2500.
-    round_, _ = boundless_round("AS AD KH 7C")
-    seat(round_, "p")
-    play(round_, insurance=["p"])
+    round_, _ = played(BOUNDLESS, "AS AD KH 7C", insured=True)
     assert hand(round_, "p") == Hand("AS KH", 21, 1000, "blackjack", 2500)
     assert net(round_, "p") == 1000
 
@@ -106,16 +100,13 @@ def test_no_even_money_in_boundless() -> None:
 
 
 def test_insurance_needs_enough_free_coins() -> None:
-    round_, shoe = boundless_round("9S AD 7H 6C")
-    seat(round_, "p", main=1000, balance=1499)  # 499 free, insurance costs 500
-    round_.deal()
+    # 499 free, insurance costs 500
+    round_, shoe = dealt(BOUNDLESS, "9S AD 7H 6C", main=1000, balance=1499)
     assert not round_.can_take_insurance("p", 1)
     with unchanged(round_, shoe), pytest.raises(InsufficientCoinsError, match="insurance"):
         round_.take_insurance("p", 1)
 
-    round_, _ = boundless_round("9S AD 7H 6C")
-    seat(round_, "p", main=1000, balance=1500)
-    round_.deal()
+    round_, _ = dealt(BOUNDLESS, "9S AD 7H 6C", main=1000, balance=1500)
     round_.take_insurance("p", 1)
     assert staked(round_, "p") == 1500
 
@@ -131,8 +122,7 @@ def test_insurance_can_be_bought_once_and_only_in_the_window() -> None:
 
 
 def test_a_side_option_only_player_is_not_offered_insurance() -> None:
-    round_, shoe = boundless_round("9S AD 7H 6C")
-    seat(round_, "seated")
+    round_, shoe = opened(BOUNDLESS, "9S AD 7H 6C", "seated")
     seat(round_, "side", main=0, sides={"pair": 100})
     round_.deal()
     assert not round_.can_take_insurance("side", 1)
@@ -142,9 +132,7 @@ def test_a_side_option_only_player_is_not_offered_insurance() -> None:
 
 def test_no_insurance_is_taken_for_a_player_who_does_not_answer() -> None:
     # DECISIONS rule 13: the window closes with no insurance for anyone who did not buy it.
-    round_, _ = boundless_round("9S AD 7H KC")
-    seat(round_, "p")
-    round_.run_to_end()
+    round_, _ = played(BOUNDLESS, "9S AD 7H KC")
     assert result(round_, "p").insurance is None
     assert (staked(round_, "p"), paid(round_, "p")) == (1000, 0)
 
@@ -177,18 +165,14 @@ def test_ten_up_dealer_blackjack_ends_the_round_at_once(up: str) -> None:
 
 
 def test_dealer_blackjack_against_player_blackjack_is_a_push() -> None:
-    round_, _ = boundless_round("AS KD KH AC")
-    seat(round_, "p")
-    play(round_)
+    round_, _ = played(BOUNDLESS, "AS KD KH AC")
     assert hand(round_, "p") == Hand("AS KH", 21, 1000, "push", 1000)
     assert net(round_, "p") == 0
 
 
 def test_dealer_blackjack_takes_every_non_blackjack_hand_and_spares_blackjacks() -> None:
     # Same initial cards for all: a non-blackjack hand (TS 9H = 19) for every seated player.
-    round_, _ = boundless_round("TS AD 9H KC")
-    for player in ("a", "b", "c"):
-        seat(round_, player)
+    round_, _ = opened(BOUNDLESS, "TS AD 9H KC", "a", "b", "c")
     play(round_, insurance=["b"])
     assert hand(round_, "a") == Hand("TS 9H", 19, 1000, "lose", 0)
     assert hand(round_, "c") == Hand("TS 9H", 19, 1000, "lose", 0)
@@ -212,9 +196,9 @@ def test_peek_without_blackjack_keeps_the_hole_card_hidden() -> None:
 def test_dealer_blackjack_settles_the_side_options_that_do_not_need_more_cards() -> None:
     # Pair (8S 8S perfect) pays 30:1, Bust Bonus loses to a dealer blackjack (rule 14),
     # Poker Trio 8S 8S + KD is nothing.
-    round_, _ = boundless_round("8S KD 8S AC")
-    seat(round_, "p", sides={"pair": 100, "bust_bonus": 100, "poker_trio": 100})
-    play(round_)
+    round_, _ = played(
+        BOUNDLESS, "8S KD 8S AC", sides={"pair": 100, "bust_bonus": 100, "poker_trio": 100}
+    )
     assert side(round_, "p", 1, "pair") == ("win", "perfect_pair", 3100)
     assert side(round_, "p", 1, "bust_bonus") == ("lose", None, 0)
     assert side(round_, "p", 1, "poker_trio") == ("lose", None, 0)

@@ -15,7 +15,9 @@ from golden_helpers import (
     boundless_round,
     dealt,
     hands,
+    opened,
     play,
+    played,
     result,
     seat,
     unchanged,
@@ -51,8 +53,7 @@ from boundless.core.round import SharedRound
 def test_bets_outside_the_rules_are_rejected_and_change_nothing(
     main: int, sides: dict[str, int], error: type[Exception], words: str
 ) -> None:
-    round_, shoe = boundless_round("TS 9D 9H 8C")
-    seat(round_, "other")
+    round_, shoe = opened(BOUNDLESS, "TS 9D 9H 8C", "other")
     with unchanged(round_, shoe), pytest.raises(error, match=words):
         round_.place_bet("p", 1, main, sides, free_amount=100_000)
 
@@ -67,8 +68,7 @@ def test_smallest_and_largest_bets_are_accepted() -> None:
 
 
 def test_one_main_play_per_player_on_the_one_spot() -> None:
-    round_, shoe = boundless_round("TS 9D 9H 8C")
-    seat(round_, "p")
+    round_, shoe = opened(BOUNDLESS, "TS 9D 9H 8C", "p")
     with unchanged(round_, shoe):
         with pytest.raises(InvalidBetError, match="already has a bet"):
             round_.place_bet("p", 1, 1000, {}, free_amount=100_000)
@@ -83,9 +83,15 @@ def test_no_bets_after_the_deal() -> None:
 
 
 def test_money_is_integer_minor_units_everywhere() -> None:
-    round_, _ = boundless_round("8S 6D 8H TC 3C 2D 5S 9H 7C")
-    seat(round_, "p", sides={"pair": 100, "bust_bonus": 100})
-    play(round_, {"p": ["split", "double", "hit", "stand"]})
+    round_, _ = played(
+        BOUNDLESS,
+        "8S 6D 8H TC 3C 2D 5S 9H 7C",
+        "split",
+        "double",
+        "hit",
+        "stand",
+        sides={"pair": 100, "bust_bonus": 100},
+    )
     outcome = result(round_, "p")
     amounts = [outcome.staked_amount, outcome.paid_amount]
     amounts += [h.bet_amount for h in outcome.hands] + [h.payout_amount for h in outcome.hands]
@@ -100,8 +106,7 @@ def test_money_is_integer_minor_units_everywhere() -> None:
 
 
 def test_decisions_outside_the_decision_phase_are_rejected() -> None:
-    round_, shoe = boundless_round("TS 9D 6H 8C 5C")
-    seat(round_, "p")
+    round_, shoe = opened(BOUNDLESS, "TS 9D 6H 8C 5C", "p")
     with unchanged(round_, shoe), pytest.raises(PhaseError):
         round_.decide("p", 1, "hit")
     round_.deal()

@@ -16,7 +16,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from test_replay_scenarios import assert_refused, differences, replay
+from test_replay_scenarios import assert_refused, assert_replays_as_expected, replay
 
 from boundless.core.scenario import run_scenario
 from boundless.titles import load_game
@@ -37,10 +37,7 @@ def test_every_multi_spot_scenario_has_an_expected_output() -> None:
 
 @pytest.mark.parametrize("path", INPUTS, ids=[path.stem for path in INPUTS])
 def test_multi_spot_scenario_golden(path: Path) -> None:
-    code, out, err = replay(path)
-    assert (code, err) == (0, "")
-    expected = json.loads(path.with_suffix(".expected.json").read_text())
-    assert differences(expected, json.loads(out)) == []
+    assert_replays_as_expected(path)
 
 
 def _entries(player: dict[str, Any]) -> list[dict[str, Any]]:

@@ -11,10 +11,13 @@ from golden_helpers import (
     Hand,
     boundless_round,
     dealt,
+    decided,
     hands,
     net,
+    opened,
     paid,
     play,
+    played,
     seat,
     side,
     staked,
@@ -40,13 +43,9 @@ def test_pause_freezes_the_decisions_and_resume_continues_where_it_stopped() -> 
     # hand 1 8S 3C hits 2D (13) and stands, hand 2 takes 5S (13) and stands; dealer draws 9H.
     cards = "8S 6D 8H TC 3C 2D 5S 9H 7C"
     script = ["split", "hit", "stand", "stand"]
-    reference, _ = boundless_round(cards)
-    seat(reference, "p")
-    play(reference, {"p": list(script)})
+    reference, _ = played(BOUNDLESS, cards, *script)
 
-    round_, shoe = dealt(BOUNDLESS, cards)
-    round_.decide("p", 1, "split")
-    round_.close_step()
+    round_, shoe = decided(BOUNDLESS, cards, "split")
     round_.pause("dealer card jam")
     assert round_.paused
     assert round_.legal_actions("p", 1) == frozenset()
@@ -73,8 +72,7 @@ def test_pause_freezes_the_decisions_and_resume_continues_where_it_stopped() -> 
 
 
 def test_pause_in_the_betting_and_insurance_windows_accepts_nothing() -> None:
-    round_, shoe = boundless_round("9S AD 7H 6C TC")
-    seat(round_, "p")
+    round_, shoe = opened(BOUNDLESS, "9S AD 7H 6C TC", "p")
     round_.pause()
     _rejected_while_paused(
         round_, shoe, lambda: round_.place_bet("q", 1, 1000, {}, free_amount=10_000)
@@ -156,9 +154,7 @@ def test_cancel_voids_winnings_already_paid_during_the_round() -> None:
 
 
 def test_cancel_while_paused() -> None:
-    round_, _ = boundless_round("8S 6D 8H TC")
-    seat(round_, "p", sides={"pair": 100})
-    round_.deal()
+    round_, _ = dealt(BOUNDLESS, "8S 6D 8H TC", sides={"pair": 100})
     round_.pause("supervisor called")
     round_.cancel("no quick fix")
     assert round_.phase == "cancelled"
@@ -167,9 +163,7 @@ def test_cancel_while_paused() -> None:
 
 
 def test_a_settled_round_can_be_neither_paused_nor_cancelled() -> None:
-    round_, shoe = boundless_round("TS 9D 9H 8C")
-    seat(round_, "p")
-    round_.run_to_end()
+    round_, shoe = played(BOUNDLESS, "TS 9D 9H 8C")
     with unchanged(round_, shoe):
         for call in (round_.pause, round_.cancel):
             with pytest.raises(PhaseError):

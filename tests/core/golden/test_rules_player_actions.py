@@ -10,15 +10,14 @@ from golden_helpers import (
     BOUNDLESS,
     Hand,
     assert_rejected,
-    boundless_round,
     dealer,
     dealt,
+    decided,
     hand,
     hands,
     net,
-    play,
+    played,
     result,
-    seat,
     staked,
     step_cards,
     unchanged,
@@ -32,14 +31,22 @@ def words(actions: frozenset[Action]) -> set[str]:
     return {action.word for action in actions}
 
 
+def offered_by_balance(cards: str, action: str) -> dict[int, bool]:
+    """Whether ``action`` is offered on these cards to p, betting 10.00 with a balance of 10.00,
+    19.99 or 20.00."""
+    offered = {}
+    for balance in (1000, 1999, 2000):
+        round_, _ = dealt(BOUNDLESS, cards, balance=balance)
+        offered[balance] = action in words(round_.legal_actions("p", 1))
+    return offered
+
+
 # ---- hit ----------------------------------------------------------------------------------
 
 
 def test_hit_gives_exactly_one_card_per_step() -> None:
     # Player TS 2H = 12 hits 3C (15), hits 4D (19), stands. Dealer 9D 8C = 17.
-    round_, shoe = boundless_round("TS 9D 2H 8C 3C 4D 5S")
-    seat(round_, "p")
-    play(round_, {"p": ["hit", "hit", "stand"]})
+    round_, shoe = played(BOUNDLESS, "TS 9D 2H 8C 3C 4D 5S", "hit", "hit", "stand")
     assert hand(round_, "p") == Hand("TS 2H 3C 4D", 19, 1000, "win", 2000)
     assert step_cards(round_) == ["3C", "4D"]
     assert dealer(round_) == "9D 8C"
@@ -60,9 +67,7 @@ def test_hitting_to_21_stands_the_hand_automatically() -> None:
 
 
 def test_hitting_stops_on_a_bust() -> None:
-    round_, _ = dealt(BOUNDLESS, "TS 9D 2H 8C KC")
-    round_.decide("p", 1, "hit")
-    round_.close_step()
+    round_, _ = decided(BOUNDLESS, "TS 9D 2H 8C KC", "hit")
     assert round_.phase == "dealer"
     round_.run_to_end()
     assert hand(round_, "p") == Hand("TS 2H KC", 22, 1000, "lose", 0)
@@ -73,9 +78,7 @@ def test_hitting_stops_on_a_bust() -> None:
 
 def test_stand_takes_no_more_cards_and_the_next_card_goes_to_the_dealer() -> None:
     # Player TS 2H = 12 stands; dealer 9D 7C = 16 draws 5C = 21.
-    round_, _ = dealt(BOUNDLESS, "TS 9D 2H 7C 5C")
-    round_.decide("p", 1, "stand")
-    round_.close_step()
+    round_, _ = decided(BOUNDLESS, "TS 9D 2H 7C 5C", "stand")
     assert round_.legal_actions("p", 1) == frozenset()
     round_.run_to_end()
     assert step_cards(round_) == []
@@ -110,17 +113,13 @@ def test_no_surrender_against_an_ace_or_ten_value_up_card(up: str) -> None:
 
 
 def test_surrender_only_as_the_first_decision() -> None:
-    round_, shoe = dealt(BOUNDLESS, "TS 9D 2H 8C 3C TD")
-    round_.decide("p", 1, "hit")
-    round_.close_step()
+    round_, shoe = decided(BOUNDLESS, "TS 9D 2H 8C 3C TD", "hit")
     assert words(round_.legal_actions("p", 1)) == {"hit", "stand"}
     assert_rejected(round_, shoe, "p", "surrender")
 
 
 def test_surrender_never_after_a_split() -> None:
-    round_, shoe = dealt(BOUNDLESS, "8S 9D 8H 8C 3C TD")
-    round_.decide("p", 1, "split")
-    round_.close_step()
+    round_, shoe = decided(BOUNDLESS, "8S 9D 8H 8C 3C TD", "split")
     assert words(round_.legal_actions("p", 1)) == {"hit", "stand", "double"}
     assert_rejected(round_, shoe, "p", "surrender")
 
@@ -128,21 +127,27 @@ def test_surrender_never_after_a_split() -> None:
 # ---- double down --------------------------------------------------------------------------
 
 
-def test_double_doubles_the_stake_and_takes_exactly_one_card() -> None:
-    # 6S 5H = 11 doubles into TC = 21; dealer 9D 7C = 16 draws 8S = 24, bust.
-    round_, _ = boundless_round("6S 9D 5H 7C TC 8S")
-    seat(round_, "p")
-    play(round_, {"p": ["double"]})
-    assert hand(round_, "p") == Hand("6S 5H TC", 21, 2000, "win", 4000)
+@pytest.mark.parametrize(
+    ("cards", "expected", "won"),
+    [
+        # 6S 5H = 11 doubles into TC = 21; dealer 9D 7C = 16 draws 8S = 24, bust.
+        pytest.param("6S 9D 5H 7C TC 8S", Hand("6S 5H TC", 21, 2000, "win", 4000), 2000, id="win"),
+        # 6S 5H = 11 doubles into 6C = 17 against the dealer's 17: the doubled stake comes back.
+        pytest.param("6S 9D 5H 8C 6C", Hand("6S 5H 6C", 17, 2000, "push", 2000), 0, id="push"),
+    ],
+)
+def test_double_doubles_the_stake_and_takes_exactly_one_card(
+    cards: str, expected: Hand, won: int
+) -> None:
+    round_, _ = played(BOUNDLESS, cards, "double")
+    assert hand(round_, "p") == expected
     assert staked(round_, "p") == 2000
-    assert net(round_, "p") == 2000
+    assert net(round_, "p") == won
 
 
 def test_a_doubled_hand_stands_after_its_one_card_even_on_a_low_total() -> None:
     # 6S 5H = 11 doubles into 2C = 13 and stands; dealer 9D 8C = 17.
-    round_, shoe = dealt(BOUNDLESS, "6S 9D 5H 8C 2C 3D")
-    round_.decide("p", 1, "double")
-    round_.close_step()
+    round_, shoe = decided(BOUNDLESS, "6S 9D 5H 8C 2C 3D", "double")
     assert round_.phase == "dealer"
     round_.run_to_end()
     assert hand(round_, "p") == Hand("6S 5H 2C", 13, 2000, "lose", 0)
@@ -164,9 +169,7 @@ def test_double_is_offered_on_any_two_card_total(cards: str) -> None:
 
 
 def test_no_double_on_three_cards() -> None:
-    round_, shoe = dealt(BOUNDLESS, "2S 9D 3H 8C 4C TD")
-    round_.decide("p", 1, "hit")
-    round_.close_step()
+    round_, shoe = decided(BOUNDLESS, "2S 9D 3H 8C 4C TD", "hit")
     assert "double" not in words(round_.legal_actions("p", 1))
     assert_rejected(round_, shoe, "p", "double")
 
@@ -176,9 +179,7 @@ def test_double_after_split_then_the_hand_stands() -> None:
     # step 1 3C -> hand 1 8S 3C = 11; step 2 double hand 1 -> 9C = 20, stands;
     # step 3 hand 2 takes its second card 2H (no decision) = 10; step 4 double -> KS = 20.
     # Dealer draws 7S = 23, bust.
-    round_, _ = boundless_round("8S 6D 8H TC 3C 9C 2H KS 7S")
-    seat(round_, "p")
-    play(round_, {"p": ["split", "double", "double"]})
+    round_, _ = played(BOUNDLESS, "8S 6D 8H TC 3C 9C 2H KS 7S", "split", "double", "double")
     assert hands(round_, "p") == [
         Hand("8S 3C 9C", 20, 2000, "win", 4000),
         Hand("8H 2H KS", 20, 2000, "win", 4000),
@@ -191,9 +192,7 @@ def test_double_after_split_then_the_hand_stands() -> None:
 def test_no_double_on_split_aces_each_ace_takes_one_card_and_stands() -> None:
     # Split AS AH: hand 1 takes 5C (soft 16) and stands without a decision; hand 2 takes 2D at
     # the next step (soft 13) and stands. Dealer 9D 7C = 16 draws TH = 26.
-    round_, shoe = dealt(BOUNDLESS, "AS 9D AH 7C 5C 2D TH")
-    round_.decide("p", 1, "split")
-    round_.close_step()
+    round_, shoe = decided(BOUNDLESS, "AS 9D AH 7C 5C 2D TH", "split")
     assert round_.undecided_count() == 0  # hand 2 waits for its card, not for a decision
     assert round_.legal_actions("p", 1) == frozenset()
     assert_rejected(round_, shoe, "p", "double")
@@ -209,17 +208,11 @@ def test_no_double_on_split_aces_each_ace_takes_one_card_and_stands() -> None:
 
 
 def test_double_is_offered_only_with_enough_free_coins() -> None:
-    for balance, offered in ((1000, False), (1999, False), (2000, True)):
-        round_, _ = boundless_round("6S 9D 5H 8C 2C")
-        seat(round_, "p", balance=balance)
-        round_.deal()
-        assert ("double" in words(round_.legal_actions("p", 1))) is offered, balance
+    assert offered_by_balance("6S 9D 5H 8C 2C", "double") == {1000: False, 1999: False, 2000: True}
 
 
 def test_a_double_the_coins_do_not_cover_is_rejected_when_decided() -> None:
-    round_, shoe = boundless_round("6S 9D 5H 8C 2C 3D")
-    seat(round_, "p", balance=1000)  # everything is on the main bet
-    round_.deal()
+    round_, shoe = dealt(BOUNDLESS, "6S 9D 5H 8C 2C 3D", balance=1000)  # all on the main bet
     with unchanged(round_, shoe), pytest.raises(InsufficientCoinsError):
         round_.decide("p", 1, "double")
 
@@ -227,9 +220,7 @@ def test_a_double_the_coins_do_not_cover_is_rejected_when_decided() -> None:
 def test_coins_already_committed_in_the_round_count_against_doubles_and_splits() -> None:
     # balance 3000, main 1000: the split takes 1000 more, doubling hand 1 the last 1000, so
     # hand 2 is offered no double, and a double decided anyway is refused.
-    round_, shoe = dealt(BOUNDLESS, "8S 6D 8H TC 3C 9C 2H KS 7S", balance=3000)
-    round_.decide("p", 1, "split")
-    round_.close_step()
+    round_, shoe = decided(BOUNDLESS, "8S 6D 8H TC 3C 9C 2H KS 7S", "split", balance=3000)
     assert "double" in words(round_.legal_actions("p", 1))
     round_.decide("p", 1, "double")
     round_.close_step()
@@ -239,15 +230,12 @@ def test_coins_already_committed_in_the_round_count_against_doubles_and_splits()
     assert_rejected(round_, shoe, "p", "double")
 
     # Insurance and side options also use up free coins.
-    round_, _ = boundless_round("6S AD 5H 7C 2C")
-    seat(round_, "p", balance=2400)  # 1400 free, insurance 500 leaves 900 < 1000
-    round_.deal()
+    # 1400 free, insurance 500 leaves 900 < 1000
+    round_, _ = dealt(BOUNDLESS, "6S AD 5H 7C 2C", balance=2400)
     round_.take_insurance("p", 1)
     round_.close_insurance()
     assert words(round_.legal_actions("p", 1)) == {"hit", "stand"}
-    round_, _ = boundless_round("6S 9D 5H 7C 2C")
-    seat(round_, "p", balance=1100, sides={"pair": 100})
-    round_.deal()
+    round_, _ = dealt(BOUNDLESS, "6S 9D 5H 7C 2C", sides={"pair": 100}, balance=1100)
     assert words(round_.legal_actions("p", 1)) == {"hit", "stand", "surrender"}
 
 
@@ -312,9 +300,9 @@ def test_split_of_a_non_pair_is_rejected(cards: str) -> None:
 def test_split_hands_hit_as_often_as_wanted() -> None:
     # Split 8S 8H vs 6D (dealer 6D TC = 16). Hand 1: 2C, 3D, 4S = 17; stand.
     # Hand 2 takes 5H at the stand's step (13), hits 2S = 15, stands. Dealer draws 6C = 22.
-    round_, _ = boundless_round("8S 6D 8H TC 2C 3D 4S 5H 2S 6C")
-    seat(round_, "p")
-    play(round_, {"p": ["split", "hit", "hit", "stand", "hit", "stand"]})
+    round_, _ = played(
+        BOUNDLESS, "8S 6D 8H TC 2C 3D 4S 5H 2S 6C", "split", "hit", "hit", "stand", "hit", "stand"
+    )
     assert hands(round_, "p") == [
         Hand("8S 2C 3D 4S", 17, 1000, "win", 2000),
         Hand("8H 5H 2S", 15, 1000, "win", 2000),
@@ -324,20 +312,14 @@ def test_split_hands_hit_as_often_as_wanted() -> None:
 
 
 def test_a_split_hand_cannot_be_split_again() -> None:
-    round_, shoe = dealt(BOUNDLESS, "8S 6D 8H TC 8C 8D")
-    round_.decide("p", 1, "split")
-    round_.close_step()
+    round_, shoe = decided(BOUNDLESS, "8S 6D 8H TC 8C 8D", "split")
     assert hands(round_, "p")[0].cards == "8S 8C"
     assert words(round_.legal_actions("p", 1)) == {"hit", "stand", "double"}
     assert_rejected(round_, shoe, "p", "split")
 
 
 def test_split_is_offered_only_with_enough_free_coins() -> None:
-    for balance, offered in ((1000, False), (1999, False), (2000, True)):
-        round_, _ = boundless_round("8S 6D 8H TC")
-        seat(round_, "p", balance=balance)
-        round_.deal()
-        assert ("split" in words(round_.legal_actions("p", 1))) is offered, balance
+    assert offered_by_balance("8S 6D 8H TC", "split") == {1000: False, 1999: False, 2000: True}
 
 
 def test_a_split_the_coins_do_not_cover_is_rejected_when_decided() -> None:

@@ -11,14 +11,16 @@ from golden_helpers import (
     BOO_BUCKS,
     UNLIMITED,
     Hand,
-    bet,
     dealer,
     dealt,
     hand,
+    moves,
     net,
-    new_round,
     paid_by_stage,
     play,
+    played,
+    result,
+    seated,
     unchanged,
 )
 
@@ -117,9 +119,54 @@ def test_even_money_pays_one_to_one_at_once_whatever_the_dealer_makes(
 def test_insurance_is_lost_without_a_dealer_blackjack(
     game: str, cards: str, dealer_cards: str
 ) -> None:
-    round_, _ = new_round(game, cards)
-    bet(round_, "p", 1)
-    play(round_, {("p", 1): ["stand"]}, insurance=[("p", 1)])
+    round_, _ = played(game, cards, "stand", insured=True)
     assert dealer(round_) == dealer_cards
     assert hand(round_, "p", 1) == Hand("TS 9H", 19, 1000, "win", 2000)
     assert net(round_, "p") == 1000 - 500
+
+
+@pytest.mark.parametrize("game", [BOO_BUCKS, UNLIMITED])
+def test_closer_to_21_wins_one_to_one_a_tie_pushes_farther_loses(game: str) -> None:
+    # Spots 20, 19 and 18 stand against the dealer's 9C TC = 19 (Boo Bucks: TC is the hole card).
+    round_, _ = seated(game, "TS TH TD 9C KS 9S 8D TC", 1000, 1000, 1000)
+    play(round_, {("p", spot): ["stand"] for spot in (1, 2, 3)})
+    assert dealer(round_) == "9C TC"
+    assert hand(round_, "p", 1) == Hand("TS KS", 20, 1000, "win", 2000)
+    assert hand(round_, "p", 2) == Hand("TH 9S", 19, 1000, "push", 1000)
+    assert hand(round_, "p", 3) == Hand("TD 8D", 18, 1000, "lose", 0)
+    assert net(round_, "p") == 0
+
+
+# A silent hand is played by the title's own chart. Each case: the first cards (Boo Bucks: and
+# the hole card) and the chart's first move. An Unlimited Rp cell (surrender, else split) on a
+# pair offered only Split or Surrender 20%: the chart's surrender is the Surrender 20% (ruling of
+# commit ee0a095).
+@pytest.mark.parametrize(
+    ("game", "cards", "first_move"),
+    [
+        pytest.param(BOO_BUCKS, "6S 6H 5D TC", "double", id="boo-bucks-11-v-6-doubles"),
+        pytest.param(BOO_BUCKS, "TS TH 6D 7C", "surrender", id="boo-bucks-16-v-10-surrenders"),
+        pytest.param(BOO_BUCKS, "8S 6H 8D TC", "split", id="boo-bucks-8-8-v-6-splits"),
+        pytest.param(BOO_BUCKS, "TS 4H 2D TC", "stand", id="boo-bucks-12-v-4-stands"),
+        pytest.param(UNLIMITED, "TS 4H 2D", "stand", id="hard-12-v-4-S"),
+        pytest.param(UNLIMITED, "TS 2H 2D", "hit", id="hard-12-v-2-H"),
+        pytest.param(UNLIMITED, "TS TH 6D", "surrender", id="hard-16-v-10-Rs"),
+        pytest.param(UNLIMITED, "TS 9H 6D", "surrender", id="hard-16-v-9-Rh"),
+        pytest.param(UNLIMITED, "9S KH 6D", "surrender", id="hard-15-v-10-Rh"),
+        pytest.param(UNLIMITED, "6S TH 5D", "double", id="hard-11-v-10-Dh"),
+        pytest.param(UNLIMITED, "AS 3H 7D", "double", id="soft-18-v-3-Ds"),
+        pytest.param(UNLIMITED, "AS 9H 7D", "hit", id="soft-18-v-9-H"),
+        pytest.param(UNLIMITED, "TS 7H 7D", "stand", id="hard-17-v-7-S"),
+        pytest.param(UNLIMITED, "5S 6H 5D", "double", id="pair-of-fives-v-6-Dh"),
+        pytest.param(UNLIMITED, "9S 6H 9D", "split", id="nines-v-6-P"),
+        pytest.param(UNLIMITED, "8S TH 8D", "surrender20", id="eights-v-10-Rp-surrenders-20"),
+        pytest.param(UNLIMITED, "AS AH AD", "surrender20", id="aces-v-ace-Rp-surrenders-20"),
+        pytest.param(UNLIMITED, "8S 7H 8D", "split", id="eights-v-7-P-splits"),
+    ],
+)
+def test_a_silent_hand_is_played_by_the_titles_chart(
+    game: str, cards: str, first_move: str
+) -> None:
+    round_, _ = played(game, f"{cards} {' '.join(['2C'] * 12)}")
+    assert moves(round_, "p", 1)[0] == (first_move, "autoplay", 1)
+    assert all(item.autoplayed for item in result(round_, "p", 1).hands)

@@ -14,11 +14,14 @@ from golden_helpers import (
     boundless_round,
     dealer,
     dealt,
+    decided,
     drawn,
     hand,
     hands,
     net,
+    opened,
     play,
+    played,
     result,
     seat,
     staked,
@@ -58,9 +61,7 @@ def test_seated_players_are_offered_the_five_actions() -> None:
 
 
 def test_every_player_gets_the_same_two_initial_cards() -> None:
-    round_, _ = boundless_round("9S 6D 2H TC 5C")
-    for player in ("a", "b", "c"):
-        seat(round_, player)
+    round_, _ = opened(BOUNDLESS, "9S 6D 2H TC 5C", "a", "b", "c")
     seat(round_, "side-only", main=0, sides={"pair": 100})
     round_.deal()
     for player in ("a", "b", "c"):
@@ -80,9 +81,7 @@ def test_step_cards_go_to_exactly_the_players_who_took_a_card_at_that_step() -> 
     a stands at once, f surrenders, i never answers (autoplay stands on 16), s bets Pair only.
     The dealer then draws the next card, 2C: 6D TC 2C = 18.
     """
-    round_, shoe = boundless_round("8S 6D 8H TC 3C 2D 5S 9H 2C KS")
-    for player in "abcdefgi":
-        seat(round_, player)
+    round_, shoe = opened(BOUNDLESS, "8S 6D 8H TC 3C 2D 5S 9H 2C KS", *"abcdefgi")
     seat(round_, "s", main=0, sides={"pair": 100})
     round_.deal()
     script = {
@@ -153,11 +152,7 @@ def test_step_cards_go_to_exactly_the_players_who_took_a_card_at_that_step() -> 
 def test_standing_on_split_hand_one_gives_that_steps_card_to_hand_two() -> None:
     # One player: split 9S 9H (step 1: hand 1 takes 2C = 11), stands on 11 at step 2, so hand 2
     # takes the step 2 card TD as its second card (19) in that same step.
-    round_, shoe = dealt(BOUNDLESS, "9S 7D 9H TC 2C TD 3S")
-    round_.decide("p", 1, "split")
-    round_.close_step()
-    round_.decide("p", 1, "stand")
-    round_.close_step()
+    round_, shoe = decided(BOUNDLESS, "9S 7D 9H TC 2C TD 3S", "split", "stand")
     assert step_cards(round_) == ["2C", "TD"]
     assert hands(round_, "p")[1].cards == "9H TD"
     assert round_.path_of(round_.position("p", 1)).current == 1
@@ -174,9 +169,7 @@ def test_split_aces_second_hand_and_a_hitting_player_share_the_next_step_card() 
     # a splits aces: hand 1 takes step 1 card 5C (soft 16, stands: one card); at step 2
     # hand 2 takes 9D with no decision, the same card that b's second hit takes.
     # b: AS AH 5C = soft 17, then 9D = hard 16. Dealer 7D TC = 17.
-    round_, _ = boundless_round("AS 7D AH TC 5C 9D 4S")
-    seat(round_, "a")
-    seat(round_, "b")
+    round_, _ = opened(BOUNDLESS, "AS 7D AH TC 5C 9D 4S", "a", "b")
     play(round_, {"a": ["split"], "b": ["hit", "hit", "stand"]})
     assert step_cards(round_) == ["5C", "9D"]
     assert hands(round_, "a") == [
@@ -188,9 +181,7 @@ def test_split_aces_second_hand_and_a_hitting_player_share_the_next_step_card() 
 
 
 def test_no_card_is_drawn_for_a_step_in_which_nobody_takes_one() -> None:
-    round_, shoe = boundless_round("TS 9D 8H 7C 4C")
-    seat(round_, "a")
-    seat(round_, "b")
+    round_, shoe = opened(BOUNDLESS, "TS 9D 8H 7C 4C", "a", "b")
     play(round_, {"a": ["stand"], "b": [SKIP]})  # b's autoplay stands on 18
     assert step_cards(round_) == []
     assert dealer(round_) == "9D 7C 4C"  # the dealer's draw is the fifth card
@@ -251,9 +242,7 @@ def test_a_step_with_only_a_card_to_give_needs_no_decision() -> None:
 def test_a_split_hand_one_that_ends_on_a_hit_passes_the_next_step_card_to_hand_two(
     cards: str, steps: list[str], expected: list[Hand], dealer_cards: str
 ) -> None:
-    round_, _ = boundless_round(cards)
-    seat(round_, "p")
-    play(round_, {"p": ["split", "hit", "stand"]})
+    round_, _ = played(BOUNDLESS, cards, "split", "hit", "stand")
     assert step_cards(round_) == steps
     assert hands(round_, "p") == expected
     assert dealer(round_) == dealer_cards

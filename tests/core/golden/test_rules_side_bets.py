@@ -9,11 +9,14 @@ from __future__ import annotations
 
 import pytest
 from golden_helpers import (
+    BOUNDLESS,
     boundless_round,
     drawn,
     hand,
     net,
+    opened,
     play,
+    played,
     result,
     seat,
     side,
@@ -31,8 +34,7 @@ def side_only_result(key: str, player: str, up: str, hole: str = "7C", extra: st
     """Deal ``player`` (two cards) against ``up``/``hole`` to a seated player and a
     side-option-only player betting 100 on ``key``; returns the side bet's result."""
     first, second = player.split()
-    round_, _ = boundless_round(f"{first} {up} {second} {hole}{extra}")
-    seat(round_, "seated")
+    round_, _ = opened(BOUNDLESS, f"{first} {up} {second} {hole}{extra}", "seated")
     seat(round_, "s", main=0, sides={key: 100})
     play(round_)
     return side(round_, "s", 1, key)
@@ -63,9 +65,9 @@ def test_pair_pays_only_the_highest_pattern() -> None:
 
 def test_pair_is_paid_whatever_becomes_of_the_hand() -> None:
     # 8S 8S split and both hands bust later: the pair was decided by the first two cards.
-    round_, _ = boundless_round("8S 6D 8S TC 6C KH KD KS 9C")
-    seat(round_, "p", sides={"pair": 100})
-    play(round_, {"p": ["split", "hit", "hit"]})
+    round_, _ = played(
+        BOUNDLESS, "8S 6D 8S TC 6C KH KD KS 9C", "split", "hit", "hit", sides={"pair": 100}
+    )
     assert side(round_, "p", 1, "pair") == ("win", "perfect_pair", 3100)
     assert [h.outcome for h in result(round_, "p").hands] == ["lose", "lose"]
 
@@ -92,9 +94,9 @@ def test_bust_bonus_pays_by_the_number_of_cards_in_the_dealers_bust_hand(
 ) -> None:
     up, hole, *draws = dealer.split()
     # The seated player holds TS TH = 20 and stands (autoplay), so every draw is the dealer's.
-    round_, _ = boundless_round(" ".join(["TS", up, "TH", hole, *draws, "KC"]))
-    seat(round_, "p", sides={"bust_bonus": 100})
-    play(round_)
+    round_, _ = played(
+        BOUNDLESS, " ".join(["TS", up, "TH", hole, *draws, "KC"]), sides={"bust_bonus": 100}
+    )
     assert " ".join(str(card) for card in round_.dealer_cards) == dealer
     assert side(round_, "p", 1, "bust_bonus") == expected
 
@@ -105,9 +107,7 @@ def test_bust_bonus_loses_to_a_dealer_blackjack() -> None:
 
 def test_bust_bonus_is_paid_even_when_the_player_busted_first() -> None:
     # Player TS 6H hits KC (26); dealer 6D TC draws 9S: bust with three cards.
-    round_, _ = boundless_round("TS 6D 6H TC KC 9S")
-    seat(round_, "p", sides={"bust_bonus": 100})
-    play(round_, {"p": ["hit"]})
+    round_, _ = played(BOUNDLESS, "TS 6D 6H TC KC 9S", "hit", sides={"bust_bonus": 100})
     assert hand(round_, "p").outcome == "lose"
     assert side(round_, "p", 1, "bust_bonus") == ("win", "bust_3", 200)
 
@@ -194,13 +194,8 @@ def test_side_options_are_available_up_to_their_last_round_in_the_shoe(
 def test_the_four_side_options_pay_independently_in_one_round() -> None:
     # Player 7S 7S, up 7S: perfect pair 30:1, suited 777 200:1, suited trips 100:1.
     # Player stands on 14 (autoplay); dealer 7S 9C = 16 draws KC: bust with 3 cards, 1:1.
-    round_, _ = boundless_round("7S 7S 7S 9C KC")
-    seat(
-        round_,
-        "p",
-        sides={"pair": 100, "bust_bonus": 100, "lucky_trio": 100, "poker_trio": 100},
-    )
-    play(round_)
+    every_side = {"pair": 100, "bust_bonus": 100, "lucky_trio": 100, "poker_trio": 100}
+    round_, _ = played(BOUNDLESS, "7S 7S 7S 9C KC", sides=every_side)
     assert side(round_, "p", 1, "pair") == ("win", "perfect_pair", 3100)
     assert side(round_, "p", 1, "lucky_trio") == ("win", "suited_777", 20100)
     assert side(round_, "p", 1, "poker_trio") == ("win", "suited_trips", 10100)
@@ -213,8 +208,7 @@ def test_the_four_side_options_pay_independently_in_one_round() -> None:
 
 
 def test_a_side_option_only_player_sees_the_shared_cards_and_has_no_hand() -> None:
-    round_, shoe = boundless_round("8S 6D 8H TC 3C 9S")
-    seat(round_, "seated")
+    round_, shoe = opened(BOUNDLESS, "8S 6D 8H TC 3C 9S", "seated")
     seat(round_, "s", main=0, sides={"pair": 100, "bust_bonus": 100})
     round_.deal()
     view = player_view(round_, "s")

@@ -12,16 +12,18 @@ import pytest
 from golden_helpers import (
     UNLIMITED,
     Hand,
-    bet,
     dealer,
     dealt,
+    decided,
     hand,
     hands,
     net,
-    new_round,
+    opened,
     paid_by_stage,
     play,
+    played,
     rules_of,
+    seated,
     variant,
 )
 
@@ -60,9 +62,7 @@ def test_no_hole_card_the_dealer_has_one_card_until_every_spot_has_played() -> N
 )
 def test_the_dealer_hits_16_or_less_and_stands_on_17_or_more(dealer_cards: str, total: int) -> None:
     up, *rest = dealer_cards.split()
-    round_, _ = new_round(UNLIMITED, f"TS {up} KH {' '.join(rest)} 2H 2H 2H")
-    bet(round_, "p", 1)
-    play(round_, {("p", 1): ["stand"]})
+    round_, _ = played(UNLIMITED, f"TS {up} KH {' '.join(rest)} 2H 2H 2H", "stand")
     assert dealer(round_) == dealer_cards
     assert round_.dealer_hand.total == total
 
@@ -70,10 +70,7 @@ def test_the_dealer_hits_16_or_less_and_stands_on_17_or_more(dealer_cards: str, 
 def test_a_dealer_bust_pays_every_unresolved_hand_and_busted_hands_still_lose() -> None:
     """Spot 1 (TS 2D = 12 against 6H): a stands, b hits KC and busts. Spot 2 (8C 5S = 13): c
     stands. The dealer takes TD (16) and KS: 26, bust."""
-    round_, _ = new_round(UNLIMITED, "TS 8C 6H 2D 5S KC TD KS")
-    bet(round_, "a", 1)
-    bet(round_, "b", 1)
-    bet(round_, "c", 2)
+    round_, _ = opened(UNLIMITED, "TS 8C 6H 2D 5S KC TD KS", "a", "b", ("c", 2))
     play(round_, {("a", 1): ["stand"], ("b", 1): ["hit"], ("c", 2): ["stand"]})
     assert dealer(round_) == "6H TD KS"
     assert hand(round_, "a", 1) == Hand("TS 2D", 12, 1000, "win", 2000)
@@ -82,32 +79,16 @@ def test_a_dealer_bust_pays_every_unresolved_hand_and_busted_hands_still_lose() 
 
 
 def test_a_busted_hand_loses_even_when_the_dealer_busts_later() -> None:
-    round_, _ = new_round(UNLIMITED, "TS 6H 6D KC TD KS")
-    bet(round_, "a", 1)
+    round_, _ = opened(UNLIMITED, "TS 6H 6D KC TD KS", "a")
     play(round_, {("a", 1): ["hit"]})
     assert dealer(round_) == "6H TD KS"
     assert hand(round_, "a", 1) == Hand("TS 6D KC", 26, 1000, "lose", 0)
 
 
-def test_closer_to_21_wins_one_to_one_a_tie_pushes_farther_loses() -> None:
-    # Spots 20, 19 and 18 stand against the dealer's 9C TC = 19.
-    round_, _ = new_round(UNLIMITED, "TS TH TD 9C KS 9S 8D TC")
-    for spot in (1, 2, 3):
-        bet(round_, "p", spot, balance=100_000 if spot == 1 else None)
-    play(round_, {("p", spot): ["stand"] for spot in (1, 2, 3)})
-    assert dealer(round_) == "9C TC"
-    assert hand(round_, "p", 1) == Hand("TS KS", 20, 1000, "win", 2000)
-    assert hand(round_, "p", 2) == Hand("TH 9S", 19, 1000, "push", 1000)
-    assert hand(round_, "p", 3) == Hand("TD 8D", 18, 1000, "lose", 0)
-    assert net(round_, "p") == 0
-
-
 def test_card_values_and_aces_at_their_highest_value_without_busting() -> None:
     """Spot 1 AS 9H is 20 (ace 11); spot 2 AD 5C takes 5H: 21 (ace still 11, the hand stands by
     itself); spot 3 JS QH is 20 (pictures 10). The dealer 9D TC has 19."""
-    round_, _ = new_round(UNLIMITED, "AS AD JS 9D 9H 5C QH 5H TC")
-    for spot in (1, 2, 3):
-        bet(round_, "p", spot, balance=100_000 if spot == 1 else None)
+    round_, _ = seated(UNLIMITED, "AS AD JS 9D 9H 5C QH 5H TC", 1000, 1000, 1000)
     play(round_, {("p", 1): ["stand"], ("p", 2): ["hit"], ("p", 3): ["stand"]})
     assert hand(round_, "p", 1) == Hand("AS 9H", 20, 1000, "win", 2000)
     assert hand(round_, "p", 2) == Hand("AD 5C 5H", 21, 1000, "win", 2000)
@@ -117,9 +98,7 @@ def test_card_values_and_aces_at_their_highest_value_without_busting() -> None:
 
 def test_an_ace_counts_one_when_eleven_would_bust() -> None:
     # AS 6H (soft 17) hits 9C: 16 (ace 1), then TD: 26, bust.
-    round_, _ = dealt(UNLIMITED, "AS 5D 6H 9C TD TC 4C")
-    round_.decide("p", 1, "hit")
-    round_.close_step()
+    round_, _ = decided(UNLIMITED, "AS 5D 6H 9C TD TC 4C", "hit")
     assert round_.path_of(round_.position("p", 1)).hand.total == 16
     play(round_, {("p", 1): ["hit"]})
     assert hand(round_, "p", 1) == Hand("AS 6H 9C TD", 26, 1000, "lose", 0)
@@ -127,9 +106,7 @@ def test_an_ace_counts_one_when_eleven_would_bust() -> None:
 
 @pytest.mark.parametrize("up", ["2D", "3D", "4D", "5D", "6D", "7D", "8D", "9D"])
 def test_a_blackjack_is_paid_three_to_two_at_once_against_two_to_nine(up: str) -> None:
-    round_, _ = new_round(UNLIMITED, f"AS 9H {up} KD 7C TC TD TH")
-    bet(round_, "a", 1)
-    bet(round_, "b", 2)
+    round_, _ = opened(UNLIMITED, f"AS 9H {up} KD 7C TC TD TH", "a", ("b", 2))
     round_.deal()
     # Paid with the deal, before any decision on spot 2 and before the dealer's second card.
     assert paid_by_stage(round_) == [("blackjack_at_once", {"a@1": 2500})]
@@ -150,8 +127,7 @@ def test_a_blackjack_is_paid_three_to_two_at_once_against_two_to_nine(up: str) -
 def test_a_blackjack_against_a_ten_value_up_card_waits_for_the_dealers_hand(
     up: str, second: str, outcome: str, payout: int
 ) -> None:
-    round_, _ = new_round(UNLIMITED, f"AS {up} KH {second}")
-    bet(round_, "a", 1)
+    round_, _ = opened(UNLIMITED, f"AS {up} KH {second}", "a")
     round_.deal()
     assert paid_by_stage(round_) == []
     assert round_.phase == "dealer"  # no decision is needed: the dealer plays at once
@@ -161,8 +137,7 @@ def test_a_blackjack_against_a_ten_value_up_card_waits_for_the_dealers_hand(
 
 
 def test_a_blackjack_beats_a_dealer_twenty_one_of_three_cards() -> None:
-    round_, _ = new_round(UNLIMITED, "AS TC KD 5H 6S")
-    bet(round_, "a", 1)
+    round_, _ = opened(UNLIMITED, "AS TC KD 5H 6S", "a")
     play(round_)
     assert dealer(round_) == "TC 5H 6S"
     assert hand(round_, "a", 1) == Hand("AS KD", 21, 1000, "blackjack", 2500)
@@ -178,9 +153,9 @@ def test_against_a_dealer_blackjack_only_the_original_bets_are_lost() -> None:
     Each player loses exactly the original bet: doubles and the split stake come back, also on
     a busted doubled hand.
     """
-    round_, _ = new_round(UNLIMITED, "6S 8H 7S TH 5D 8C 7D 9C 4D TC 3H 9D TD AC")
-    for player, spot in (("a", 1), ("b", 1), ("c", 2), ("d", 3)):
-        bet(round_, player, spot)
+    round_, _ = opened(
+        UNLIMITED, "6S 8H 7S TH 5D 8C 7D 9C 4D TC 3H 9D TD AC", "a", "b", ("c", 2), ("d", 3)
+    )
     play(
         round_,
         {
@@ -210,9 +185,7 @@ def test_split_aces_twenty_one_is_no_blackjack_and_loses_only_the_bet_to_a_deale
     None
 ):
     # AS AD split against KH: AS KC and AD QD are 21 each; the dealer's AH makes blackjack.
-    round_, _ = new_round(UNLIMITED, "AS KH AD KC QD AH")
-    bet(round_, "p", 1)
-    play(round_, {("p", 1): ["split"]})
+    round_, _ = played(UNLIMITED, "AS KH AD KC QD AH", "split")
     assert dealer(round_) == "KH AH"
     assert hands(round_, "p", 1) == [
         Hand("AS KC", 21, 1000, "lose", 0),
@@ -223,9 +196,7 @@ def test_split_aces_twenty_one_is_no_blackjack_and_loses_only_the_bet_to_a_deale
 
 def test_the_dealer_completes_the_hand_when_every_hand_is_bust_or_surrendered() -> None:
     # Spot 1 a busts (TS 6D KC); spot 2 b surrenders (9C 7H against 9H). Dealer 9H 5S 3D = 17.
-    round_, _ = new_round(UNLIMITED, "TS 9C 9H 6D 7H KC 5S 3D")
-    bet(round_, "a", 1)
-    bet(round_, "b", 2)
+    round_, _ = opened(UNLIMITED, "TS 9C 9H 6D 7H KC 5S 3D", "a", ("b", 2))
     play(round_, {("a", 1): ["hit"], ("b", 2): ["surrender"]})
     assert dealer(round_) == "9H 5S 3D"
     assert hand(round_, "b", 2) == Hand("9C 7H", 16, 1000, "surrender", 500)

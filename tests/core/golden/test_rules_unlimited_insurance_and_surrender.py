@@ -13,11 +13,13 @@ from golden_helpers import (
     bet,
     dealer,
     dealt,
+    decided,
     hand,
     net,
-    new_round,
+    opened,
     paid_by_stage,
     play,
+    played,
     result,
     unchanged,
 )
@@ -29,9 +31,7 @@ from boundless.core.round.views import player_view
 
 def test_insurance_is_offered_against_an_ace_and_costs_half_the_bet() -> None:
     # 9S 7H = 16 against AD; the dealer's second card 6C makes soft 17: insurance lost.
-    round_, _ = new_round(UNLIMITED, "9S AD 7H 6C")
-    bet(round_, "p", 1, main=3000, balance=10_000)
-    round_.deal()
+    round_, _ = dealt(UNLIMITED, "9S AD 7H 6C", main=3000, balance=10_000)
     assert round_.phase == "insurance"
     assert player_view(round_, "p")["player"]["positions"][0]["insurance_offer"] == "insurance"
     round_.take_insurance("p", 1)
@@ -48,9 +48,7 @@ def test_insurance_pays_two_to_one_on_a_dealer_blackjack_and_the_double_comes_ba
     """9S 7H = 16 against AD, both p and q insure. p stands; q doubles and takes 5C (21).
     The dealer's second card KC makes blackjack: each loses the original bet only, and the
     insurance returns 1,500 on 500, so both break even."""
-    round_, _ = new_round(UNLIMITED, "9S AD 7H 5C KC")
-    bet(round_, "p", 1)
-    bet(round_, "q", 1)
+    round_, _ = opened(UNLIMITED, "9S AD 7H 5C KC", "p", "q")
     play(round_, {("p", 1): ["stand"], ("q", 1): ["double"]}, insurance=[("p", 1), ("q", 1)])
     assert dealer(round_) == "AD KC"
     assert hand(round_, "p", 1) == Hand("9S 7H", 16, 1000, "lose", 0)
@@ -64,8 +62,7 @@ def test_insurance_pays_two_to_one_on_a_dealer_blackjack_and_the_double_comes_ba
 
 def test_insurance_is_answered_per_spot() -> None:
     # p holds spot 1 (TS 9H) and spot 2 (9S 8H) against AD and insures spot 2 only; KC: blackjack.
-    round_, _ = new_round(UNLIMITED, "TS 9S AD 9H 8H KC")
-    bet(round_, "p", 1)
+    round_, _ = opened(UNLIMITED, "TS 9S AD 9H 8H KC", "p")
     bet(round_, "p", 2, balance=None)
     play(round_, {("p", 1): ["stand"], ("p", 2): ["stand"]}, insurance=[("p", 2)])
     assert result(round_, "p", 1).insurance is None
@@ -85,9 +82,7 @@ def test_insurance_needs_the_coins() -> None:
 
 @pytest.mark.parametrize("up", ["KD", "TD", "9D", "2D"])
 def test_no_insurance_or_even_money_against_any_other_up_card(up: str) -> None:
-    round_, shoe = new_round(UNLIMITED, f"AS 9S {up} KH 7H")
-    bet(round_, "a", 1)
-    bet(round_, "b", 2)
+    round_, shoe = opened(UNLIMITED, f"AS 9S {up} KH 7H", "a", ("b", 2))
     round_.deal()
     assert round_.phase in ("decisions", "dealer")
     with unchanged(round_, shoe):
@@ -98,9 +93,7 @@ def test_no_insurance_or_even_money_against_any_other_up_card(up: str) -> None:
 
 
 def test_a_blackjack_against_an_ace_is_offered_even_money_and_other_hands_insurance() -> None:
-    round_, shoe = new_round(UNLIMITED, "AS 9H AD KD 7C 7S")
-    bet(round_, "a", 1)
-    bet(round_, "b", 2)
+    round_, shoe = opened(UNLIMITED, "AS 9H AD KD 7C 7S", "a", ("b", 2))
     round_.deal()
     assert round_.can_take_even_money("a", 1) and not round_.can_take_insurance("a", 1)
     assert round_.can_take_insurance("b", 2) and not round_.can_take_even_money("b", 2)
@@ -120,8 +113,7 @@ def test_a_blackjack_against_an_ace_is_offered_even_money_and_other_hands_insura
 def test_a_blackjack_that_declines_even_money_waits_for_the_dealers_hand(
     second: str, outcome: str, payout: int
 ) -> None:
-    round_, _ = new_round(UNLIMITED, f"AS AD KD {second}")
-    bet(round_, "a", 1)
+    round_, _ = opened(UNLIMITED, f"AS AD KD {second}", "a")
     play(round_)
     assert hand(round_, "a", 1) == Hand("AS KD", 21, 1000, outcome, payout)
     assert paid_by_stage(round_) == [("settlement", {"a@1": payout})]
@@ -129,18 +121,14 @@ def test_a_blackjack_that_declines_even_money_waits_for_the_dealers_hand(
 
 def test_nobody_is_insured_without_answering() -> None:
     # TS 9H = 19 against AD: no answer, no insurance; the autoplay stands; KC: blackjack.
-    round_, _ = new_round(UNLIMITED, "TS AD 9H KC")
-    bet(round_, "p", 1)
-    round_.run_to_end()
+    round_, _ = played(UNLIMITED, "TS AD 9H KC")
     assert result(round_, "p", 1).insurance is None
     assert hand(round_, "p", 1) == Hand("TS 9H", 19, 1000, "lose", 0)
 
 
 def test_surrender_returns_half_the_bet_at_once() -> None:
     # TS 6H = 16 against 9D surrenders; the dealer then draws 5C and 5D: 19.
-    round_, _ = dealt(UNLIMITED, "TS 9D 6H 5C 5D")
-    round_.decide("p", 1, "surrender")
-    round_.close_step()
+    round_, _ = decided(UNLIMITED, "TS 9D 6H 5C 5D", "surrender")
     assert round_.phase == "dealer"
     assert paid_by_stage(round_) == [("surrender", {"p@1": 500})]
     play(round_)
@@ -150,9 +138,7 @@ def test_surrender_returns_half_the_bet_at_once() -> None:
 
 
 def test_a_surrendered_hand_keeps_its_half_when_the_dealer_then_makes_blackjack() -> None:
-    round_, _ = new_round(UNLIMITED, "TS TD 6C AC")
-    bet(round_, "a", 1)
-    bet(round_, "b", 1)
+    round_, _ = opened(UNLIMITED, "TS TD 6C AC", "a", "b")
     play(round_, {("a", 1): ["surrender"], ("b", 1): ["stand"]})
     assert dealer(round_) == "TD AC" and round_.dealer_hand.blackjack
     assert hand(round_, "a", 1) == Hand("TS 6C", 16, 1000, "surrender", 500)
@@ -182,8 +168,7 @@ def test_surrender_is_not_offered_against_an_ace() -> None:
 def test_surrender_only_as_the_first_decision_of_each_spots_initial_hand() -> None:
     """p plays spot 1 (TS 2H = 12) and spot 2 (9S 7C = 16) against 9D. On spot 1 p hits (4C)
     and may no longer surrender; spot 2's first decision may still be a surrender."""
-    round_, shoe = new_round(UNLIMITED, "TS 9S 9D 2H 7C 4C 2C TC")
-    bet(round_, "p", 1)
+    round_, shoe = opened(UNLIMITED, "TS 9S 9D 2H 7C 4C 2C TC", "p")
     bet(round_, "p", 2, balance=None)
     round_.deal()
     round_.decide("p", 1, "hit")

@@ -12,16 +12,17 @@ import pytest
 from golden_helpers import (
     UNLIMITED,
     Hand,
-    bet,
     dealer,
     dealt,
+    decided,
     drawn,
     hand,
     hands,
     net,
-    new_round,
+    opened,
     paid_by_stage,
     play,
+    played,
     step_cards,
     unchanged,
 )
@@ -43,24 +44,17 @@ def _options(pair: str, up: str) -> frozenset[Action]:
     return round_.legal_actions("p", 1)
 
 
+# Pair against up card, where the chart splits (88 v T: Rp, surrender else split; the split is
+# offered) and where it does not.
+CHART_SPLITS = {
+    True: "88v6 88vT 88vA AAvA 44v5 99v6 77v7",
+    False: "44v4 99v7 55v6 22v8 77v8 TTv6 JJv6",
+}
+
+
 @pytest.mark.parametrize(
     ("pair", "up", "split"),
-    [
-        ("88", "6", True),
-        ("88", "T", True),  # chart Rp: surrender else split; the split is offered
-        ("88", "A", True),
-        ("AA", "A", True),
-        ("44", "5", True),
-        ("44", "4", False),
-        ("99", "6", True),
-        ("99", "7", False),
-        ("55", "6", False),
-        ("22", "8", False),
-        ("77", "7", True),
-        ("77", "8", False),
-        ("TT", "6", False),
-        ("JJ", "6", False),
-    ],
+    [(cell[:2], cell[3], split) for split, cells in CHART_SPLITS.items() for cell in cells.split()],
 )
 def test_split_is_offered_only_where_the_chart_splits(pair: str, up: str, split: bool) -> None:
     options = _options(pair, up)
@@ -89,9 +83,7 @@ def test_ten_and_king_are_no_pair_and_get_the_ordinary_options() -> None:
 
 def test_surrender_20_returns_80_percent_at_once_and_keeps_it_against_a_dealer_blackjack() -> None:
     # 8S 8D against TH: p declines the split (Surrender 20%); the dealer's AC makes blackjack.
-    round_, _ = dealt(UNLIMITED, "8S TH 8D AC")
-    round_.decide("p", 1, "surrender20")
-    round_.close_step()
+    round_, _ = decided(UNLIMITED, "8S TH 8D AC", "surrender20")
     assert paid_by_stage(round_) == [("surrender", {"p@1": 800})]
     play(round_)
     assert dealer(round_) == "TH AC"
@@ -103,9 +95,7 @@ def test_split_hands_are_dealt_and_played_one_after_the_other() -> None:
     """8S 8D against 6H. a splits: hand 1 takes 3C, hits 9C (20) and stands, and hand 2 takes
     that step's card TD (18); b on the same spot takes Surrender 20% and no card.
     The dealer takes TH (16) and 8C: bust."""
-    round_, _ = new_round(UNLIMITED, "8S 6H 8D 3C 9C TD TH 8C")
-    bet(round_, "a", 1)
-    bet(round_, "b", 1)
+    round_, _ = opened(UNLIMITED, "8S 6H 8D 3C 9C TD TH 8C", "a", "b")
     play(round_, {("a", 1): ["split", "hit", "stand", "stand"], ("b", 1): ["surrender20"]})
     assert step_cards(round_, 1) == ["3C", "9C", "TD"]
     assert drawn(round_, "a", 1) == ["3C", "9C", "TD"]
@@ -121,9 +111,7 @@ def test_split_hands_are_dealt_and_played_one_after_the_other() -> None:
 def test_split_aces_take_exactly_one_card_each_and_no_double() -> None:
     # AS AD against 6H: hand 1 takes KC (21, not blackjack: paid 1:1), hand 2 takes 5D (16); no
     # decision follows. The dealer takes TH and 2C: 18.
-    round_, _ = dealt(UNLIMITED, "AS 6H AD KC 5D TH 2C")
-    round_.decide("p", 1, "split")
-    round_.close_step()
+    round_, _ = decided(UNLIMITED, "AS 6H AD KC 5D TH 2C", "split")
     assert round_.legal_actions("p", 1) == frozenset()  # hand 2 takes its card without asking
     round_.close_step()
     assert round_.phase == "dealer"
@@ -137,9 +125,7 @@ def test_split_aces_take_exactly_one_card_each_and_no_double() -> None:
 
 def test_double_takes_exactly_one_card_and_doubles_the_bet() -> None:
     # 6S 5D = 11 against 6H doubles and takes 2C: 13, and stands. Dealer 6H TD 9C: bust.
-    round_, _ = new_round(UNLIMITED, "6S 6H 5D 2C TD 9C")
-    bet(round_, "p", 1)
-    play(round_, {("p", 1): ["double", "hit"]})
+    round_, _ = played(UNLIMITED, "6S 6H 5D 2C TD 9C", "double", "hit")
     assert step_cards(round_, 1) == ["2C"]
     assert hand(round_, "p", 1) == Hand("6S 5D 2C", 13, 2000, "win", 4000)
 
@@ -147,9 +133,7 @@ def test_double_takes_exactly_one_card_and_doubles_the_bet() -> None:
 def test_double_after_a_split() -> None:
     """8S 8D against 6H: split; hand 1 takes 3C and doubles on TC (21); hand 2 takes 2C and
     doubles on 9C (19). The dealer 6H 7D 4S stands on 17."""
-    round_, _ = new_round(UNLIMITED, "8S 6H 8D 3C TC 2C 9C 7D 4S")
-    bet(round_, "p", 1)
-    play(round_, {("p", 1): ["split", "double", "double"]})
+    round_, _ = played(UNLIMITED, "8S 6H 8D 3C TC 2C 9C 7D 4S", "split", "double", "double")
     assert hands(round_, "p", 1) == [
         Hand("8S 3C TC", 21, 2000, "win", 4000),
         Hand("8D 2C 9C", 19, 2000, "win", 4000),

@@ -17,6 +17,7 @@ from golden_helpers import (
     drawn,
     hand,
     new_round,
+    opened,
     play,
     result,
     step_cards,
@@ -30,9 +31,7 @@ from boundless.core.round.views import player_view
 
 
 def test_three_spots_each_get_a_hand_and_the_dealer_has_one_position() -> None:
-    round_, _ = new_round(UNLIMITED, "2S 3S 4S 9H 5D 6D 7D TC")
-    for player, spot in (("a", 1), ("b", 2), ("c", 3)):
-        bet(round_, player, spot)
+    round_, _ = opened(UNLIMITED, "2S 3S 4S 9H 5D 6D 7D TC", "a", ("b", 2), ("c", 3))
     assert round_.rules.table.spots == 3
     round_.deal()
     assert {spot: " ".join(map(str, cards)) for spot, cards in round_.spot_cards.items()} == {
@@ -48,8 +47,7 @@ def test_three_spots_each_get_a_hand_and_the_dealer_has_one_position() -> None:
 
 @pytest.mark.parametrize("spot", [0, 4, -1])
 def test_a_bet_on_a_spot_outside_one_to_three_is_rejected(spot: int) -> None:
-    round_, shoe = new_round(UNLIMITED, "2S 3S 4S")
-    bet(round_, "a", 1)
+    round_, shoe = opened(UNLIMITED, "2S 3S 4S", "a")
     with (
         unchanged(round_, shoe),
         pytest.raises(InvalidBetError, match=r"the table has spots 1\.\.3"),
@@ -71,8 +69,7 @@ def test_a_player_may_play_one_two_or_three_spots(spots: tuple[int, ...]) -> Non
 
 
 def test_a_second_bet_on_one_spot_is_rejected() -> None:
-    round_, shoe = new_round(UNLIMITED, "2S 3S 4S")
-    bet(round_, "p", 2)
+    round_, shoe = opened(UNLIMITED, "2S 3S 4S", ("p", 2))
     with (
         unchanged(round_, shoe),
         pytest.raises(InvalidBetError, match="already has a bet on this spot"),
@@ -123,10 +120,7 @@ def test_a_hit_card_does_not_count_for_players_who_stood_on_the_same_spot() -> N
     Spot 2's player c hits and gets the next card (2D), spot 2's own step card. The dealer then
     takes TD (16) and 8C: 24, bust, so b's 16 wins and a's bust still loses.
     """
-    round_, shoe = new_round(UNLIMITED, "9S 5H 6H 7D 4C TC 2D TD 8C")
-    bet(round_, "a", 1)
-    bet(round_, "b", 1)
-    bet(round_, "c", 2)
+    round_, shoe = opened(UNLIMITED, "9S 5H 6H 7D 4C TC 2D TD 8C", "a", "b", ("c", 2))
     play(round_, {("a", 1): ["hit"], ("b", 1): ["stand"], ("c", 2): ["hit", "stand"]})
     assert step_cards(round_, 1) == ["TC"]
     assert round_.step_takers[1] == [1]
@@ -145,8 +139,7 @@ def test_dealing_order_first_cards_left_to_right_then_the_up_card_then_second_ca
     """Spots 1 and 3 are occupied, 2 is empty: 2S to spot 1, 3H to spot 3, 9D up, 4C to spot 1,
     5S to spot 3. No hole card: the dealer's second card (TC) comes after spot 3's step card 6H.
     """
-    round_, shoe = new_round(UNLIMITED, "2S 3H 9D 4C 5S 6H TC")
-    bet(round_, "p", 1)
+    round_, shoe = opened(UNLIMITED, "2S 3H 9D 4C 5S 6H TC", "p")
     bet(round_, "p", 3, balance=None)
     round_.deal()
     assert shoe.position == 5
@@ -166,8 +159,7 @@ def test_spots_are_played_one_after_another_each_in_steps() -> None:
     """a plays spots 1 and 2, b spot 2. Spot 1 (2S 4D = 6 against 8H) takes 7C and 2C and stands
     at 15; only then does spot 2 (3S 5D = 8) open, where a takes TC and b stands. Dealer 8H 9S.
     """
-    round_, shoe = new_round(UNLIMITED, "2S 3S 8H 4D 5D 7C 2C TC 9S")
-    bet(round_, "a", 1)
+    round_, shoe = opened(UNLIMITED, "2S 3S 8H 4D 5D 7C 2C TC 9S", "a")
     bet(round_, "a", 2, balance=None)
     bet(round_, "b", 2)
     round_.deal()
@@ -196,9 +188,7 @@ def test_spots_are_played_one_after_another_each_in_steps() -> None:
 
 def test_a_spot_whose_hands_need_no_decision_is_passed_over() -> None:
     # Spot 1 is a blackjack (AS KD, paid at once against 7H): play opens on spot 2.
-    round_, _ = new_round(UNLIMITED, "AS 9H 7H KD 7C TC")
-    bet(round_, "a", 1)
-    bet(round_, "b", 2)
+    round_, _ = opened(UNLIMITED, "AS 9H 7H KD 7C TC", "a", ("b", 2))
     round_.deal()
     assert (round_.current_spot, round_.step) == (2, 1)
     play(round_, {("b", 2): ["stand"]})

@@ -1,6 +1,6 @@
 // The account cards shared by the lobby and the profile page: sign up, sign in with an account
 // key, the key to keep, and signing out (after a warning: without the key it is for good).
-import { h, money } from "../format.js";
+import { h, money, onTextSubmit } from "../format.js";
 import { t } from "../i18n.js";
 import { accountKey, errorText, session, signIn, signInWithKey, signOut, toast } from "../session.js";
 
@@ -14,14 +14,7 @@ export function signUpCard() {
   });
   const message = h("p.form-message", { role: "alert" });
   const form = h("form.signup-card.panel", {
-    onsubmit: async (event) => {
-      event.preventDefault();
-      const name = input.value.trim();
-      if (!name) {
-        message.textContent = t("signup.name_blank");
-        input.focus();
-        return;
-      }
+    onsubmit: onTextSubmit(input, message, t("signup.name_blank"), async (name) => {
       form.querySelector("button").disabled = true;
       try {
         await signIn(name);
@@ -30,7 +23,7 @@ export function signUpCard() {
         message.textContent = errorText(error);
         form.querySelector("button").disabled = false;
       }
-    },
+    }, { focus: true }),
   },
     h("h2", {}, t("signup.title")),
     h("p.muted", {}, t("signup.intro")),
@@ -45,20 +38,14 @@ function keySignInCard() {
   const input = h("input#key-input", { type: "password", name: "account_key", autocomplete: "current-password", spellcheck: "false" });
   const message = h("p.form-message", { role: "alert" });
   return h("form.panel.key-signin", {
-    onsubmit: async (event) => {
-      event.preventDefault();
-      const key = input.value.trim();
-      if (!key) {
-        message.textContent = t("account.key_blank");
-        return;
-      }
+    onsubmit: onTextSubmit(input, message, t("account.key_blank"), async (key) => {
       try {
         const player = await signInWithKey(key);
         toast(t("signup.welcome", { name: player.display_name }), "good");
       } catch (error) {
         message.textContent = error.status === 401 ? t("account.key_unknown") : errorText(error);
       }
-    },
+    }),
   },
     h("h2", {}, t("account.sign_in_title")),
     h("label.field", { for: "key-input" }, t("account.key_label")),

@@ -1,5 +1,5 @@
 // Lobby: sign-up, the open tables (title, players, phase) and private tables on demand.
-import { api, listOf } from "../api.js";
+import { api, failureOf, listOf } from "../api.js";
 import { h, money } from "../format.js";
 import { setVocabulary, t } from "../i18n.js";
 import { errorText, session } from "../session.js";
@@ -35,17 +35,14 @@ export function unmount() {
 
 async function refresh() {
   const firstLoad = !titles.length;
-  try {
+  loadError = await failureOf(async () => {
     const [tableList, titleList] = await Promise.all([api.tables(), titles.length ? titles : api.titles()]);
     tables = listOf(tableList);
     titles = listOf(titleList);
     for (const title of titles) {
       if (!ruleSets.has(title.key)) ruleSets.set(title.key, await api.title(title.key));
     }
-    loadError = null;
-  } catch (error) {
-    loadError = error;
-  }
+  });
   // Only the table list changes every few seconds; forms keep what the player typed.
   renderTables();
   if (firstLoad) renderPrivate();

@@ -1,7 +1,7 @@
 // One round of the play record, in order: cards as they came, decisions (autoplay marked),
 // stakes, payouts, balance before and after, rules version, the shoe commitment and, once the
 // shoe is finished, its reveal with a one-click check computed here in the browser.
-import { api } from "../api.js";
+import { api, failureOf } from "../api.js";
 import { MINOR_DIGITS, cardElement, cardText, dateTime, h, locale, money, signedMoney } from "../format.js";
 import { setVocabulary, t } from "../i18n.js";
 import { commitmentOf } from "../sha256.js";
@@ -26,7 +26,7 @@ export async function mount(element, id) {
   failure = null;
   render();
   if (!session.player) return;
-  try {
+  failure = await failureOf(async () => {
     record = await api.record(roundId);
     const titleKey = record.title || record.title_key;
     if (titleKey) rules = await api.title(titleKey).catch(() => null);
@@ -35,9 +35,7 @@ export async function mount(element, id) {
       const shoe = await api.shoe(record.table_id, record.shoe.number).catch(() => null);
       if (shoe?.finished && shoe.reveal) reveal = shoe.reveal;
     }
-  } catch (error) {
-    failure = error;
-  }
+  });
   render();
 }
 

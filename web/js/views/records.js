@@ -1,5 +1,5 @@
 // Play record: the player's rounds, newest first, paged with ?before=<round_id>.
-import { api, listOf } from "../api.js";
+import { api, failureOf, listOf } from "../api.js";
 import { dateTime, h, money, signedMoney } from "../format.js";
 import { t } from "../i18n.js";
 import { errorText, session } from "../session.js";
@@ -29,7 +29,7 @@ export function unmount() {
 async function load() {
   loading = true;
   render();
-  try {
+  failure = await failureOf(async () => {
     const before = rows.length ? rows[rows.length - 1].round_id : null;
     const answer = await api.records(PAGE, before);
     const page = listOf(answer);
@@ -37,10 +37,7 @@ async function load() {
     if (answer && !Array.isArray(answer) && "next_before" in answer) more = answer.next_before !== null;
     else if (answer && !Array.isArray(answer) && "has_more" in answer) more = Boolean(answer.has_more);
     else more = page.length === PAGE;
-    failure = null;
-  } catch (error) {
-    failure = error;
-  }
+  });
   loading = false;
   render();
 }

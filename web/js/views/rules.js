@@ -1,5 +1,5 @@
 // The rules page of a title, generated from its rule set: every number comes from the data.
-import { api, listOf } from "../api.js";
+import { api, failureOf, listOf } from "../api.js";
 import { h, money, percent, ratioPercent } from "../format.js";
 import { setVocabulary, t } from "../i18n.js";
 import { errorText } from "../session.js";
@@ -18,16 +18,14 @@ export async function mount(element, key) {
   rules = null;
   failure = null;
   render();
-  try {
+  failure = await failureOf(async () => {
     titles = listOf(await api.titles());
     // The Rules tab opens the game of the table you came from, else the first one.
     const last = sessionStorage.getItem(LAST_TITLE_KEY);
     if (!titleKey && titles.some((title) => title.key === last)) titleKey = last;
     if (!titleKey && titles.length) titleKey = titles[0].key;
     if (titleKey) rules = await api.title(titleKey);
-  } catch (error) {
-    failure = error;
-  }
+  });
   render();
 }
 

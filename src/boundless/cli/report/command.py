@@ -14,10 +14,10 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Annotated
 
 import typer
-from rich.console import Console
-from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
+from rich.progress import Progress, TextColumn, TimeElapsedColumn
 
 from boundless.cli.cli_errors import fail
+from boundless.cli.progress import counted_progress
 from boundless.cli.rule_files import RulesOption, TitleArgument, read_game
 from boundless.cli.words import checked_output, write_failed
 from boundless.core.rules import RuleSet
@@ -159,14 +159,7 @@ def report(
     from boundless.cli.report.html import report_html
     from boundless.cli.report.sections import Provenance, ReportFigures, report_sections
 
-    with Progress(
-        TextColumn("{task.description}"),
-        BarColumn(),
-        MofNCompleteColumn(),
-        TimeElapsedColumn(),
-        console=Console(stderr=True),
-        transient=True,
-    ) as progress:
+    with counted_progress(TextColumn("{task.description}"), TimeElapsedColumn()) as progress:
         step = progress.add_task(f"exact returns of {rules.key}", total=1)
         exact = exact_figures_of(rules)
         progress.update(step, completed=1)

@@ -9,6 +9,9 @@ from alembic import command
 from alembic.config import Config
 from sqlalchemy import Connection, Engine
 
+from boundless.ledger import make_engine, upgrade_database
+from boundless.ledger.database import alembic_config as ledger_alembic_config
+
 VERSION_TABLE = "server_alembic_version"
 MIGRATION_LOCK_ID = 0x1ED6E6  # PostgreSQL advisory lock held while migrating (ledger: ...E5)
 
@@ -21,12 +24,11 @@ def include_name(name: str | None, type_: str, _parent: Any) -> bool:
 
 
 def alembic_config(connection: Connection | None = None) -> Config:
-    config = Config()
+    """The ledger's Alembic config, pointed at the server's migrations and version table."""
+    config = ledger_alembic_config(connection)
     location = resources.files("boundless.server.storage") / "migrations"
     config.set_main_option("script_location", str(location))
     config.set_main_option("version_table", VERSION_TABLE)
-    if connection is not None:
-        config.attributes["connection"] = connection
     return config
 
 
@@ -36,3 +38,11 @@ def upgrade_server_database(engine: Engine, revision: str = "head") -> None:
         if connection.dialect.name == "postgresql":
             connection.exec_driver_sql(f"SELECT pg_advisory_xact_lock({MIGRATION_LOCK_ID})")
         command.upgrade(alembic_config(connection), revision)
+
+
+def migrated_engine(database_url: str) -> Engine:
+    """An engine on ``database_url`` with the ledger's and the server's tables migrated."""
+    engine = make_engine(database_url)
+    upgrade_database(engine)
+    upgrade_server_database(engine)
+    return engine

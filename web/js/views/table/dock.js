@@ -5,7 +5,7 @@ import { t } from "../../i18n.js";
 import { toast } from "../../session.js";
 import { actionName, sideBetGroups, sideBetName, sideBetRules } from "../rule_text.js";
 import { chooseSideBets, clearDraft, decide, insure, placeBets, rebet, selectChip, undo } from "./actions.js";
-import { keyHint, SHORTCUTS } from "./keys.js";
+import { actionShown, DECISIONS, keyHint } from "./keys.js";
 import {
   awaitingStep,
   changed,
@@ -21,8 +21,6 @@ import {
   settledNet,
   v,
 } from "./state.js";
-
-const ACTIONS = ["hit", "stand", "double", "split", "surrender", "surrender20"];
 
 export function dock() {
   const p = pub();
@@ -66,23 +64,12 @@ function withKey(label, name) {
   return key ? [h("span.btn-label", {}, label), h("kbd.key-hint", { "aria-hidden": "true" }, key)] : label;
 }
 
-function shortcutAttr(name) {
-  const key = SHORTCUTS[name];
-  return key ? key.key.toUpperCase() : undefined;
-}
-
 function actionBar() {
   const p = pub();
   const position = positionOn(p.current_spot);
   const legal = new Set(position?.legal_actions || []);
   const waiting = awaitingStep();
-  const shown = ACTIONS.filter((action) => {
-    if (action === "surrender20") return v.rules.split?.offered === "basic_strategy_pairs";
-    if (action === "surrender") return v.rules.surrender?.allowed;
-    if (action === "double") return v.rules.double?.allowed;
-    if (action === "split") return v.rules.split?.allowed;
-    return true;
-  });
+  const shown = DECISIONS.filter(actionShown);
   return h("div.action-bar", { role: "group", "aria-label": t("table.actions"), dataset: { count: shown.length } },
     shown.map((action) =>
       h(`button.btn.action-btn.action-${action}`, {
@@ -90,7 +77,7 @@ function actionBar() {
         id: `action-${action}`,
         disabled: waiting || !legal.has(action),
         dataset: { action },
-        "aria-keyshortcuts": shortcutAttr(action),
+        "aria-keyshortcuts": keyHint(action),
         onclick: () => decide(p.current_spot, action),
       }, withKey(actionName(v.rules, action), action)),
     ),
@@ -139,13 +126,13 @@ function bettingControls() {
     h("p.bet-total", {}, t("bet.total", { amount: money(total) })),
     problems.length ? h("ul.bet-problems", { role: "alert" }, problems.map((text) => h("li", {}, text))) : null,
     h("div.button-row", {},
-      h("button.btn.btn-ghost#bet-undo", { type: "button", disabled: !v.history.length, "aria-keyshortcuts": shortcutAttr("undo"), onclick: undo }, withKey(t("bet.undo"), "undo")),
-      h("button.btn.btn-ghost#bet-clear", { type: "button", disabled: !total, "aria-keyshortcuts": shortcutAttr("clear"), onclick: clearDraft }, withKey(t("bet.clear"), "clear")),
-      h("button.btn.btn-ghost#bet-rebet", { type: "button", disabled: !v.lastBets, "aria-keyshortcuts": shortcutAttr("rebet"), onclick: rebet }, withKey(t("bet.rebet"), "rebet")),
+      h("button.btn.btn-ghost#bet-undo", { type: "button", disabled: !v.history.length, "aria-keyshortcuts": keyHint("undo"), onclick: undo }, withKey(t("bet.undo"), "undo")),
+      h("button.btn.btn-ghost#bet-clear", { type: "button", disabled: !total, "aria-keyshortcuts": keyHint("clear"), onclick: clearDraft }, withKey(t("bet.clear"), "clear")),
+      h("button.btn.btn-ghost#bet-rebet", { type: "button", disabled: !v.lastBets, "aria-keyshortcuts": keyHint("rebet"), onclick: rebet }, withKey(t("bet.rebet"), "rebet")),
       h("button.btn.btn-gold#bet-place", {
         type: "button",
         disabled: !total || problems.length > 0 || v.placing,
-        "aria-keyshortcuts": shortcutAttr("place"),
+        "aria-keyshortcuts": keyHint("place"),
         onclick: placeBets,
       }, withKey(v.rules.table.shared ? t("bet.place") : t("bet.deal"), "place")),
     ),

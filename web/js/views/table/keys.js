@@ -7,22 +7,15 @@ import { awaitingStep, changed, chipValues, openOffers, positionOn, pub, v } fro
 
 /** name → key; the decision keys work only while the button is enabled. */
 export const SHORTCUTS = {
-  hit: { key: "h" },
-  stand: { key: "s" },
-  double: { key: "d" },
-  split: { key: "p" },
-  surrender: { key: "r" },
-  surrender20: { key: "t" },
-  insure: { key: "i" },
-  decline: { key: "n" },
-  place: { key: "b" },
-  undo: { key: "u" },
-  clear: { key: "c" },
-  rebet: { key: "a" },
+  hit: "h", stand: "s", double: "d", split: "p", surrender: "r", surrender20: "t",
+  insure: "i", decline: "n",
+  place: "b", undo: "u", clear: "c", rebet: "a",
 };
+/** The decision buttons, in the order the dock shows them. */
+export const DECISIONS = ["hit", "stand", "double", "split", "surrender", "surrender20"];
 
 export function keyHint(name) {
-  return SHORTCUTS[name]?.key.toUpperCase() ?? null;
+  return SHORTCUTS[name]?.toUpperCase() ?? null;
 }
 
 export function onKey(event) {
@@ -44,17 +37,17 @@ export function onKey(event) {
   const p = pub();
   let done = false;
   const position = p.phase === "decisions" ? positionOn(p.current_spot) : null;
-  for (const action of ["hit", "stand", "double", "split", "surrender", "surrender20"]) {
-    if (key !== SHORTCUTS[action].key || !position) continue;
+  for (const action of DECISIONS) {
+    if (key !== SHORTCUTS[action] || !position) continue;
     // The same guard as the button's: a legal action and no answer sent for this step yet.
     if (position.legal_actions.includes(action) && !awaitingStep()) decide(p.current_spot, action);
     done = true;
   }
   const offer = openOffers()[0];
-  if (offer && key === SHORTCUTS.insure.key) done = (insure(offer.spot, offer.insurance_offer), true);
-  if (offer && key === SHORTCUTS.decline.key) done = (insure(offer.spot, null), true);
+  if (offer && key === SHORTCUTS.insure) done = (insure(offer.spot, offer.insurance_offer), true);
+  if (offer && key === SHORTCUTS.decline) done = (insure(offer.spot, null), true);
   if (p.phase === "betting") {
-    const keyed = { [SHORTCUTS.place.key]: placeBets, [SHORTCUTS.undo.key]: undo, [SHORTCUTS.clear.key]: clearDraft, [SHORTCUTS.rebet.key]: rebet };
+    const keyed = { [SHORTCUTS.place]: placeBets, [SHORTCUTS.undo]: undo, [SHORTCUTS.clear]: clearDraft, [SHORTCUTS.rebet]: rebet };
     if (keyed[key]) {
       keyed[key]();
       done = true;
@@ -73,9 +66,7 @@ export function onKey(event) {
 export function helpPanel() {
   if (!v.help) return null;
   const rows = [
-    ...["hit", "stand", "double", "split", "surrender", "surrender20"]
-      .filter(actionShown)
-      .map((action) => [keyHint(action), actionName(v.rules, action)]),
+    ...DECISIONS.filter(actionShown).map((action) => [keyHint(action), actionName(v.rules, action)]),
     [keyHint("insure"), t("keys.insure")],
     [keyHint("decline"), t("insurance.decline")],
     [`1–${chipValues().length}`, t("keys.chips")],
@@ -92,7 +83,8 @@ export function helpPanel() {
   );
 }
 
-function actionShown(action) {
+/** Whether the title has this decision at all (its button is shown, enabled or not). */
+export function actionShown(action) {
   const r = v.rules;
   if (action === "surrender20") return r.split?.offered === "basic_strategy_pairs";
   if (action === "surrender") return r.surrender?.allowed;

@@ -1,7 +1,7 @@
 // The table's lobby row (its name, the last rounds' dealer results) and a private table's own
 // controls: renaming it and closing it.
 import { api } from "../../api.js";
-import { h } from "../../format.js";
+import { h, onTextSubmit } from "../../format.js";
 import { t } from "../../i18n.js";
 import { errorText, toast } from "../../session.js";
 import { changed, pub, v } from "./state.js";
@@ -59,13 +59,7 @@ function renameForm() {
   const message = h("span.form-message", { role: "alert" });
   queueMicrotask(() => input.focus());
   return h("form.rename-form", {
-    onsubmit: async (event) => {
-      event.preventDefault();
-      const name = input.value.trim();
-      if (!name) {
-        message.textContent = t("private.name_blank");
-        return;
-      }
+    onsubmit: onTextSubmit(input, message, t("private.name_blank"), async (name) => {
       try {
         v.tableRow = await api.renameTable(v.tableId, name);
         v.renaming = false;
@@ -74,7 +68,7 @@ function renameForm() {
         return;
       }
       changed();
-    },
+    }),
   },
     input,
     h("button.btn.btn-gold.btn-small#rename-save", { type: "submit" }, t("common.save")),
