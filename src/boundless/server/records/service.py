@@ -68,7 +68,7 @@ class RecordService:
         positions = orjson.loads(line.results_json)
         return {
             **_summary(round_row, line),
-            "reason": round_row.reason,
+            "reason": line.reason or round_row.reason,
             "rules_version": round_row.rules_version,
             "shoe": self._shoe(round_row),
             "cards": cards_in_order(events, show_hole=round_row.status == "settled"),
@@ -119,7 +119,7 @@ def _summary(round_row: Round, line: RoundPlayer) -> dict[str, Any]:
         "title": round_row.title,
         "round_no": round_row.round_no,
         "settled_at": as_utc(round_row.ended_at).isoformat(),
-        "status": round_row.status,
+        "status": line.status or round_row.status,
         "staked": line.staked,
         "paid": line.paid,
         "net": line.paid - line.staked,
@@ -127,7 +127,8 @@ def _summary(round_row: Round, line: RoundPlayer) -> dict[str, Any]:
 
 
 def cards_in_order(events: list[dict[str, Any]], *, show_hole: bool) -> list[dict[str, Any]]:
-    """Every card of the round in dealing order, from the stored event log."""
+    """Every card of the round in dealing order, from the stored event log (a round of one
+    process, or a cluster gateway's follower log: ``StepDealt`` and ``DealerRevealed``)."""
     cards: list[dict[str, Any]] = []
     for event in events:
         kind = event.get("type")
@@ -138,12 +139,18 @@ def cards_in_order(events: list[dict[str, Any]], *, show_hole: bool) -> list[dic
             cards += [{"to": "spot", "spot": spot, "card": second} for spot, _, second in spots]
             if event.get("hole_card") is not None:
                 cards.append({"to": "hole", "card": event["hole_card"] if show_hole else None})
-        elif kind == "StepClosed" and event.get("card") is not None:
+        elif kind in ("StepClosed", "StepDealt") and event.get("card") is not None:
             cards.append(
                 {"to": "step", "spot": event["spot"], "step": event["step"], "card": event["card"]}
             )
         elif kind == "DealerCardsDrawn":
             cards += [{"to": "dealer", "card": card} for card in event["cards"]]
+        elif kind == "DealerRevealed":  # the whole hand from the up card; "hole": a peek game's
+            drawn = event["cards"][1:]
+            if event.get("hole") and drawn:
+                cards.append({"to": "hole", "card": drawn[0] if show_hole else None})
+                drawn = drawn[1:]
+            cards += [{"to": "dealer", "card": card} for card in drawn]
     return cards
 
 

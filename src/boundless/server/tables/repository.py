@@ -7,7 +7,8 @@ from dataclasses import dataclass
 from typing import Any
 
 import orjson
-from sqlalchemy import func, insert, select, update
+from sqlalchemy import Insert, Table, func, insert, select, update
+from sqlalchemy.dialects import postgresql, sqlite
 from sqlalchemy.orm import Session
 
 from boundless.ledger.sql_conventions import utc_now
@@ -22,6 +23,14 @@ class RoundPlayerLine:
     balance_before: int | None
     balance_after: int | None
     results: Any
+
+
+def insert_new(session: Session, table: Table) -> Insert:
+    """An INSERT that skips rows whose unique key is already there (two processes writing the
+    same round's row at once both succeed, one of them writing nothing)."""
+    if session.get_bind().dialect.name == "postgresql":
+        return postgresql.insert(table).on_conflict_do_nothing()
+    return sqlite.insert(table).on_conflict_do_nothing()
 
 
 class TableRepository:
@@ -91,11 +100,10 @@ class TableRepository:
         round_in_shoe: int | None,
         shoe_commitment: str | None,
     ) -> None:
-        """The round's row, written with its first bets (status ``open`` until it ends)."""
-        if self.round_row(table_id, round_no) is not None:
-            return
-        self.session.add(
-            Round(
+        """The round's row, written with its first bets (status ``open`` until it ends); a row
+        already there (another gateway's players bet in the round first) stays as it is."""
+        self.session.execute(
+            insert_new(self.session, Round.__table__).values(  # type: ignore[arg-type]
                 table_id=table_id,
                 round_no=round_no,
                 title=title,
@@ -109,7 +117,6 @@ class TableRepository:
                 ended_at=utc_now(),
             )
         )
-        self.session.flush()
 
     def open_rounds(self) -> list[Round]:
         return list(self.session.scalars(select(Round).where(Round.status == "open")))
@@ -135,23 +142,63 @@ class TableRepository:
             row.events_json = orjson.dumps(events).decode()
         row.ended_at = utc_now()
         self.session.flush()
-        if players:
-            self.session.execute(
-                insert(RoundPlayer),
-                [
-                    {
-                        "round_id": row.id,
-                        "player_id": line.player_id,
-                        "staked": line.staked,
-                        "paid": line.paid,
-                        "balance_before": line.balance_before,
-                        "balance_after": line.balance_after,
-                        "results_json": orjson.dumps(line.results).decode(),
-                    }
-                    for line in players
-                ],
-            )
+        self._add_players(insert(RoundPlayer), row.id, players)
         return True
+
+    def end_slice(
+        self,
+        table_id: str,
+        round_no: int,
+        *,
+        status: str,
+        reason: str | None,
+        events: Any | None,
+        players: Sequence[RoundPlayerLine],
+        untold: bool = False,
+    ) -> None:
+        """One slice of a shared round ended: its players' lines, each with this ending (a
+        player already recorded in the round keeps their line). The round's row ends as the
+        first slice ends, and becomes ``settled`` once any slice settles (its events then are
+        that slice's, whose log runs to the end)."""
+        row = self.round_row(table_id, round_no)
+        assert row is not None, "the round's row is written with its first bet"
+        ended: dict[str, Any] = {"ended_at": utc_now()}
+        if events is not None:
+            ended["events_json"] = orjson.dumps(events).decode()
+        before = ("open", "cancelled") if status == "settled" else ("open",)
+        self.session.execute(
+            update(Round)
+            .where(Round.id == row.id, Round.status.in_(before))
+            .values(status=status, reason=reason if status != "settled" else None, **ended)
+        )
+        extra = {"status": status, "reason": reason, "untold": untold or None}
+        self._add_players(insert_new(self.session, RoundPlayer.__table__), row.id, players, extra)  # type: ignore[arg-type]
+
+    def _add_players(
+        self,
+        statement: Insert,
+        round_row_id: int,
+        players: Sequence[RoundPlayerLine],
+        extra: dict[str, Any] | None = None,
+    ) -> None:
+        if not players:
+            return
+        self.session.execute(
+            statement,
+            [
+                {
+                    "round_id": round_row_id,
+                    "player_id": line.player_id,
+                    "staked": line.staked,
+                    "paid": line.paid,
+                    "balance_before": line.balance_before,
+                    "balance_after": line.balance_after,
+                    "results_json": orjson.dumps(line.results).decode(),
+                    **(extra or {}),
+                }
+                for line in players
+            ],
+        )
 
     # -- shoes --
     def last_shoe_number(self, table_id: str) -> int:

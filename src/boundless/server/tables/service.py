@@ -1,7 +1,11 @@
 """Money and records of a table's rounds: every database write of the table runner.
 
 No commits here: the runner opens one transaction per command (a batch of bets, a step's extra
-stakes, a settlement, a cancellation) and commits it. Choice of payment timing: every core
+stakes, a settlement, a cancellation) and commits it. A service either writes whole rounds
+(``boundless serve``: the ledger owner ``local``) or, given a ``slice_owner``, only that owner's
+slice of rounds other processes share (a cluster gateway): its cancellation then reverses its own
+slice, and its play record lines join the round's row beside the other slices'. Choice of
+payment timing: every core
 payment stage (even money, blackjacks paid at once, surrender refunds, side bets) is settled in
 the one ``settle_round`` transaction at the end, together with the play record; a cancellation
 reverses the round in the ledger with ``cancel_round``.
@@ -16,7 +20,7 @@ from typing import Any
 from sqlalchemy.orm import Session
 
 from boundless.core.errors import RulesError
-from boundless.core.round import SharedRound
+from boundless.core.round.players import PlayerRound
 from boundless.ledger import (
     Category,
     IdempotencyConflictError,
@@ -25,6 +29,8 @@ from boundless.ledger import (
     PlayerSettlement,
     PostedTransaction,
 )
+from boundless.ledger.accounts import DEFAULT_OWNER
+from boundless.ledger.errors import RoundClosedError
 from boundless.ledger.records import StakeOrder
 from boundless.server.errors import BadMessageError
 from boundless.server.tables.repository import RoundPlayerLine, TableRepository
@@ -153,9 +159,10 @@ def bet_columns(
 
 
 class TableService:
-    def __init__(self, session: Session) -> None:
+    def __init__(self, session: Session, slice_owner: str | None = None) -> None:
         self.session = session
-        self.ledger = LedgerService(session)
+        self.slice_owner = slice_owner
+        self.ledger = LedgerService(session, slice_owner or DEFAULT_OWNER)
         self.records = TableRepository(session)
 
     def wallet_balances(self, player_ids: Sequence[str]) -> dict[str, int]:
@@ -164,7 +171,7 @@ class TableService:
     # -- bets ------------------------------------------------------------------------------
     def accept_bets(
         self,
-        round_: SharedRound,
+        round_: PlayerRound,
         record: RoundRecord,
         requests: Sequence[BetRequest],
     ) -> BetBatchOutcome:
@@ -282,7 +289,8 @@ class TableService:
     ) -> dict[str, int]:
         """Pay the round in one ledger transaction and write its play record; balances after.
 
-        ``credited`` is what each player was already paid during the round (early credits)."""
+        ``credited`` is what each player was already paid during the round (early credits);
+        ``results`` holds the recorded players' positions (the balances after are theirs)."""
         if any(line.staked for line in lines):
             self.ledger.settle_round(
                 record.table_id,
@@ -294,8 +302,9 @@ class TableService:
                     for line in lines
                 ],
             )
-        after = self.wallet_balances([line.player_id for line in lines])
-        self._write_record(record, "settled", None, lines, balance_before, after, results)
+        recorded = [line for line in lines if line.player_id in results]
+        after = self.wallet_balances([line.player_id for line in recorded])
+        self._write_record(record, "settled", None, recorded, balance_before, after, results)
         return after
 
     def cancel(
@@ -309,7 +318,9 @@ class TableService:
         """Reverse the round in the ledger (exactly once) and record it with the ledger's figures
         for the whole round, early payments included (so each player's net is zero)."""
         refunds = self.reverse_in_ledger(record.table_id, record.round_no)
-        by_player = round_lines(self.ledger, record.table_id, record.round_no)
+        by_player = round_lines(
+            self.ledger, record.table_id, record.round_no, owner=self.slice_owner
+        )
         players = sorted(set(player_ids) | set(by_player))
         lines = [by_player.get(player, PlayerLine(player, 0, 0)) for player in players]
         after = self.wallet_balances(players)
@@ -318,10 +329,26 @@ class TableService:
         return CancelOutcome(refunds, lines, after)
 
     def reverse_in_ledger(self, table_id: str, round_no: int) -> dict[str, int]:
+        if self.slice_owner is not None:
+            return self._reverse_slice(table_id, round_no)
         info = self.ledger.round_info(table_id, round_no)
         if info is None or info.status == "closed":
             return {}
         return wallet_amounts(self.ledger.cancel_round(table_id, round_no))
+
+    def _reverse_slice(self, table_id: str, round_no: int) -> dict[str, int]:
+        owner = self.ledger.owner
+        mine = [item for item in self.ledger.slices_of(table_id, round_no) if item.owner == owner]
+        if not mine or mine[0].status != "open":
+            return {}
+        try:
+            return wallet_amounts(self.ledger.cancel_slice(table_id, round_no))
+        except RoundClosedError as error:
+            # The coordinator (a dropped gateway's slice, a takeover's whole round) got there
+            # between our look and our write: reversed already, which is the point.
+            if error.status != "cancelled":
+                raise
+            return {}
 
     def _write_record(
         self,
@@ -333,7 +360,8 @@ class TableService:
         balance_after: dict[str, int],
         results: dict[str, Any],
     ) -> None:
-        self.records.end_round(
+        end = self.records.end_round if self.slice_owner is None else self.records.end_slice
+        end(
             record.table_id,
             record.round_no,
             status=status,
@@ -363,13 +391,18 @@ def wallet_amounts(transaction: PostedTransaction) -> dict[str, int]:
     return amounts
 
 
-def round_lines(ledger: LedgerService, table_id: str, round_no: int) -> dict[str, PlayerLine]:
+def round_lines(
+    ledger: LedgerService, table_id: str, round_no: int, owner: str | None = None
+) -> dict[str, PlayerLine]:
     """Each player's figures for a round from its ledger transactions: ``staked`` what left the
     wallet as stakes, ``paid`` everything the round moved back into it (early payments, the
-    settlement or the cancellation's reversal)."""
+    settlement or the cancellation's reversal). ``owner``: that owner's slice only (and the
+    round-wide cancellation, which reverses it too)."""
     staked: dict[str, int] = {}
     paid: dict[str, int] = {}
     for transaction in ledger.round_transactions(table_id, round_no):
+        if owner is not None and transaction.owner not in (owner, None):
+            continue
         into = staked if transaction.category == Category.STAKE else paid
         sign = -1 if transaction.category == Category.STAKE else 1
         for player, amount in wallet_amounts(transaction).items():
