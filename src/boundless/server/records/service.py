@@ -128,8 +128,10 @@ def _summary(round_row: Round, line: RoundPlayer) -> dict[str, Any]:
 
 def cards_in_order(events: list[dict[str, Any]], *, show_hole: bool) -> list[dict[str, Any]]:
     """Every card of the round in dealing order, from the stored event log (a round of one
-    process, or a cluster gateway's follower log: ``StepDealt`` and ``DealerRevealed``)."""
+    process, or a cluster gateway's follower log, which learns the hole card only when the
+    dealer shows it: at a peek with blackjack, or in ``DealerRevealed`` flagged ``hole``)."""
     cards: list[dict[str, Any]] = []
+    shown = _shown_hole(events)
     for event in events:
         kind = event.get("type")
         if kind == "CardsDealt":
@@ -137,21 +139,28 @@ def cards_in_order(events: list[dict[str, Any]], *, show_hole: bool) -> list[dic
             cards += [{"to": "spot", "spot": spot, "card": first} for spot, first, _ in spots]
             cards.append({"to": "dealer_up", "card": event["up_card"]})
             cards += [{"to": "spot", "spot": spot, "card": second} for spot, _, second in spots]
-            if event.get("hole_card") is not None:
-                cards.append({"to": "hole", "card": event["hole_card"] if show_hole else None})
+            hole = event.get("hole_card") or shown
+            if hole is not None:
+                cards.append({"to": "hole", "card": hole if show_hole else None})
         elif kind in ("StepClosed", "StepDealt") and event.get("card") is not None:
             cards.append(
                 {"to": "step", "spot": event["spot"], "step": event["step"], "card": event["card"]}
             )
         elif kind == "DealerCardsDrawn":
             cards += [{"to": "dealer", "card": card} for card in event["cards"]]
-        elif kind == "DealerRevealed":  # the whole hand from the up card; "hole": a peek game's
-            drawn = event["cards"][1:]
-            if event.get("hole") and drawn:
-                cards.append({"to": "hole", "card": drawn[0] if show_hole else None})
-                drawn = drawn[1:]
+        elif kind == "DealerRevealed":  # the whole hand, from the up card
+            drawn = event["cards"][2 if event.get("hole") else 1 :]
             cards += [{"to": "dealer", "card": card} for card in drawn]
     return cards
+
+
+def _shown_hole(events: list[dict[str, Any]]) -> str | None:
+    for event in events:
+        if event.get("type") == "PeekResult" and event.get("hole_card") is not None:
+            return str(event["hole_card"])
+        if event.get("type") == "DealerRevealed" and event.get("hole"):
+            return str(event["cards"][1])
+    return None
 
 
 def decisions_of(positions: list[dict[str, Any]]) -> list[dict[str, Any]]:

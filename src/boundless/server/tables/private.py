@@ -8,6 +8,7 @@ as every offer on the table has been answered (taken, or declined with ``kind: "
 
 from __future__ import annotations
 
+from collections.abc import Iterable
 from typing import Any, Protocol
 
 from boundless.core.errors import IllegalActionError
@@ -53,15 +54,23 @@ def decline_insurance(table: Table, round_: PlayerRound, player_id: str, spot: i
     table.wake()
 
 
+def offers_unanswered(table: Table, player_ids: Iterable[str]) -> bool:
+    """Whether any of these players has an insurance offer neither taken nor declined."""
+    round_ = table.round
+    if round_ is None:
+        return False
+    declined = table.declined_insurance
+    spots = range(1, table.rules.table.spots + 1)
+    return any(
+        _offered(round_, player_id, spot) and (player_id, spot) not in declined
+        for player_id in player_ids
+        for spot in spots
+    )
+
+
 def insurance_answered(table: Table) -> bool:
     """At a private table: no offer is left unanswered (the window may close)."""
     round_ = table.round
     if not table.private or round_ is None:
         return False
-    declined = table.declined_insurance
-    spots = range(1, table.rules.table.spots + 1)
-    return not any(
-        _offered(round_, player_id, spot) and (player_id, spot) not in declined
-        for player_id in round_.player_ids
-        for spot in spots
-    )
+    return not offers_unanswered(table, round_.player_ids)

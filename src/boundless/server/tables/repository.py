@@ -200,6 +200,48 @@ class TableRepository:
             ],
         )
 
+    def untold_players(self, table_id: str, round_no: int) -> list[str]:
+        """Players of the round still to be told how their part of it ended."""
+        return list(
+            self.session.scalars(
+                select(RoundPlayer.player_id)
+                .join(Round, Round.id == RoundPlayer.round_id)
+                .where(
+                    Round.table_id == table_id,
+                    Round.round_no == round_no,
+                    RoundPlayer.untold.is_(True),
+                )
+            )
+        )
+
+    def claim_untold(
+        self, player_ids: Sequence[str], table_id: str | None = None, round_no: int | None = None
+    ) -> list[tuple[Round, RoundPlayer]]:
+        """Mark the players' untold lines (of one round, or all) told, and return them: each line
+        is claimed once, by whichever process asks first (the update is the claim)."""
+        found: list[tuple[Round, RoundPlayer]] = []
+        for start in range(0, len(player_ids), 500):
+            query = update(RoundPlayer).where(
+                RoundPlayer.untold.is_(True),
+                RoundPlayer.player_id.in_(player_ids[start : start + 500]),
+            )
+            if table_id is not None and round_no is not None:
+                row = self.round_row(table_id, round_no)
+                if row is None:
+                    return []
+                query = query.where(RoundPlayer.round_id == row.id)
+            claimed = self.session.scalars(query.values(untold=None).returning(RoundPlayer.id))
+            ids = list(claimed)
+            if ids:
+                rows = self.session.execute(
+                    select(Round, RoundPlayer)
+                    .join(RoundPlayer, RoundPlayer.round_id == Round.id)
+                    .where(RoundPlayer.id.in_(ids))
+                    .order_by(Round.id)
+                )
+                found.extend((row[0], row[1]) for row in rows)
+        return found
+
     # -- shoes --
     def last_shoe_number(self, table_id: str) -> int:
         value = self.session.scalar(

@@ -328,6 +328,56 @@ class TableService:
             self._write_record(record, "cancelled", reason, lines, balance_before, after, results)
         return CancelOutcome(refunds, lines, after)
 
+    def record_reversed(
+        self, table_id: str, round_no: int, reason: str, *, untold: bool = False
+    ) -> list[PlayerLine]:
+        """The play record of a round (or of this owner's slice) the ledger reversed after the
+        table that played it was gone (a crash, a stopped gateway): every player's figures from
+        the ledger, each netting zero, the round's row made if missing. ``untold``: the players
+        are still to be told (a gateway tells each one once, when they are back)."""
+        by_player = round_lines(self.ledger, table_id, round_no, owner=self.slice_owner)
+        if not by_player:
+            return []
+        records = self.records
+        if records.round_row(table_id, round_no) is None:
+            records.open_round(
+                table_id=table_id,
+                round_no=round_no,
+                title=table_id.rsplit("-", 1)[0],
+                rules_version="unknown",
+                shoe_number=None,
+                round_in_shoe=None,
+                shoe_commitment=None,
+            )
+        lines = list(by_player.values())
+        after = self.wallet_balances([line.player_id for line in lines])
+        players = [
+            RoundPlayerLine(
+                line.player_id,
+                line.staked,
+                line.paid,
+                after.get(line.player_id, 0) - line.net,
+                after.get(line.player_id),
+                [],
+            )
+            for line in lines
+        ]
+        if self.slice_owner is None:
+            records.end_round(
+                table_id, round_no, status="cancelled", reason=reason, events=None, players=players
+            )
+        else:
+            records.end_slice(
+                table_id,
+                round_no,
+                status="cancelled",
+                reason=reason,
+                events=None,
+                players=players,
+                untold=untold,
+            )
+        return lines
+
     def reverse_in_ledger(self, table_id: str, round_no: int) -> dict[str, int]:
         if self.slice_owner is not None:
             return self._reverse_slice(table_id, round_no)
