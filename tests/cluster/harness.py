@@ -124,13 +124,13 @@ def play_alone(bets: list[Bet], *, seed: int) -> dict[str, tuple[PositionResult,
     }
 
 
-async def log_of(bus: Bus) -> list[StoredEvent]:
+async def log_of(bus: Bus, table: str = TABLE) -> list[StoredEvent]:
     """Every round event of the table so far, in order."""
-    last = await bus.last_event_seq(TABLE)
+    last = await bus.last_event_seq(table)
     out: list[StoredEvent] = []
     if not last:
         return out
-    async for stored in in_sequence(bus.events(TABLE, from_seq=1)):
+    async for stored in in_sequence(bus.events(table, from_seq=1)):
         out.append(stored)
         if stored.seq >= last:
             break

@@ -29,7 +29,7 @@ from sqlalchemy.orm import Session, sessionmaker
 from boundless.core.errors import PhaseError
 from boundless.core.round import events as ev
 from boundless.core.round.follower import BetsReport, FollowerRound, StepReport
-from boundless.core.round.phases import INSURANCE
+from boundless.core.round.phases import INSURANCE, SETTLING
 from boundless.core.round.players import PlayerRound
 from boundless.core.rules import RuleSet
 from boundless.core.strategy_chart import StrategyChart
@@ -220,6 +220,14 @@ class GatewayTable(TableDesk):
             self._timer = None
         if kind in (Public.ROUND_CLOSED, Public.ROUND_CANCELLED):
             self.rounds_played += 1
+        round_ = self.round
+        if (
+            kind is Public.ROUND_CLOSED
+            and round_ is not None
+            and round_.phase == SETTLING
+            and not round_.position_count()
+        ):
+            self.end_settled(round_)  # a round followed without positions here: shown to its end
         if kind is Public.ROUND_CLOSED and body.get("dropped"):
             connected = list(self.hub.by_player)
             if connected:
