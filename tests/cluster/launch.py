@@ -10,13 +10,13 @@ import os
 import signal
 import subprocess
 import sys
-import time
 import urllib.request
 from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
 
 from tests.cluster.conftest import Services
+from tests.server.live import wait_until
 
 BOOT_SECONDS = 90.0
 """Bound on a process starting (imports are slow on a loaded 2-core machine)."""
@@ -38,12 +38,7 @@ def rounds_ended(port: int) -> int:
 
 
 def wait_for(check: Callable[[], bool], seconds: float, what: str) -> None:
-    deadline = time.monotonic() + seconds
-    while time.monotonic() < deadline:
-        if check():
-            return
-        time.sleep(0.5)
-    raise AssertionError(f"gave up waiting for {what}")
+    wait_until(check, seconds, what, every=0.5)
 
 
 def kill(pid: int) -> None:

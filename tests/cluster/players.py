@@ -7,7 +7,6 @@ from __future__ import annotations
 
 import asyncio
 import itertools
-from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -18,7 +17,6 @@ from sqlalchemy.orm import Session, sessionmaker
 from boundless.core.bots import Policy, decide, parse_sight
 from boundless.core.round import events as ev
 from boundless.core.round.follower import FollowerRound
-from boundless.core.round.phases import DEALER, DECISIONS, INSURANCE
 from boundless.core.round.results import PositionResult, position_result
 from boundless.core.round.round import SharedRound
 from boundless.core.round.views import player_view
@@ -33,7 +31,7 @@ from boundless.server.gateway.hub import Connection, Hub
 from boundless.server.messages import Frame
 from boundless.server.players.service import PlayerService
 from boundless.server.storage.database import upgrade_server_database
-from tests.cluster.harness import CHART, FREE_COINS, RULES, dealer_maker, shoe
+from tests.cluster.harness import CHART, FREE_COINS, RULES, dealer_maker, finish_alone, shoe
 
 GRANT = 1_000_000
 POLICIES = (Policy.HIT_TO_17, Policy.DOUBLER, Policy.CAUTIOUS)
@@ -182,15 +180,8 @@ def gateway_players(
     sessions: sessionmaker[Session], table_id: str, name: str, bet_batch_seconds: float = 0.01
 ) -> GatewayPlayers:
     hub = Hub()
-    table = GatewayTable(
-        table_id=table_id,
-        gateway=name,
-        rules=RULES,
-        chart=CHART,
-        hub=hub,
-        sessions=sessions,
-        bet_batch_seconds=bet_batch_seconds,
-    )
+    table = GatewayTable(table_id=table_id, gateway=name, rules=RULES, chart=CHART, hub=hub,
+                         sessions=sessions, bet_batch_seconds=bet_batch_seconds)  # fmt: skip
     return GatewayPlayers(name, table, MessageHandler(table, hub, sessions, 1000.0))
 
 
@@ -236,35 +227,25 @@ def play_alone(seats: list[Seat], *, seed: int) -> dict[str, tuple[PositionResul
     styles = {seat: style for seat, _, style in seats if style is not None}
     for seat, stake, _ in seats:
         single.place_bet(seat, 1, stake, {}, free_amount=GRANT if seat in styles else FREE_COINS)
-    single.deal()
-    while not single.over:
-        if single.phase == INSURANCE:
-            for player, style in styles.items():
-                offer = player_view(single, player)["player"]["positions"][0]["insurance_offer"]
-                if offer and insurance_answer(style, offer) == "insurance":
-                    single.take_insurance(player, 1)
-                elif offer and insurance_answer(style, offer) == "even_money":
-                    single.take_even_money(player, 1)
-            single.close_insurance()
-        elif single.phase == DECISIONS:
-            up = str(single.up_card)
-            for position in single.positions_awaiting_decision().tolist():
-                player = single.player_of(position)
-                if player in styles:
-                    view = player_view(single, player)["player"]["positions"][0]
-                    single.decide(player, 1, choose(styles[player], view, up))
-            single.close_step()
-        elif single.phase == DEALER:
-            single.play_dealer()
-        else:
-            single.settle()
-    return {
-        single.player_of(position): (
-            position_result(single, position),
-            int(single.final_payouts()[position]),
-        )
-        for position in range(single.position_count())
-    }
+
+    def insure(single: SharedRound) -> None:
+        for player, style in styles.items():
+            offer = player_view(single, player)["player"]["positions"][0]["insurance_offer"]
+            answer = None if offer is None else insurance_answer(style, offer)
+            if answer == "insurance":
+                single.take_insurance(player, 1)
+            elif answer == "even_money":
+                single.take_even_money(player, 1)
+
+    def choose_all(single: SharedRound) -> None:
+        up = str(single.up_card)
+        for position in single.positions_awaiting_decision().tolist():
+            player = single.player_of(position)
+            if player in styles:
+                view = player_view(single, player)["player"]["positions"][0]
+                single.decide(player, 1, choose(styles[player], view, up))
+
+    return finish_alone(single, insure, choose_all)
 
 
 def cluster_results(gateways: list[GatewayPlayers]) -> dict[str, tuple[PositionResult, int]]:
@@ -294,6 +275,3 @@ def seats_of(gateways: list[GatewayPlayers], ids: dict[str, str]) -> list[Seat]:
         seats += [(ids[c.name], c.style.stake, c.style) for c in gateway.clients]
         seats += [(bot, stake, None) for bot, stake in gateway.bots]
     return seats
-
-
-Check = Callable[[], None]

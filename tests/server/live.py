@@ -49,12 +49,14 @@ def free_port() -> int:
         return int(probe.getsockname()[1])
 
 
-def wait_until(condition: Callable[[], bool], timeout: float = 10.0, what: str = "") -> None:
+def wait_until(
+    condition: Callable[[], bool], timeout: float = 10.0, what: str = "", every: float = 0.02
+) -> None:
     deadline = time.monotonic() + timeout
     while time.monotonic() < deadline:
         if condition():
             return
-        time.sleep(0.02)
+        time.sleep(every)
     raise AssertionError(f"timed out waiting for {what or condition}")
 
 

@@ -115,15 +115,11 @@ class GatewayTable(TableDesk):
     def record(self, with_events: bool = True) -> RoundRecord:
         round_, opened = self.round, self._opened
         assert round_ is not None and opened is not None
-        return RoundRecord(
-            table_id=self.table_id,
-            round_no=self.round_no,
-            title=self.rules.key,
-            rules_version=self.rules.title.version,
-            shoe_number=self._shoe_number or None,
-            round_in_shoe=opened.round_in_shoe,
-            shoe_commitment=opened.shoe_commitment,
-            events=follower_log(round_, self.rules) if with_events else None,
+        return self.round_record(
+            self._shoe_number or None,
+            opened.round_in_shoe,
+            opened.shoe_commitment,
+            follower_log(round_, self.rules) if with_events else None,
         )
 
     def wake(self) -> None:

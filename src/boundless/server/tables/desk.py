@@ -21,7 +21,7 @@ from __future__ import annotations
 import asyncio
 import logging
 from collections.abc import Callable, Iterable, Sequence
-from typing import Any
+from typing import Any, NotRequired, TypedDict, Unpack
 
 import numpy as np
 from sqlalchemy.orm import Session, sessionmaker
@@ -53,32 +53,34 @@ from boundless.server.tables.service import (
 log = logging.getLogger("boundless.server.table")
 
 
+class DeskSetup(TypedDict):
+    """What every table is made with (each kind adds its own round source's)."""
+
+    table_id: str
+    name: str
+    rules: RuleSet
+    chart: StrategyChart | None
+    hub: Hub
+    sessions: sessionmaker[Session]
+    owner: NotRequired[str | None]
+    """The private table's player; none for a shared table."""
+    bet_batch_seconds: NotRequired[float]
+    slice_owner: NotRequired[str | None]
+    """None: the desk writes whole rounds (``boundless serve``); a name: it writes its own slice
+    of rounds that other processes share (a gateway)."""
+
+
 class TableDesk:
-    def __init__(
-        self,
-        *,
-        table_id: str,
-        name: str,
-        rules: RuleSet,
-        chart: StrategyChart | None,
-        hub: Hub,
-        sessions: sessionmaker[Session],
-        owner: str | None = None,
-        bet_batch_seconds: float = 0.01,
-        slice_owner: str | None = None,
-    ) -> None:
-        self.table_id = table_id
-        self.name = name
-        self.rules = rules
-        self.chart = chart
-        self.hub = hub
-        self.sessions = sessions
-        self.owner = owner
-        """The private table's player; ``None`` for a shared table."""
-        self.slice_owner = slice_owner
-        """``None``: this desk writes whole rounds (``boundless serve``); a name: it writes its
-        own slice of rounds other processes share (a gateway)."""
-        self.bets = BetBatcher(bet_batch_seconds, self._write_bets)
+    def __init__(self, **setup: Unpack[DeskSetup]) -> None:
+        self.table_id = setup["table_id"]
+        self.name = setup["name"]
+        self.rules = setup["rules"]
+        self.chart = setup["chart"]
+        self.hub = setup["hub"]
+        self.sessions = setup["sessions"]
+        self.owner = setup.get("owner")
+        self.slice_owner = setup.get("slice_owner")
+        self.bets = BetBatcher(setup.get("bet_batch_seconds", 0.01), self._write_bets)
         self.money = TableMoney()
         self.waiting: set[int] = set()
         """Positions of the open step whose decision the table waits for."""
@@ -113,6 +115,24 @@ class TableDesk:
     def record(self, with_events: bool = True) -> RoundRecord:
         """What the play record stores about the round (round source)."""
         raise NotImplementedError
+
+    def round_record(
+        self,
+        shoe_number: int | None,
+        round_in_shoe: int | None,
+        commitment: str | None,
+        events: Any,
+    ) -> RoundRecord:
+        return RoundRecord(
+            table_id=self.table_id,
+            round_no=self.round_no,
+            title=self.rules.key,
+            rules_version=self.rules.title.version,
+            shoe_number=shoe_number,
+            round_in_shoe=round_in_shoe,
+            shoe_commitment=commitment,
+            events=events,
+        )
 
     def wake(self) -> None:
         """Something a window may end on happened: a bet, a decision, an answer (round source)."""

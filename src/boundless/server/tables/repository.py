@@ -130,49 +130,36 @@ class TableRepository:
         reason: str | None,
         events: Any | None,
         players: Sequence[RoundPlayerLine],
+        shared: bool = False,
+        untold: bool = False,
     ) -> bool:
         """Mark an open round settled or cancelled with its players' lines; False if it was not
-        open (already ended: nothing is written twice)."""
-        row = self.round_row(table_id, round_no)
-        if row is None or row.status != "open":
-            return False
-        row.status = status
-        row.reason = reason
-        if events is not None:
-            row.events_json = orjson.dumps(events).decode()
-        row.ended_at = utc_now()
-        self.session.flush()
-        self._add_players(insert(RoundPlayer), row.id, players)
-        return True
+        open (already ended: nothing is written twice).
 
-    def end_slice(
-        self,
-        table_id: str,
-        round_no: int,
-        *,
-        status: str,
-        reason: str | None,
-        events: Any | None,
-        players: Sequence[RoundPlayerLine],
-        untold: bool = False,
-    ) -> None:
-        """One slice of a shared round ended: its players' lines, each with this ending (a
-        player already recorded in the round keeps their line). The round's row ends as the
-        first slice ends, and becomes ``settled`` once any slice settles (its events then are
-        that slice's, whose log runs to the end)."""
+        ``shared``: one slice of a round other processes share ended. Its players' lines are
+        added, each with this ending (``untold``: the player is still to be told), and a player
+        already recorded in the round keeps their line; the round's row ends with the first slice
+        and becomes settled once any slice settles (its events then are that slice's, whose log
+        runs to the end)."""
         row = self.round_row(table_id, round_no)
-        assert row is not None, "the round's row is written with its first bet"
-        ended: dict[str, Any] = {"ended_at": utc_now()}
+        if row is None or (row.status != "open" and not shared):
+            return False
+        ended: dict[str, Any] = {"status": status, "reason": reason, "ended_at": utc_now()}
         if events is not None:
             ended["events_json"] = orjson.dumps(events).decode()
+        if not shared:
+            self.session.execute(update(Round).where(Round.id == row.id).values(**ended))
+            self._add_players(insert(RoundPlayer), row.id, players)
+            return True
         before = ("open", "cancelled") if status == "settled" else ("open",)
+        if status == "settled":
+            ended["reason"] = None
         self.session.execute(
-            update(Round)
-            .where(Round.id == row.id, Round.status.in_(before))
-            .values(status=status, reason=reason if status != "settled" else None, **ended)
+            update(Round).where(Round.id == row.id, Round.status.in_(before)).values(**ended)
         )
         extra = {"status": status, "reason": reason, "untold": untold or None}
         self._add_players(insert_new(self.session, RoundPlayer.__table__), row.id, players, extra)  # type: ignore[arg-type]
+        return True
 
     def _add_players(
         self,

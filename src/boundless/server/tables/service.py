@@ -362,20 +362,16 @@ class TableService:
             )
             for line in lines
         ]
-        if self.slice_owner is None:
-            records.end_round(
-                table_id, round_no, status="cancelled", reason=reason, events=None, players=players
-            )
-        else:
-            records.end_slice(
-                table_id,
-                round_no,
-                status="cancelled",
-                reason=reason,
-                events=None,
-                players=players,
-                untold=untold,
-            )
+        records.end_round(
+            table_id,
+            round_no,
+            status="cancelled",
+            reason=reason,
+            events=None,
+            players=players,
+            shared=self.slice_owner is not None,
+            untold=untold,
+        )
         return lines
 
     def reverse_in_ledger(self, table_id: str, round_no: int) -> dict[str, int]:
@@ -410,8 +406,7 @@ class TableService:
         balance_after: dict[str, int],
         results: dict[str, Any],
     ) -> None:
-        end = self.records.end_round if self.slice_owner is None else self.records.end_slice
-        end(
+        self.records.end_round(
             record.table_id,
             record.round_no,
             status=status,
@@ -428,6 +423,7 @@ class TableService:
                 )
                 for line in lines
             ],
+            shared=self.slice_owner is not None,
         )
 
 

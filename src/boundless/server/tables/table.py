@@ -10,23 +10,19 @@ is the same desk driven by a coordinator's stream instead.
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, Unpack
 
 import numpy as np
-from sqlalchemy.orm import Session, sessionmaker
 
 from boundless.core.random_source import RandomSource
 from boundless.core.round import SharedRound
-from boundless.core.rules import RuleSet
-from boundless.core.strategy_chart import StrategyChart
 from boundless.server.clock import now_ms
 from boundless.server.config import TimerSettings
 from boundless.server.errors import ConflictError, SideBetsLockedError
 from boundless.server.event_codec import encode_events
-from boundless.server.gateway.hub import Hub
 from boundless.server.players.service import PlayerIdentity
 from boundless.server.tables.clock import TableClock
-from boundless.server.tables.desk import TableDesk
+from boundless.server.tables.desk import DeskSetup, TableDesk
 from boundless.server.tables.recent import RecentRounds
 from boundless.server.tables.repository import TableRepository
 from boundless.server.tables.service import RoundRecord
@@ -37,32 +33,16 @@ class Table(TableDesk):
     def __init__(
         self,
         *,
-        table_id: str,
-        name: str,
-        rules: RuleSet,
-        chart: StrategyChart | None,
         randomness: RandomSource,
-        hub: Hub,
-        sessions: sessionmaker[Session],
         timers: TimerSettings,
-        owner: str | None = None,
         offered_side_bets: tuple[str, ...] | None = None,
-        bet_batch_seconds: float = 0.01,
+        **setup: Unpack[DeskSetup],
     ) -> None:
-        super().__init__(
-            table_id=table_id,
-            name=name,
-            rules=rules,
-            chart=chart,
-            hub=hub,
-            sessions=sessions,
-            owner=owner,
-            bet_batch_seconds=bet_batch_seconds,
-        )
+        super().__init__(**setup)
         self.randomness = randomness
         self.offered_side_bets = offered_side_bets
-        self.clock = TableClock(timers, rules.timers)
-        self.shoes = TableShoes(table_id, rules, randomness, sessions, self.notify)
+        self.clock = TableClock(timers, self.rules.timers)
+        self.shoes = TableShoes(self.table_id, self.rules, randomness, self.sessions, self.notify)
         self.round: SharedRound | None = None
         self.rounds_played = 0
         self.recent = RecentRounds()
@@ -86,15 +66,11 @@ class Table(TableDesk):
     def record(self, with_events: bool = True) -> RoundRecord:
         round_, start = self.round, self.shoes.start
         assert round_ is not None and start is not None
-        return RoundRecord(
-            table_id=self.table_id,
-            round_no=self.round_no,
-            title=self.rules.key,
-            rules_version=self.rules.title.version,
-            shoe_number=self.shoes.base + start.shoe_number,
-            round_in_shoe=start.round_in_shoe,
-            shoe_commitment=start.commitment,
-            events=encode_events(round_.events) if with_events else None,
+        return self.round_record(
+            self.shoes.base + start.shoe_number,
+            start.round_in_shoe,
+            start.commitment,
+            encode_events(round_.events) if with_events else None,
         )
 
     def load_counters(self) -> None:
