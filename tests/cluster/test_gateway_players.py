@@ -17,10 +17,13 @@ import random
 from dataclasses import replace
 
 import pytest
-from hypothesis import HealthCheck, given, settings
+from hypothesis import HealthCheck, example, given, settings
 from hypothesis import strategies as st
 from sqlalchemy.orm import Session, sessionmaker
 
+from boundless.core.bots import Policy
+from boundless.core.cards import ACE
+from boundless.core.round.follower import BetsReport
 from boundless.core.round.phases import SETTLED
 from boundless.ledger import check_books
 from boundless.server.cluster import Faults, MemoryBus
@@ -28,7 +31,7 @@ from boundless.server.cluster.ledger_slice import ClusterLedger
 from boundless.server.cluster.protocol import Public
 from boundless.server.cluster.slice_records import SliceRecords
 from tests.cluster.conftest import run
-from tests.cluster.harness import FAST, log_of
+from tests.cluster.harness import FAST, dealer_maker, log_of
 from tests.cluster.players import (
     GRANT,
     POLICIES,
@@ -47,6 +50,18 @@ from tests.cluster.players import (
 
 TIMERS = replace(FAST, betting_seconds=0.4, decision_seconds=5.0, insurance_seconds=5.0)
 names = itertools.count(1)
+
+
+def _ace_up(seed: int) -> bool:
+    dealer = dealer_maker(seed)(1)
+    dealer.close_bets([BetsReport(frozenset({1}), frozenset({1}))])
+    return dealer.up_card is not None and dealer.up_card.rank == ACE
+
+
+ACE_SEED = next(seed for seed in range(10_000) if _ace_up(seed))
+"""A shoe whose first round shows an ace: the insurance window opens (taken and declined)."""
+INSURER = Style(1000, Policy.DOUBLER, insures=True, resends=True)
+DECLINER = Style(500, Policy.CAUTIOUS, insures=False, resends=False)
 
 
 @pytest.fixture(scope="module")
@@ -85,6 +100,14 @@ def spread(
 
 
 @settings(max_examples=20, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@example(
+    player_styles=[INSURER, DECLINER, INSURER, DECLINER],
+    bot_stakes=[100],
+    count=2,
+    assignment_seed=1,
+    seed=ACE_SEED,
+    faulty=True,
+)
 @given(
     player_styles=st.lists(styles, min_size=1, max_size=6),
     bot_stakes=st.lists(st.sampled_from([100, 1000]), max_size=4),

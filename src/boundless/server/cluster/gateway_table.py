@@ -41,8 +41,9 @@ from boundless.server.cluster.protocol import Public, slice_owners
 from boundless.server.errors import NotFoundError
 from boundless.server.event_codec import encode_event
 from boundless.server.gateway.hub import Hub
+from boundless.server.players.service import PlayerIdentity
 from boundless.server.tables.desk import TableDesk
-from boundless.server.tables.private import offers_unanswered
+from boundless.server.tables.private import open_offers
 from boundless.server.tables.recent import RecentRounds
 from boundless.server.tables.repository import TableRepository
 from boundless.server.tables.runner import STEP_HEAD_START_SECONDS
@@ -89,6 +90,8 @@ class GatewayTable(TableDesk):
         self._closed_ms = 0
         self._reporting = False
         """Between a step's opening and its ``step_closed``: decisions are taken."""
+        self._offers: set[tuple[str, int]] = set()
+        """The insurance window's offers to watching players that are still unanswered."""
         self._after_step: asyncio.TimerHandle | None = None
         self._changed = np.zeros(0, dtype=np.int64)
         self._tasks: set[asyncio.Task[None]] = set()
@@ -146,10 +149,19 @@ class GatewayTable(TableDesk):
         if round_ is None:
             return True
         if round_.phase == INSURANCE:
-            watching = self.hub.is_watching
-            players = [p for p in round_.player_ids if watching(p, self.table_id)]
-            return not offers_unanswered(self, players)
+            return not self._offers
         return not self.waiting
+
+    def take_insurance(self, player: PlayerIdentity, spot: int, kind: str) -> int | None:
+        answered = (player.player_id, spot)
+        was_open = answered in self._offers
+        self._offers.discard(answered)  # before the desk's wake: the window may close on it
+        try:
+            return super().take_insurance(player, spot, kind)
+        except Exception:
+            if was_open:
+                self._offers.add(answered)
+            raise
 
     # ---- the handler's tables (one here) ---------------------------------------------------
     def get(self, table_id: str) -> TableDesk:
@@ -238,13 +250,22 @@ class GatewayTable(TableDesk):
         self.waiting = set()
         self.recorded = False
         self.declined_insurance = set()
+        self._offers = set()
         self._reporting = False
         self.broadcast_state()
         return PlayerSlice(self, follower)
 
     def _presence(self, player_id: str, table_id: str, present: bool) -> None:
-        if table_id == self.table_id:
-            self.presence_changed(player_id, present)
+        if table_id != self.table_id:
+            return
+        round_ = self.round
+        if round_ is not None and round_.phase == INSURANCE:
+            if present:
+                self._offers |= open_offers(self, [player_id])
+            else:
+                self._offers = {offer for offer in self._offers if offer[0] != player_id}
+                self.wake()
+        self.presence_changed(player_id, present)
 
     def applied(self, follower: FollowerRound, event: ev.TableEvent) -> None:
         """What the players see after a table event was applied (as ``boundless serve`` sends
@@ -259,6 +280,10 @@ class GatewayTable(TableDesk):
             if self._after_step is None:
                 self.broadcast_state()
         else:  # the deal, the insurance window's close, the peek
+            if follower.phase == INSURANCE:
+                watching = self.hub.is_watching
+                players = [p for p in follower.player_ids if watching(p, self.table_id)]
+                self._offers = open_offers(self, players)
             self.broadcast_state()
             self.send_you_all()
 

@@ -54,18 +54,19 @@ def decline_insurance(table: Table, round_: PlayerRound, player_id: str, spot: i
     table.wake()
 
 
-def offers_unanswered(table: Table, player_ids: Iterable[str]) -> bool:
-    """Whether any of these players has an insurance offer neither taken nor declined."""
+def open_offers(table: Table, player_ids: Iterable[str]) -> set[tuple[str, int]]:
+    """These players' insurance offers (player, spot) neither taken nor declined yet."""
     round_ = table.round
     if round_ is None:
-        return False
+        return set()
     declined = table.declined_insurance
     spots = range(1, table.rules.table.spots + 1)
-    return any(
-        _offered(round_, player_id, spot) and (player_id, spot) not in declined
+    return {
+        (player_id, spot)
         for player_id in player_ids
         for spot in spots
-    )
+        if (player_id, spot) not in declined and _offered(round_, player_id, spot)
+    }
 
 
 def insurance_answered(table: Table) -> bool:
@@ -73,4 +74,4 @@ def insurance_answered(table: Table) -> bool:
     round_ = table.round
     if not table.private or round_ is None:
         return False
-    return not offers_unanswered(table, round_.player_ids)
+    return not open_offers(table, round_.player_ids)
