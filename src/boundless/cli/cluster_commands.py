@@ -59,8 +59,10 @@ def _run(main: Coroutine[Any, Any, None]) -> None:
     from boundless.server.cluster.processes import ClusterSetupError
 
     logging.basicConfig(level=logging.INFO, format="%(levelname)s %(name)s: %(message)s")
+    import uvloop
+
     try:
-        asyncio.run(main)
+        uvloop.run(main)  # the loop ``boundless serve`` runs on too
     except ClusterSetupError as error:
         typer.echo(f"error: {error}", err=True)
         raise typer.Exit(code=2) from None

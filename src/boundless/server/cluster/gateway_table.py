@@ -42,6 +42,7 @@ from boundless.server.errors import NotFoundError
 from boundless.server.event_codec import encode_event
 from boundless.server.gateway.hub import Hub
 from boundless.server.players.service import PlayerIdentity
+from boundless.server.tables.bets import PendingBet
 from boundless.server.tables.desk import TableDesk
 from boundless.server.tables.private import open_offers
 from boundless.server.tables.recent import RecentRounds
@@ -90,6 +91,8 @@ class GatewayTable(TableDesk):
         self._closed_ms = 0
         self._reporting = False
         """Between a step's opening and its ``step_closed``: decisions are taken."""
+        self._row_written = False
+        """Whether this round's play record row is known to exist (see :meth:`_write_bets`)."""
         self._offers: set[tuple[str, int]] = set()
         """The insurance window's offers to watching players that are still unanswered."""
         self._after_step: asyncio.TimerHandle | None = None
@@ -131,6 +134,15 @@ class GatewayTable(TableDesk):
             task = asyncio.get_running_loop().create_task(gateway.decision_made())
             self._tasks.add(task)
             task.add_done_callback(self._reported)
+
+    def _write_bets(self, batch: list[PendingBet]) -> None:
+        if not self._row_written and self.round is not None:
+            # The round's record row in a transaction of its own, before the first bets: the
+            # gateways' bet batches then never wait for each other's commit to learn who made it.
+            with self.sessions.begin() as session:
+                self.service(session).open_round_row(self.record(with_events=False))
+            self._row_written = True
+        super()._write_bets(batch)
 
     def _reported(self, task: asyncio.Task[None]) -> None:
         self._tasks.discard(task)
@@ -250,6 +262,7 @@ class GatewayTable(TableDesk):
         self.waiting = set()
         self.recorded = False
         self.declined_insurance = set()
+        self._row_written = False
         self._offers = set()
         self._reporting = False
         self.broadcast_state()

@@ -151,15 +151,27 @@ class TableRepository:
             self.session.execute(update(Round).where(Round.id == row.id).values(**ended))
             self._add_players(insert(RoundPlayer), row.id, players)
             return True
+        self.add_slice_players(row.id, status, reason, players, untold)
         before = ("open", "cancelled") if status == "settled" else ("open",)
         if status == "settled":
             ended["reason"] = None
         self.session.execute(
             update(Round).where(Round.id == row.id, Round.status.in_(before)).values(**ended)
         )
-        extra = {"status": status, "reason": reason, "untold": untold or None}
-        self._add_players(insert_new(self.session, RoundPlayer.__table__), row.id, players, extra)  # type: ignore[arg-type]
         return True
+
+    def add_slice_players(
+        self,
+        round_row_id: int,
+        status: str,
+        reason: str | None,
+        players: Sequence[RoundPlayerLine],
+        untold: bool = False,
+    ) -> None:
+        """A shared round's lines for one slice's players, each with its own ending."""
+        extra = {"status": status, "reason": reason, "untold": untold or None}
+        statement = insert_new(self.session, RoundPlayer.__table__)  # type: ignore[arg-type]
+        self._add_players(statement, round_row_id, players, extra)
 
     def _add_players(
         self,

@@ -182,7 +182,7 @@ class TableService:
         outcome = BetBatchOutcome(answers=[None] * len(requests))
         replayed = self.replayed_bets(requests)
         balances = self.wallet_balances([r.player_id for r in requests])
-        candidates: list[tuple[int, BetRequest, int]] = []
+        funded: list[tuple[int, BetRequest, int]] = []
         for index, request in enumerate(requests):
             if index in replayed:
                 outcome.answers[index] = replayed[index]
@@ -193,23 +193,11 @@ class TableService:
                     f"player {request.player_id!r} has no wallet"
                 )
                 continue
-            try:
-                round_.verify_place_bets(*bet_columns([(request, balance)]))
-            except RulesError as error:
-                outcome.answers[index] = error
-                continue
-            candidates.append((index, request, balance))
+            funded.append((index, request, balance))
+        candidates = self._verified(round_, funded, outcome)
         staked = self._stake(table_id, round_no, candidates, outcome)
         if staked:
-            self.records.open_round(
-                table_id=record.table_id,
-                round_no=record.round_no,
-                title=record.title,
-                rules_version=record.rules_version,
-                shoe_number=record.shoe_number,
-                round_in_shoe=record.round_in_shoe,
-                shoe_commitment=record.shoe_commitment,
-            )
+            self.open_round_row(record)
         answers = []
         for index, request, balance in staked:
             answer = {
@@ -224,6 +212,18 @@ class TableService:
         self.records.add_bets(table_id, round_no, answers)
         return outcome
 
+    def open_round_row(self, record: RoundRecord) -> None:
+        """The round's play record row (open until it ends), unless it is there already."""
+        self.records.open_round(
+            table_id=record.table_id,
+            round_no=record.round_no,
+            title=record.title,
+            rules_version=record.rules_version,
+            shoe_number=record.shoe_number,
+            round_in_shoe=record.round_in_shoe,
+            shoe_commitment=record.shoe_commitment,
+        )
+
     def replayed_bets(self, requests: Sequence[BetRequest]) -> dict[int, Any]:
         """Answers for retries of bets already taken (by index of ``requests``): the stored
         answer, or the refusal of a different bet under the same ``bet_id``."""
@@ -237,6 +237,29 @@ class TableService:
                 except IdempotencyConflictError as error:
                     found[index] = error
         return found
+
+    @staticmethod
+    def _verified(
+        round_: PlayerRound,
+        funded: list[tuple[int, BetRequest, int]],
+        outcome: BetBatchOutcome,
+    ) -> list[tuple[int, BetRequest, int]]:
+        """The bets the round's rules accept: the whole batch in one check (the batch holds one
+        bet per player), else bet by bet, refusing only the ones that break a rule."""
+        try:
+            round_.verify_place_bets(*bet_columns([(r, balance) for _, r, balance in funded]))
+            return funded
+        except RulesError:
+            pass
+        accepted = []
+        for index, request, balance in funded:
+            try:
+                round_.verify_place_bets(*bet_columns([(request, balance)]))
+            except RulesError as error:
+                outcome.answers[index] = error
+                continue
+            accepted.append((index, request, balance))
+        return accepted
 
     def _stake(
         self,
@@ -290,21 +313,34 @@ class TableService:
         """Pay the round in one ledger transaction and write its play record; balances after.
 
         ``credited`` is what each player was already paid during the round (early credits);
-        ``results`` holds the recorded players' positions (the balances after are theirs)."""
-        if any(line.staked for line in lines):
-            self.ledger.settle_round(
-                record.table_id,
-                record.round_no,
-                [
-                    PlayerSettlement(
-                        line.player_id, line.staked, line.paid - credited.get(line.player_id, 0)
-                    )
-                    for line in lines
-                ],
-            )
+        ``results`` holds the recorded players' positions (the balances after are theirs).
+
+        A slice of a shared round writes its players' lines before it settles in the ledger:
+        settling locks the round until the commit, and the other slices' settlements wait for
+        it, so that lock is held for the settlement and the round row's ending alone."""
         recorded = [line for line in lines if line.player_id in results]
-        after = self.wallet_balances([line.player_id for line in recorded])
-        self._write_record(record, "settled", None, recorded, balance_before, after, results)
+        owed = [
+            PlayerSettlement(
+                line.player_id, line.staked, line.paid - credited.get(line.player_id, 0)
+            )
+            for line in lines
+        ]
+        if self.slice_owner is None:
+            if any(line.staked for line in lines):
+                self.ledger.settle_round(record.table_id, record.round_no, owed)
+            after = self.wallet_balances([line.player_id for line in recorded])
+            self._write_record(record, "settled", None, recorded, balance_before, after, results)
+            return after
+        now = self.wallet_balances([line.player_id for line in recorded])
+        paying = {settlement.player_id: settlement.paid for settlement in owed}
+        after = {player: now.get(player, 0) + paying.get(player, 0) for player in now}
+        row = self.records.round_row(record.table_id, record.round_no)
+        assert row is not None, "the round's row is written with its first bet"
+        lines_of = self._record_lines(recorded, balance_before, after, results)
+        self.records.add_slice_players(row.id, "settled", None, lines_of)
+        if any(line.staked for line in lines):
+            self.ledger.settle_slice(record.table_id, record.round_no, owed)
+        self._write_record(record, "settled", None, [], balance_before, after, results)
         return after
 
     def cancel(
@@ -412,19 +448,28 @@ class TableService:
             status=status,
             reason=reason,
             events=record.events,
-            players=[
-                RoundPlayerLine(
-                    line.player_id,
-                    line.staked,
-                    line.paid,
-                    balance_before.get(line.player_id),
-                    balance_after.get(line.player_id),
-                    results.get(line.player_id, []),
-                )
-                for line in lines
-            ],
+            players=self._record_lines(lines, balance_before, balance_after, results),
             shared=self.slice_owner is not None,
         )
+
+    @staticmethod
+    def _record_lines(
+        lines: Sequence[PlayerLine],
+        balance_before: dict[str, int],
+        balance_after: dict[str, int],
+        results: dict[str, Any],
+    ) -> list[RoundPlayerLine]:
+        return [
+            RoundPlayerLine(
+                line.player_id,
+                line.staked,
+                line.paid,
+                balance_before.get(line.player_id),
+                balance_after.get(line.player_id),
+                results.get(line.player_id, []),
+            )
+            for line in lines
+        ]
 
 
 def wallet_amounts(transaction: PostedTransaction) -> dict[str, int]:
