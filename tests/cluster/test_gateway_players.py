@@ -245,3 +245,57 @@ def test_a_dropped_gateways_players_are_refunded_recorded_and_told_once_elsewher
     with sessions.begin() as session:
         report = check_books(session)
         assert report.ok, report.summary()
+
+
+def test_a_player_who_moves_to_another_gateway_mid_round_is_told_there(
+    sessions: sessionmaker[Session],
+) -> None:
+    """No sticky sessions: a player's socket moves from gateway a to gateway b mid-round. Their
+    position stays on a, which autoplays it from then on and settles it; b sends the player
+    ``settled`` when the round closes (once: a later hello tells them nothing)."""
+    table_id = f"move-{next(names)}"
+    style = Style(1000, POLICIES[0], insures=False, resends=False)
+    a = gateway_players(sessions, table_id, "a")
+    b = gateway_players(sessions, table_id, "b")
+    name = f"cy{next(names)}"
+    player_id, token = sign_up(sessions, name)
+    mover = PlayerClient(name, token, style, a.handler)
+    a.clients.append(mover)
+    b.bots.append((f"bot{next(names)}", 100))
+    moved: list[PlayerClient] = []
+
+    async def body() -> None:
+        bus = MemoryBus()
+
+        async def move_at_the_deal() -> None:
+            async for stored in bus.events(table_id, from_seq=1):
+                if stored.event.body.get("type") == "CardsDealt" and not moved:
+                    a.handler.forget(mover)  # the socket to a closes...
+                    again = PlayerClient(name, token, style, b.handler)
+                    await again.sit(table_id)  # ...and the balancer sends the next one to b
+                    moved.append(again)
+                if stored.event.kind in (Public.ROUND_CLOSED, Public.ROUND_CANCELLED):
+                    return
+
+        await asyncio.gather(
+            play_cluster(bus, [a, b], table_id=table_id, seed=7, timers=TIMERS,
+                         coordinator_ledger=ClusterLedger(sessions, "c1")),
+            move_at_the_deal(),
+        )  # fmt: skip
+
+    run(body(), timeout=60)
+    (again,) = moved
+    (told,) = again.settled
+    assert "cancelled" not in told and told["round_id"] == f"{table_id}:1", told.get("cancelled")
+    assert told["balance"] == wallets(sessions, [player_id])[player_id] == GRANT + told["net"]
+    assert not mover.settled  # nothing reached the closed socket
+    positions = told["results"]
+    decisions = [d["by"] for p in positions for h in p["hands"] for d in h["decisions"]]
+    assert "player" not in decisions  # from the move on, autoplayed on gateway a
+
+    async def hello_again() -> PlayerClient:
+        later = PlayerClient(name, token, style, b.handler)
+        await later.sit(table_id)
+        return later
+
+    assert not run(hello_again()).settled

@@ -42,6 +42,7 @@ from boundless.server.errors import NotFoundError
 from boundless.server.event_codec import encode_event
 from boundless.server.gateway.hub import Hub
 from boundless.server.players.service import PlayerIdentity
+from boundless.server.storage.models import Round, RoundPlayer
 from boundless.server.tables.bets import PendingBet
 from boundless.server.tables.desk import TableDesk
 from boundless.server.tables.private import open_offers
@@ -207,7 +208,7 @@ class GatewayTable(TableDesk):
                         line.staked,
                         line.paid,
                         balances.get(line.player_id),
-                        cancelled=line.reason or row.reason or "",
+                        cancelled=_cancelled(row, line),
                     ),
                 )
                 for row, line in claimed
@@ -248,10 +249,17 @@ class GatewayTable(TableDesk):
             and not round_.position_count()
         ):
             self.end_settled(round_)  # a round followed without positions here: shown to its end
-        if kind is Public.ROUND_CLOSED and body.get("dropped"):
-            connected = list(self.hub.by_player)
-            if connected:
-                self.tell_untold(connected, event.table, event.round_number)
+        if kind in (Public.ROUND_CLOSED, Public.ROUND_CANCELLED):
+            self._tell_ended(event.table, event.round_number)
+
+    def _tell_ended(self, table_id: str, round_no: int) -> None:
+        """The round ended: tell the players connected here whose part of it ended elsewhere (on
+        a gateway they left, or one that stopped and whose slice the coordinator refunded)."""
+        with self.sessions.begin() as session:
+            untold = TableRepository(session).untold_players(table_id, round_no)
+        here = [player for player in untold if self.hub.is_connected(player)]
+        if here:
+            self.tell_untold(here, table_id, round_no)
 
     def new_slice(self, round_number: int, opened: ev.RoundOpened) -> PlayerSlice:
         """This gateway's players' part of a new round (the desk's round from now on)."""
@@ -432,6 +440,13 @@ def follower_log(round_: FollowerRound, rules: RuleSet) -> list[dict[str, Any]]:
             body["hole"] = True
         logged.append(body)
     return logged
+
+
+def _cancelled(row: Round, line: RoundPlayer) -> str | None:
+    """The reason a player's part of a round was cancelled; None when it was settled."""
+    if (line.status or row.status) != "cancelled":
+        return None
+    return line.reason or row.reason or "cancelled"
 
 
 def _results_of(text: str) -> object:

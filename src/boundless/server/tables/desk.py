@@ -146,6 +146,13 @@ class TableDesk:
         """Whether a decision step is open and waiting for players (round source)."""
         raise NotImplementedError
 
+    def away(self, players: Iterable[str]) -> list[str]:
+        """Of these players, those a shared round's other processes are to tell how the round
+        ended (no socket of theirs is here); one process has nobody else to tell them."""
+        if self.slice_owner is None:
+            return []
+        return [player for player in players if not self.hub.is_connected(player)]
+
     def recorded_players(self, round_: PlayerRound) -> Sequence[str]:
         """The players whose results are recorded and sent (every player of the round)."""
         return round_.player_ids
@@ -447,7 +454,12 @@ class TableDesk:
         try:
             with self.sessions.begin() as session:
                 after = self.service(session).settle(
-                    self.record(), lines, self.money.balance_before, results, self.money.credited
+                    self.record(),
+                    lines,
+                    self.money.balance_before,
+                    results,
+                    self.money.credited,
+                    self.away(results),
                 )
         except Exception:
             log.exception("settlement of %s round %s failed; voiding", self.table_id, self.round_no)
@@ -484,7 +496,12 @@ class TableDesk:
         results = self.results(round_)
         with self.sessions.begin() as session:
             outcome = self.service(session).cancel(
-                self.record(), reason, list(results), self.money.balance_before, results
+                self.record(),
+                reason,
+                list(results),
+                self.money.balance_before,
+                results,
+                self.away(results),
             )
         self.recorded = True
         if outcome.lines:

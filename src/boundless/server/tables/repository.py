@@ -199,6 +199,22 @@ class TableRepository:
             ],
         )
 
+    def mark_untold(self, table_id: str, round_no: int, player_ids: Sequence[str]) -> None:
+        """These players of the round are still to be told how it ended (none of their sockets
+        was on the process that ended it)."""
+        row = self.round_row(table_id, round_no)
+        if row is None:
+            return
+        for start in range(0, len(player_ids), 500):
+            self.session.execute(
+                update(RoundPlayer)
+                .where(
+                    RoundPlayer.round_id == row.id,
+                    RoundPlayer.player_id.in_(player_ids[start : start + 500]),
+                )
+                .values(untold=True)
+            )
+
     def untold_players(self, table_id: str, round_no: int) -> list[str]:
         """Players of the round still to be told how their part of it ended."""
         return list(

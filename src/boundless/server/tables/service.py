@@ -309,11 +309,13 @@ class TableService:
         balance_before: dict[str, int],
         results: dict[str, Any],
         credited: dict[str, int],
+        away: Sequence[str] = (),
     ) -> dict[str, int]:
         """Pay the round in one ledger transaction and write its play record; balances after.
 
         ``credited`` is what each player was already paid during the round (early credits);
-        ``results`` holds the recorded players' positions (the balances after are theirs).
+        ``results`` holds the recorded players' positions (the balances after are theirs);
+        ``away``: (a shared round) players to be told later, by whichever process they reach.
 
         A slice of a shared round writes its players' lines before it settles in the ledger:
         settling locks the round until the commit, and the other slices' settlements wait for
@@ -338,6 +340,7 @@ class TableService:
         assert row is not None, "the round's row is written with its first bet"
         lines_of = self._record_lines(recorded, balance_before, after, results)
         self.records.add_slice_players(row.id, "settled", None, lines_of)
+        self.records.mark_untold(record.table_id, record.round_no, list(away))
         if any(line.staked for line in lines):
             self.ledger.settle_slice(record.table_id, record.round_no, owed)
         self._write_record(record, "settled", None, [], balance_before, after, results)
@@ -350,9 +353,11 @@ class TableService:
         player_ids: Sequence[str],
         balance_before: dict[str, int],
         results: dict[str, Any],
+        away: Sequence[str] = (),
     ) -> CancelOutcome:
         """Reverse the round in the ledger (exactly once) and record it with the ledger's figures
-        for the whole round, early payments included (so each player's net is zero)."""
+        for the whole round, early payments included (so each player's net is zero). ``away``:
+        as for :meth:`settle`."""
         refunds = self.reverse_in_ledger(record.table_id, record.round_no)
         by_player = round_lines(
             self.ledger, record.table_id, record.round_no, owner=self.slice_owner
@@ -362,6 +367,8 @@ class TableService:
         after = self.wallet_balances(players)
         if lines:
             self._write_record(record, "cancelled", reason, lines, balance_before, after, results)
+            if self.slice_owner is not None:
+                self.records.mark_untold(record.table_id, record.round_no, list(away))
         return CancelOutcome(refunds, lines, after)
 
     def record_reversed(
