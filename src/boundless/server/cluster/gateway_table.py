@@ -52,6 +52,9 @@ from boundless.server.tables.runner import STEP_HEAD_START_SECONDS
 from boundless.server.tables.service import RoundRecord
 
 log = logging.getLogger("boundless.cluster.gateway_table")
+BET_BATCH_MAX = 1000
+"""Bets per transaction: a window's thousands of bets are written in slices, so the gateway's
+loop sends messages and answers the coordinator in between (PostgreSQL is slower than SQLite)."""
 SHUTDOWN_REASON = "the gateway is shutting down; every stake is returned"
 
 
@@ -75,6 +78,7 @@ class GatewayTable(TableDesk):
             hub=hub,
             sessions=sessions,
             bet_batch_seconds=bet_batch_seconds,
+            bet_batch_max=BET_BATCH_MAX,
             slice_owner=slice_owners(gateway)[1],
         )
         self.round: FollowerRound | None = None
@@ -397,7 +401,8 @@ class PlayerSlice:
             self.cancel("a ledger write failed on this gateway; every stake is returned")
 
     def bets_report(self) -> BetsReport:
-        self.desk.bets.flush()  # the bets still in their batch are written before the close
+        while self.desk.bets:  # every bet that came in time is written before the close
+            self.desk.bets.flush()
         return self.follower.bets_report()
 
     def seats(self) -> tuple[int, int]:

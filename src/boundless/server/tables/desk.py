@@ -65,6 +65,8 @@ class DeskSetup(TypedDict):
     owner: NotRequired[str | None]
     """The private table's player; none for a shared table."""
     bet_batch_seconds: NotRequired[float]
+    bet_batch_max: NotRequired[int | None]
+    """At most this many bets in one database transaction (none: every bet of the window)."""
     slice_owner: NotRequired[str | None]
     """None: the desk writes whole rounds (``boundless serve``); a name: it writes its own slice
     of rounds that other processes share (a gateway)."""
@@ -80,7 +82,9 @@ class TableDesk:
         self.sessions = setup["sessions"]
         self.owner = setup.get("owner")
         self.slice_owner = setup.get("slice_owner")
-        self.bets = BetBatcher(setup.get("bet_batch_seconds", 0.01), self._write_bets)
+        self.bets = BetBatcher(
+            setup.get("bet_batch_seconds", 0.01), self._write_bets, setup.get("bet_batch_max")
+        )
         self.money = TableMoney()
         self.waiting: set[int] = set()
         """Positions of the open step whose decision the table waits for."""
@@ -502,6 +506,7 @@ class TableDesk:
                 self.money.balance_before,
                 results,
                 self.away(results),
+                self.money.credited,
             )
         self.recorded = True
         if outcome.lines:

@@ -23,6 +23,8 @@ class RoundPlayerLine:
     balance_before: int | None
     balance_after: int | None
     results: Any
+    untold: bool = False
+    """(A shared round) the player is still to be told how their part ended."""
 
 
 def insert_new(session: Session, table: Table) -> Insert:
@@ -62,7 +64,7 @@ class TableRepository:
         if not answers:
             return
         now = utc_now()
-        self.session.execute(
+        self._insert_rows(
             insert(Bet),
             [
                 {
@@ -76,6 +78,15 @@ class TableRepository:
                 for player_id, bet_id, answer in answers
             ],
         )
+
+    def _insert_rows(self, statement: Insert, rows: list[dict[str, Any]]) -> None:
+        """Rows in batched multi-row INSERTs: asking for the new ids makes SQLAlchemy send a
+        thousand rows per statement (its "insertmany values" mode) where a plain executemany
+        costs a round trip per row on PostgreSQL: seconds for a large table's ten thousand
+        bets. The ids themselves are not needed."""
+        if rows:
+            table = statement.table
+            self.session.execute(statement.returning(table.c.id), rows)
 
     # -- rounds --
     def last_round_no(self, table_id: str) -> int:
@@ -169,9 +180,9 @@ class TableRepository:
         untold: bool = False,
     ) -> None:
         """A shared round's lines for one slice's players, each with its own ending."""
-        extra = {"status": status, "reason": reason, "untold": untold or None}
+        extra = {"status": status, "reason": reason}
         statement = insert_new(self.session, RoundPlayer.__table__)  # type: ignore[arg-type]
-        self._add_players(statement, round_row_id, players, extra)
+        self._add_players(statement, round_row_id, players, extra, untold)
 
     def _add_players(
         self,
@@ -179,10 +190,9 @@ class TableRepository:
         round_row_id: int,
         players: Sequence[RoundPlayerLine],
         extra: dict[str, Any] | None = None,
+        untold: bool = False,
     ) -> None:
-        if not players:
-            return
-        self.session.execute(
+        self._insert_rows(
             statement,
             [
                 {
@@ -194,26 +204,11 @@ class TableRepository:
                     "balance_after": line.balance_after,
                     "results_json": orjson.dumps(line.results).decode(),
                     **(extra or {}),
+                    **({} if extra is None else {"untold": (untold or line.untold) or None}),
                 }
                 for line in players
             ],
         )
-
-    def mark_untold(self, table_id: str, round_no: int, player_ids: Sequence[str]) -> None:
-        """These players of the round are still to be told how it ended (none of their sockets
-        was on the process that ended it)."""
-        row = self.round_row(table_id, round_no)
-        if row is None:
-            return
-        for start in range(0, len(player_ids), 500):
-            self.session.execute(
-                update(RoundPlayer)
-                .where(
-                    RoundPlayer.round_id == row.id,
-                    RoundPlayer.player_id.in_(player_ids[start : start + 500]),
-                )
-                .values(untold=True)
-            )
 
     def untold_players(self, table_id: str, round_no: int) -> list[str]:
         """Players of the round still to be told how their part of it ended."""

@@ -22,12 +22,15 @@ from sqlalchemy.orm import Session
 from boundless.core.errors import RulesError
 from boundless.core.round.players import PlayerRound
 from boundless.ledger import (
+    ROUND_SCOPE,
     Category,
     IdempotencyConflictError,
     InsufficientFundsError,
     LedgerService,
     PlayerSettlement,
     PostedTransaction,
+    round_key,
+    slice_key,
 )
 from boundless.ledger.accounts import DEFAULT_OWNER
 from boundless.ledger.errors import RoundClosedError
@@ -338,9 +341,8 @@ class TableService:
         after = {player: now.get(player, 0) + paying.get(player, 0) for player in now}
         row = self.records.round_row(record.table_id, record.round_no)
         assert row is not None, "the round's row is written with its first bet"
-        lines_of = self._record_lines(recorded, balance_before, after, results)
+        lines_of = self._record_lines(recorded, balance_before, after, results, away)
         self.records.add_slice_players(row.id, "settled", None, lines_of)
-        self.records.mark_untold(record.table_id, record.round_no, list(away))
         if any(line.staked for line in lines):
             self.ledger.settle_slice(record.table_id, record.round_no, owed)
         self._write_record(record, "settled", None, [], balance_before, after, results)
@@ -354,22 +356,47 @@ class TableService:
         balance_before: dict[str, int],
         results: dict[str, Any],
         away: Sequence[str] = (),
+        credited: dict[str, int] | None = None,
     ) -> CancelOutcome:
         """Reverse the round in the ledger (exactly once) and record it with the ledger's figures
         for the whole round, early payments included (so each player's net is zero). ``away``:
-        as for :meth:`settle`."""
+        as for :meth:`settle`; ``credited``: (a slice) what the round paid its players early."""
         refunds = self.reverse_in_ledger(record.table_id, record.round_no)
-        by_player = round_lines(
-            self.ledger, record.table_id, record.round_no, owner=self.slice_owner
-        )
+        if self.slice_owner is None:
+            by_player = round_lines(self.ledger, record.table_id, record.round_no)
+        else:
+            by_player = self._reversed_lines(record, player_ids, credited or {})
         players = sorted(set(player_ids) | set(by_player))
         lines = [by_player.get(player, PlayerLine(player, 0, 0)) for player in players]
         after = self.wallet_balances(players)
         if lines:
-            self._write_record(record, "cancelled", reason, lines, balance_before, after, results)
-            if self.slice_owner is not None:
-                self.records.mark_untold(record.table_id, record.round_no, list(away))
+            self._write_record(
+                record, "cancelled", reason, lines, balance_before, after, results, away
+            )
         return CancelOutcome(refunds, lines, after)
+
+    def _reversed_lines(
+        self, record: RoundRecord, player_ids: Sequence[str], credited: dict[str, int]
+    ) -> dict[str, PlayerLine]:
+        """A reversed slice's figures from its reversal alone (not the whole round's
+        transactions, thousands in a large round): each player got back what they staked less
+        what the round had paid them early, so both their staked and their paid are that
+        refund plus the early payments."""
+        table_id, round_no = record.table_id, record.round_no
+        owner = self.ledger.owner
+        reversal = self.ledger.transaction(slice_key(table_id, round_no, owner, "cancel"))
+        ours: set[str] | None = None
+        if reversal is None:  # a new coordinator cancelled the whole round
+            reversal = self.ledger.transaction(round_key(table_id, round_no, ROUND_SCOPE, "cancel"))
+            ours = set(player_ids)
+        if reversal is None:
+            return {}
+        lines = {}
+        for player, refund in wallet_amounts(reversal).items():
+            if ours is None or player in ours:
+                total = refund + credited.get(player, 0)
+                lines[player] = PlayerLine(player, total, total)
+        return lines
 
     def record_reversed(
         self, table_id: str, round_no: int, reason: str, *, untold: bool = False
@@ -448,6 +475,7 @@ class TableService:
         balance_before: dict[str, int],
         balance_after: dict[str, int],
         results: dict[str, Any],
+        away: Sequence[str] = (),
     ) -> None:
         self.records.end_round(
             record.table_id,
@@ -455,7 +483,7 @@ class TableService:
             status=status,
             reason=reason,
             events=record.events,
-            players=self._record_lines(lines, balance_before, balance_after, results),
+            players=self._record_lines(lines, balance_before, balance_after, results, away),
             shared=self.slice_owner is not None,
         )
 
@@ -465,7 +493,9 @@ class TableService:
         balance_before: dict[str, int],
         balance_after: dict[str, int],
         results: dict[str, Any],
+        away: Sequence[str] = (),
     ) -> list[RoundPlayerLine]:
+        untold = set(away)
         return [
             RoundPlayerLine(
                 line.player_id,
@@ -474,6 +504,7 @@ class TableService:
                 balance_before.get(line.player_id),
                 balance_after.get(line.player_id),
                 results.get(line.player_id, []),
+                line.player_id in untold,
             )
             for line in lines
         ]
