@@ -167,12 +167,14 @@ def test_a_dropped_gateways_players_are_refunded_recorded_and_told_once_elsewher
     sessions: sessionmaker[Session],
 ) -> None:
     """Gateway b stops answering mid-step: the coordinator drops it and refunds its players'
-    slice; its players, connected to gateway a when the round closes, get ``settled`` with the
-    cancellation once; a's players settle; nobody is told twice on the next hello."""
+    slice; of its players, the one back on gateway a when the round closes gets ``settled`` with
+    the cancellation then, the one who comes back later gets it at their ``hello``; a's players
+    settle; nobody is told twice."""
     table_id = f"drop-{next(names)}"
     style = Style(1000, POLICIES[0], insures=False, resends=False)
     a = gateway_players(sessions, table_id, "a")
     b = gateway_players(sessions, table_id, "b")
+    moved: list[PlayerClient] = []
     tokens: dict[str, tuple[str, str]] = {}
     for gateway, count in ((a, 2), (b, 2)):
         for _ in range(count):
@@ -202,7 +204,6 @@ def test_a_dropped_gateways_players_are_refunded_recorded_and_told_once_elsewher
             records=SliceRecords(sessions),
         )
         doomed = asyncio.ensure_future(follow_b.run())
-        moved: list[PlayerClient] = []
 
         async def kill_b_and_move_its_players() -> None:
             async for stored in bus.events(table_id, from_seq=1):
@@ -211,22 +212,30 @@ def test_a_dropped_gateways_players_are_refunded_recorded_and_told_once_elsewher
                     b.table.gateway = None
                     for client in b.clients:
                         b.handler.forget(client)  # its sockets die with it
-                        again = PlayerClient(client.name, client.token, style, a.handler)
-                        await again.sit(table_id)  # reconnected through the balancer: to a
-                        moved.append(again)
+                    first = b.clients[0]  # reconnected through the balancer at once: to a
+                    again = PlayerClient(first.name, first.token, style, a.handler)
+                    await again.sit(table_id)
+                    moved.append(again)
                 if stored.event.kind in (Public.ROUND_CLOSED, Public.ROUND_CANCELLED):
                     return
 
         await asyncio.gather(coordinator.run(rounds=1), follow_a.run(rounds=1),
                              kill_b_and_move_its_players())  # fmt: skip
-        b.clients[:] = moved
         return [stored.event.kind for stored in await log_of(bus, table_id)]
 
     kinds = run(body(), timeout=60)
     assert kinds.count(Public.GATEWAY_DROPPED) == 1
+
+    async def hello_again(client: PlayerClient) -> PlayerClient:
+        again = PlayerClient(client.name, client.token, style, a.handler)
+        await again.sit(table_id)
+        await asyncio.sleep(0.1)  # what the gateway would tell at hello has gone out
+        return again
+
+    later = run(hello_again(b.clients[1]))  # back after the round closed: told at hello
     players = {name: player_id for name, (player_id, _) in tokens.items()}
     ended = wallets(sessions, list(players.values()))
-    for client in b.clients:
+    for client in (*moved, later):
         (told,) = client.settled
         assert told["cancelled"] and told["net"] == 0 and told["staked"] == told["paid"] == 1000
         assert told["balance"] == ended[players[client.name]] == GRANT
@@ -234,12 +243,6 @@ def test_a_dropped_gateways_players_are_refunded_recorded_and_told_once_elsewher
         (settled,) = client.settled
         assert "cancelled" not in settled
         assert settled["balance"] == ended[players[client.name]] == GRANT + settled["net"]
-
-    async def hello_again(client: PlayerClient) -> PlayerClient:
-        again = PlayerClient(client.name, client.token, style, a.handler)
-        await again.sit(table_id)
-        return again
-
     for client in b.clients:
         assert not run(hello_again(client)).settled  # told once, not on every hello
     with sessions.begin() as session:
@@ -296,6 +299,7 @@ def test_a_player_who_moves_to_another_gateway_mid_round_is_told_there(
     async def hello_again() -> PlayerClient:
         later = PlayerClient(name, token, style, b.handler)
         await later.sit(table_id)
+        await asyncio.sleep(0.1)  # what the gateway would tell at hello has gone out
         return later
 
     assert not run(hello_again()).settled

@@ -103,6 +103,7 @@ class GatewayTable(TableDesk):
         self._after_step: asyncio.TimerHandle | None = None
         self._changed = np.zeros(0, dtype=np.int64)
         self._tasks: set[asyncio.Task[None]] = set()
+        self._greeting: set[str] = set()
         hub.on_presence(self._presence)
 
     # ---- the round source ------------------------------------------------------------------
@@ -187,7 +188,17 @@ class GatewayTable(TableDesk):
         return self
 
     def greet(self, player_id: str) -> None:
-        self.tell_untold([player_id])
+        """Tell the player what ended while they were away: with the other greetings of this
+        moment, in one query (thousands of players connect at once after a gateway restart)."""
+        if not self._greeting:
+            asyncio.get_running_loop().call_soon(self._greet_all)
+        self._greeting.add(player_id)
+
+    def _greet_all(self) -> None:
+        greeting, self._greeting = self._greeting, set()
+        connected = [player for player in greeting if self.hub.is_connected(player)]
+        if connected:
+            self.tell_untold(connected)
 
     def lobby(self, viewer: str | None = None) -> list[dict[str, object]]:
         return [{**self.lobby_row(), "recent": self.recent.rows()}]
