@@ -248,7 +248,9 @@ class Coordinator:
             ReportKind.BETS_CLOSED,
             0,
             expected=self._known or None,
-            seconds=timers.report_seconds,
+            # A known gateway writes the window's last bets before it reports: under load that
+            # can take as long as the window, and a late report cancels all its players' bets.
+            seconds=timers.report_seconds + (timers.betting_seconds if self._known else 0.0),
         )
         self._known = set(bets)
         reports = {gateway: bets_report_of(body) for gateway, body in bets.items()}
