@@ -2,17 +2,22 @@
 
     python benchmarks/live_load.py                          # 1,000, 5,000 and 10,000 players
     python benchmarks/live_load.py --players 10000 --json   # one JSON line
+    python benchmarks/live_load.py --players 20000 --gateways 2   # a cluster (NATS, PostgreSQL)
 
-The server runs as ``boundless serve`` in its own process (SQLite in a temporary folder); the
-clients run in ``--processes`` other processes, each an asyncio loop with a minimal WebSocket
-client (RFC 6455 framing by hand, so the clients cost little CPU). Players are created directly
-in the database before the server starts (sign-up is not what this measures).
+The server runs as ``boundless serve`` in its own process (SQLite in a temporary folder), or with
+``--gateways K`` as a cluster: ``boundless coordinator`` and K ``boundless gateway`` processes on
+the machine's NATS (a namespace of the run's own) and PostgreSQL (a scratch database), the
+players spread evenly over the gateways. The clients run in ``--processes`` other processes,
+each an asyncio loop with a minimal WebSocket client (RFC 6455 framing by hand, so the clients
+cost little CPU). Players are created directly in the database before the server starts
+(sign-up is not what this measures).
 
 Measured: the step broadcast latency (the ``step`` message's ``closed_ms``, the server's clock when
-the step closed, to the moment a client parsed it), messages per second through the server,
-the server process's CPU and peak memory, and whether every round settled exactly once in the
-ledger (one ``settle`` transaction per round, each player one ``settled`` message per round,
-``check_books`` clean).
+the step closed (a cluster: the coordinator's), to the moment a client parsed it), messages per
+second through the server, each server process's CPU and peak memory, each HTTP server's event
+loop lag (how long ``/healthz`` takes to answer, polled every 0.2 s), and whether every round
+settled exactly once in the ledger (one ``settle`` transaction per round and slice, each player
+one ``settled`` message per round, ``check_books`` clean).
 """
 
 from __future__ import annotations
@@ -32,7 +37,9 @@ import struct
 import subprocess
 import sys
 import tempfile
+import threading
 import time
+import uuid
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -56,7 +63,13 @@ from boundless.server.players.service import hash_token
 from boundless.server.storage.database import migrated_engine
 from boundless.server.storage.models import Player, utc_now
 
+sys.path.insert(0, str(Path(__file__).parent))
+from cluster_round import drop_namespace, scratch_database
+
 TABLE = "boundless-1"
+DEFAULT_POSTGRES_URL = "postgresql+psycopg://postgres@127.0.0.1:5432/test"
+DEFAULT_NATS_URL = "nats://127.0.0.1:4222"
+LAG_PROBE_SECONDS = 0.2
 GRANT = 1_000_000
 BET = 1_000
 CONNECT_CONCURRENCY = 200
@@ -295,15 +308,17 @@ class LoadClient(asyncio.Protocol):
 go = asyncio.Event()
 
 
-async def run_clients(
-    port: int, players: Sequence[tuple[str, str]], rounds: int, pipe: Any, timeout: float
-) -> None:
+Seat = tuple[str, str, int]
+"""A player, their token and the port of the server they play through."""
+
+
+async def run_clients(players: Sequence[Seat], rounds: int, pipe: Any, timeout: float) -> None:
     loop = asyncio.get_running_loop()
     stats = Stats()
     clients: list[LoadClient] = []
     limit = asyncio.Semaphore(CONNECT_CONCURRENCY)
 
-    async def connect(player_id: str, token: str) -> None:
+    async def connect(player_id: str, token: str, port: int) -> None:
         async with limit:
             for attempt in range(5):
                 try:
@@ -322,7 +337,7 @@ async def run_clients(
             client.send({"type": "join", "table_id": TABLE})
             clients.append(client)
 
-    await asyncio.gather(*(connect(p, t) for p, t in players))
+    await asyncio.gather(*(connect(p, t, port) for p, t, port in players))
     pipe.send(("connected", len(clients)))
     await loop.run_in_executor(None, pipe.recv)  # the coordinator says go
     go.set()
@@ -354,45 +369,108 @@ async def run_clients(
     )
 
 
-def client_process(
-    port: int, players: Sequence[tuple[str, str]], rounds: int, pipe: Any, timeout: float
-) -> None:
+def client_process(players: Sequence[Seat], rounds: int, pipe: Any, timeout: float) -> None:
     raise_fd_limit()
     import uvloop
 
-    uvloop.run(run_clients(port, players, rounds, pipe, timeout))
+    uvloop.run(run_clients(players, rounds, pipe, timeout))
 
 
 # ---- the run -------------------------------------------------------------------------------
-def start_server(
-    data_dir: Path, port: int, players: int, decision: float
-) -> subprocess.Popen[bytes]:
-    betting = max(3.0, players / 1500)
+@dataclass
+class Served:
+    """A server process: ``boundless serve``, a coordinator or a gateway (``port``: its HTTP)."""
+
+    label: str
+    process: subprocess.Popen[bytes]
+    port: int | None
+    lag_ms: list[float] = field(default_factory=list)
+
+
+def betting_seconds(players: int) -> float:
+    return max(3.0, players / 1500)
+
+
+def wait_serving(served: Served, path: str, seconds: float) -> None:
+    deadline = time.time() + seconds
+    while time.time() < deadline:
+        if served.process.poll() is not None:
+            raise RuntimeError(f"{served.label} exited with {served.process.returncode}")
+        try:
+            url = f"http://127.0.0.1:{served.port}{path}"
+            if httpx.get(url, timeout=1).status_code == 200:
+                return
+        except httpx.HTTPError:
+            time.sleep(0.2)
+    raise RuntimeError(f"{served.label} did not start")
+
+
+def start_server(data_dir: Path, port: int, players: int, decision: float) -> list[Served]:
     command = [sys.executable, "-m", "boundless.cli.main", "serve", "--port", str(port)]
     command += ["--data-dir", str(data_dir), "--admin-token", "load", "--log-level", "warning"]
-    command += ["--betting-seconds", f"{betting:.1f}", "--decision-seconds", str(decision)]
+    command += ["--betting-seconds", f"{betting_seconds(players):.1f}"]
+    command += ["--decision-seconds", str(decision)]
     command += ["--insurance-seconds", "2", "--round-gap-seconds", "1"]
     env = {k: v for k, v in os.environ.items() if k != "BOUNDLESS_DATABASE_URL"}
     log = (data_dir / "serve.log").open("wb")
     process = subprocess.Popen(command, stdout=log, stderr=subprocess.STDOUT, env=env)
-    deadline = time.time() + 60
-    while time.time() < deadline:
-        try:
-            if httpx.get(f"http://127.0.0.1:{port}/healthz", timeout=1).status_code == 200:
-                return process
-        except httpx.HTTPError:
-            time.sleep(0.2)
-    raise RuntimeError("the server did not start")
+    served = Served("serve", process, port)
+    wait_serving(served, "/healthz", 60)
+    return [served]
+
+
+def start_cluster(
+    data_dir: Path, players: int, decision: float, gateways: int, urls: tuple[str, str, str]
+) -> list[Served]:
+    """A coordinator and ``gateways`` gateways on the database, NATS and namespace ``urls``."""
+    database_url, nats_url, namespace = urls
+    command = [sys.executable, "-m", "boundless.cli.main"]
+    common = ["--database-url", database_url, "--nats-url", nats_url, "--namespace", namespace]
+    timers = ["--betting-seconds", f"{betting_seconds(players):.1f}"]
+    timers += ["--decision-seconds", str(decision), "--insurance-seconds", "2"]
+    timers += ["--round-gap-seconds", "1"]
+    served: list[Served] = []
+    for index in range(gateways):
+        port = free_port()
+        log = (data_dir / f"gateway{index + 1}.log").open("wb")
+        process = subprocess.Popen(
+            [*command, "gateway", *common, "--port", str(port)], stdout=log, stderr=log
+        )
+        served.append(Served(f"gateway {index + 1}", process, port))
+    for gateway in served:
+        wait_serving(gateway, "/api/cluster", 120)
+    log = (data_dir / "coordinator.log").open("wb")
+    process = subprocess.Popen([*command, "coordinator", *common, *timers], stdout=log, stderr=log)
+    return [Served("coordinator", process, None), *served]
+
+
+def probe_lag(servers: list[Served], stop: threading.Event) -> None:
+    """Each HTTP server's answer time to ``/healthz``: the time its event loop takes to get to a
+    new request (what every socket's next message waits for too)."""
+    with httpx.Client(timeout=30) as http:
+        while not stop.wait(LAG_PROBE_SECONDS):
+            for served in servers:
+                if served.port is None:
+                    continue
+                began = time.perf_counter()
+                with contextlib.suppress(httpx.HTTPError):
+                    http.get(f"http://127.0.0.1:{served.port}/healthz")
+                served.lag_ms.append((time.perf_counter() - began) * 1000)
 
 
 def settled_once(
-    database_url: str, players: int, per_client_settled: dict[str, int]
+    database_url: str, players: int, per_client_settled: dict[str, int], slices: int
 ) -> dict[str, Any]:
+    """Every round with bets closed, with one ``settle`` per slice (``slices``: one for
+    ``serve``, one per gateway for a cluster), every player told once per round, books clean.
+    A cluster's coordinator also opens rounds nobody bet in (no slice): those are left out."""
     engine = make_engine(database_url)
     with make_session_factory(engine).begin() as session:
         ledger = LedgerService(session)
-        closed = ledger.rounds("closed", TABLE)
-        open_rounds = ledger.rounds("open", TABLE)
+        closed = [i for i in ledger.rounds("closed", TABLE) if ledger.slices_of(TABLE, i.round_no)]
+        open_rounds = [
+            i for i in ledger.rounds("open", TABLE) if ledger.slices_of(TABLE, i.round_no)
+        ]
         settle_counts = []
         for info in closed:
             kinds = [t.kind for t in ledger.round_transactions(TABLE, info.round_no)]
@@ -405,7 +483,7 @@ def settled_once(
         rounds > 0
         and books.ok
         and not open_rounds
-        and all(count == 1 for count in settle_counts)
+        and all(count == slices for count in settle_counts)
         and len(per_client_settled) == rounds
         and messages_ok
     )
@@ -418,84 +496,150 @@ def settled_once(
     }
 
 
-def run(players: int, rounds: int, processes: int, decision: float) -> dict[str, Any]:
+def percentiles(values: list[float]) -> dict[str, float | None]:
+    if not values:
+        return {"p50": None, "p99": None, "max": None}
+    array = np.array(values, dtype=float)
+    return {
+        "p50": round(float(np.percentile(array, 50)), 1),
+        "p99": round(float(np.percentile(array, 99)), 1),
+        "max": round(float(array.max()), 1),
+    }
+
+
+def run(
+    players: int,
+    rounds: int,
+    processes: int,
+    decision: float,
+    gateways: int = 0,
+    urls: tuple[str, str] = (DEFAULT_POSTGRES_URL, DEFAULT_NATS_URL),
+) -> dict[str, Any]:
     raise_fd_limit()
     workdir = Path(tempfile.mkdtemp(prefix="boundless-load-"))
-    database_url = f"sqlite:///{workdir / 'boundless.sqlite'}"
-    seeded = seed_players(database_url, players)
-    port = free_port()
-    server = start_server(workdir, port, players, decision)
-    server_process = psutil.Process(server.pid)
+    scratch: tuple[str, str] | None = None
+    namespace = f"load{uuid.uuid4().hex[:8]}"
+    if gateways:
+        database_url, name, dsn = scratch_database(urls[0])
+        scratch = (name, dsn)
+    else:
+        database_url = f"sqlite:///{workdir / 'boundless.sqlite'}"
+    try:
+        seeded = seed_players(database_url, players)
+        if gateways:
+            servers = start_cluster(
+                workdir, players, decision, gateways, (database_url, urls[1], namespace)
+            )
+            ports = [served.port for served in servers if served.port is not None]
+        else:
+            servers = start_server(workdir, free_port(), players, decision)
+            ports = [servers[0].port or 0]
+        seats = [(p, t, ports[index % len(ports)]) for index, (p, t) in enumerate(seeded)]
+        result = drive(servers, seats, players, rounds, processes, decision)
+        check = settled_once(database_url, players, result.pop("settled"), max(1, gateways))
+    finally:
+        if scratch is not None:
+            import psycopg
+
+            with psycopg.connect(scratch[1], autocommit=True) as connection:
+                connection.execute(f'DROP DATABASE IF EXISTS "{scratch[0]}" WITH (FORCE)')
+            asyncio.run(drop_namespace(urls[1], namespace))
+    return {
+        "players": players,
+        "gateways": gateways,
+        **result,
+        "rounds": check["rounds"],
+        "settled_once": check["settled_once"],
+        "settle_transactions": check["settle_transactions"],
+        "settled_messages": check["settled_messages"],
+        "workdir": str(workdir),
+    }
+
+
+def drive(
+    servers: list[Served],
+    seats: list[Seat],
+    players: int,
+    rounds: int,
+    processes: int,
+    decision: float,
+) -> dict[str, Any]:
+    """Connect every client, say go, measure until every client has played ``rounds``."""
+    handles = {served.label: psutil.Process(served.process.pid) for served in servers}
     context = multiprocessing.get_context("spawn")
     pipes = []
     workers = []
-    share = [seeded[index::processes] for index in range(processes)]
-    timeout = 60.0 + rounds * (40 + decision * 8)
+    share = [seats[index::processes] for index in range(processes)]
+    timeout = 60.0 + rounds * (40 + decision * 8 + betting_seconds(players))
     for part in share:
         ours, theirs = context.Pipe()
-        worker = context.Process(target=client_process, args=(port, part, rounds, theirs, timeout))
+        worker = context.Process(target=client_process, args=(part, rounds, theirs, timeout))
         worker.start()
         pipes.append(ours)
         workers.append(worker)
     connected = sum(pipe.recv()[1] for pipe in pipes)
-    cpu_before = server_process.cpu_times()
+    cpu_before = {label: handle.cpu_times() for label, handle in handles.items()}
+    stop = threading.Event()
+    prober = threading.Thread(target=probe_lag, args=(servers, stop), daemon=True)
+    prober.start()
     started = time.time()
     for pipe in pipes:
         pipe.send("go")
-    peak_rss = 0
+    peak_rss = dict.fromkeys(handles, 0)
     results: list[dict[str, Any]] = []
     waiting = list(pipes)
     while waiting:
-        peak_rss = max(peak_rss, server_process.memory_info().rss)
+        for label, handle in handles.items():
+            peak_rss[label] = max(peak_rss[label], handle.memory_info().rss)
         for pipe in list(waiting):
             if pipe.poll(0.25):
                 results.append(pipe.recv()[1])
                 waiting.remove(pipe)
     elapsed = time.time() - started
-    cpu_after = server_process.cpu_times()
+    stop.set()
+    cpu_after = {label: handle.cpu_times() for label, handle in handles.items()}
     for worker in workers:
         worker.join(timeout=30)
-    server.send_signal(signal.SIGTERM)
-    server.wait(timeout=60)
-    latencies = np.array([x for result in results for x in result["latencies"]], dtype=float)
-    server_part = np.array([x for result in results for x in result["server_part"]], dtype=float)
+    for served in servers:
+        served.process.send_signal(signal.SIGTERM)
+    for served in servers:
+        served.process.wait(timeout=60)
+    latencies = [x for result in results for x in result["latencies"]]
+    server_part = [x for result in results for x in result["server_part"]]
     settled: dict[str, int] = {}
     for result in results:
         for round_id, count in result["settled"].items():
             settled[round_id] = settled.get(round_id, 0) + count
-    check = settled_once(database_url, players, settled)
     by_step: dict[str, list[float]] = {}
     for result in results:
         for key, values in result["by_step"].items():
             by_step.setdefault(key, []).extend(values)
     received = sum(result["received"] for result in results)
     sent = sum(result["sent"] for result in results)
-    cpu = (cpu_after.user + cpu_after.system) - (cpu_before.user + cpu_before.system)
+    step = percentiles(latencies)
+    processes_seen = {}
+    for label in handles:
+        cpu = sum(cpu_after[label][:2]) - sum(cpu_before[label][:2])
+        processes_seen[label] = {
+            "cpu_s": round(cpu, 1),
+            "cpu_pct": round(100 * cpu / elapsed),
+            "peak_mib": round(peak_rss[label] / 2**20),
+        }
     return {
-        "players": players,
         "connected": connected,
-        "p50_ms": round(float(np.percentile(latencies, 50)), 1) if len(latencies) else None,
-        "p99_ms": round(float(np.percentile(latencies, 99)), 1) if len(latencies) else None,
-        "max_ms": round(float(latencies.max()), 1) if len(latencies) else None,
-        "close_to_send_p50_ms": round(float(np.percentile(server_part, 50)), 1)
-        if len(server_part)
-        else None,
+        "p50_ms": step["p50"],
+        "p99_ms": step["p99"],
+        "max_ms": step["max"],
+        "close_to_send_p50_ms": percentiles(server_part)["p50"],
         "steps_measured": len(latencies),
-        "rounds": check["rounds"],
-        "settled_once": check["settled_once"],
         "messages_per_s": round((received + sent) / elapsed),
-        "server_cpu_s": round(cpu, 1),
-        "server_cpu_pct": round(100 * cpu / elapsed),
-        "server_peak_mib": round(peak_rss / 2**20),
+        "processes": processes_seen,
+        "loop_lag_ms": {s.label: percentiles(s.lag_ms) for s in servers if s.port is not None},
         "seconds": round(elapsed, 1),
         "errors": {k: v for r in results for k, v in r["errors"].items()},
-        "p99_ms_by_step": {
-            key: round(float(np.percentile(values, 99)), 1) for key, values in by_step.items()
-        },
-        "settle_transactions": check["settle_transactions"],
-        "settled_messages": check["settled_messages"],
+        "p99_ms_by_step": {key: percentiles(values)["p99"] for key, values in by_step.items()},
         "clients_finished": sum(result["finished"] for result in results),
-        "workdir": str(workdir),
+        "settled": settled,
     }
 
 
@@ -509,24 +653,22 @@ def main() -> None:
     parser.add_argument("--rounds", type=int, default=2)
     parser.add_argument("--processes", type=int, default=2, help="client processes")
     parser.add_argument("--decision-seconds", type=float, default=10.0)
+    parser.add_argument(
+        "--gateways", type=int, default=0, help="0: boundless serve; K: a cluster of K gateways"
+    )
+    parser.add_argument("--database-url", default=DEFAULT_POSTGRES_URL, help="(cluster) server")
+    parser.add_argument("--nats-url", default=DEFAULT_NATS_URL, help="(cluster)")
     parser.add_argument("--json", action="store_true", help="one JSON line per size")
     args = parser.parse_args()
     sizes = args.players or [1_000, 5_000, 10_000]
+    urls = (args.database_url, args.nats_url)
     for players in sizes:
-        result = run(players, args.rounds, args.processes, args.decision_seconds)
+        result = run(
+            players, args.rounds, args.processes, args.decision_seconds, args.gateways, urls
+        )
         if args.json:
-            print(
-                json.dumps(
-                    {
-                        "players": result["players"],
-                        "p50_ms": result["p50_ms"],
-                        "p99_ms": result["p99_ms"],
-                        "rounds": result["rounds"],
-                        "settled_once": result["settled_once"],
-                    }
-                ),
-                flush=True,
-            )
+            keys = ("players", "gateways", "p50_ms", "p99_ms", "rounds", "settled_once")
+            print(json.dumps({key: result[key] for key in keys}), flush=True)
         else:
             print(json.dumps(result, indent=1), flush=True)
     if not args.json:

@@ -2,7 +2,8 @@
 
 NATS: ``$BOUNDLESS_TEST_NATS_URL`` or ``nats://127.0.0.1:4222``. Each test gets its own
 namespace (streams, subjects, lease bucket) and drops it afterwards. Without NATS, or without
-the ``cluster`` extra, the JetStream cases skip and say why.
+the ``cluster`` extra, the JetStream cases skip and say why. ``services``: NATS and a fresh
+PostgreSQL schema, for the tests that start the cluster's processes.
 """
 
 from __future__ import annotations
@@ -19,6 +20,7 @@ from urllib.parse import urlsplit
 import pytest
 
 from boundless.server.cluster import Bus, MemoryBus
+from tests.postgres import postgres_schema
 
 NATS_URL = os.environ.get("BOUNDLESS_TEST_NATS_URL", "nats://127.0.0.1:4222")
 
@@ -114,3 +116,34 @@ async def take(messages: AsyncIterator[Any], count: int) -> list[Any]:
         if len(out) == count:
             break
     return out
+
+
+@dataclass
+class Services:
+    namespace: str
+    database_url: str
+
+    def options(self) -> list[str]:
+        return ["--database-url", self.database_url, "--nats-url", NATS_URL]
+
+
+@pytest.fixture
+def services() -> Iterator[Services]:
+    """The machine's NATS (a namespace of our own) and PostgreSQL (a schema of our own)."""
+    reason = nats_unavailable()
+    if reason:
+        pytest.skip(reason)
+    namespace = "p" + uuid.uuid4().hex[:10]
+    with postgres_schema(f"cluster_test_{namespace}") as url:
+        yield Services(namespace, url)
+
+    import asyncio
+
+    from boundless.server.cluster.jetstream_bus import JetStreamBus
+
+    async def drop() -> None:
+        bus = await JetStreamBus.connect(NATS_URL, namespace=namespace)
+        await bus.delete_namespace()
+        await bus.close()
+
+    asyncio.run(drop())

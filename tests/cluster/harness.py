@@ -105,11 +105,27 @@ def play_alone(bets: list[Bet], *, seed: int) -> dict[str, tuple[PositionResult,
     single = SharedRound(RULES, chart=CHART, cards=shoe(seed + 1))
     for player, stake in bets:
         single.place_bet(player, 1, stake, {}, free_amount=FREE_COINS)
+    return finish_alone(single)
+
+
+Choices = Callable[[SharedRound], None]
+
+
+def finish_alone(
+    single: SharedRound,
+    insurance: Choices = lambda _: None,
+    decisions: Choices = lambda _: None,
+) -> dict[str, tuple[PositionResult, int]]:
+    """Deal and play the shared round to its end; ``insurance`` and ``decisions`` make the
+    players' choices while each window is open (the rest is autoplayed). Every position's
+    result and payout."""
     single.deal()
     while not single.over:
         if single.phase == INSURANCE:
+            insurance(single)
             single.close_insurance()
         elif single.phase == DECISIONS:
+            decisions(single)
             single.close_step()
         elif single.phase == DEALER:
             single.play_dealer()
@@ -124,13 +140,13 @@ def play_alone(bets: list[Bet], *, seed: int) -> dict[str, tuple[PositionResult,
     }
 
 
-async def log_of(bus: Bus) -> list[StoredEvent]:
+async def log_of(bus: Bus, table: str = TABLE) -> list[StoredEvent]:
     """Every round event of the table so far, in order."""
-    last = await bus.last_event_seq(TABLE)
+    last = await bus.last_event_seq(table)
     out: list[StoredEvent] = []
     if not last:
         return out
-    async for stored in in_sequence(bus.events(TABLE, from_seq=1)):
+    async for stored in in_sequence(bus.events(table, from_seq=1)):
         out.append(stored)
         if stored.seq >= last:
             break

@@ -25,7 +25,6 @@ from tests.math.simulator_helpers import (
     wheel_numbers,
 )
 
-from boundless.core.cards import Card
 from boundless.core.rules import RuleSet
 from boundless.core.strategy_chart import StrategyChart
 from boundless.math.exact import analyse_main_game, derive_basic_strategy

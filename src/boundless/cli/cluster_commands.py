@@ -11,6 +11,7 @@ import subprocess
 import sys
 import time
 from collections.abc import Coroutine
+from pathlib import Path
 from typing import TYPE_CHECKING, Annotated, Any
 
 import typer
@@ -58,8 +59,10 @@ def _run(main: Coroutine[Any, Any, None]) -> None:
     from boundless.server.cluster.processes import ClusterSetupError
 
     logging.basicConfig(level=logging.INFO, format="%(levelname)s %(name)s: %(message)s")
+    import uvloop
+
     try:
-        asyncio.run(main)
+        uvloop.run(main)  # the loop ``boundless serve`` runs on too
     except ClusterSetupError as error:
         typer.echo(f"error: {error}", err=True)
         raise typer.Exit(code=2) from None
@@ -99,12 +102,23 @@ def gateway(
     namespace: NamespaceOption = "boundless",
     bots: Annotated[int, typer.Option(min=0, help="Bot positions on this gateway.")] = 0,
     name: Annotated[str | None, typer.Option(help="Gateway name (default gateway-PORT).")] = None,
+    host: Annotated[str, typer.Option(help="Address to listen on.")] = "127.0.0.1",
+    starting_grant: Annotated[
+        int, typer.Option(min=0, help="Coins (minor units) for each player signing up here.")
+    ] = 100_000,
+    web_dir: Annotated[Path | None, typer.Option(help="Static web client folder.")] = None,
 ) -> None:
-    """Run a gateway: follows the table's rounds with its own positions."""
-    from boundless.server.cluster.processes import run_gateway
+    """Run a gateway: serves players the table (web client, REST, WebSocket) with its bots."""
+    from boundless.server.cluster.processes import GatewaySettings, run_gateway
+    from boundless.server.config import default_web_dir
 
     settings = _settings(database_url, nats_url, table, title, namespace, TimerSettings())
-    _run(run_gateway(settings, port=port, bots=bots, name=name))
+    web = web_dir or default_web_dir()
+    if not web.is_dir():
+        typer.echo(f"error: --web-dir {web}: not a folder", err=True)
+        raise typer.Exit(code=2)
+    serving = GatewaySettings(host=host, starting_grant=starting_grant, web_dir=web)
+    _run(run_gateway(settings, port=port, bots=bots, name=name, serving=serving))
 
 
 def cluster(

@@ -70,7 +70,7 @@ COMMANDS: dict[str, LazyCommand] = {
     ),
     "gateway": LazyCommand(
         "boundless.cli.cluster_commands",
-        "Run a gateway: follows the table's rounds with its own positions.",
+        "Run a gateway: serves players the table (web client, REST, WebSocket) with its bots.",
     ),
     "cluster": LazyCommand(
         "boundless.cli.cluster_commands",

@@ -4,10 +4,10 @@ from __future__ import annotations
 
 import asyncio
 import logging
-from collections.abc import AsyncIterator, Callable
-from contextlib import asynccontextmanager
+from collections.abc import AsyncIterator, Callable, Sequence
+from contextlib import AbstractAsyncContextManager, asynccontextmanager
 
-from fastapi import FastAPI, Request
+from fastapi import APIRouter, FastAPI, Request
 from fastapi.exceptions import RequestValidationError
 from fastapi.responses import HTMLResponse, JSONResponse
 from fastapi.staticfiles import StaticFiles
@@ -111,19 +111,31 @@ def create_app(
             engine.dispose()
             read_engine.dispose()
 
-    app = FastAPI(title="Boundless", version="1", lifespan=lifespan)
+    routers = [players_router, tables_router, private_tables_router, records_router]
+    routers += [admin_router, console_router, metrics_router]
+    front = http_app(config, routers, metrics, lifespan)
+    front.app.state.exact_figures = ExactFigures()
+    return front
+
+
+def http_app(
+    config: ServerConfig,
+    routers: Sequence[APIRouter],
+    metrics: ServerMetrics,
+    lifespan: Callable[[FastAPI], AbstractAsyncContextManager[None]] | None = None,
+    title: str = "Boundless",
+) -> WebSocketFront:
+    """The HTTP side every Boundless server shares: the error shape, the body limit, the
+    routers, ``/healthz``, the web client at ``/`` and ``/ws`` in front (``app.state.handler``
+    answers the sockets). ``boundless serve`` and a cluster gateway differ only in routers and
+    in what their lifespan (or their caller) puts in ``app.state``."""
+    app = FastAPI(title=title, version="1", lifespan=lifespan)
     app.state.metrics = metrics
-    app.state.exact_figures = ExactFigures()
     install_error_handlers(app)
     app.add_middleware(BodyLimit, max_bytes=config.max_body_bytes)
     app.add_middleware(FaultGuard)  # added last: the outermost, it sees every fault
-    app.include_router(players_router)
-    app.include_router(tables_router)
-    app.include_router(private_tables_router)
-    app.include_router(records_router)
-    app.include_router(admin_router)
-    app.include_router(console_router)
-    app.include_router(metrics_router)
+    for router in routers:
+        app.include_router(router)
     document_errors(app)
 
     @app.get("/healthz", include_in_schema=False)

@@ -9,7 +9,7 @@ from typing import Any
 
 import orjson
 
-from boundless.core.round import SharedRound
+from boundless.core.round import RoundState
 from boundless.core.round.results import position_result
 from boundless.core.round.views import position_view
 from boundless.server.clock import now_ms
@@ -150,7 +150,7 @@ def settled(
     return message
 
 
-def player_part(round_: SharedRound, player_id: str) -> dict[str, Any]:
+def player_part(round_: RoundState, player_id: str) -> dict[str, Any]:
     """The core's ``player_view(...)["player"]`` without building the public part again."""
     return ViewCache(round_).player_part(player_id)
 
@@ -165,7 +165,7 @@ class ViewCache:
     legal-action or insurance check compares them with). Build a new cache after any change.
     """
 
-    def __init__(self, round_: SharedRound) -> None:
+    def __init__(self, round_: RoundState) -> None:
         self.round = round_
         self.views: dict[tuple[Any, ...], dict[str, Any]] = {}
         self.wheel_keys = [bet.key for bet in round_.rules.side_bets if bet.wheel is not None]

@@ -15,8 +15,8 @@ from dataclasses import dataclass
 from sqlalchemy.orm import Session, sessionmaker
 
 from boundless.ledger import LedgerService
-from boundless.server.tables.repository import RoundPlayerLine, TableRepository
-from boundless.server.tables.service import round_lines
+from boundless.server.tables.repository import TableRepository
+from boundless.server.tables.service import TableService
 
 log = logging.getLogger("boundless.server.recovery")
 RESTART_REASON = "the server stopped during this round; every stake was returned"
@@ -57,25 +57,6 @@ def recover(sessions: sessionmaker[Session]) -> RecoveryReport:
 
 def _cancel(session: Session, table_id: str, round_no: int) -> None:
     ledger = LedgerService(session)
-    records = TableRepository(session)
     ledger.cancel_slice(table_id, round_no, ledger.owner)
-    lines = round_lines(ledger, table_id, round_no)  # net zero once reversed, early pay included
-    if records.round_row(table_id, round_no) is None:
-        records.open_round(
-            table_id=table_id,
-            round_no=round_no,
-            title=table_id.rsplit("-", 1)[0],
-            rules_version="unknown",
-            shoe_number=None,
-            round_in_shoe=None,
-            shoe_commitment=None,
-        )
-    players = []
-    for line in lines.values():
-        after = ledger.wallet_balance(line.player_id)
-        players.append(
-            RoundPlayerLine(line.player_id, line.staked, line.paid, after - line.net, after, [])
-        )
-    records.end_round(
-        table_id, round_no, status="cancelled", reason=RESTART_REASON, events=None, players=players
-    )
+    # net zero once reversed, early pay included
+    TableService(session).record_reversed(table_id, round_no, RESTART_REASON)

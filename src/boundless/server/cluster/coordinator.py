@@ -7,6 +7,10 @@ dealer so each step's card goes out once, and closes the round when the gateways
 Every event it appends names the log's last sequence, so a coordinator that lost its lease
 cannot write after its successor. A coordinator that takes over
 finds the round its predecessor left in flight and cancels it (exactly once: the append is fenced).
+
+For the gateways' players it stamps each window's deadline on the event that opens it, the close
+time on each ``step_closed``, the shoe's number and notices on ``RoundOpened``, and it records the
+play record of a dropped gateway's players (their part refunded, to be told when they are back).
 """
 
 from __future__ import annotations
@@ -16,13 +20,14 @@ import contextlib
 import logging
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass
-from typing import Protocol, cast
+from typing import Any, Protocol, cast
 
 from boundless.core.round import events as ev
 from boundless.core.round.dealer_table import TableDealer
 from boundless.core.round.follower import BetsReport, StepReport
-from boundless.core.round.phases import INSURANCE
+from boundless.core.round.phases import DECISIONS, INSURANCE
 from boundless.ledger.errors import SlicesStillOpenError
+from boundless.server.clock import now_ms
 from boundless.server.cluster.bus import (
     Bus,
     JsonBody,
@@ -33,7 +38,14 @@ from boundless.server.cluster.bus import (
     StaleWriterError,
     in_sequence,
 )
-from boundless.server.cluster.protocol import INSURANCE_KEY, ROUND_ENDS, Public, step_key
+from boundless.server.cluster.protocol import (
+    DROPPED_REASON,
+    INSURANCE_KEY,
+    ROUND_ENDS,
+    Public,
+    slice_owners,
+    step_key,
+)
 from boundless.server.cluster.reports import ReportBox
 from boundless.server.event_codec import encode_event
 
@@ -64,6 +76,27 @@ class RoundLedger(Protocol):
     async def cancel_round(self, table: str, round_no: int) -> None: ...
 
     async def cancel_slice(self, table: str, round_no: int, owner: str) -> None: ...
+
+
+class DroppedRecords(Protocol):
+    """Writes the play record of a dropped gateway's players (``SliceRecords``)."""
+
+    def record_cancelled(self, table: str, round_no: int, owner: str, reason: str) -> None: ...
+
+
+class ShoeNews(Protocol):
+    """What the coordinator's shoes tell the players (``StoredShoes`` in ``processes``)."""
+
+    def lead(self) -> None:
+        """This coordinator deals the table from now on (retire a predecessor's shoe)."""
+        ...
+
+    @property
+    def shoe_number(self) -> int: ...
+
+    def take_notices(self) -> list[tuple[str, dict[str, Any]]]:
+        """Shoe notices (``shuffle``, ``shoe_finished``) since the last call."""
+        ...
 
 
 class _Writer:
@@ -100,8 +133,11 @@ class Coordinator:
         *,
         gateways: frozenset[str] = frozenset(),
         ledger: RoundLedger | None = None,
+        records: DroppedRecords | None = None,
+        shoes: ShoeNews | None = None,
     ) -> None:
-        self.ledger = ledger
+        self.ledger, self.records, self.shoes = ledger, records, shoes
+        self._recording: set[asyncio.Future[None]] = set()
         self.bus, self.table, self.holder = bus, table, holder
         self._new_dealer = new_dealer
         self.timers = timers
@@ -143,6 +179,8 @@ class Coordinator:
             renewing = group.create_task(self._renew(lease))
             reading = group.create_task(self._read_reports(box, await self._report_start()))
             writer = await self._recover()
+            if self.shoes is not None:
+                self.shoes.lead()
             while rounds is None or self.rounds_played < rounds:
                 await self._play_round(writer, box)
                 self.rounds_played += 1
@@ -199,7 +237,11 @@ class Coordinator:
         dealer = self._new_dealer(number)
         if self.ledger is not None:
             await self.ledger.open_round(self.table, number)
-        await self._table(writer, [dealer.opened])
+        opened: dict[str, object] = {"timer": _timer("betting", timers.betting_seconds)}
+        if self.shoes is not None:
+            notices = [{"kind": k, "detail": d} for k, d in self.shoes.take_notices()]
+            opened |= {"shoe_number": self.shoes.shoe_number, "notices": notices}
+        await self._table(writer, [dealer.opened], opened)
         await asyncio.sleep(timers.betting_seconds)
         await writer.append(Public.BETTING_CLOSED, {})
         bets = await box.wait(
@@ -207,7 +249,9 @@ class Coordinator:
             ReportKind.BETS_CLOSED,
             0,
             expected=self._known or None,
-            seconds=timers.report_seconds,
+            # A known gateway writes the window's last bets before it reports: under load that
+            # can take as long as the window, and a late report cancels all its players' bets.
+            seconds=timers.report_seconds + (timers.betting_seconds if self._known else 0.0),
         )
         self._known = set(bets)
         reports = {gateway: bets_report_of(body) for gateway, body in bets.items()}
@@ -215,9 +259,18 @@ class Coordinator:
         if not playing:
             await writer.append(Public.ROUND_CANCELLED, {"reason": "no bets were placed"})
             await self._end_in_ledger(number)
+            self._known |= box.senders(number, ReportKind.BETS_CLOSED, 0) - set(bets)
             return
-        await writer.append(Public.SLICES, {"gateways": sorted(playing)})
-        await self._table(writer, dealer.close_bets(reports[g] for g in sorted(playing)))
+        await writer.append(
+            Public.SLICES,
+            {
+                "gateways": sorted(playing),
+                "players": _total(bets, "players", playing),
+                "positions": _total(bets, "positions", playing),
+            },
+        )
+        deal = dealer.close_bets(reports[g] for g in sorted(playing))
+        await self._table(writer, deal, self._window(dealer))
         while not dealer.done:
             if dealer.phase == INSURANCE:
                 await box.wait(
@@ -227,21 +280,24 @@ class Coordinator:
                     expected=playing,
                     seconds=timers.insurance_seconds,
                 )
-                await self._table(writer, dealer.close_insurance())
+                await self._table(writer, dealer.close_insurance(), self._window(dealer))
                 continue
             key = step_key(dealer.current_spot, dealer.step)
             await box.wait(
                 number, ReportKind.DECIDED, key, expected=playing, seconds=timers.decision_seconds
             )
             await writer.append(
-                Public.STEP_CLOSED, {"spot": dealer.current_spot, "step": dealer.step}
+                Public.STEP_CLOSED,
+                {"spot": dealer.current_spot, "step": dealer.step, "closed_ms": now_ms()},
             )
             got = await self._gather(writer, box, playing, ReportKind.TAKERS, key)
-            await self._table(writer, dealer.close_step(step_report_of(b) for b in got.values()))
+            dealt = dealer.close_step(step_report_of(b) for b in got.values())
+            await self._table(writer, dealt, self._window(dealer))
         await writer.append(Public.ROUND_SETTLING, {})
         settled = await box.wait(
             number, ReportKind.SETTLED, 0, expected=playing, seconds=timers.settle_seconds
         )
+        await self._recorded()
         await writer.append(
             Public.ROUND_CLOSED,
             {
@@ -249,7 +305,9 @@ class Coordinator:
                 "dropped": sorted(self._dropped | (playing - set(settled))),
             },
         )
-        self._known |= set(settled)
+        # Gateways that answered after the known ones (too late for this round) are alive:
+        # the next bet close waits for them too.
+        self._known |= set(settled) | (box.senders(number, ReportKind.BETS_CLOSED, 0) - set(bets))
         await self._end_in_ledger(number)
 
     async def _end_in_ledger(self, number: int) -> None:
@@ -262,9 +320,34 @@ class Coordinator:
             # round ends in the ledger when its last slice does.
             log.warning("table %s round %s: %s", self.table, number, error)
 
-    async def _table(self, writer: _Writer, events: Iterable[ev.TableEvent]) -> None:
-        for event in events:
-            await writer.append(Public.TABLE, encode_event(event))
+    async def _table(
+        self, writer: _Writer, events: Iterable[ev.TableEvent], last: JsonBody | None = None
+    ) -> None:
+        """Append table events; ``last``: what the last one also carries (its window's timer)."""
+        events = list(events)
+        for index, event in enumerate(events):
+            body = encode_event(event)
+            if last and index == len(events) - 1:
+                body |= last
+            await writer.append(Public.TABLE, body)
+
+    def _window(self, dealer: TableDealer) -> JsonBody | None:
+        """The timer of the window the dealer's phase opens, for the event that opens it."""
+        if dealer.done:
+            return None
+        if dealer.phase == INSURANCE:
+            return {"timer": _timer("insurance", self.timers.insurance_seconds)}
+        if dealer.phase == DECISIONS:
+            return {"timer": _timer("decision", self.timers.decision_seconds)}
+        return None
+
+    async def _recorded(self) -> None:
+        """Wait for the play records of dropped gateways' players (written off the loop)."""
+        pending, self._recording = self._recording, set()
+        for outcome in await asyncio.gather(*pending, return_exceptions=True):
+            if isinstance(outcome, BaseException):
+                log.error("table %s: a dropped slice's play record failed", self.table,
+                          exc_info=outcome)  # fmt: skip
 
     async def _gather(
         self, writer: _Writer, box: ReportBox, playing: set[str], kind: ReportKind, key: int
@@ -282,8 +365,22 @@ class Coordinator:
             self._known.discard(gateway)
             self._dropped.add(gateway)
             if self.ledger is not None:
-                await self.ledger.cancel_slice(self.table, writer.round_number, gateway)
+                for owner in slice_owners(gateway):
+                    await self.ledger.cancel_slice(self.table, writer.round_number, owner)
+            if self.records is not None:
+                args = (self.table, writer.round_number, slice_owners(gateway)[1], DROPPED_REASON)
+                self._recording.add(asyncio.ensure_future(
+                    asyncio.to_thread(self.records.record_cancelled, *args)
+                ))  # fmt: skip
         return {gateway: body for gateway, body in got.items() if gateway in playing}
+
+
+def _timer(kind: str, seconds: float) -> dict[str, object]:
+    return {"kind": kind, "deadline_ms": now_ms() + round(seconds * 1000)}
+
+
+def _total(reports: dict[str, JsonBody], field: str, gateways: set[str]) -> int:
+    return sum(int(cast(int, reports[g].get(field, 0))) for g in gateways)
 
 
 def bets_report_of(body: JsonBody) -> BetsReport:

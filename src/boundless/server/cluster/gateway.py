@@ -6,17 +6,20 @@ round, kind and key, so a resend is harmless; it takes each event once, in log o
 often the bus delivers it. A gateway that starts while a round is in flight replays that round
 from its first event: while betting is open it joins the round; later it only follows it (it
 holds no positions in it: a previous life's slice is cancelled by that owner's recovery) and
-joins from the next round.
+joins from the next round. A round this gateway holds no positions in (too late, or nobody here
+bet) is still followed to its end, so its players see it; it only reports nothing.
+
+A :class:`GatewayWatcher` (the gateway's player table) sees every event before the slice does:
+the timers, shoe notices and table-wide counts the coordinator puts in the bodies are for it.
 """
 
 from __future__ import annotations
 
 import logging
 from collections.abc import Callable
-from typing import Any, cast
+from typing import Any, Protocol, cast
 
 from boundless.core.round import events as ev
-from boundless.core.round.phases import INSURANCE
 from boundless.server.cluster.bus import (
     Bus,
     GatewayReport,
@@ -34,10 +37,24 @@ SliceMaker = Callable[[int, ev.RoundOpened], SliceSide]
 """Makes this gateway's slice of round N from the round's opening event."""
 
 
+class GatewayWatcher(Protocol):
+    def seen(self, stored: StoredEvent) -> None:
+        """An event of the table's log, before the gateway acts on it."""
+        ...
+
+
 class Gateway:
-    def __init__(self, bus: Bus, table: str, name: str, new_slice: SliceMaker) -> None:
+    def __init__(
+        self,
+        bus: Bus,
+        table: str,
+        name: str,
+        new_slice: SliceMaker,
+        watcher: GatewayWatcher | None = None,
+    ) -> None:
         self.bus, self.table, self.name = bus, table, name
         self._new_slice = new_slice
+        self.watcher = watcher
         self.round_number = 0
         self.slice: SliceSide | None = None
         """This gateway's positions in the round in progress; ``None`` between rounds."""
@@ -45,6 +62,8 @@ class Gateway:
         """The current round's events so far (what a newly connected player is shown)."""
         self.rounds_ended = 0
         self._holding = False
+        self._listed = True
+        """False once the round is known to go on without this gateway: follow, report nothing."""
         self._decision_key: int | None = None
 
     async def run(self, *, rounds: int | None = None) -> None:
@@ -55,21 +74,27 @@ class Gateway:
             from_seq = replayed[0].seq
             if len(replayed) > 1 or replayed[-1].event.kind in ROUND_ENDS:
                 # Too late to bet in this round: show it, hold no positions, join the next.
-                self.public = replayed
-                self.round_number = replayed[-1].event.round_number
+                for stored in replayed:
+                    await self._take(stored, following=True)
                 from_seq = replayed[-1].seq + 1
         async for stored in in_sequence(self.bus.events(self.table, from_seq=from_seq)):
             await self._take(stored)
             if rounds is not None and self.rounds_ended >= rounds:
                 return
 
+    def stop(self, reason: str) -> None:
+        """The gateway is shutting down: refund its slice of the round in play, if any."""
+        if self.slice is not None and self._listed:
+            self._drop(reason)
+
     async def decision_made(self) -> None:
         """A player of this gateway acted: tell the coordinator once all of them have."""
         key = self._decision_key
-        if self.slice is not None and key is not None and self.slice.all_decided():
+        mine = self.slice
+        if mine is not None and key is not None and self._listed and mine.all_decided():
             await self._report(ReportKind.DECIDED, key, {})
 
-    async def _take(self, stored: StoredEvent) -> None:
+    async def _take(self, stored: StoredEvent, *, following: bool = False) -> None:
         event = stored.event
         kind = Public(event.kind)
         body = event.body
@@ -79,35 +104,48 @@ class Gateway:
             if not isinstance(decoded, ev.TABLE_EVENT_TYPES):
                 raise ValueError(f"{type(decoded).__name__} is not a table event")
             table_event = cast(ev.TableEvent, decoded)
-            if isinstance(table_event, ev.RoundOpened):
-                self.round_number, self.public = event.round_number, []
-                self.slice = self._new_slice(event.round_number, table_event)
-                self._holding = False
-                self._decision_key = None
+        if self.watcher is not None:
+            self.watcher.seen(stored)
+        if isinstance(table_event, ev.RoundOpened):
+            self.round_number, self.public = event.round_number, []
+            self.slice = self._new_slice(event.round_number, table_event)
+            self._holding = False
+            self._listed = not following
+            self._decision_key = None
+            if following:
+                self.slice.bets_report()  # too late to bet here: closed at once, not reported
         self.public.append(stored)
         if event.round_number != self.round_number:
             return
         if kind in ROUND_ENDS:
-            self._end(kind, body)
+            self._end(kind, body, counted=not following)
             return
         mine = self.slice
         if mine is None:
-            return  # following a round this gateway holds no positions in
+            return  # this gateway's slice of the round was cancelled
         if table_event is not None and not isinstance(table_event, ev.RoundOpened):
             await self._apply(mine, table_event)
+        elif not self._listed:
+            return  # a round this gateway only follows
         elif kind is Public.BETTING_CLOSED:
             bets = mine.bets_report()
             self._holding = bool(bets.spots)
+            players, positions = mine.seats()
             await self._report(
                 ReportKind.BETS_CLOSED,
                 0,
-                {"spots": sorted(bets.spots), "seated_spots": sorted(bets.seated_spots)},
+                {
+                    "spots": sorted(bets.spots),
+                    "seated_spots": sorted(bets.seated_spots),
+                    "players": players,
+                    "positions": positions,
+                },
             )
         elif kind is Public.SLICES:
             if self.name not in cast(list[str], body.get("gateways", [])):
                 if self._holding:
                     self._drop("this gateway's bets were not in the deal")
-                self.slice = None  # nothing of ours in this round
+                self._listed = False  # nothing of ours in this round: follow it, report nothing
         elif kind is Public.STEP_CLOSED:
             report = mine.step_report()
             self._decision_key = None
@@ -132,15 +170,16 @@ class Gateway:
         if isinstance(table_event, ev.StepOpened):
             self._decision_key = step_key(table_event.spot, table_event.step)
             await self.decision_made()
-        elif isinstance(table_event, ev.CardsDealt) and _in_insurance(mine):
+        elif isinstance(table_event, ev.CardsDealt) and mine.in_insurance():
             self._decision_key = INSURANCE_KEY
             await self.decision_made()
 
-    def _end(self, kind: Public, body: JsonBody) -> None:
-        if self.slice is not None:
+    def _end(self, kind: Public, body: JsonBody, *, counted: bool) -> None:
+        if self.slice is not None and self._listed:
             reason = str(body.get("reason", "the round closed without this gateway's slice"))
             self._drop(reason)
-        self.rounds_ended += 1
+        self.slice = None
+        self.rounds_ended += counted
         self._decision_key = None
 
     def _drop(self, reason: str) -> None:
@@ -155,8 +194,3 @@ class Gateway:
         await self.bus.report(
             GatewayReport(self.table, self.round_number, self.name, kind, key, body)
         )
-
-
-def _in_insurance(mine: SliceSide) -> bool:
-    follower = getattr(mine, "follower", None)
-    return follower is not None and follower.phase == INSURANCE

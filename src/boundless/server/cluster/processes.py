@@ -1,18 +1,21 @@
 """The cluster's processes: ``boundless coordinator`` and ``boundless gateway`` run these.
 
-What is built: the coordinator holds the table's lease (or stands by), shuffles and deals from
-its own shoe, runs the rounds on the bus and opens and ends them in the ledger; each gateway
-follows the table with a follower round per round, seats its bots, writes its slice of each
-round to the ledger, reports, and serves a status page on its port. Not built yet: the
-players' WebSockets on a gateway (see docs/scale-out.md).
+The coordinator holds the table's lease (or stands by), shuffles and deals from its own shoes
+(stored as ``boundless serve`` stores them: commitment at the shuffle, reveal at the end), runs
+the rounds on the bus and opens and ends them in the ledger. Each gateway follows the table,
+serves what ``boundless serve`` serves a player (REST, ``/ws``, the web client) for it, seats its
+bots, writes its slices of each round to the ledger and reports (see docs/scale-out.md).
 """
 
 from __future__ import annotations
 
 import asyncio
+import logging
 import os
 import socket
 from dataclasses import dataclass, field
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
 
 from boundless.core.round import events as ev
 from boundless.core.round.dealer_table import TableDealer
@@ -25,8 +28,15 @@ from boundless.server.cluster.bus import Bus, BusError, check_table_name
 from boundless.server.cluster.coordinator import Coordinator, CoordinatorTimers
 from boundless.server.cluster.gateway import Gateway, SliceMaker
 from boundless.server.cluster.ledger_slice import ClusterLedger, LedgerSlice
-from boundless.server.cluster.slices import SliceSide
-from boundless.server.config import TimerSettings
+from boundless.server.cluster.protocol import slice_owners
+from boundless.server.cluster.slice_records import SliceRecords
+from boundless.server.cluster.slices import PairSlice, SliceSide
+from boundless.server.config import DEFAULT_STARTING_GRANT, TimerSettings, default_web_dir
+
+if TYPE_CHECKING:
+    from sqlalchemy.orm import Session, sessionmaker
+
+log = logging.getLogger("boundless.cluster.processes")
 
 DEFAULT_TABLE = "boundless-1"
 BOT_STAKE = 100
@@ -36,6 +46,16 @@ BOT_GRANT = 100_000
 
 class ClusterSetupError(ValueError):
     """A setting the cluster cannot start with; the message is one line for the operator."""
+
+
+@dataclass(frozen=True, slots=True)
+class GatewaySettings:
+    """What a gateway serves its players beyond the table (the rest are ``serve``'s defaults)."""
+
+    host: str = "127.0.0.1"
+    starting_grant: int = DEFAULT_STARTING_GRANT
+    web_dir: Path = field(default_factory=default_web_dir)
+    signup_rate: str = "10/minute;100/day"
 
 
 @dataclass(frozen=True, slots=True)
@@ -132,18 +152,70 @@ class ShoeDealer:
         )
 
 
+class StoredShoes:
+    """The coordinator's shoes, kept as ``boundless serve`` keeps a table's: every shuffle stored
+    (commitment public at once) and every finished shoe published, so the gateways' players can
+    check them (``/api/v1/shoes/...``, the play record); numbered on from the database."""
+
+    def __init__(self, table: str, rules: RuleSet, sessions: sessionmaker[Session]) -> None:
+        from boundless.server.tables.shoes import TableShoes
+
+        self.table, self.rules, self.sessions = table, rules, sessions
+        self._notices: list[tuple[str, dict[str, Any]]] = []
+        self._shoes = TableShoes(table, rules, CryptoSource(), sessions, self._note)
+        self._started = False
+
+    def _note(self, kind: str, detail: dict[str, Any]) -> None:
+        self._notices.append((kind, detail))
+
+    def lead(self) -> None:
+        from boundless.server.tables.repository import TableRepository
+        from boundless.server.tables.shoes import TableShoes
+
+        with self.sessions.begin() as session:
+            repository = TableRepository(session)
+            repository.finish_shoes(self.table)  # a predecessor's shoe is never dealt on again
+            last = repository.last_shoe_number(self.table)
+        self._shoes = TableShoes(self.table, self.rules, CryptoSource(), self.sessions, self._note)
+        self._shoes.load(last)
+        self._started = False
+
+    @property
+    def shoe_number(self) -> int:
+        return self._shoes.number
+
+    def take_notices(self) -> list[tuple[str, dict[str, Any]]]:
+        notices, self._notices = self._notices, []
+        return notices
+
+    def __call__(self, round_number: int) -> TableDealer:
+        if self._started:
+            self._shoes.end_round(exhausted=False)
+        start = self._shoes.start_round()
+        self._started = True
+        return TableDealer(
+            self.rules,
+            cards=self._shoes.cycle.shoe,  # type: ignore[arg-type]
+            round_in_shoe=start.round_in_shoe,
+            shoe_commitment=start.commitment,
+        )
+
+
 async def run_coordinator(settings: ClusterSettings, *, name: str | None = None) -> None:
     rules, _ = load_rules(settings.title)
     holder = name or holder_name("coordinator")
     ledger = open_ledger(settings.database_url, holder)
     bus = await connect_bus(settings)
+    shoes = StoredShoes(settings.table, rules, ledger.sessions)
     coordinator = Coordinator(
         bus,
         settings.table,
         holder,
-        ShoeDealer(rules),
+        shoes,
         coordinator_timers(settings.timers, rules),
         ledger=ledger,
+        records=SliceRecords(ledger.sessions),
+        shoes=shoes,
     )
     try:
         await coordinator.run()
@@ -184,36 +256,90 @@ def bot_slices(
 
 
 def open_ledger(url: str, owner: str) -> ClusterLedger:
-    """The ledger at ``url``, migrated to the latest schema."""
+    """The ledger at ``url``, migrated to the latest schema (the server's tables too: the
+    players, the play record and the shoes live beside the ledger)."""
     from boundless.ledger.database import make_engine, make_session_factory, upgrade_database
+    from boundless.server.storage.database import upgrade_server_database
 
     check_database(url)
-    upgrade_database(url)
-    return ClusterLedger(make_session_factory(make_engine(url)), owner)
+    engine = make_engine(url)
+    upgrade_database(engine)
+    upgrade_server_database(engine)
+    return ClusterLedger(make_session_factory(engine), owner)
+
+
+def check_gateway_name(name: str) -> str:
+    """A gateway's name names its ledger slices (``<name>`` and ``<name>:players``)."""
+    from boundless.ledger.accounts import check_owner
+    from boundless.ledger.errors import LedgerError
+
+    try:
+        for owner in slice_owners(name):
+            check_owner(owner)
+    except LedgerError:
+        raise ClusterSetupError(
+            f"gateway name {name!r}: use up to 40 letters, digits, '.', '_', '@' or '-'"
+        ) from None
+    return name
 
 
 async def run_gateway(
-    settings: ClusterSettings, *, port: int, bots: int = 0, name: str | None = None
+    settings: ClusterSettings,
+    *,
+    port: int,
+    bots: int = 0,
+    name: str | None = None,
+    serving: GatewaySettings = GatewaySettings(),
 ) -> None:
     import uvicorn
 
-    from boundless.server.cluster.status_app import create_status_app
+    from boundless.ledger.database import make_engine, make_session_factory
+    from boundless.server.cluster.gateway_app import create_gateway_app
+    from boundless.server.cluster.gateway_table import SHUTDOWN_REASON, GatewayTable
+    from boundless.server.config import ServerConfig, transport_options
+    from boundless.server.gateway.hub import Hub
 
     rules, chart = load_rules(settings.title)
-    gateway_name = name or f"gateway-{port}"
+    gateway_name = check_gateway_name(name or f"gateway-{port}")
     ledger = open_ledger(settings.database_url, gateway_name)
+    sessions = ledger.sessions
+    read_engine = make_engine(settings.database_url, read_only=True)
     bus = await connect_bus(settings)
     # Owner-scoped recovery: this gateway's slices left open by its previous life, nothing else.
     ledger.recover()
-    gateway = Gateway(
-        bus,
-        settings.table,
-        gateway_name,
-        bot_slices(rules, chart, gateway_name, bots, ledger, settings.table),
+    recovered = SliceRecords(sessions).recover(slice_owners(gateway_name)[1])
+    if recovered:
+        log.warning("recovered: cancelled and refunded %s", ", ".join(recovered))
+    table = GatewayTable(
+        table_id=settings.table,
+        gateway=gateway_name,
+        rules=rules,
+        chart=chart,
+        hub=Hub(),
+        sessions=sessions,
+    )
+    seat_bots = bot_slices(rules, chart, gateway_name, bots, ledger, settings.table)
+
+    def new_slice(round_number: int, opened: ev.RoundOpened) -> SliceSide:
+        players = table.new_slice(round_number, opened)
+        return PairSlice([players, seat_bots(round_number, opened)] if bots else [players])
+
+    gateway = Gateway(bus, settings.table, gateway_name, new_slice, watcher=table)
+    table.gateway = gateway
+    config = ServerConfig(
+        host=serving.host,
+        port=port,
+        database_url=settings.database_url,
+        starting_grant=serving.starting_grant,
+        web_dir=serving.web_dir,
+        signup_rate=serving.signup_rate,
+    )
+    app = create_gateway_app(
+        gateway, bus, table, config, sessions, make_session_factory(read_engine)
     )
     server = uvicorn.Server(
         uvicorn.Config(
-            create_status_app(gateway, bus), host="127.0.0.1", port=port, log_level="warning"
+            app, host=serving.host, port=port, log_level="warning", **transport_options()
         )
     )
     following = asyncio.ensure_future(gateway.run())
@@ -228,6 +354,10 @@ async def run_gateway(
     finally:
         failed = following.done() and not following.cancelled() and following.exception()
         following.cancel()
-        await bus.close()
+        try:
+            gateway.stop(SHUTDOWN_REASON)  # refund what this gateway holds of the round now
+        finally:
+            await bus.close()
+            read_engine.dispose()
     if failed:
         raise failed

@@ -7,15 +7,18 @@ positions. On the bus, in order (each a :class:`~boundless.server.cluster.bus.Ro
 
 - ``table``: one of the core's public table events (``RoundOpened``, ``CardsDealt``,
   ``InsuranceClosed``, ``PeekResult``, ``StepOpened``, ``StepDealt``, ``DealerRevealed``), in the
-  server's event encoding; every gateway applies them in order.
+  server's event encoding; every gateway applies them in order. The event that opens a window
+  also carries its ``timer`` (``kind``, ``deadline_ms``), and ``RoundOpened`` the
+  ``shoe_number`` and the shoe's ``notices`` (shuffle, shoe finished), for the players' messages.
 - ``betting_closed``: gateways close their bets and report ``bets_closed`` (spots held).
-- ``slices``: the gateways whose bets are in the round; one with bets that is not listed
-  cancels its slice.
-- ``step_closed`` (after a step's deadline or once every gateway reported ``decided``):
+- ``slices``: the gateways whose bets are in the round, and how many ``players`` and
+  ``positions`` they hold together; one with bets that is not listed cancels its slice.
+- ``step_closed`` (after a step's deadline or once every gateway reported ``decided``; its
+  ``closed_ms`` is the coordinator's clock at the close):
   gateways autoplay their undecided positions and report ``takers`` (the core's step report);
   the table's ``StepDealt`` then carries the step's one card.
 - ``round_settling``: gateways settle their slices and report ``settled``; ``round_closed``
-  follows.
+  follows (``settled`` and ``dropped``: the gateways in each case).
 - ``gateway_dropped``: a gateway missed a report deadline; its slice is out of the round (it is
   cancelled and refunded) and the others play on.
 - ``round_cancelled``: the round ends without settlement (a coordinator found it in flight, or
@@ -41,6 +44,16 @@ class Public(StrEnum):
 ROUND_ENDS = frozenset({Public.ROUND_CLOSED, Public.ROUND_CANCELLED})
 INSURANCE_KEY = 0
 """Report key of the insurance window's ``decided`` reports."""
+
+
+PLAYERS_SUFFIX = "players"
+DROPPED_REASON = "the gateway holding your bets stopped during this round; every stake was returned"
+
+
+def slice_owners(gateway: str) -> tuple[str, str]:
+    """The ledger owners of a gateway's slices of a round: its bots' (bulk positions, staked at
+    the bet close) and its players' (staked as each bet is accepted)."""
+    return gateway, f"{gateway}:{PLAYERS_SUFFIX}"
 
 
 def step_key(spot: int, step: int) -> int:

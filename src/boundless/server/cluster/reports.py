@@ -24,6 +24,10 @@ class ReportBox:
         self._changed.set()
         self._changed = asyncio.Event()
 
+    def senders(self, round_number: int, kind: ReportKind, step: int) -> set[str]:
+        """The gateways that sent this report so far (late ones included)."""
+        return set(self._got.get((round_number, kind, step), {}))
+
     def forget_before(self, round_number: int) -> None:
         for key in [key for key in self._got if key[0] < round_number]:
             del self._got[key]

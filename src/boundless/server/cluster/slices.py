@@ -1,11 +1,13 @@
-"""A gateway's slice of a round: its follower round, and what the coordinator needs from it."""
+"""A gateway's slice of a round: its follower rounds, and what the coordinator needs from them."""
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from typing import Protocol
 
 from boundless.core.round import events as ev
 from boundless.core.round.follower import BetsReport, FollowerRound, StepReport
+from boundless.core.round.phases import INSURANCE
 from boundless.server.cluster.bus import JsonBody
 
 
@@ -15,6 +17,14 @@ class SliceSide(Protocol):
     def apply(self, event: ev.TableEvent) -> None: ...
 
     def bets_report(self) -> BetsReport: ...
+
+    def seats(self) -> tuple[int, int]:
+        """Players and positions held (after the bets closed)."""
+        ...
+
+    def in_insurance(self) -> bool:
+        """Whether the insurance window is open here."""
+        ...
 
     def all_decided(self) -> bool:
         """True when every watching player with a decision open has made it."""
@@ -46,6 +56,12 @@ class FollowerSlice:
     def bets_report(self) -> BetsReport:
         return self.follower.bets_report()
 
+    def seats(self) -> tuple[int, int]:
+        return self.follower.player_count(), self.follower.position_count()
+
+    def in_insurance(self) -> bool:
+        return self.follower.phase == INSURANCE
+
     def all_decided(self) -> bool:
         # No watching players here: every position is autoplayed at the close.
         return True
@@ -62,3 +78,55 @@ class FollowerSlice:
         self.cancelled = reason
         if not self.follower.over:
             self.follower.cancel(reason)
+
+
+class PairSlice:
+    """A gateway's slice made of parts that follow the same round, each its own ledger owner
+    (its bots' positions and its players'): one report to the coordinator for all of them."""
+
+    def __init__(self, parts: Sequence[SliceSide]) -> None:
+        self.parts = tuple(parts)
+
+    def apply(self, event: ev.TableEvent) -> None:
+        for part in self.parts:
+            part.apply(event)
+
+    def bets_report(self) -> BetsReport:
+        reports = [part.bets_report() for part in self.parts]
+        return BetsReport(
+            frozenset().union(*(report.spots for report in reports)),
+            frozenset().union(*(report.seated_spots for report in reports)),
+        )
+
+    def seats(self) -> tuple[int, int]:
+        counts = [part.seats() for part in self.parts]
+        return sum(players for players, _ in counts), sum(positions for _, positions in counts)
+
+    def in_insurance(self) -> bool:
+        return any(part.in_insurance() for part in self.parts)
+
+    def all_decided(self) -> bool:
+        return all(part.all_decided() for part in self.parts)
+
+    def step_report(self) -> StepReport:
+        reports = [part.step_report() for part in self.parts]
+        first = reports[0]
+        return StepReport(
+            first.spot,
+            first.step,
+            sum(report.takers for report in reports),
+            tuple(sum(counts) for counts in zip(*(r.in_play_if for r in reports), strict=True)),
+        )
+
+    async def settle(self) -> JsonBody:
+        summaries = [await part.settle() for part in self.parts]
+        totals: dict[str, int] = {}
+        for summary in summaries:
+            for key, value in summary.items():
+                if isinstance(value, int):
+                    totals[key] = totals.get(key, 0) + value
+        return totals
+
+    def cancel(self, reason: str) -> None:
+        for part in self.parts:
+            part.cancel(reason)

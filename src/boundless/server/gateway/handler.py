@@ -2,14 +2,16 @@
 
 Text → JSON → a validated protocol message → the table's command → ``ack`` or ``error``. Every
 refusal goes through :func:`boundless.server.errors.error_reply`, so the error shape is the same
-whatever refused (the protocol, the rules, the ledger or the server).
+whatever refused (the protocol, the rules, the ledger or the server). The handler talks to
+tables as :class:`~boundless.server.tables.desk.TableDesk` (the players' side of a table), found
+through :class:`Tables`: ``boundless serve``'s registry and a cluster gateway's one table alike.
 """
 
 from __future__ import annotations
 
 import logging
 import time
-from typing import Any
+from typing import Any, Protocol
 
 from sqlalchemy.orm import Session, sessionmaker
 
@@ -39,10 +41,22 @@ from boundless.server.protocol import (
     parse_client_message,
     request_id_of,
 )
-from boundless.server.tables.registry import TableRegistry
+from boundless.server.tables.desk import TableDesk
 from boundless.server.tables.service import BetRequest
 
 log = logging.getLogger("boundless.server.handler")
+
+
+class Tables(Protocol):
+    """Where the handler finds a table, and whom it tells that a player signed in."""
+
+    def get(self, table_id: str) -> TableDesk:
+        """The table, or :class:`~boundless.server.errors.NotFoundError`."""
+        ...
+
+    def greet(self, player_id: str) -> None:
+        """A socket of the player said hello (sent ``welcome``)."""
+        ...
 
 
 IGNORED_BURSTS = 10
@@ -76,7 +90,7 @@ class TokenBucket:
 class MessageHandler:
     def __init__(
         self,
-        registry: TableRegistry,
+        registry: Tables,
         hub: Hub,
         sessions: sessionmaker[Session],
         messages_per_second: float,
@@ -209,6 +223,7 @@ class MessageHandler:
         connection.player = player
         self.hub.attach(connection)
         self.hub.send(connection, messages.welcome(player, balance))
+        self.registry.greet(player.player_id)
 
 
 def _bet_request(player_id: str, message: PlaceBet) -> BetRequest:

@@ -68,7 +68,7 @@ class RecordService:
         positions = orjson.loads(line.results_json)
         return {
             **_summary(round_row, line),
-            "reason": round_row.reason,
+            "reason": line.reason or round_row.reason,
             "rules_version": round_row.rules_version,
             "shoe": self._shoe(round_row),
             "cards": cards_in_order(events, show_hole=round_row.status == "settled"),
@@ -119,7 +119,7 @@ def _summary(round_row: Round, line: RoundPlayer) -> dict[str, Any]:
         "title": round_row.title,
         "round_no": round_row.round_no,
         "settled_at": as_utc(round_row.ended_at).isoformat(),
-        "status": round_row.status,
+        "status": line.status or round_row.status,
         "staked": line.staked,
         "paid": line.paid,
         "net": line.paid - line.staked,
@@ -127,8 +127,11 @@ def _summary(round_row: Round, line: RoundPlayer) -> dict[str, Any]:
 
 
 def cards_in_order(events: list[dict[str, Any]], *, show_hole: bool) -> list[dict[str, Any]]:
-    """Every card of the round in dealing order, from the stored event log."""
+    """Every card of the round in dealing order, from the stored event log (a round of one
+    process, or a cluster gateway's follower log, which learns the hole card only when the
+    dealer shows it: at a peek with blackjack, or in ``DealerRevealed`` flagged ``hole``)."""
     cards: list[dict[str, Any]] = []
+    shown = _shown_hole(events)
     for event in events:
         kind = event.get("type")
         if kind == "CardsDealt":
@@ -136,15 +139,28 @@ def cards_in_order(events: list[dict[str, Any]], *, show_hole: bool) -> list[dic
             cards += [{"to": "spot", "spot": spot, "card": first} for spot, first, _ in spots]
             cards.append({"to": "dealer_up", "card": event["up_card"]})
             cards += [{"to": "spot", "spot": spot, "card": second} for spot, _, second in spots]
-            if event.get("hole_card") is not None:
-                cards.append({"to": "hole", "card": event["hole_card"] if show_hole else None})
-        elif kind == "StepClosed" and event.get("card") is not None:
+            hole = event.get("hole_card") or shown
+            if hole is not None:
+                cards.append({"to": "hole", "card": hole if show_hole else None})
+        elif kind in ("StepClosed", "StepDealt") and event.get("card") is not None:
             cards.append(
                 {"to": "step", "spot": event["spot"], "step": event["step"], "card": event["card"]}
             )
         elif kind == "DealerCardsDrawn":
             cards += [{"to": "dealer", "card": card} for card in event["cards"]]
+        elif kind == "DealerRevealed":  # the whole hand, from the up card
+            drawn = event["cards"][2 if event.get("hole") else 1 :]
+            cards += [{"to": "dealer", "card": card} for card in drawn]
     return cards
+
+
+def _shown_hole(events: list[dict[str, Any]]) -> str | None:
+    for event in events:
+        if event.get("type") == "PeekResult" and event.get("hole_card") is not None:
+            return str(event["hole_card"])
+        if event.get("type") == "DealerRevealed" and event.get("hole"):
+            return str(event["cards"][1])
+    return None
 
 
 def decisions_of(positions: list[dict[str, Any]]) -> list[dict[str, Any]]:

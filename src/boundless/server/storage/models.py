@@ -90,6 +90,13 @@ class RoundPlayer(ServerBase):
     balance_before: Mapped[int | None] = mapped_column(BigInteger, nullable=True)
     balance_after: Mapped[int | None] = mapped_column(BigInteger, nullable=True)
     results_json: Mapped[str] = mapped_column(Text)
+    status: Mapped[str | None] = mapped_column(String(16), nullable=True)
+    """This player's ending when it differs from the round's (a shared round can settle for
+    some players and be cancelled for others); ``None``: the round's."""
+    reason: Mapped[str | None] = mapped_column(Text, nullable=True)
+    untold: Mapped[bool | None] = mapped_column(Boolean, nullable=True)
+    """True while the player has not been sent this ending (their part was cancelled while they
+    were not connected); whichever gateway they reach next tells them, once."""
 
 
 class Shoe(ServerBase):

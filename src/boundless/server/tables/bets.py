@@ -36,9 +36,16 @@ class PendingBet:
 class BetBatcher:
     """Queues bets and hands them to ``write`` one batch at a time (at most one per player)."""
 
-    def __init__(self, window_seconds: float, write: Callable[[list[PendingBet]], None]) -> None:
+    def __init__(
+        self,
+        window_seconds: float,
+        write: Callable[[list[PendingBet]], None],
+        max_batch: int | None = None,
+    ) -> None:
         self.window_seconds = window_seconds
         self.write = write
+        self.max_batch = max_batch
+        """At most this many bets per write; the rest follow at once (the loop may run between)."""
         self.pending: list[PendingBet] = []
         self._handle: asyncio.Handle | None = None
 
@@ -66,7 +73,8 @@ class BetBatcher:
         later: list[PendingBet] = []
         seen: set[str] = set()
         for item in queued:
-            (later if item.request.player_id in seen else batch).append(item)
+            full = self.max_batch is not None and len(batch) >= self.max_batch
+            (later if full or item.request.player_id in seen else batch).append(item)
             seen.add(item.request.player_id)
         if later:
             self.pending = later + self.pending

@@ -13,7 +13,7 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
-from boundless.core.round import Action, SharedRound
+from boundless.core.round import Action, RoundState
 from boundless.core.round.state import FINAL_STAGES, ExtraStakes
 from boundless.ledger.records import StakeOrder
 from boundless.server.tables.service import BetRequest, PlayerLine, position_key
@@ -45,7 +45,7 @@ class TableMoney:
         for player_id, amount in credits.items():
             self.credited[player_id] = self.credited.get(player_id, 0) + amount
 
-    def uncredited(self, round_: SharedRound) -> dict[str, int]:
+    def uncredited(self, round_: RoundState) -> dict[str, int]:
         """Coins the round paid before settlement that the ledger has not credited yet."""
         early_stages = {payment.stage for payment in round_.payments} - FINAL_STAGES
         paid = round_.paid_by_player(early_stages)
@@ -59,7 +59,7 @@ class TableMoney:
 
     @staticmethod
     def coins_in_doubt(
-        round_: SharedRound, movers: np.ndarray, seated_elsewhere: Callable[[str], bool]
+        round_: RoundState, movers: np.ndarray, seated_elsewhere: Callable[[str], bool]
     ) -> list[str]:
         """Players with a pending double or split whose coins the round may overstate: those
         short by the round's count, and those betting at another table too."""
@@ -76,7 +76,7 @@ class TableMoney:
         )
 
     @staticmethod
-    def extra_orders(round_: SharedRound, stakes: ExtraStakes) -> list[StakeOrder]:
+    def extra_orders(round_: RoundState, stakes: ExtraStakes) -> list[StakeOrder]:
         """Ledger stakes for the doubles and splits one step executed."""
         return [
             StakeOrder(
@@ -94,7 +94,7 @@ class TableMoney:
         ]
 
     @staticmethod
-    def round_lines(round_: SharedRound) -> list[PlayerLine]:
+    def round_lines(round_: RoundState) -> list[PlayerLine]:
         """Each player's staked and paid as the round counts them (for a settlement)."""
         staked = round_.staked_by_player()
         paid = round_.paid_by_player()

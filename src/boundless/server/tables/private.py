@@ -8,25 +8,30 @@ as every offer on the table has been answered (taken, or declined with ``kind: "
 
 from __future__ import annotations
 
+from collections.abc import Iterable
 from typing import Any, Protocol
 
 from boundless.core.errors import IllegalActionError
-from boundless.core.round import SharedRound
+from boundless.core.round.players import PlayerRound
 from boundless.core.rules import RuleSet
 
 
 class Table(Protocol):
-    """What these rules read of a table (``boundless.server.tables.table.Table``)."""
+    """What these rules read of a table (a :class:`~boundless.server.tables.desk.TableDesk`)."""
 
-    round: SharedRound | None
+    @property
+    def round(self) -> PlayerRound | None: ...
+
     bets: Any  # the table's BetBatcher: true while bets wait for their batch
-    clock: Any  # the table's TableClock: ``clock.wake`` ends a wait early
     rules: RuleSet
     declined_insurance: set[tuple[str, int]]
     """The (player, spot) offers declined in this round; emptied by each new round."""
 
     @property
     def private(self) -> bool: ...
+
+    def wake(self) -> None:
+        """Ends a wait early (the table's clock)."""
 
 
 def ready_to_deal(table: Table) -> bool:
@@ -35,18 +40,33 @@ def ready_to_deal(table: Table) -> bool:
     return table.private and round_ is not None and round_.position_count() > 0 and not table.bets
 
 
-def _offered(round_: SharedRound, player_id: str, spot: int) -> bool:
+def _offered(round_: PlayerRound, player_id: str, spot: int) -> bool:
     return round_.can_take_even_money(player_id, spot) or round_.can_take_insurance(player_id, spot)
 
 
-def decline_insurance(table: Table, round_: SharedRound, player_id: str, spot: int) -> None:
+def decline_insurance(table: Table, round_: PlayerRound, player_id: str, spot: int) -> None:
     """The player says no to the offer on ``spot``; an answer that changes nothing else."""
     if not _offered(round_, player_id, spot):
         raise IllegalActionError(
             f"player {player_id!r} spot {spot}: there is no insurance offer to decline"
         )
     table.declined_insurance.add((player_id, spot))
-    table.clock.wake.set()
+    table.wake()
+
+
+def open_offers(table: Table, player_ids: Iterable[str]) -> set[tuple[str, int]]:
+    """These players' insurance offers (player, spot) neither taken nor declined yet."""
+    round_ = table.round
+    if round_ is None:
+        return set()
+    declined = table.declined_insurance
+    spots = range(1, table.rules.table.spots + 1)
+    return {
+        (player_id, spot)
+        for player_id in player_ids
+        for spot in spots
+        if (player_id, spot) not in declined and _offered(round_, player_id, spot)
+    }
 
 
 def insurance_answered(table: Table) -> bool:
@@ -54,10 +74,4 @@ def insurance_answered(table: Table) -> bool:
     round_ = table.round
     if not table.private or round_ is None:
         return False
-    declined = table.declined_insurance
-    spots = range(1, table.rules.table.spots + 1)
-    return not any(
-        _offered(round_, player_id, spot) and (player_id, spot) not in declined
-        for player_id in round_.player_ids
-        for spot in spots
-    )
+    return not open_offers(table, round_.player_ids)

@@ -9,7 +9,7 @@ from __future__ import annotations
 from collections import deque
 from typing import Any
 
-from boundless.core.round import SharedRound
+from boundless.core.round import RoundState
 from boundless.core.round.views import public_view
 
 RECENT_ROUNDS = 12
@@ -21,7 +21,7 @@ class RecentRounds:
     def __init__(self) -> None:
         self._rounds: deque[dict[str, Any]] = deque(maxlen=RECENT_ROUNDS)
 
-    def note_settled(self, round_no: int, round_: SharedRound) -> None:
+    def note_settled(self, round_no: int, round_: RoundState) -> None:
         dealer = public_view(round_)["dealer"]
         if dealer["cards"]:
             entry = {"round_no": round_no, "cards": dealer["cards"], "total": dealer["total"]}

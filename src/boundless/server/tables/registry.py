@@ -126,6 +126,10 @@ class TableRegistry:
             raise NotFoundError(f"no table {table_id!r}")
         return table
 
+    def greet(self, player_id: str) -> None:
+        """A player signed in: one process has nothing to tell them (a cluster gateway tells
+        them about rounds cancelled while they were away)."""
+
     def lobby(self, viewer: str | None = None) -> list[dict[str, object]]:
         return [
             {**table.lobby_row(), "recent": table.recent.rows()}

@@ -7,7 +7,8 @@ from dataclasses import dataclass
 from typing import Any
 
 import orjson
-from sqlalchemy import func, insert, select, update
+from sqlalchemy import Insert, Table, func, insert, select, update
+from sqlalchemy.dialects import postgresql, sqlite
 from sqlalchemy.orm import Session
 
 from boundless.ledger.sql_conventions import utc_now
@@ -22,6 +23,16 @@ class RoundPlayerLine:
     balance_before: int | None
     balance_after: int | None
     results: Any
+    untold: bool = False
+    """(A shared round) the player is still to be told how their part ended."""
+
+
+def insert_new(session: Session, table: Table) -> Insert:
+    """An INSERT that skips rows whose unique key is already there (two processes writing the
+    same round's row at once both succeed, one of them writing nothing)."""
+    if session.get_bind().dialect.name == "postgresql":
+        return postgresql.insert(table).on_conflict_do_nothing()
+    return sqlite.insert(table).on_conflict_do_nothing()
 
 
 class TableRepository:
@@ -53,7 +64,7 @@ class TableRepository:
         if not answers:
             return
         now = utc_now()
-        self.session.execute(
+        self._insert_rows(
             insert(Bet),
             [
                 {
@@ -67,6 +78,15 @@ class TableRepository:
                 for player_id, bet_id, answer in answers
             ],
         )
+
+    def _insert_rows(self, statement: Insert, rows: list[dict[str, Any]]) -> None:
+        """Rows in batched multi-row INSERTs: asking for the new ids makes SQLAlchemy send a
+        thousand rows per statement (its "insertmany values" mode) where a plain executemany
+        costs a round trip per row on PostgreSQL: seconds for a large table's ten thousand
+        bets. The ids themselves are not needed."""
+        if rows:
+            table = statement.table
+            self.session.execute(statement.returning(table.c.id), rows)
 
     # -- rounds --
     def last_round_no(self, table_id: str) -> int:
@@ -91,11 +111,10 @@ class TableRepository:
         round_in_shoe: int | None,
         shoe_commitment: str | None,
     ) -> None:
-        """The round's row, written with its first bets (status ``open`` until it ends)."""
-        if self.round_row(table_id, round_no) is not None:
-            return
-        self.session.add(
-            Round(
+        """The round's row, written with its first bets (status ``open`` until it ends); a row
+        already there (another gateway's players bet in the round first) stays as it is."""
+        self.session.execute(
+            insert_new(self.session, Round.__table__).values(  # type: ignore[arg-type]
                 table_id=table_id,
                 round_no=round_no,
                 title=title,
@@ -109,7 +128,6 @@ class TableRepository:
                 ended_at=utc_now(),
             )
         )
-        self.session.flush()
 
     def open_rounds(self) -> list[Round]:
         return list(self.session.scalars(select(Round).where(Round.status == "open")))
@@ -123,35 +141,116 @@ class TableRepository:
         reason: str | None,
         events: Any | None,
         players: Sequence[RoundPlayerLine],
+        shared: bool = False,
+        untold: bool = False,
     ) -> bool:
         """Mark an open round settled or cancelled with its players' lines; False if it was not
-        open (already ended: nothing is written twice)."""
+        open (already ended: nothing is written twice).
+
+        ``shared``: one slice of a round other processes share ended. Its players' lines are
+        added, each with this ending (``untold``: the player is still to be told), and a player
+        already recorded in the round keeps their line; the round's row ends with the first slice
+        and becomes settled once any slice settles (its events then are that slice's, whose log
+        runs to the end)."""
         row = self.round_row(table_id, round_no)
-        if row is None or row.status != "open":
+        if row is None or (row.status != "open" and not shared):
             return False
-        row.status = status
-        row.reason = reason
+        ended: dict[str, Any] = {"status": status, "reason": reason, "ended_at": utc_now()}
         if events is not None:
-            row.events_json = orjson.dumps(events).decode()
-        row.ended_at = utc_now()
-        self.session.flush()
-        if players:
-            self.session.execute(
-                insert(RoundPlayer),
-                [
-                    {
-                        "round_id": row.id,
-                        "player_id": line.player_id,
-                        "staked": line.staked,
-                        "paid": line.paid,
-                        "balance_before": line.balance_before,
-                        "balance_after": line.balance_after,
-                        "results_json": orjson.dumps(line.results).decode(),
-                    }
-                    for line in players
-                ],
-            )
+            ended["events_json"] = orjson.dumps(events).decode()
+        if not shared:
+            self.session.execute(update(Round).where(Round.id == row.id).values(**ended))
+            self._add_players(insert(RoundPlayer), row.id, players)
+            return True
+        self.add_slice_players(row.id, status, reason, players, untold)
+        before = ("open", "cancelled") if status == "settled" else ("open",)
+        if status == "settled":
+            ended["reason"] = None
+        self.session.execute(
+            update(Round).where(Round.id == row.id, Round.status.in_(before)).values(**ended)
+        )
         return True
+
+    def add_slice_players(
+        self,
+        round_row_id: int,
+        status: str,
+        reason: str | None,
+        players: Sequence[RoundPlayerLine],
+        untold: bool = False,
+    ) -> None:
+        """A shared round's lines for one slice's players, each with its own ending."""
+        extra = {"status": status, "reason": reason}
+        statement = insert_new(self.session, RoundPlayer.__table__)  # type: ignore[arg-type]
+        self._add_players(statement, round_row_id, players, extra, untold)
+
+    def _add_players(
+        self,
+        statement: Insert,
+        round_row_id: int,
+        players: Sequence[RoundPlayerLine],
+        extra: dict[str, Any] | None = None,
+        untold: bool = False,
+    ) -> None:
+        self._insert_rows(
+            statement,
+            [
+                {
+                    "round_id": round_row_id,
+                    "player_id": line.player_id,
+                    "staked": line.staked,
+                    "paid": line.paid,
+                    "balance_before": line.balance_before,
+                    "balance_after": line.balance_after,
+                    "results_json": orjson.dumps(line.results).decode(),
+                    **(extra or {}),
+                    **({} if extra is None else {"untold": (untold or line.untold) or None}),
+                }
+                for line in players
+            ],
+        )
+
+    def untold_players(self, table_id: str, round_no: int) -> list[str]:
+        """Players of the round still to be told how their part of it ended."""
+        return list(
+            self.session.scalars(
+                select(RoundPlayer.player_id)
+                .join(Round, Round.id == RoundPlayer.round_id)
+                .where(
+                    Round.table_id == table_id,
+                    Round.round_no == round_no,
+                    RoundPlayer.untold.is_(True),
+                )
+            )
+        )
+
+    def claim_untold(
+        self, player_ids: Sequence[str], table_id: str | None = None, round_no: int | None = None
+    ) -> list[tuple[Round, RoundPlayer]]:
+        """Mark the players' untold lines (of one round, or all) told, and return them: each line
+        is claimed once, by whichever process asks first (the update is the claim)."""
+        found: list[tuple[Round, RoundPlayer]] = []
+        for start in range(0, len(player_ids), 500):
+            query = update(RoundPlayer).where(
+                RoundPlayer.untold.is_(True),
+                RoundPlayer.player_id.in_(player_ids[start : start + 500]),
+            )
+            if table_id is not None and round_no is not None:
+                row = self.round_row(table_id, round_no)
+                if row is None:
+                    return []
+                query = query.where(RoundPlayer.round_id == row.id)
+            claimed = self.session.scalars(query.values(untold=None).returning(RoundPlayer.id))
+            ids = list(claimed)
+            if ids:
+                rows = self.session.execute(
+                    select(Round, RoundPlayer)
+                    .join(RoundPlayer, RoundPlayer.round_id == Round.id)
+                    .where(RoundPlayer.id.in_(ids))
+                    .order_by(Round.id)
+                )
+                found.extend((row[0], row[1]) for row in rows)
+        return found
 
     # -- shoes --
     def last_shoe_number(self, table_id: str) -> int:

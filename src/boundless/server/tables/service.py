@@ -1,7 +1,11 @@
 """Money and records of a table's rounds: every database write of the table runner.
 
 No commits here: the runner opens one transaction per command (a batch of bets, a step's extra
-stakes, a settlement, a cancellation) and commits it. Choice of payment timing: every core
+stakes, a settlement, a cancellation) and commits it. A service either writes whole rounds
+(``boundless serve``: the ledger owner ``local``) or, given a ``slice_owner``, only that owner's
+slice of rounds other processes share (a cluster gateway): its cancellation then reverses its own
+slice, and its play record lines join the round's row beside the other slices'. Choice of
+payment timing: every core
 payment stage (even money, blackjacks paid at once, surrender refunds, side bets) is settled in
 the one ``settle_round`` transaction at the end, together with the play record; a cancellation
 reverses the round in the ledger with ``cancel_round``.
@@ -16,15 +20,20 @@ from typing import Any
 from sqlalchemy.orm import Session
 
 from boundless.core.errors import RulesError
-from boundless.core.round import SharedRound
+from boundless.core.round.players import PlayerRound
 from boundless.ledger import (
+    ROUND_SCOPE,
     Category,
     IdempotencyConflictError,
     InsufficientFundsError,
     LedgerService,
     PlayerSettlement,
     PostedTransaction,
+    round_key,
+    slice_key,
 )
+from boundless.ledger.accounts import DEFAULT_OWNER
+from boundless.ledger.errors import RoundClosedError
 from boundless.ledger.records import StakeOrder
 from boundless.server.errors import BadMessageError
 from boundless.server.tables.repository import RoundPlayerLine, TableRepository
@@ -153,9 +162,10 @@ def bet_columns(
 
 
 class TableService:
-    def __init__(self, session: Session) -> None:
+    def __init__(self, session: Session, slice_owner: str | None = None) -> None:
         self.session = session
-        self.ledger = LedgerService(session)
+        self.slice_owner = slice_owner
+        self.ledger = LedgerService(session, slice_owner or DEFAULT_OWNER)
         self.records = TableRepository(session)
 
     def wallet_balances(self, player_ids: Sequence[str]) -> dict[str, int]:
@@ -164,7 +174,7 @@ class TableService:
     # -- bets ------------------------------------------------------------------------------
     def accept_bets(
         self,
-        round_: SharedRound,
+        round_: PlayerRound,
         record: RoundRecord,
         requests: Sequence[BetRequest],
     ) -> BetBatchOutcome:
@@ -175,7 +185,7 @@ class TableService:
         outcome = BetBatchOutcome(answers=[None] * len(requests))
         replayed = self.replayed_bets(requests)
         balances = self.wallet_balances([r.player_id for r in requests])
-        candidates: list[tuple[int, BetRequest, int]] = []
+        funded: list[tuple[int, BetRequest, int]] = []
         for index, request in enumerate(requests):
             if index in replayed:
                 outcome.answers[index] = replayed[index]
@@ -186,23 +196,11 @@ class TableService:
                     f"player {request.player_id!r} has no wallet"
                 )
                 continue
-            try:
-                round_.verify_place_bets(*bet_columns([(request, balance)]))
-            except RulesError as error:
-                outcome.answers[index] = error
-                continue
-            candidates.append((index, request, balance))
+            funded.append((index, request, balance))
+        candidates = self._verified(round_, funded, outcome)
         staked = self._stake(table_id, round_no, candidates, outcome)
         if staked:
-            self.records.open_round(
-                table_id=record.table_id,
-                round_no=record.round_no,
-                title=record.title,
-                rules_version=record.rules_version,
-                shoe_number=record.shoe_number,
-                round_in_shoe=record.round_in_shoe,
-                shoe_commitment=record.shoe_commitment,
-            )
+            self.open_round_row(record)
         answers = []
         for index, request, balance in staked:
             answer = {
@@ -217,6 +215,18 @@ class TableService:
         self.records.add_bets(table_id, round_no, answers)
         return outcome
 
+    def open_round_row(self, record: RoundRecord) -> None:
+        """The round's play record row (open until it ends), unless it is there already."""
+        self.records.open_round(
+            table_id=record.table_id,
+            round_no=record.round_no,
+            title=record.title,
+            rules_version=record.rules_version,
+            shoe_number=record.shoe_number,
+            round_in_shoe=record.round_in_shoe,
+            shoe_commitment=record.shoe_commitment,
+        )
+
     def replayed_bets(self, requests: Sequence[BetRequest]) -> dict[int, Any]:
         """Answers for retries of bets already taken (by index of ``requests``): the stored
         answer, or the refusal of a different bet under the same ``bet_id``."""
@@ -230,6 +240,29 @@ class TableService:
                 except IdempotencyConflictError as error:
                     found[index] = error
         return found
+
+    @staticmethod
+    def _verified(
+        round_: PlayerRound,
+        funded: list[tuple[int, BetRequest, int]],
+        outcome: BetBatchOutcome,
+    ) -> list[tuple[int, BetRequest, int]]:
+        """The bets the round's rules accept: the whole batch in one check (the batch holds one
+        bet per player), else bet by bet, refusing only the ones that break a rule."""
+        try:
+            round_.verify_place_bets(*bet_columns([(r, balance) for _, r, balance in funded]))
+            return funded
+        except RulesError:
+            pass
+        accepted = []
+        for index, request, balance in funded:
+            try:
+                round_.verify_place_bets(*bet_columns([(request, balance)]))
+            except RulesError as error:
+                outcome.answers[index] = error
+                continue
+            accepted.append((index, request, balance))
+        return accepted
 
     def _stake(
         self,
@@ -279,23 +312,40 @@ class TableService:
         balance_before: dict[str, int],
         results: dict[str, Any],
         credited: dict[str, int],
+        away: Sequence[str] = (),
     ) -> dict[str, int]:
         """Pay the round in one ledger transaction and write its play record; balances after.
 
-        ``credited`` is what each player was already paid during the round (early credits)."""
-        if any(line.staked for line in lines):
-            self.ledger.settle_round(
-                record.table_id,
-                record.round_no,
-                [
-                    PlayerSettlement(
-                        line.player_id, line.staked, line.paid - credited.get(line.player_id, 0)
-                    )
-                    for line in lines
-                ],
+        ``credited`` is what each player was already paid during the round (early credits);
+        ``results`` holds the recorded players' positions (the balances after are theirs);
+        ``away``: (a shared round) players to be told later, by whichever process they reach.
+
+        A slice of a shared round writes its players' lines before it settles in the ledger:
+        settling locks the round until the commit, and the other slices' settlements wait for
+        it, so that lock is held for the settlement and the round row's ending alone."""
+        recorded = [line for line in lines if line.player_id in results]
+        owed = [
+            PlayerSettlement(
+                line.player_id, line.staked, line.paid - credited.get(line.player_id, 0)
             )
-        after = self.wallet_balances([line.player_id for line in lines])
-        self._write_record(record, "settled", None, lines, balance_before, after, results)
+            for line in lines
+        ]
+        if self.slice_owner is None:
+            if any(line.staked for line in lines):
+                self.ledger.settle_round(record.table_id, record.round_no, owed)
+            after = self.wallet_balances([line.player_id for line in recorded])
+            self._write_record(record, "settled", None, recorded, balance_before, after, results)
+            return after
+        now = self.wallet_balances([line.player_id for line in recorded])
+        paying = {settlement.player_id: settlement.paid for settlement in owed}
+        after = {player: now.get(player, 0) + paying.get(player, 0) for player in now}
+        row = self.records.round_row(record.table_id, record.round_no)
+        assert row is not None, "the round's row is written with its first bet"
+        lines_of = self._record_lines(recorded, balance_before, after, results, away)
+        self.records.add_slice_players(row.id, "settled", None, lines_of)
+        if any(line.staked for line in lines):
+            self.ledger.settle_slice(record.table_id, record.round_no, owed)
+        self._write_record(record, "settled", None, [], balance_before, after, results)
         return after
 
     def cancel(
@@ -305,23 +355,116 @@ class TableService:
         player_ids: Sequence[str],
         balance_before: dict[str, int],
         results: dict[str, Any],
+        away: Sequence[str] = (),
+        credited: dict[str, int] | None = None,
     ) -> CancelOutcome:
         """Reverse the round in the ledger (exactly once) and record it with the ledger's figures
-        for the whole round, early payments included (so each player's net is zero)."""
+        for the whole round, early payments included (so each player's net is zero). ``away``:
+        as for :meth:`settle`; ``credited``: (a slice) what the round paid its players early."""
         refunds = self.reverse_in_ledger(record.table_id, record.round_no)
-        by_player = round_lines(self.ledger, record.table_id, record.round_no)
+        if self.slice_owner is None:
+            by_player = round_lines(self.ledger, record.table_id, record.round_no)
+        else:
+            by_player = self._reversed_lines(record, player_ids, credited or {})
         players = sorted(set(player_ids) | set(by_player))
         lines = [by_player.get(player, PlayerLine(player, 0, 0)) for player in players]
         after = self.wallet_balances(players)
         if lines:
-            self._write_record(record, "cancelled", reason, lines, balance_before, after, results)
+            self._write_record(
+                record, "cancelled", reason, lines, balance_before, after, results, away
+            )
         return CancelOutcome(refunds, lines, after)
 
+    def _reversed_lines(
+        self, record: RoundRecord, player_ids: Sequence[str], credited: dict[str, int]
+    ) -> dict[str, PlayerLine]:
+        """A reversed slice's figures from its reversal alone (not the whole round's
+        transactions, thousands in a large round): each player got back what they staked less
+        what the round had paid them early, so both their staked and their paid are that
+        refund plus the early payments."""
+        table_id, round_no = record.table_id, record.round_no
+        owner = self.ledger.owner
+        reversal = self.ledger.transaction(slice_key(table_id, round_no, owner, "cancel"))
+        ours: set[str] | None = None
+        if reversal is None:  # a new coordinator cancelled the whole round
+            reversal = self.ledger.transaction(round_key(table_id, round_no, ROUND_SCOPE, "cancel"))
+            ours = set(player_ids)
+        if reversal is None:
+            return {}
+        lines = {}
+        for player, refund in wallet_amounts(reversal).items():
+            if ours is None or player in ours:
+                total = refund + credited.get(player, 0)
+                lines[player] = PlayerLine(player, total, total)
+        return lines
+
+    def record_reversed(
+        self, table_id: str, round_no: int, reason: str, *, untold: bool = False
+    ) -> list[PlayerLine]:
+        """The play record of a round (or of this owner's slice) the ledger reversed after the
+        table that played it was gone (a crash, a stopped gateway): every player's figures from
+        the ledger, each netting zero, the round's row made if missing. ``untold``: the players
+        are still to be told (a gateway tells each one once, when they are back)."""
+        by_player = round_lines(self.ledger, table_id, round_no, owner=self.slice_owner)
+        if not by_player:
+            return []
+        records = self.records
+        if records.round_row(table_id, round_no) is None:
+            records.open_round(
+                table_id=table_id,
+                round_no=round_no,
+                title=table_id.rsplit("-", 1)[0],
+                rules_version="unknown",
+                shoe_number=None,
+                round_in_shoe=None,
+                shoe_commitment=None,
+            )
+        lines = list(by_player.values())
+        after = self.wallet_balances([line.player_id for line in lines])
+        players = [
+            RoundPlayerLine(
+                line.player_id,
+                line.staked,
+                line.paid,
+                after.get(line.player_id, 0) - line.net,
+                after.get(line.player_id),
+                [],
+            )
+            for line in lines
+        ]
+        records.end_round(
+            table_id,
+            round_no,
+            status="cancelled",
+            reason=reason,
+            events=None,
+            players=players,
+            shared=self.slice_owner is not None,
+            untold=untold,
+        )
+        return lines
+
     def reverse_in_ledger(self, table_id: str, round_no: int) -> dict[str, int]:
+        if self.slice_owner is not None:
+            return self._reverse_slice(table_id, round_no)
         info = self.ledger.round_info(table_id, round_no)
         if info is None or info.status == "closed":
             return {}
         return wallet_amounts(self.ledger.cancel_round(table_id, round_no))
+
+    def _reverse_slice(self, table_id: str, round_no: int) -> dict[str, int]:
+        owner = self.ledger.owner
+        mine = [item for item in self.ledger.slices_of(table_id, round_no) if item.owner == owner]
+        if not mine or mine[0].status != "open":
+            return {}
+        try:
+            return wallet_amounts(self.ledger.cancel_slice(table_id, round_no))
+        except RoundClosedError as error:
+            # The coordinator (a dropped gateway's slice, a takeover's whole round) got there
+            # between our look and our write: reversed already, which is the point.
+            if error.status != "cancelled":
+                raise
+            return {}
 
     def _write_record(
         self,
@@ -332,6 +475,7 @@ class TableService:
         balance_before: dict[str, int],
         balance_after: dict[str, int],
         results: dict[str, Any],
+        away: Sequence[str] = (),
     ) -> None:
         self.records.end_round(
             record.table_id,
@@ -339,18 +483,31 @@ class TableService:
             status=status,
             reason=reason,
             events=record.events,
-            players=[
-                RoundPlayerLine(
-                    line.player_id,
-                    line.staked,
-                    line.paid,
-                    balance_before.get(line.player_id),
-                    balance_after.get(line.player_id),
-                    results.get(line.player_id, []),
-                )
-                for line in lines
-            ],
+            players=self._record_lines(lines, balance_before, balance_after, results, away),
+            shared=self.slice_owner is not None,
         )
+
+    @staticmethod
+    def _record_lines(
+        lines: Sequence[PlayerLine],
+        balance_before: dict[str, int],
+        balance_after: dict[str, int],
+        results: dict[str, Any],
+        away: Sequence[str] = (),
+    ) -> list[RoundPlayerLine]:
+        untold = set(away)
+        return [
+            RoundPlayerLine(
+                line.player_id,
+                line.staked,
+                line.paid,
+                balance_before.get(line.player_id),
+                balance_after.get(line.player_id),
+                results.get(line.player_id, []),
+                line.player_id in untold,
+            )
+            for line in lines
+        ]
 
 
 def wallet_amounts(transaction: PostedTransaction) -> dict[str, int]:
@@ -363,13 +520,18 @@ def wallet_amounts(transaction: PostedTransaction) -> dict[str, int]:
     return amounts
 
 
-def round_lines(ledger: LedgerService, table_id: str, round_no: int) -> dict[str, PlayerLine]:
+def round_lines(
+    ledger: LedgerService, table_id: str, round_no: int, owner: str | None = None
+) -> dict[str, PlayerLine]:
     """Each player's figures for a round from its ledger transactions: ``staked`` what left the
     wallet as stakes, ``paid`` everything the round moved back into it (early payments, the
-    settlement or the cancellation's reversal)."""
+    settlement or the cancellation's reversal). ``owner``: that owner's slice only (and the
+    round-wide cancellation, which reverses it too)."""
     staked: dict[str, int] = {}
     paid: dict[str, int] = {}
     for transaction in ledger.round_transactions(table_id, round_no):
+        if owner is not None and transaction.owner not in (owner, None):
+            continue
         into = staked if transaction.category == Category.STAKE else paid
         sign = -1 if transaction.category == Category.STAKE else 1
         for player, amount in wallet_amounts(transaction).items():

@@ -1,0 +1,93 @@
+"""A gateway's HTTP face: what ``boundless serve`` offers a player, for the cluster's one table.
+
+Sign-up and ``/api/v1/me``, the lobby and the titles, the shoes, the play record, ``/ws``
+(protocol version 1, answered by the same message handler as ``boundless serve``'s) and the web
+client; ``GET /api/cluster`` says where this gateway stands in the table's round (operators,
+tests, a load balancer's health check). Not here: private tables (refused with ``conflict``), the
+operator's console and its routes (``boundless ledger check`` runs against the shared database).
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from fastapi import APIRouter
+from sqlalchemy.orm import Session, sessionmaker
+
+from boundless.server.app import http_app
+from boundless.server.cluster.bus import Bus
+from boundless.server.cluster.gateway import Gateway
+from boundless.server.cluster.gateway_table import GatewayTable
+from boundless.server.config import ServerConfig
+from boundless.server.dependencies import ServerState
+from boundless.server.errors import ConflictError
+from boundless.server.gateway.handler import MessageHandler
+from boundless.server.gateway.websocket import WebSocketFront
+from boundless.server.metrics import ServerMetrics
+from boundless.server.players.endpoints import router as players_router
+from boundless.server.players.service import PlayerIdentity
+from boundless.server.players.signup_limit import SignUpLimit
+from boundless.server.records.endpoints import router as records_router
+from boundless.server.tables.endpoints import router as tables_router
+from boundless.server.tables.registry import TableRegistry
+from boundless.server.tables.table import Table
+from boundless.server.titles import TitleCatalog
+
+
+class ClusterLobby(TableRegistry):
+    """The lobby of a gateway: the cluster's one table (its runner lives in the coordinator, so
+    this registry opens no table of its own); private tables are not offered."""
+
+    def __init__(
+        self,
+        table: GatewayTable,
+        sessions: sessionmaker[Session],
+        config: ServerConfig,
+        catalog: TitleCatalog,
+    ) -> None:
+        super().__init__(table.hub, sessions, config, catalog)
+        self.table = table
+
+    def lobby(self, viewer: str | None = None) -> list[dict[str, object]]:
+        return self.table.lobby(viewer)
+
+    def create_private(self, owner: PlayerIdentity, title: str, side_bets: Any) -> Table:
+        raise ConflictError("a cluster gateway plays its one shared table; no private tables")
+
+
+def create_gateway_app(
+    gateway: Gateway,
+    bus: Bus,
+    table: GatewayTable,
+    config: ServerConfig,
+    sessions: sessionmaker[Session],
+    read_sessions: sessionmaker[Session],
+) -> WebSocketFront:
+    status = APIRouter()
+
+    @status.get("/api/cluster")
+    async def where() -> dict[str, Any]:
+        last = gateway.public[-1].event if gateway.public else None
+        return {
+            "gateway": gateway.name,
+            "table": gateway.table,
+            "round": gateway.round_number,
+            "rounds_ended": gateway.rounds_ended,
+            "last_event": None if last is None else last.kind,
+            "holding_positions": gateway.slice is not None,
+            "sockets": sum(len(sockets) for sockets in table.hub.by_player.values()),
+            "coordinator": await bus.lease_holder(gateway.table),
+        }
+
+    metrics = ServerMetrics()
+    routers = [players_router, tables_router, records_router, status]
+    front = http_app(config, routers, metrics, title=f"Boundless gateway {gateway.name}")
+    catalog = TitleCatalog({table.rules.key: (table.rules, table.chart)})
+    lobby = ClusterLobby(table, sessions, config, catalog)
+    signups = SignUpLimit(config.signup_rate)
+    front.app.state.server = ServerState(config, sessions, read_sessions, lobby, signups)
+    front.app.state.handler = MessageHandler(
+        table, table.hub, read_sessions, config.messages_per_second, config.max_sockets_per_player
+    )
+    table.metrics = metrics
+    return front

@@ -1,0 +1,548 @@
+"""The players' side of a table: their bets, insurance and decisions, their books and messages.
+
+Two kinds of table drive a round. ``boundless serve``'s :class:`~.table.Table` deals it itself
+(its own shared round, clock and shoes); a cluster gateway's
+:class:`~boundless.server.cluster.gateway_table.GatewayTable` follows a coordinator's event
+stream with a follower round holding its own players' positions. Both are a :class:`TableDesk`,
+so the message handler, every message a player gets (``state``, ``you``, ``step``,
+``settled``, notices) and every ledger write for a player's bet, insurance, double, split,
+settlement or refund are the same code either way.
+
+What a desk reads of whoever drives its round is the **round source** (the members marked
+below): the round in play and its number, the timer, the shoe, how many are seated, the round's
+record, and two signals (``wake``: something a window may end on happened; ``deciding``: a
+decision step is waiting for players). Everything runs on the event loop and is synchronous: a
+command checks, writes to the database (one transaction, committed) and only then changes the
+round in memory, so a refused command changes nothing and two commands never interleave.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+from collections.abc import Callable, Iterable, Sequence
+from typing import Any, NotRequired, TypedDict, Unpack
+
+import numpy as np
+from sqlalchemy.orm import Session, sessionmaker
+
+from boundless.core.cards import Card
+from boundless.core.errors import PhaseError, RulesError
+from boundless.core.round import BETTING, CANCELLED, DECISIONS, INSURANCE, Action
+from boundless.core.round.players import PlayerRound
+from boundless.core.round.views import public_view
+from boundless.core.rules import RuleSet
+from boundless.core.strategy_chart import StrategyChart
+from boundless.ledger import LedgerUnavailableError
+from boundless.ledger.outage import write_until_done
+from boundless.ledger.records import StakeOrder
+from boundless.server import messages
+from boundless.server.errors import ForbiddenError, TablePausedError
+from boundless.server.gateway.hub import Hub
+from boundless.server.metrics import UNEXPORTED, ServerMetrics
+from boundless.server.players.service import PlayerIdentity
+from boundless.server.tables.bets import Answer, BetBatcher, PendingBet
+from boundless.server.tables.money import TableMoney
+from boundless.server.tables.private import decline_insurance
+from boundless.server.tables.service import (
+    BetRequest,
+    RoundRecord,
+    TableService,
+    bet_columns,
+    position_key,
+)
+
+log = logging.getLogger("boundless.server.table")
+
+
+class DeskSetup(TypedDict):
+    """What every table is made with (each kind adds its own round source's)."""
+
+    table_id: str
+    name: str
+    rules: RuleSet
+    chart: StrategyChart | None
+    hub: Hub
+    sessions: sessionmaker[Session]
+    owner: NotRequired[str | None]
+    """The private table's player; none for a shared table."""
+    bet_batch_seconds: NotRequired[float]
+    bet_batch_max: NotRequired[int | None]
+    """At most this many bets in one database transaction (none: every bet of the window)."""
+    slice_owner: NotRequired[str | None]
+    """None: the desk writes whole rounds (``boundless serve``); a name: it writes its own slice
+    of rounds that other processes share (a gateway)."""
+
+
+class TableDesk:
+    def __init__(self, **setup: Unpack[DeskSetup]) -> None:
+        self.table_id = setup["table_id"]
+        self.name = setup["name"]
+        self.rules = setup["rules"]
+        self.chart = setup["chart"]
+        self.hub = setup["hub"]
+        self.sessions = setup["sessions"]
+        self.owner = setup.get("owner")
+        self.slice_owner = setup.get("slice_owner")
+        self.bets = BetBatcher(
+            setup.get("bet_batch_seconds", 0.01), self._write_bets, setup.get("bet_batch_max")
+        )
+        self.money = TableMoney()
+        self.waiting: set[int] = set()
+        """Positions of the open step whose decision the table waits for."""
+        self.recorded = False
+        """Whether this round's end (settlement or cancellation) is written."""
+        self.declined_insurance: set[tuple[str, int]] = set()
+        """Insurance offers declined this round (a private table closes the window on answers)."""
+        self.seated_elsewhere: Callable[[str, str], bool] = lambda _player, _table: False
+        self.metrics: ServerMetrics = UNEXPORTED
+        # ---- the round source (kept up to date by whoever drives the round) ----------------
+        self.round: PlayerRound | None = None
+        self.round_no = 0
+        self.paused = False
+        self.pause_reason: str | None = None
+
+    def timer(self) -> dict[str, Any] | None:
+        """The open window's timer as the ``state`` message shows it (round source)."""
+        raise NotImplementedError
+
+    def shoe_number(self) -> int:
+        """The shoe the round is dealt from (round source)."""
+        raise NotImplementedError
+
+    def seated(self) -> int:
+        """Players with a bet in the round (round source)."""
+        return 0 if self.round is None else self.round.player_count()
+
+    def public(self) -> dict[str, Any] | None:
+        """The round's public view for ``state`` (round source)."""
+        return None if self.round is None else public_view(self.round)
+
+    def record(self, with_events: bool = True) -> RoundRecord:
+        """What the play record stores about the round (round source)."""
+        raise NotImplementedError
+
+    def round_record(
+        self,
+        shoe_number: int | None,
+        round_in_shoe: int | None,
+        commitment: str | None,
+        events: Any,
+    ) -> RoundRecord:
+        return RoundRecord(
+            table_id=self.table_id,
+            round_no=self.round_no,
+            title=self.rules.key,
+            rules_version=self.rules.title.version,
+            shoe_number=shoe_number,
+            round_in_shoe=round_in_shoe,
+            shoe_commitment=commitment,
+            events=events,
+        )
+
+    def wake(self) -> None:
+        """Something a window may end on happened: a bet, a decision, an answer (round source)."""
+        raise NotImplementedError
+
+    def stop_timer(self) -> None:
+        """The round was cancelled: no window is open any more (round source)."""
+        raise NotImplementedError
+
+    def deciding(self) -> bool:
+        """Whether a decision step is open and waiting for players (round source)."""
+        raise NotImplementedError
+
+    def away(self, players: Iterable[str]) -> list[str]:
+        """Of these players, those a shared round's other processes are to tell how the round
+        ended (no socket of theirs is here); one process has nobody else to tell them."""
+        if self.slice_owner is None:
+            return []
+        return [player for player in players if not self.hub.is_connected(player)]
+
+    def recorded_players(self, round_: PlayerRound) -> Sequence[str]:
+        """The players whose results are recorded and sent (every player of the round)."""
+        return round_.player_ids
+
+    # ---- queries ---------------------------------------------------------------------------
+    @property
+    def private(self) -> bool:
+        return self.owner is not None
+
+    @property
+    def round_id(self) -> str | None:
+        return None if self.round is None else f"{self.table_id}:{self.round_no}"
+
+    def service(self, session: Session) -> TableService:
+        return TableService(session, slice_owner=self.slice_owner)
+
+    def check_access(self, player: PlayerIdentity) -> None:
+        if self.owner is not None and player.player_id != self.owner:
+            raise ForbiddenError(f"table {self.table_id!r} is another player's private table")
+
+    def lobby_row(self) -> dict[str, Any]:
+        return {
+            "table_id": self.table_id,
+            "title": self.rules.key,
+            "name": self.name,
+            "private": self.private,
+            "players": self.seated(),
+            "watchers": self.hub.watcher_count(self.table_id),
+            "phase": None if self.round is None else self.round.phase,
+            "round_no": self.round_no,
+            "paused": self.paused,
+        }
+
+    # ---- messages out ----------------------------------------------------------------------
+    def state_message(self) -> messages.Message:
+        return messages.state(
+            self.table_id,
+            self.round_id,
+            self.round_no,
+            self.shoe_number(),
+            self.public(),
+            self.timer(),
+            self.seated(),
+            self.paused,
+        )
+
+    def broadcast_state(self) -> None:
+        self.hub.broadcast(self.table_id, self.state_message())
+
+    def notify(self, kind: str, detail: Any) -> None:
+        self.hub.broadcast(self.table_id, messages.notice(self.table_id, kind, detail))
+
+    def you_message(
+        self, player_id: str, views: messages.ViewCache | None = None
+    ) -> messages.Message | None:
+        round_ = self.round
+        if round_ is None or not round_.has_player(player_id):
+            return None
+        assert self.round_id is not None
+        part = (views or messages.ViewCache(round_)).player_part(player_id)
+        balance = self.money.balances.get(player_id)
+        return messages.you(self.table_id, self.round_id, part, balance, round_.phase, round_.step)
+
+    def send_you(self, player_ids: Iterable[str]) -> None:
+        if self.round is None:
+            return
+        views = messages.ViewCache(self.round)
+        for player_id in player_ids:
+            if self.hub.is_connected(player_id):
+                message = self.you_message(player_id, views)
+                if message is not None:
+                    self.hub.send_player(player_id, message)
+
+    def send_you_all(self) -> None:
+        if self.round is not None:
+            self.send_you(self.round.player_ids)
+
+    def results(self, round_: PlayerRound) -> dict[str, list[dict[str, Any]]]:
+        """The recorded players' positions as the play record and ``settled`` show them."""
+        views = messages.ViewCache(round_)
+        return {
+            player_id: views.player_part(player_id)["positions"]
+            for player_id in self.recorded_players(round_)
+        }
+
+    def broadcast_step(
+        self, spot: int, step: int, card: Card | None, takers: int, closed_ms: int
+    ) -> None:
+        """A closed step's card to every watcher (sent before the new state)."""
+        shown = None if card is None else str(card)
+        taken = takers if card is not None else 0
+        self.hub.broadcast(
+            self.table_id,
+            messages.step(self.table_id, self.round_id, spot, step, shown, taken, closed_ms),
+        )
+
+    # ---- bets ------------------------------------------------------------------------------
+    def _betting_round(self) -> PlayerRound:
+        if self.paused:
+            raise TablePausedError(f"table {self.table_id!r} is paused: {self.pause_reason}")
+        round_ = self.round
+        if round_ is None or round_.phase != BETTING:
+            raise PhaseError("betting is closed for this round; wait for the next one")
+        return round_
+
+    def submit_bet(self, request: BetRequest) -> asyncio.Future[Answer]:
+        """Queue a bet for the next batch; the future answers it (ack body or refusal). Outside
+        the betting window a retry of a bet already taken still gets its stored answer."""
+        try:
+            self._betting_round()
+        except (RulesError, TablePausedError) as error:
+            late = PendingBet(request, asyncio.get_running_loop().create_future())
+            self._answer_late([late], error)
+            return late.future
+        return self.bets.submit(request)
+
+    def _answer_late(self, batch: list[PendingBet], error: Exception) -> None:
+        """Bets that missed the window: replays of stored answers, the others ``error``."""
+        with self.sessions.begin() as session:
+            replayed = self.service(session).replayed_bets([item.request for item in batch])
+        for index, item in enumerate(batch):
+            item.answer(replayed.get(index, error))
+
+    def _write_bets(self, batch: list[PendingBet]) -> None:
+        """One batch: one transaction stakes the bets, then they are placed in the round."""
+        try:
+            round_ = self._betting_round()
+        except (RulesError, TablePausedError) as error:
+            self._answer_late(batch, error)
+            return
+        requests = [item.request for item in batch]
+        try:
+            with self.sessions.begin() as session:
+                outcome = self.service(session).accept_bets(
+                    round_, self.record(with_events=False), requests
+                )
+        except Exception as error:
+            log.exception("bets for %s round %s not written", self.table_id, self.round_no)
+            for item in batch:
+                item.answer(error)
+            return
+        self.metrics.bets_accepted(self.rules.key, [request for request, _ in outcome.accepted])
+        if outcome.accepted:
+            try:
+                round_.place_bets(*bet_columns(outcome.accepted))
+            except RulesError:
+                log.exception("staked bets did not fit the round; voiding it")
+                self.void("the bets could not be placed after they were staked")
+        self.money.bets_staked(outcome.accepted)
+        for item, answer in zip(batch, outcome.answers, strict=True):
+            item.answer(answer)
+        if outcome.accepted:
+            self.send_you(request.player_id for request, _ in outcome.accepted)
+            self.wake()
+
+    def choose_side_bets(self, player: PlayerIdentity, side_bets: list[str]) -> None:
+        raise ForbiddenError("side bets are chosen at private tables only")
+
+    # ---- insurance and decisions -----------------------------------------------------------
+    def _playing_round(self) -> PlayerRound:
+        if self.paused:
+            raise TablePausedError(f"table {self.table_id!r} is paused: {self.pause_reason}")
+        if self.round is None:
+            raise PhaseError("no round is in play at this table")
+        return self.round
+
+    def take_insurance(self, player: PlayerIdentity, spot: int, kind: str) -> int | None:
+        round_ = self._playing_round()
+        player_id = player.player_id
+        if round_.phase != INSURANCE:
+            raise PhaseError(f"the insurance window is not open (the round is in {round_.phase})")
+        if kind == "decline":
+            decline_insurance(self, round_, player_id, spot)
+            return self.money.balances.get(player_id)
+        position = round_.position(player_id, spot)
+        if kind == "even_money":
+            round_.take_even_money(player_id, spot)
+        else:
+            with self.sessions.begin() as session:
+                service = self.service(session)
+                balance = service.wallet_balances([player_id]).get(player_id, 0)
+                known = round_.player_free_coins(player_id)
+                if known is not None and known != balance:
+                    round_.set_free_coins([player_id], [balance])  # coins moved elsewhere
+                round_.verify_take_insurance(player_id, spot)
+                cost = self.rules.insurance.cost.of(round_.main_stake(position))
+                order = StakeOrder(player_id, position_key(player_id, spot), "insurance", cost)
+                service.stake(self.table_id, self.round_no, [order])
+            self.metrics.staked(self.rules.key, [order])
+            round_.take_insurance(player_id, spot)
+            self.money.balances[player_id] = balance - cost
+        self.send_you([player_id])
+        self.wake()  # a window that closes on answers (a private table's) may close now
+        return self.money.balances.get(player_id)
+
+    def decide(self, player: PlayerIdentity, spot: int, step: int, action: str) -> None:
+        round_ = self._playing_round()
+        if round_.phase == DECISIONS and (spot, step) != (round_.current_spot, round_.step):
+            raise PhaseError(
+                f"spot {spot} step {step} is not open (open: spot {round_.current_spot} "
+                f"step {round_.step})"
+            )
+        event = round_.decide(player.player_id, spot, action)
+        self.waiting.discard(int(event.positions[0]))
+        if not self.waiting:
+            self.wake()
+
+    def open_step(self) -> None:
+        """Start waiting for the positions that have a decision to make and whose player
+        watches this table (a socket that joined it); the others are autoplayed."""
+        round_ = self.round
+        assert round_ is not None
+        awaiting = round_.positions_awaiting_decision()
+        players = round_.players_of(awaiting)
+        watching = self.hub.is_watching
+        table_id = self.table_id
+        self.waiting = {
+            position
+            for position, player_id in zip(awaiting.tolist(), players, strict=True)
+            if watching(player_id, table_id)
+        }
+
+    def presence_changed(self, player_id: str, present: bool) -> None:
+        """A player started or stopped watching this table: await their decision or not."""
+        round_ = self.round
+        if round_ is None or round_.phase != DECISIONS or not self.deciding():
+            return
+        position = round_.position_on(player_id, round_.current_spot)
+        if position is None:
+            return
+        if present:
+            if position in round_.positions_awaiting_decision():
+                self.waiting.add(position)
+        else:
+            self.waiting.discard(position)
+            if not self.waiting:
+                self.wake()
+
+    # ---- closing a step --------------------------------------------------------------------
+    def refresh_doubtful_coins(self, round_: PlayerRound, on_spot: np.ndarray) -> None:
+        """Before a step executes: the wallets of players whose double or split the round may
+        not cover (short by its count, or betting elsewhere too), so fall-backs use real coins."""
+        money = self.money
+        pending = np.array([round_.pending_action(p) for p in on_spot.tolist()], dtype=np.int64)
+        movers = on_spot[(pending == int(Action.DOUBLE)) | (pending == int(Action.SPLIT))]
+        doubtful = money.coins_in_doubt(
+            round_, movers, lambda player_id: self.seated_elsewhere(player_id, self.table_id)
+        )
+        if not doubtful:
+            return
+        with self.sessions.begin() as session:
+            balances = self.service(session).wallet_balances(doubtful)
+        # The round counts coins it paid early (not yet in the wallet) as the player's.
+        early = money.uncredited(round_)
+        round_.set_free_coins(
+            doubtful, [balances.get(player, 0) + early.get(player, 0) for player in doubtful]
+        )
+
+    def stake_extras(self, round_: PlayerRound, stakes_before: int, step: int) -> None:
+        """After a step executed (its card already sent): stake its doubles and splits.
+
+        The step is decided by then (fall-backs used the refreshed coins, and nothing else moves
+        these players' coins on this loop in between). A failing write raises: the caller voids
+        the round, and every stake the ledger holds is returned."""
+        money = self.money
+        orders = [
+            order
+            for stakes in round_.extra_stakes[stakes_before:]
+            for order in money.extra_orders(round_, stakes)
+        ]
+        if not orders:
+            return
+        early = money.uncredited(round_)
+        credits = {o.player_id: early[o.player_id] for o in orders if early.get(o.player_id)}
+        with self.sessions.begin() as session:
+            service = self.service(session)
+            # Coins paid early in the round reach the wallet before a double uses them.
+            service.credit_early(self.table_id, self.round_no, step, credits)
+            service.stake(self.table_id, self.round_no, orders)
+            money.balances.update(service.wallet_balances([o.player_id for o in orders]))
+        self.metrics.staked(self.rules.key, orders)
+        money.credit(credits)
+
+    def after_step(self, changed: np.ndarray) -> None:
+        """The new public state, then each player whose hands changed or who decides next."""
+        round_ = self.round
+        assert round_ is not None
+        self.broadcast_state()
+        touched = np.union1d(changed, round_.positions_awaiting_decision())
+        self.send_you(round_.distinct_players_of(touched))
+
+    # ---- settlement and cancellation -------------------------------------------------------
+    async def settle(self) -> None:
+        """The settled round: pay it and record it in one transaction, then tell each player.
+        While the database is away the same write is tried again (never voided for that)."""
+        round_ = self.round
+        assert round_ is not None
+        lines = self.money.round_lines(round_)
+        results = self.results(round_)
+        record, money, away = self.record(), self.money, self.away(results)
+        try:
+            after = await write_until_done(
+                self.sessions,
+                lambda session: self.service(session).settle(
+                    record, lines, money.balance_before, results, money.credited, away
+                ),
+                what=f"settlement of {self.table_id} round {self.round_no}",
+            )
+        except LedgerUnavailableError:
+            # Given up (logged): voiding could not be written either. The stakes stay in the
+            # open ledger round until this server's next start refunds it (crash recovery).
+            self.recorded = True  # nothing more is written for this round by this process
+            return
+        except Exception:
+            log.exception("settlement of %s round %s failed; voiding", self.table_id, self.round_no)
+            self.void("the settlement could not be written; every stake is returned")
+            return
+        self.recorded = True
+        self.metrics.settled(self.rules.key, results)
+        self.money.balances.update(after)
+        for line in lines:
+            if line.player_id in results:
+                self.hub.send_player(
+                    line.player_id,
+                    messages.settled(
+                        self.table_id,
+                        self.round_id,
+                        results[line.player_id],
+                        line.staked,
+                        line.paid,
+                        after.get(line.player_id),
+                    ),
+                )
+        self.broadcast_state()
+
+    def void(self, reason: str) -> dict[str, int]:
+        """Cancel the round in the core (if still open) and in the ledger; record it once.
+        Returns what the cancellation moved into each wallet."""
+        round_ = self.round
+        assert round_ is not None
+        self.bets.fail_all(PhaseError(f"the round was cancelled: {reason}"))
+        if round_.phase != CANCELLED and not round_.over:
+            round_.cancel(reason)
+        if self.recorded:
+            return {}
+        results = self.results(round_)
+        with self.sessions.begin() as session:
+            outcome = self.service(session).cancel(
+                self.record(),
+                reason,
+                list(results),
+                self.money.balance_before,
+                results,
+                self.away(results),
+                self.money.credited,
+            )
+        self.recorded = True
+        if outcome.lines:
+            self.metrics.cancelled(self.rules.key, outcome.refunds)
+        self.money.balances.update(outcome.balances)
+        self.stop_timer()
+        self.notify("cancelled", {"round_id": self.round_id, "reason": reason})
+        for line in outcome.lines:
+            self.hub.send_player(
+                line.player_id,
+                messages.settled(
+                    self.table_id,
+                    self.round_id,
+                    results.get(line.player_id, []),
+                    line.staked,
+                    line.paid,
+                    outcome.balances.get(line.player_id),
+                    cancelled=reason,
+                ),
+            )
+        self.broadcast_state()
+        self.wake()
+        return outcome.refunds
+
+    def void_in_flight(self, reason: str) -> None:
+        """At shutdown: cancel and refund the round in play, unless it is settled already."""
+        if (
+            self.round is not None
+            and not self.recorded
+            and (self.round.position_count() or self.bets)
+        ):
+            self.void(reason)
