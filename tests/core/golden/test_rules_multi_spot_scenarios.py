@@ -101,6 +101,16 @@ def with_changes(base: dict[str, Any], **changes: Any) -> dict[str, Any]:
     return data
 
 
+def first_decision(cards: str, action: str) -> dict[str, Any]:
+    """Unlimited with alice on spot 1 only, dealt ``cards``, whose first decision is ``action``."""
+    return with_changes(
+        UNLIMITED,
+        cards=cards.split(),
+        player__bets={"1": {"main": 1000}},
+        player__actions={"1": [action]},
+    )
+
+
 SECOND_PLAYER = {"id": "bob", "balance": 100000, "bets": {"3": {"main": 100}}}
 ERROR_CASES: list[tuple[str, Any, str]] = [
     # spots
@@ -134,12 +144,7 @@ ERROR_CASES: list[tuple[str, Any, str]] = [
     # Unlimited decisions
     (
         "split a pair the chart does not split",
-        with_changes(
-            UNLIMITED,
-            cards=["TS", "6H", "TD", "2C"],
-            player__bets={"1": {"main": 1000}},
-            player__actions={"1": ["split"]},
-        ),
+        first_decision("TS 6H TD 2C", "split"),
         "split is not allowed now",
     ),
     (
@@ -149,22 +154,12 @@ ERROR_CASES: list[tuple[str, Any, str]] = [
     ),
     (
         "stand on a pair offered only split or surrender 20",
-        with_changes(
-            UNLIMITED,
-            cards=["8S", "6H", "8D", "2C"],
-            player__bets={"1": {"main": 1000}},
-            player__actions={"1": ["stand"]},
-        ),
+        first_decision("8S 6H 8D 2C", "stand"),
         "allowed: split, surrender20",
     ),
     (
         "surrender against an ace",
-        with_changes(
-            UNLIMITED,
-            cards=["TS", "AH", "6D", "2C", "9C"],
-            player__bets={"1": {"main": 1000}},
-            player__actions={"1": ["surrender"]},
-        ),
+        first_decision("TS AH 6D 2C 9C", "surrender"),
         "surrender is not allowed now",
     ),
     (
