@@ -8,6 +8,7 @@ the test's temporary folder and is killed when the test ends.
 from __future__ import annotations
 
 import os
+import random
 import shutil
 import signal
 import socket
@@ -24,6 +25,24 @@ def nats_server_binary() -> Path | None:
         return beside_python
     found = shutil.which("nats-server")
     return Path(found) if found else None
+
+
+def free_port_run(count: int) -> int:
+    """The first of ``count`` consecutive free ports below the kernel's ephemeral range, so
+    that no process's outgoing connection (PostgreSQL, NATS) takes one of them meanwhile."""
+    for _ in range(200):
+        base = random.randrange(20_000, 32_000 - count)
+        sockets = [socket.socket() for _ in range(count)]
+        try:
+            for offset, sock in enumerate(sockets):
+                sock.bind(("127.0.0.1", base + offset))
+        except OSError:
+            continue
+        finally:
+            for sock in sockets:
+                sock.close()
+        return base
+    raise RuntimeError(f"no {count} consecutive free ports in 20000-32000")
 
 
 def free_ports(count: int) -> list[int]:

@@ -23,7 +23,7 @@ from boundless.ledger import LedgerService, make_engine, make_session_factory
 from boundless.server.records.service import RecordService
 from tests.cluster.conftest import Services
 from tests.cluster.launch import BOOT_SECONDS, COMMAND, kill, launch_cluster, status, wait_for
-from tests.cluster.nats_cluster import free_ports
+from tests.cluster.nats_cluster import free_port_run
 from tests.server.live import Client, bet, socket_client
 
 ROUNDS = 20
@@ -137,7 +137,7 @@ def sign_up(port: int, name: str) -> Message:
 def test_players_on_two_gateways_play_on_through_a_gateway_killed_mid_step(
     services: Services, tmp_path: Path
 ) -> None:
-    port = free_ports(1)[0]
+    port = free_port_run(2)
     ports = [port, port + 1]
     timers = ["--betting-seconds", "1.5", "--decision-seconds", "4", "--insurance-seconds", "1"]
     timers += ["--round-gap-seconds", "0.3"]

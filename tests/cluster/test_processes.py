@@ -21,7 +21,7 @@ from tests.cluster.launch import (
     status,
     wait_for,
 )
-from tests.cluster.nats_cluster import free_ports
+from tests.cluster.nats_cluster import free_port_run
 
 
 @pytest.mark.parametrize(
@@ -83,7 +83,7 @@ def coordinator_of(port: int) -> object:
 def test_cluster_survives_kill_9_of_its_coordinator_and_of_a_gateway(
     services: Services, tmp_path: Path
 ) -> None:
-    port = free_ports(1)[0]
+    port = free_port_run(2)
     common = [*services.options(), "--namespace", services.namespace]
     timers = ["--timer-scale", "0.02", "--round-gap-seconds", "0.1"]
     cluster = launch_cluster(services, port, 2, ["--bots", "2", *timers], tmp_path / "cluster.err")
