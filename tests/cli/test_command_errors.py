@@ -149,6 +149,7 @@ def test_serve_announces_the_url_once_it_answers_there(tmp_path: Path) -> None:
         (["--decision-seconds", "inf"], "--decision-seconds inf"),
         (["--host", "nonexistent.invalid"], "--host 'nonexistent.invalid'"),
         (["--starting-grant", HUGE], "--starting-grant"),
+        (["--signup-rate", "ten a minute"], "--signup-rate: sign-up rate 'ten a minute'"),
         (["--web-dir", "/nonexistent"], "--web-dir /nonexistent"),
     ],
 )

@@ -102,6 +102,10 @@ def serve(
             help="Folder of rule files (<key>.toml) that add titles or replace shipped ones."
         ),
     ] = None,
+    signup_rate: Annotated[
+        str,
+        typer.Option(help="Sign-ups allowed from one address, e.g. '10/minute;100/day'."),
+    ] = "10/minute;100/day",
     log_level: Annotated[
         str, typer.Option(help=f"uvicorn log level: {', '.join(LOG_LEVELS)}.")
     ] = "info",
@@ -126,6 +130,12 @@ def serve(
 
     if (problem := amount_problem(starting_grant)) is not None:
         fail(f"--starting-grant: {problem}")
+    from boundless.server.players.signup_limit import SignUpLimit
+
+    try:
+        SignUpLimit(signup_rate)
+    except ValueError as error:
+        fail(f"--signup-rate: {error}")
     _check_folder("--data-dir", data_dir, create=True)
     from boundless.cli.rule_files import titles_catalog
 
@@ -147,6 +157,7 @@ def serve(
             round_gap_seconds=round_gap_seconds,
         ),
         web_dir=web,
+        signup_rate=signup_rate,
     )
     if admin_token:
         config = replace(config, admin_token=admin_token)

@@ -51,7 +51,8 @@ class FollowerSlice:
         self.settled = 0
 
     def apply(self, event: ev.TableEvent) -> None:
-        self.follower.apply_public(event)
+        if self.cancelled is None:  # a refunded slice (refused stakes, dropped) follows no more
+            self.follower.apply_public(event)
 
     def bets_report(self) -> BetsReport:
         return self.follower.bets_report()
