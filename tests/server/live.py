@@ -314,9 +314,19 @@ def bet(client: Client, amount: int = 1000, table_id: str = "boundless-1", **ext
 
 
 def play_to_settlement(
-    client: Client, policy: Callable[[Message], str | None] = lambda _: "stand"
+    client: Client,
+    policy: Callable[[Message], str | None] = lambda _: "stand",
+    since: int | None = None,
 ) -> Message:
-    """Answer insurance (decline) and decisions with ``policy`` until ``settled`` arrives."""
+    """Answer insurance (decline) and decisions with ``policy`` until ``settled`` arrives.
+
+    ``since`` is an index into ``client.seen``: a ``settled`` received from there on while the
+    test waited for something else (a request's answer) is returned at once.
+    """
+    if since is not None:
+        for message in client.seen[since:]:
+            if message.get("type") == "settled":
+                return message
     state: Message = {}
     decided: set[tuple[str, int]] = set()
     deadline = time.monotonic() + 30
