@@ -204,17 +204,25 @@ def test_the_dealer_wager_rides_only_with_other_wagers_active_on_the_seat() -> N
     golden.bet(round_, "p", 3, main=100, sides={DEALER_KEY: 100}, balance=None)
 
 
-def test_several_features_spin_one_after_another_from_one_seeded_source() -> None:
-    """Seats 1 (AS KD) and 2 (AH KH) are blackjacks with seat wagers; seat 3 (9S 9C) has the
-    dealer wager, and the dealer's 6H KC is an Xtreme 16 that draws 5C. Three features spin in
-    order: the seat wagers seat by seat, then the dealer wager."""
+def _three_features(wheel_seed: int) -> SharedRound:
+    """Seats 1 (AS KD) and 2 (AH KH) are blackjacks with seat wagers of 1.00 and 3.00; seat 3
+    (9S 9C, stands) has a dealer wager of 2.00, and the dealer's 6H KC draws 5C (an Xtreme 16).
+    """
     round_, _ = golden.new_round(
-        golden.BOO_BUCKS, "AS AH 9S 6H KD KH 9C KC 5C", offered=OFFER, wheel_seed=20
+        golden.BOO_BUCKS, "AS AH 9S 6H KD KH 9C KC 5C", offered=OFFER, wheel_seed=wheel_seed
     )
     golden.bet(round_, "p", 1, main=1000, sides={SEAT_KEY: 100})
     golden.bet(round_, "p", 2, main=1000, sides={SEAT_KEY: 300}, balance=None)
     golden.bet(round_, "p", 3, main=1000, sides={DEALER_KEY: 200}, balance=None)
     golden.play(round_, {("p", 3): ["stand"]})
+    return round_
+
+
+def test_several_features_spin_one_after_another_from_one_seeded_source() -> None:
+    """Seats 1 (AS KD) and 2 (AH KH) are blackjacks with seat wagers; seat 3 (9S 9C) has the
+    dealer wager, and the dealer's 6H KC is an Xtreme 16 that draws 5C. Three features spin in
+    order: the seat wagers seat by seat, then the dealer wager."""
+    round_ = _three_features(wheel_seed=20)
     rng = random.Random(20)
     expected = [
         reference_spin(rng, 100, _wheel(SEAT_KEY)),
@@ -254,13 +262,7 @@ def test_the_shipped_wheels_are_labelled_examples_and_the_odds_differ_by_wedge()
 
 
 def test_the_event_log_rebuilds_the_wheel_results_without_randomness() -> None:
-    round_, _ = golden.new_round(
-        golden.BOO_BUCKS, "AS AH 9S 6H KD KH 9C KC 5C", offered=OFFER, wheel_seed=24
-    )
-    golden.bet(round_, "p", 1, main=1000, sides={SEAT_KEY: 100})
-    golden.bet(round_, "p", 2, main=1000, sides={SEAT_KEY: 300}, balance=None)
-    golden.bet(round_, "p", 3, main=1000, sides={DEALER_KEY: 200}, balance=None)
-    golden.play(round_, {("p", 3): ["stand"]})
+    round_ = _three_features(wheel_seed=24)
     rules, chart = load_game(golden.BOO_BUCKS)
     rebuilt = SharedRound.rebuild(rules, round_.events, chart)
     for spot in (1, 2, 3):

@@ -8,11 +8,28 @@ in the basic strategy chart"; DECISIONS.md rule 22.
 
 from __future__ import annotations
 
+from dataclasses import dataclass
+
 import golden_helpers as golden
 import pytest
 
-# Hands whose double or split the coins do not cover: the cards, the chart's move, its second
-# choice, the hand as it ends and (last) the autoplay's moves on it.
+
+@dataclass(frozen=True)
+class ShortOfCoins:
+    """A hand whose double or split the coins do not cover."""
+
+    cards: str
+    action: str
+    """The chart's move."""
+    fallback: str
+    """The chart's second choice."""
+    expected: golden.Hand
+    """The hand as it ends."""
+    autoplayed: list[tuple[str, str, int]]
+    """The autoplay's moves on it."""
+
+
+# The cases, ShortOfCoins' first four fields a row; AUTOPLAYED holds the last one.
 SHORT_OF_COINS = [
     ("8S 6C 8D TC TD", "split", "surrender20", golden.Hand("8S 8D", 16, 1000, "surrender20", 800)),
     ("6S 6H 5D 2C TC 9C", "double", "hit", golden.Hand("6S 5D 2C", 13, 1000, "win", 2000)),
@@ -24,8 +41,8 @@ AUTOPLAYED = [
     [("stand", "autoplay", 1)],
 ]
 CASES = [
-    pytest.param(*case, expected_moves, id=f"{case[1]}-else-{case[2]}")
-    for case, expected_moves in zip(SHORT_OF_COINS, AUTOPLAYED, strict=True)
+    pytest.param(ShortOfCoins(*case, autoplayed), id=f"{case[1]}-else-{case[2]}")
+    for case, autoplayed in zip(SHORT_OF_COINS, AUTOPLAYED, strict=True)
 ]
 
 
@@ -53,18 +70,14 @@ def test_the_autoplay_splits_and_doubles_so_one_unit_becomes_four() -> None:
     ]
 
 
-@pytest.mark.parametrize(("cards", "action", "fallback", "expected", "autoplayed"), CASES)
+@pytest.mark.parametrize("case", CASES)
 def test_second_choices_when_the_coins_do_not_cover_the_autoplays_double_or_split(
-    cards: str,
-    action: str,
-    fallback: str,
-    expected: golden.Hand,
-    autoplayed: list[tuple[str, str, int]],
+    case: ShortOfCoins,
 ) -> None:
     # the bet takes every coin
-    round_, _ = golden.played(golden.UNLIMITED, cards, balance=1000)
-    assert golden.hand(round_, "p", 1) == expected
-    assert golden.moves(round_, "p", 1) == autoplayed
+    round_, _ = golden.played(golden.UNLIMITED, case.cards, balance=1000)
+    assert golden.hand(round_, "p", 1) == case.expected
+    assert golden.moves(round_, "p", 1) == case.autoplayed
 
 
 def test_the_autoplay_on_several_spots_shares_the_players_coins() -> None:
@@ -90,19 +103,15 @@ def test_the_autoplay_takes_over_after_the_players_own_decisions() -> None:
     assert golden.hand(round_, "p", 1) == golden.Hand("TS 2D 3C", 15, 1000, "lose", 0)
 
 
-@pytest.mark.parametrize(("cards", "action", "fallback", "expected", "autoplayed"), CASES)
+@pytest.mark.parametrize("case", CASES)
 def test_a_players_double_or_split_the_coins_no_longer_cover_falls_back_to_the_second_choice(
-    cards: str,
-    action: str,
-    fallback: str,
-    expected: golden.Hand,
-    autoplayed: list[tuple[str, str, int]],
+    case: ShortOfCoins,
 ) -> None:
-    round_, _ = golden.dealt(golden.UNLIMITED, cards, balance=5000)
-    round_.decide("p", 1, action)
+    round_, _ = golden.dealt(golden.UNLIMITED, case.cards, balance=5000)
+    round_.decide("p", 1, case.action)
     round_.set_free_coins(["p"], [0])  # the coins went elsewhere before the step executed
     round_.close_step()
     round_.run_to_end()
-    assert golden.hand(round_, "p", 1) == expected
-    assert golden.moves(round_, "p", 1)[0] == (fallback, "fallback", 1)
+    assert golden.hand(round_, "p", 1) == case.expected
+    assert golden.moves(round_, "p", 1)[0] == (case.fallback, "fallback", 1)
     assert golden.result(round_, "p", 1).hands[0].fallback
