@@ -165,6 +165,16 @@ class MessageHandler:
             reply = internal_reply()
         self.hub.send(connection, messages.error(request_id, reply))
 
+    def _send_state(
+        self, connection: Connection, table: TableDesk, player_id: str
+    ) -> dict[str, Any]:
+        """The table's state, then the player's own view where they have a position there."""
+        self.hub.send(connection, table.state_message())
+        mine = table.you_message(player_id)
+        if mine is not None:
+            self.hub.send(connection, mine)
+        return {"table_id": table.table_id}
+
     async def _dispatch(
         self, connection: Connection, message: ClientMessage
     ) -> dict[str, Any] | None:
@@ -178,20 +188,12 @@ class MessageHandler:
         table.check_access(player)
         if isinstance(message, Join):
             self.hub.watch(connection, table.table_id)
-            self.hub.send(connection, table.state_message())
-            mine = table.you_message(player.player_id)
-            if mine is not None:
-                self.hub.send(connection, mine)
-            return {"table_id": table.table_id}
+            return self._send_state(connection, table, player.player_id)
         if isinstance(message, Leave):
             self.hub.unwatch(connection, table.table_id)
             return {"table_id": table.table_id}
         if isinstance(message, Resync):
-            self.hub.send(connection, table.state_message())
-            mine = table.you_message(player.player_id)
-            if mine is not None:
-                self.hub.send(connection, mine)
-            return {"table_id": table.table_id}
+            return self._send_state(connection, table, player.player_id)
         if isinstance(message, PlaceBet):
             return await table.submit_bet(_bet_request(player.player_id, message))
         if isinstance(message, TakeInsurance):
