@@ -25,7 +25,6 @@ from boundless.core.bots import Policy
 from boundless.core.cards import ACE
 from boundless.core.round.follower import BetsReport
 from boundless.core.round.phases import SETTLED
-from boundless.ledger import check_books
 from boundless.server.cluster import Faults, MemoryBus
 from boundless.server.cluster.ledger_slice import ClusterLedger
 from boundless.server.cluster.protocol import Public
@@ -47,6 +46,7 @@ from tests.cluster.players import (
     sign_up,
     wallets,
 )
+from tests.ledger.helpers import assert_books_balance
 
 TIMERS = replace(FAST, betting_seconds=0.4, decision_seconds=5.0, insurance_seconds=5.0)
 names = itertools.count(1)
@@ -158,9 +158,7 @@ def test_players_spread_over_gateways_end_as_in_one_shared_round(
         assert refused <= {"illegal_action", "wrong_phase", "rules_error"}, client.errors
     for gateway in gateways:
         assert gateway.table.round is not None and gateway.table.round.phase == SETTLED
-    with sessions.begin() as session:
-        report = check_books(session)
-        assert report.ok, report.summary()
+    assert_books_balance(sessions)
 
 
 def test_a_dropped_gateways_players_are_refunded_recorded_and_told_once_elsewhere(
@@ -245,9 +243,7 @@ def test_a_dropped_gateways_players_are_refunded_recorded_and_told_once_elsewher
         assert settled["balance"] == ended[players[client.name]] == GRANT + settled["net"]
     for client in b.clients:
         assert not run(hello_again(client)).settled  # told once, not on every hello
-    with sessions.begin() as session:
-        report = check_books(session)
-        assert report.ok, report.summary()
+    assert_books_balance(sessions)
 
 
 def test_a_player_who_moves_to_another_gateway_mid_round_is_told_there(
