@@ -37,6 +37,7 @@ from boundless.math.simulation.kernels import (
     IP_SIZE,
     IP_SPLIT_ACES_ONE_CARD,
     IP_SPOTS,
+    Game,
 )
 from boundless.math.simulation.policy import decision_tables
 from boundless.math.simulation.reference import POLICIES, Policy
@@ -63,6 +64,10 @@ class SimSpec:
     @property
     def spots(self) -> int:
         return int(self.ip[IP_SPOTS])
+
+    def game(self) -> Game:
+        """The kernels' ``game`` argument."""
+        return (self.ip, self.fp, self.moves, self.sides.kernel_arrays(), self.sides.max_round)
 
 
 def _mask(values: tuple[int, ...]) -> int:
