@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import logging
 import time
+from dataclasses import dataclass, field
 from typing import Any, Protocol
 
 from sqlalchemy.orm import Session, sessionmaker
@@ -87,22 +88,15 @@ class TokenBucket:
         return self.refused_in_a_row > IGNORED_BURSTS * self.capacity
 
 
+@dataclass(eq=False)
 class MessageHandler:
-    def __init__(
-        self,
-        registry: Tables,
-        hub: Hub,
-        sessions: sessionmaker[Session],
-        messages_per_second: float,
-        max_sockets_per_player: int = 0,
-    ) -> None:
-        self.registry = registry
-        self.hub = hub
-        self.sessions = sessions
-        self.messages_per_second = messages_per_second
-        self.max_sockets_per_player = max_sockets_per_player
-        """0: no cap (in-process use); the app passes the configured cap."""
-        self._buckets: dict[int, TokenBucket] = {}
+    registry: Tables
+    hub: Hub
+    sessions: sessionmaker[Session]
+    messages_per_second: float
+    max_sockets_per_player: int = 0
+    """0: no cap (in-process use); the app passes the configured cap."""
+    _buckets: dict[int, TokenBucket] = field(default_factory=dict, init=False)
 
     def forget(self, connection: Connection) -> None:
         self._buckets.pop(id(connection), None)
