@@ -27,13 +27,15 @@ from collections.abc import Callable
 from typing import Any, TypeVar
 
 import numpy as np
-import numpy.typing as npt
 from numba import njit
 
-I64 = npt.NDArray[np.int64]
-I8 = npt.NDArray[np.int8]
-F64 = npt.NDArray[np.float64]
-U64 = npt.NDArray[np.uint64]
+from boundless.core.arrays import FloatArray, Int8Array, IntArray, UInt64Array
+
+# Short names: the kernels' argument lists are long.
+I64 = IntArray
+I8 = Int8Array
+F64 = FloatArray
+U64 = UInt64Array
 # Side tables in the order SideTables.kernel_arrays() gives them.
 SideArrays = tuple[I64, I8, I8, F64, I8, F64, I64, I64, I64, F64, I8, F64, F64, I64]
 # Work arrays (see boundless.math.simulation.work_arrays): hands, cards, spot_hands, spot_cards,

@@ -12,8 +12,8 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 import numpy as np
-import numpy.typing as npt
 
+from boundless.core.arrays import FloatArray, Int8Array, IntArray
 from boundless.core.rules import RuleSet
 from boundless.core.strategy_chart import StrategyChart
 from boundless.math.simulation.kernels import (
@@ -42,10 +42,6 @@ from boundless.math.simulation.kernels import (
 from boundless.math.simulation.policy import decision_tables
 from boundless.math.simulation.reference import POLICIES, Policy
 from boundless.math.simulation.side_tables import SideTables, build_side_tables
-
-IntArray = npt.NDArray[np.int64]
-FloatArray = npt.NDArray[np.float64]
-Int8Array = npt.NDArray[np.int8]
 
 
 @dataclass(frozen=True, slots=True)
