@@ -138,31 +138,39 @@ def test_closer_to_21_wins_one_to_one_a_tie_pushes_farther_loses(game: str) -> N
 # the hole card) and the chart's first move. An Unlimited Rp cell (surrender, else split) on a
 # pair offered only Split or Surrender 20%: the chart's surrender is the Surrender 20% (ruling of
 # commit ee0a095).
+SILENT_HANDS = {
+    golden.BOO_BUCKS: [
+        ("6S 6H 5D TC", "double", "boo-bucks-11-v-6-doubles"),
+        ("TS TH 6D 7C", "surrender", "boo-bucks-16-v-10-surrenders"),
+        ("8S 6H 8D TC", "split", "boo-bucks-8-8-v-6-splits"),
+        ("TS 4H 2D TC", "stand", "boo-bucks-12-v-4-stands"),
+    ],
+    golden.UNLIMITED: [
+        ("TS 4H 2D", "stand", "hard-12-v-4-S"),
+        ("TS 2H 2D", "hit", "hard-12-v-2-H"),
+        ("TS TH 6D", "surrender", "hard-16-v-10-Rs"),
+        ("TS 9H 6D", "surrender", "hard-16-v-9-Rh"),
+        ("9S KH 6D", "surrender", "hard-15-v-10-Rh"),
+        ("6S TH 5D", "double", "hard-11-v-10-Dh"),
+        ("AS 3H 7D", "double", "soft-18-v-3-Ds"),
+        ("AS 9H 7D", "hit", "soft-18-v-9-H"),
+        ("TS 7H 7D", "stand", "hard-17-v-7-S"),
+        ("5S 6H 5D", "double", "pair-of-fives-v-6-Dh"),
+        ("9S 6H 9D", "split", "nines-v-6-P"),
+        ("8S TH 8D", "surrender20", "eights-v-10-Rp-surrenders-20"),
+        ("AS AH AD", "surrender20", "aces-v-ace-Rp-surrenders-20"),
+        ("8S 7H 8D", "split", "eights-v-7-P-splits"),
+    ],
+}
+"""Per title: the first cards, the chart's first move, the case's id."""
+
+
 @pytest.mark.parametrize(
     ("game", "cards", "first_move"),
     [
-        pytest.param(golden.BOO_BUCKS, "6S 6H 5D TC", "double", id="boo-bucks-11-v-6-doubles"),
-        pytest.param(
-            golden.BOO_BUCKS, "TS TH 6D 7C", "surrender", id="boo-bucks-16-v-10-surrenders"
-        ),
-        pytest.param(golden.BOO_BUCKS, "8S 6H 8D TC", "split", id="boo-bucks-8-8-v-6-splits"),
-        pytest.param(golden.BOO_BUCKS, "TS 4H 2D TC", "stand", id="boo-bucks-12-v-4-stands"),
-        pytest.param(golden.UNLIMITED, "TS 4H 2D", "stand", id="hard-12-v-4-S"),
-        pytest.param(golden.UNLIMITED, "TS 2H 2D", "hit", id="hard-12-v-2-H"),
-        pytest.param(golden.UNLIMITED, "TS TH 6D", "surrender", id="hard-16-v-10-Rs"),
-        pytest.param(golden.UNLIMITED, "TS 9H 6D", "surrender", id="hard-16-v-9-Rh"),
-        pytest.param(golden.UNLIMITED, "9S KH 6D", "surrender", id="hard-15-v-10-Rh"),
-        pytest.param(golden.UNLIMITED, "6S TH 5D", "double", id="hard-11-v-10-Dh"),
-        pytest.param(golden.UNLIMITED, "AS 3H 7D", "double", id="soft-18-v-3-Ds"),
-        pytest.param(golden.UNLIMITED, "AS 9H 7D", "hit", id="soft-18-v-9-H"),
-        pytest.param(golden.UNLIMITED, "TS 7H 7D", "stand", id="hard-17-v-7-S"),
-        pytest.param(golden.UNLIMITED, "5S 6H 5D", "double", id="pair-of-fives-v-6-Dh"),
-        pytest.param(golden.UNLIMITED, "9S 6H 9D", "split", id="nines-v-6-P"),
-        pytest.param(
-            golden.UNLIMITED, "8S TH 8D", "surrender20", id="eights-v-10-Rp-surrenders-20"
-        ),
-        pytest.param(golden.UNLIMITED, "AS AH AD", "surrender20", id="aces-v-ace-Rp-surrenders-20"),
-        pytest.param(golden.UNLIMITED, "8S 7H 8D", "split", id="eights-v-7-P-splits"),
+        pytest.param(game, cards, first_move, id=name)
+        for game, cases in SILENT_HANDS.items()
+        for cards, first_move, name in cases
     ],
 )
 def test_a_silent_hand_is_played_by_the_titles_chart(
