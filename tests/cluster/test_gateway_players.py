@@ -303,3 +303,111 @@ def test_a_player_who_moves_to_another_gateway_mid_round_is_told_there(
         return later
 
     assert not run(hello_again()).settled
+
+
+def test_a_gateway_and_the_coordinator_failing_in_one_round_its_players_are_told_once(
+    sessions: sessionmaker[Session],
+) -> None:
+    """Gateway b and the coordinator both die mid-step. The standby cancels the round: gateway
+    a cancels and records its own slice, the standby cancels b's (its gateway is gone) and writes
+    b's players' play record lines, untold. b's player already back on a is told when the next
+    round opens; the one who comes back later at their ``hello``; each once, a's players once."""
+    table_id = f"twofold-{next(names)}"
+    style = Style(1000, POLICIES[0], insures=False, resends=False)
+    a = gateway_players(sessions, table_id, "a")
+    b = gateway_players(sessions, table_id, "b")
+    moved: list[PlayerClient] = []
+    tokens: dict[str, tuple[str, str]] = {}
+    for gateway in (a, b):
+        for _ in range(2):
+            name = f"cai{next(names)}"
+            tokens[name] = sign_up(sessions, name)
+            gateway.clients.append(PlayerClient(name, tokens[name][1], style, gateway.handler))
+    timers = replace(TIMERS, report_seconds=0.3, decision_seconds=0.3)
+
+    async def body() -> list[tuple[int, str]]:
+        from boundless.server.cluster.coordinator import Coordinator
+        from boundless.server.cluster.gateway import Gateway
+
+        bus = MemoryBus(lease_seconds=0.5)
+        follow_a = Gateway(bus, table_id, "a", a.new_slice, watcher=a.table)
+        follow_b = Gateway(bus, table_id, "b", b.new_slice, watcher=b.table)
+        a.table.gateway, b.table.gateway = follow_a, follow_b
+
+        def coordinator(holder: str) -> Coordinator:
+            return Coordinator(
+                bus, table_id, holder, dealer_maker(7), timers,
+                gateways=frozenset({"a", "b"}),
+                ledger=ClusterLedger(sessions, holder),
+                records=SliceRecords(sessions),
+            )  # fmt: skip
+
+        for client in a.clients + b.clients:
+            await client.sit(table_id)
+        doomed = [asyncio.ensure_future(follow_b.run()),
+                  asyncio.ensure_future(coordinator("c1").run())]  # fmt: skip
+
+        async def kill_both_and_move_a_player() -> None:
+            async for stored in bus.events(table_id, from_seq=1):
+                if stored.event.kind == Public.STEP_CLOSED and not doomed[0].done():
+                    for task in doomed:
+                        task.cancel()  # like kill -9 of both in the same round
+                    b.table.gateway = None
+                    for client in b.clients:
+                        b.handler.forget(client)
+                    first = b.clients[0]
+                    again = PlayerClient(first.name, first.token, style, a.handler)
+                    await again.sit(table_id)
+                    moved.append(again)
+                if stored.event.kind == Public.ROUND_CANCELLED:
+                    return
+
+        await asyncio.gather(follow_a.run(rounds=2), kill_both_and_move_a_player(),
+                             coordinator("c2").run(rounds=1))  # fmt: skip
+        return [(s.event.round_number, s.event.kind) for s in await log_of(bus, table_id)]
+
+    log = run(body(), timeout=60)
+    assert (1, Public.ROUND_CANCELLED) in log and (1, Public.GATEWAY_DROPPED) not in log
+    round_one = f"{table_id}:1"
+
+    async def hello_again(client: PlayerClient) -> PlayerClient:
+        again = PlayerClient(client.name, client.token, style, a.handler)
+        await again.sit(table_id)
+        await asyncio.sleep(0.1)
+        return again
+
+    later = run(hello_again(b.clients[1]))
+    players = {name: player_id for name, (player_id, _) in tokens.items()}
+    for client in (*moved, later, *a.clients):
+        (told,) = [m for m in client.settled if m["round_id"] == round_one]
+        assert told["cancelled"] and told["net"] == 0 and told["staked"] == told["paid"] == 1000
+    for client in (*b.clients, *a.clients):
+        again = run(hello_again(client))
+        assert not [m for m in again.settled if m["round_id"] == round_one]  # told once
+    with sessions.begin() as session:
+        from boundless.server.tables.repository import TableRepository
+
+        row = TableRepository(session).round_row(table_id, 1)
+        assert row is not None and row.status == "cancelled"
+        report = check_books(session)
+        assert report.ok, report.summary()
+    lines = _round_lines(sessions, row.id)
+    assert set(lines) == set(players.values())  # every player's record has the round
+    assert all(status == "cancelled" and untold is None for status, untold in lines.values())
+    assert wallets(sessions, [players[c.name] for c in b.clients[1:]]) == {
+        players[b.clients[1].name]: GRANT
+    }
+
+
+def _round_lines(sessions: sessionmaker[Session], round_id: int) -> dict[str, tuple[str, object]]:
+    from sqlalchemy import select
+
+    from boundless.server.storage.models import RoundPlayer
+
+    with sessions.begin() as session:
+        rows = session.execute(
+            select(RoundPlayer.player_id, RoundPlayer.status, RoundPlayer.untold).where(
+                RoundPlayer.round_id == round_id
+            )
+        )
+        return {row[0]: (row[1], row[2]) for row in rows}

@@ -79,6 +79,8 @@ class ReportKind(StrEnum):
     TAKERS = "takers"
     APPLIED = "applied"
     SETTLED = "settled"
+    CANCELLED = "cancelled"
+    """After ``round_cancelled``: this gateway cancelled and recorded its slices itself."""
 
 
 @dataclass(frozen=True, slots=True)

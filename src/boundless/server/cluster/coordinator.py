@@ -50,6 +50,7 @@ from boundless.server.cluster.reports import ReportBox
 from boundless.server.event_codec import encode_event
 
 log = logging.getLogger("boundless.cluster.coordinator")
+TAKEOVER_REASON = "the table's coordinator changed during the round"
 
 
 @dataclass(frozen=True, slots=True)
@@ -79,9 +80,16 @@ class RoundLedger(Protocol):
 
 
 class DroppedRecords(Protocol):
-    """Writes the play record of a dropped gateway's players (``SliceRecords``)."""
+    """Cancels slices whose gateway is gone and records their players in the same transaction
+    (``SliceRecords``)."""
 
-    def record_cancelled(self, table: str, round_no: int, owner: str, reason: str) -> None: ...
+    async def cancel_dropped(
+        self, table: str, round_no: int, gateway: str, reason: str
+    ) -> None: ...
+
+    async def cancel_in_flight(
+        self, box: ReportBox, table: str, round_no: int, reason: str, seconds: float
+    ) -> list[str]: ...
 
 
 class ShoeNews(Protocol):
@@ -137,7 +145,6 @@ class Coordinator:
         shoes: ShoeNews | None = None,
     ) -> None:
         self.ledger, self.records, self.shoes = ledger, records, shoes
-        self._recording: set[asyncio.Future[None]] = set()
         self.bus, self.table, self.holder = bus, table, holder
         self._new_dealer = new_dealer
         self.timers = timers
@@ -178,7 +185,7 @@ class Coordinator:
         async with asyncio.TaskGroup() as group:
             renewing = group.create_task(self._renew(lease))
             reading = group.create_task(self._read_reports(box, await self._report_start()))
-            writer = await self._recover()
+            writer = await self._recover(box)
             if self.shoes is not None:
                 self.shoes.lead()
             while rounds is None or self.rounds_played < rounds:
@@ -201,7 +208,7 @@ class Coordinator:
         async for stored in in_sequence(self.bus.reports(self.table, from_seq=from_seq)):
             box.add(stored.report)
 
-    async def _recover(self) -> _Writer:
+    async def _recover(self, box: ReportBox) -> _Writer:
         """Cancel a round the previous coordinator left in flight; the writer for the next."""
         while True:
             last = await self.bus.last_event_seq(self.table)
@@ -217,11 +224,15 @@ class Coordinator:
                 tail.event.round_number, index=tail.event.index + 1, start=replayed[0].seq
             )
             try:
-                await writer.append(
-                    Public.ROUND_CANCELLED,
-                    {"reason": "the table's coordinator changed during the round"},
-                )
-                if self.ledger is not None:
+                await writer.append(Public.ROUND_CANCELLED, {"reason": TAKEOVER_REASON})
+                if self.records is not None:
+                    # Live gateways cancel their own slices; the rest (their gateway is gone)
+                    # are cancelled and recorded together, exactly once.
+                    await self.records.cancel_in_flight(
+                        box, self.table, writer.round_number, TAKEOVER_REASON,
+                        self.timers.report_seconds,
+                    )  # fmt: skip
+                elif self.ledger is not None:
                     # Exactly once whoever gets here: the ledger's key for the cancellation.
                     await self.ledger.cancel_round(self.table, writer.round_number)
                 return writer
@@ -297,7 +308,6 @@ class Coordinator:
         settled = await box.wait(
             number, ReportKind.SETTLED, 0, expected=playing, seconds=timers.settle_seconds
         )
-        await self._recorded()
         await writer.append(
             Public.ROUND_CLOSED,
             {
@@ -341,14 +351,6 @@ class Coordinator:
             return {"timer": _timer("decision", self.timers.decision_seconds)}
         return None
 
-    async def _recorded(self) -> None:
-        """Wait for the play records of dropped gateways' players (written off the loop)."""
-        pending, self._recording = self._recording, set()
-        for outcome in await asyncio.gather(*pending, return_exceptions=True):
-            if isinstance(outcome, BaseException):
-                log.error("table %s: a dropped slice's play record failed", self.table,
-                          exc_info=outcome)  # fmt: skip
-
     async def _gather(
         self, writer: _Writer, box: ReportBox, playing: set[str], kind: ReportKind, key: int
     ) -> dict[str, JsonBody]:
@@ -364,14 +366,13 @@ class Coordinator:
             playing.discard(gateway)
             self._known.discard(gateway)
             self._dropped.add(gateway)
-            if self.ledger is not None:
+            if self.records is not None:  # the refund and the play record in one transaction
+                await self.records.cancel_dropped(
+                    self.table, writer.round_number, gateway, DROPPED_REASON
+                )
+            elif self.ledger is not None:
                 for owner in slice_owners(gateway):
                     await self.ledger.cancel_slice(self.table, writer.round_number, owner)
-            if self.records is not None:
-                args = (self.table, writer.round_number, slice_owners(gateway)[1], DROPPED_REASON)
-                self._recording.add(asyncio.ensure_future(
-                    asyncio.to_thread(self.records.record_cancelled, *args)
-                ))  # fmt: skip
         return {gateway: body for gateway, body in got.items() if gateway in playing}
 
 

@@ -266,6 +266,9 @@ class GatewayTable(TableDesk):
             self.end_settled_without_positions(round_)
         if kind in (Public.ROUND_CLOSED, Public.ROUND_CANCELLED):
             self._tell_ended(event.table, event.round_number)
+        elif kind is Public.TABLE and body.get("type") == "RoundOpened" and event.round_number > 1:
+            # A new coordinator records a gone gateway's players after its round_cancelled.
+            self._tell_ended(event.table, event.round_number - 1)
 
     def _tell_ended(self, table_id: str, round_no: int) -> None:
         """The round ended: tell the players connected here whose part of it ended elsewhere (on

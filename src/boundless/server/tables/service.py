@@ -526,7 +526,7 @@ def round_lines(
     """Each player's figures for a round from its ledger transactions: ``staked`` what left the
     wallet as stakes, ``paid`` everything the round moved back into it (early payments, the
     settlement or the cancellation's reversal). ``owner``: that owner's slice only (and the
-    round-wide cancellation, which reverses it too)."""
+    round-wide cancellation, which reverses it too), so only the players who staked in it."""
     staked: dict[str, int] = {}
     paid: dict[str, int] = {}
     for transaction in ledger.round_transactions(table_id, round_no):
@@ -536,7 +536,8 @@ def round_lines(
         sign = -1 if transaction.category == Category.STAKE else 1
         for player, amount in wallet_amounts(transaction).items():
             into[player] = into.get(player, 0) + sign * amount
+    players = set(staked) if owner is not None else set(staked) | set(paid)
     return {
         player: PlayerLine(player, staked.get(player, 0), paid.get(player, 0))
-        for player in sorted(set(staked) | set(paid))
+        for player in sorted(players)
     }
