@@ -26,7 +26,7 @@ from boundless.server.gateway.websocket import WebSocketFront
 from boundless.server.metrics import ServerMetrics
 from boundless.server.players.endpoints import router as players_router
 from boundless.server.players.service import PlayerIdentity
-from boundless.server.players.signup_limit import SignUpLimit
+from boundless.server.players.shared_signup_limit import SharedSignUpLimit
 from boundless.server.records.endpoints import router as records_router
 from boundless.server.tables.endpoints import router as tables_router
 from boundless.server.tables.registry import TableRegistry
@@ -84,7 +84,7 @@ def create_gateway_app(
     front = http_app(config, routers, metrics, title=f"Boundless gateway {gateway.name}")
     catalog = TitleCatalog({table.rules.key: (table.rules, table.chart)})
     lobby = ClusterLobby(table, sessions, config, catalog)
-    signups = SignUpLimit(config.signup_rate)
+    signups = SharedSignUpLimit(config.signup_rate, sessions)
     front.app.state.server = ServerState(config, sessions, read_sessions, lobby, signups)
     front.app.state.handler = MessageHandler(
         table, table.hub, read_sessions, config.messages_per_second, config.max_sockets_per_player
