@@ -54,9 +54,8 @@ class SignUpCounts:
     def lock(self, address: str) -> None:
         if self.session.get_bind().dialect.name == "postgresql":
             key = zlib.crc32(address.encode()) - 2**31
-            self.session.execute(
-                text("SELECT pg_advisory_xact_lock(:space, :key)"), {"space": LOCK_SPACE, "key": key}
-            )
+            locking = text("SELECT pg_advisory_xact_lock(:space, :key)")
+            self.session.execute(locking, {"space": LOCK_SPACE, "key": key})
 
     def since(self, address: str, cutoff: datetime) -> tuple[int, datetime | None]:
         """How many sign-ups from ``address`` after ``cutoff``, and the oldest of them."""
