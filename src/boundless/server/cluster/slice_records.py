@@ -17,13 +17,13 @@ from typing import TypeVar
 
 from sqlalchemy.orm import Session, sessionmaker
 
-from boundless.ledger import LedgerService
+from boundless.ledger import ROUND_SCOPE, LedgerService, round_key, slice_key
 from boundless.ledger.errors import RoundClosedError
 from boundless.ledger.outage import write_until_done
 from boundless.server.cluster.bus import ReportKind
 from boundless.server.cluster.protocol import PLAYERS_SUFFIX, slice_owners
 from boundless.server.cluster.reports import ReportBox
-from boundless.server.tables.service import TableService
+from boundless.server.tables.service import TableService, wallet_amounts
 
 RESTARTED_REASON = (
     "the gateway holding your bets restarted during this round; every stake was returned"
@@ -108,6 +108,27 @@ class SliceRecords:
             if owner.endswith(f":{PLAYERS_SUFFIX}"):
                 service.record_reversed(table, round_no, reason, untold=True)
         return cancelled
+
+    def has_bets(self, table: str, round_no: int) -> bool:
+        """Whether the round holds any stake (a slice in the ledger)."""
+        with self.sessions.begin() as session:
+            return bool(LedgerService(session).slices_of(table, round_no))
+
+    def refunds(self, table: str, round_no: int) -> dict[str, int]:
+        """What the round's cancellations (each slice's, the round's) put back into each
+        wallet, less what the round had paid early: each player's refund."""
+        moved: dict[str, int] = {}
+        with self.sessions.begin() as session:
+            ledger = LedgerService(session)
+            keys = [slice_key(table, round_no, item.owner, "cancel")
+                    for item in ledger.slices_of(table, round_no)]  # fmt: skip
+            keys.append(round_key(table, round_no, ROUND_SCOPE, "cancel"))
+            for key in keys:
+                reversal = ledger.transaction(key)
+                if reversal is not None:
+                    for player, amount in wallet_amounts(reversal).items():
+                        moved[player] = moved.get(player, 0) + amount
+        return moved
 
     def recover(self, owner: str) -> list[str]:
         """After a restart: cancel and record every slice ``owner`` left open (nobody else's);
