@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import asyncio
 import itertools
+from collections.abc import Awaitable, Callable
 from dataclasses import replace
 from typing import Any
 
@@ -80,6 +81,39 @@ def coordinator_for(
     )
 
 
+async def started(
+    sessions: sessionmaker[Session], gateway: GatewayPlayers, **timers: float
+) -> tuple[MemoryBus, Gateway, Coordinator]:
+    """A bus, gateway a following the table with its players seated, and the coordinator."""
+    table_id = gateway.table.table_id
+    bus = MemoryBus()
+    follow = Gateway(bus, table_id, "a", gateway.new_slice, watcher=gateway.table)
+    gateway.table.gateway = follow
+    for client in gateway.clients:
+        await client.sit(table_id)
+    return bus, follow, coordinator_for(bus, sessions, table_id, **timers)
+
+
+def played(
+    sessions: sessionmaker[Session],
+    gateway: GatewayPlayers,
+    operate: Callable[[MemoryBus], Awaitable[None]],
+    *,
+    rounds: int = 1,
+    **timers: float,
+) -> list[tuple[str, dict[str, Any]]]:
+    """``rounds`` rounds at gateway a with ``operate`` acting meanwhile; the table's log."""
+
+    async def body() -> list[tuple[str, dict[str, Any]]]:
+        bus, follow, coordinator = await started(sessions, gateway, **timers)
+        await asyncio.gather(
+            coordinator.run(rounds=rounds), follow.run(rounds=rounds), operate(bus)
+        )
+        return [(s.event.kind, s.event.body) for s in await log_of(bus, gateway.table.table_id)]
+
+    return run(body(), timeout=60)  # type: ignore[no-any-return]
+
+
 async def first(bus: MemoryBus, table_id: str, wanted: str) -> None:
     """Until the table's log holds a table event of type ``wanted``."""
     async for stored in bus.events(table_id, from_seq=1):
@@ -98,36 +132,23 @@ def test_a_pause_holds_the_decision_window_and_resume_lets_it_run(
     gateway = seated(sessions, table_id, 2, Waiting)
     answers: dict[str, Any] = {}
 
-    async def body() -> list[tuple[str, dict[str, Any]]]:
-        bus = MemoryBus()
-        follow = Gateway(bus, table_id, "a", gateway.new_slice, watcher=gateway.table)
-        gateway.table.gateway = follow
-        for client in gateway.clients:
-            await client.sit(table_id)
-        coordinator = coordinator_for(bus, sessions, table_id, decision_seconds=0.5)
+    async def operate(bus: MemoryBus) -> None:
+        await first(bus, table_id, "StepOpened")
+        ask = bus.control
+        answers["pause"] = await ask(table_id, {"action": "pause", "reason": "tea"}, timeout=5)
+        answers["again"] = await ask(table_id, {"action": "pause"}, timeout=5)
+        answers["nonsense"] = await ask(table_id, {"action": "explode"}, timeout=5)
+        await asyncio.sleep(1.5)  # three decision windows' worth: the step must stay open
+        answers["paused_desk"] = gateway.table.paused
+        client = gateway.clients[0]
+        you = client.last_you  # type: ignore[attr-defined]
+        client.send({"type": "decide", "table_id": table_id, "spot": 1,
+                     "step": you["step"], "action": "stand"})  # fmt: skip
+        await asyncio.sleep(0.2)
+        answers["resume"] = await ask(table_id, {"action": "resume", "reason": "back"}, timeout=5)
+        answers["resume_again"] = await ask(table_id, {"action": "resume"}, timeout=5)
 
-        async def operate() -> None:
-            await first(bus, table_id, "StepOpened")
-            ask = bus.control
-            answers["pause"] = await ask(table_id, {"action": "pause", "reason": "tea"}, timeout=5)
-            answers["again"] = await ask(table_id, {"action": "pause"}, timeout=5)
-            answers["nonsense"] = await ask(table_id, {"action": "explode"}, timeout=5)
-            await asyncio.sleep(1.5)  # three decision windows' worth: the step must stay open
-            answers["paused_desk"] = gateway.table.paused
-            client = gateway.clients[0]
-            you = client.last_you  # type: ignore[attr-defined]
-            client.send({"type": "decide", "table_id": table_id, "spot": 1,
-                         "step": you["step"], "action": "stand"})  # fmt: skip
-            await asyncio.sleep(0.2)
-            answers["resume"] = await ask(
-                table_id, {"action": "resume", "reason": "back"}, timeout=5
-            )
-            answers["resume_again"] = await ask(table_id, {"action": "resume"}, timeout=5)
-
-        await asyncio.gather(coordinator.run(rounds=1), follow.run(rounds=1), operate())
-        return [(s.event.kind, s.event.body) for s in await log_of(bus, table_id)]
-
-    log = run(body(), timeout=60)
+    log = played(sessions, gateway, operate, decision_seconds=0.5)
     assert answers["pause"] == {"ok": True, "paused": True, "reason": "tea"}
     assert answers["again"] == {
         "ok": False, "error": "conflict", "detail": f"table {table_id!r} is already paused"
@@ -157,25 +178,14 @@ def test_an_operator_cancel_refunds_every_stake_with_its_reason(
     gateway = seated(sessions, table_id, 2, PlayerClient)
     answers: dict[str, Any] = {}
 
-    async def body() -> list[tuple[str, dict[str, Any]]]:
-        bus = MemoryBus()
-        follow = Gateway(bus, table_id, "a", gateway.new_slice, watcher=gateway.table)
-        gateway.table.gateway = follow
-        for client in gateway.clients:
-            await client.sit(table_id)
-        coordinator = coordinator_for(bus, sessions, table_id, betting_seconds=1.5)
+    async def operate(bus: MemoryBus) -> None:
+        await first(bus, table_id, "RoundOpened")
+        await asyncio.sleep(0.5)  # the players' bets are staked as they come
+        body = {"action": "cancel", "reason": "maintenance"}
+        answers["cancel"] = await bus.control(table_id, body, timeout=10)
+        answers["again"] = await bus.control(table_id, body, timeout=10)  # between rounds
 
-        async def operate() -> None:
-            await first(bus, table_id, "RoundOpened")
-            await asyncio.sleep(0.5)  # the players' bets are staked as they come
-            body = {"action": "cancel", "reason": "maintenance"}
-            answers["cancel"] = await bus.control(table_id, body, timeout=10)
-            answers["again"] = await bus.control(table_id, body, timeout=10)  # between rounds
-
-        await asyncio.gather(coordinator.run(rounds=2), follow.run(rounds=2), operate())
-        return [(s.event.kind, s.event.body) for s in await log_of(bus, table_id)]
-
-    log = run(body(), timeout=60)
+    log = played(sessions, gateway, operate, rounds=2, betting_seconds=1.5)
     players = [player_of[client.name] for client in gateway.clients]
     answer = answers["cancel"]
     assert answer["ok"] is True and answer["reason"] == "maintenance"
@@ -212,9 +222,7 @@ def test_a_cancel_without_bets_and_bad_requests_change_nothing(
     answers: dict[str, Any] = {}
 
     async def body() -> list[str]:
-        bus = MemoryBus()
-        follow = Gateway(bus, table_id, "a", gateway.new_slice, watcher=gateway.table)
-        coordinator = coordinator_for(bus, sessions, table_id, betting_seconds=0.5)
+        bus, follow, coordinator = await started(sessions, gateway, betting_seconds=0.5)
 
         async def operate() -> None:
             await first(bus, table_id, "RoundOpened")

@@ -163,6 +163,20 @@ def test_players_spread_over_gateways_end_as_in_one_shared_round(
         assert report.ok, report.summary()
 
 
+def two_gateways(
+    sessions: sessionmaker[Session], table_id: str, style: Style
+) -> tuple[GatewayPlayers, GatewayPlayers, dict[str, tuple[str, str]]]:
+    """Gateways a and b with two signed-up players each; (player id, token) by name."""
+    pair = (gateway_players(sessions, table_id, "a"), gateway_players(sessions, table_id, "b"))
+    tokens: dict[str, tuple[str, str]] = {}
+    for gateway in pair:
+        for _ in range(2):
+            name = f"ben{next(names)}"
+            tokens[name] = sign_up(sessions, name)
+            gateway.clients.append(PlayerClient(name, tokens[name][1], style, gateway.handler))
+    return pair[0], pair[1], tokens
+
+
 def test_a_dropped_gateways_players_are_refunded_recorded_and_told_once_elsewhere(
     sessions: sessionmaker[Session],
 ) -> None:
@@ -172,15 +186,8 @@ def test_a_dropped_gateways_players_are_refunded_recorded_and_told_once_elsewher
     settle; nobody is told twice."""
     table_id = f"drop-{next(names)}"
     style = Style(1000, POLICIES[0], insures=False, resends=False)
-    a = gateway_players(sessions, table_id, "a")
-    b = gateway_players(sessions, table_id, "b")
+    a, b, tokens = two_gateways(sessions, table_id, style)
     moved: list[PlayerClient] = []
-    tokens: dict[str, tuple[str, str]] = {}
-    for gateway, count in ((a, 2), (b, 2)):
-        for _ in range(count):
-            name = f"ben{next(names)}"
-            tokens[name] = sign_up(sessions, name)
-            gateway.clients.append(PlayerClient(name, tokens[name][1], style, gateway.handler))
 
     async def body() -> list[str]:
         from boundless.server.cluster.coordinator import Coordinator
@@ -314,15 +321,8 @@ def test_a_gateway_and_the_coordinator_failing_in_one_round_its_players_are_told
     round opens; the one who comes back later at their ``hello``; each once, a's players once."""
     table_id = f"twofold-{next(names)}"
     style = Style(1000, POLICIES[0], insures=False, resends=False)
-    a = gateway_players(sessions, table_id, "a")
-    b = gateway_players(sessions, table_id, "b")
+    a, b, tokens = two_gateways(sessions, table_id, style)
     moved: list[PlayerClient] = []
-    tokens: dict[str, tuple[str, str]] = {}
-    for gateway in (a, b):
-        for _ in range(2):
-            name = f"cai{next(names)}"
-            tokens[name] = sign_up(sessions, name)
-            gateway.clients.append(PlayerClient(name, tokens[name][1], style, gateway.handler))
     timers = replace(TIMERS, report_seconds=0.3, decision_seconds=0.3)
 
     async def body() -> list[tuple[int, str]]:

@@ -98,24 +98,28 @@ async def _operate(request: Request, table_id: str, action: str, reason: str | N
     return answer
 
 
+async def _pause_or_resume(
+    request: Request, table_id: str, pausing: bool, reason: str | None
+) -> dict[str, Any]:
+    await _operate(request, table_id, "pause" if pausing else "resume", reason)
+    table = _table(request, table_id)
+    await _until_seen(table, pausing)
+    return table.state_message()
+
+
 @router.post("/tables/{table_id}/pause")
 async def pause(
     table_id: str, request: Request, _: Admin, body: OperatorReason | None = None
 ) -> dict[str, Any]:
-    await _operate(request, table_id, "pause", (body or OperatorReason()).reason)
-    table = _table(request, table_id)
-    await _until_seen(table, True)
-    return table.state_message()
+    return await _pause_or_resume(request, table_id, True, (body or OperatorReason()).reason)
 
 
 @router.post("/tables/{table_id}/resume")
 async def resume(
     table_id: str, request: Request, _: Admin, body: OperatorReason | None = None
 ) -> dict[str, Any]:
-    await _operate(request, table_id, "resume", None if body is None else body.reason)
-    table = _table(request, table_id)
-    await _until_seen(table, False)
-    return table.state_message()
+    # the notice's detail stays null without a reason, as serve's
+    return await _pause_or_resume(request, table_id, False, None if body is None else body.reason)
 
 
 @router.post("/tables/{table_id}/cancel")
