@@ -241,3 +241,45 @@ def test_a_cancel_without_bets_and_bad_requests_change_nothing(
     assert answers["long"]["error"] == answers["number"]["error"] == "bad_message"
     assert Public.TABLE_PAUSED not in kinds and not gateway.table.paused
     assert kinds[-1] == Public.ROUND_CANCELLED  # nobody bet: the round's own ending
+
+
+def test_a_pause_outlives_its_coordinator(sessions: sessionmaker[Session]) -> None:
+    """The table is paused mid-betting and its coordinator dies: the standby cancels the round
+    in flight, reads the pause from the stream and opens no round until it is resumed."""
+    table_id = f"outlive-{next(names)}"
+    gateway = seated(sessions, table_id, 1, PlayerClient)
+    answers: dict[str, Any] = {}
+
+    async def body() -> list[tuple[int, str]]:
+        bus, follow, doomed = await started(sessions, gateway, betting_seconds=1.0)
+        bus.lease_seconds = 0.3
+        standby = coordinator_for(bus, sessions, table_id, betting_seconds=0.3)
+        standby.holder = "c2"
+
+        async def operate() -> None:
+            await first(bus, table_id, "RoundOpened")
+            answers["pause"] = await bus.control(table_id, {"action": "pause"}, timeout=5)
+            dying.cancel()  # like kill -9, while paused
+            standing = asyncio.ensure_future(standby.run(rounds=1))
+            await asyncio.sleep(2.0)  # the lease lapses; the standby takes over, stays paused
+            answers["paused_after"] = gateway.table.paused
+            answers["log_paused"] = [s.event.kind for s in await log_of(bus, table_id)]
+            answers["resume"] = await bus.control(table_id, {"action": "resume"}, timeout=5)
+            await standing
+
+        dying = asyncio.ensure_future(doomed.run())
+        await asyncio.gather(follow.run(rounds=2), operate())
+        return [(s.event.round_number, s.event.kind) for s in await log_of(bus, table_id)]
+
+    log = run(body(), timeout=60)
+    assert answers["pause"]["ok"] and answers["resume"]["ok"] and answers["paused_after"]
+    held = answers["log_paused"]
+    assert held.count(Public.ROUND_CANCELLED) == 1 and held[-1] == Public.ROUND_CANCELLED
+    assert (2, Public.ROUND_CLOSED) in log  # round 2 opened only after the resume
+    opened_two = log.index((2, Public.TABLE))
+    assert log.index((1, Public.TABLE_RESUMED)) < opened_two
+    client = gateway.clients[0]
+    # Its round-1 bet came while paused: refused, nothing staked; round 2 it played.
+    assert [error["error"] for error in client.errors] == ["table_paused"]
+    (settled,) = client.settled
+    assert settled["round_id"] == f"{table_id}:2" and "cancelled" not in settled

@@ -202,6 +202,7 @@ class Coordinator:
             stop_answering = await self.bus.answer_control(self.table, self.control.answer)
             try:
                 while rounds is None or self.rounds_played < rounds:
+                    await self.control.between_rounds()  # a paused table opens no round
                     try:
                         await self._play_round(writer, box)
                     except OperatorCancel as cancel:
@@ -211,7 +212,6 @@ class Coordinator:
                     self.rounds_played += 1
                     if rounds is None or self.rounds_played < rounds:
                         await asyncio.sleep(self.timers.round_gap_seconds)
-                        await self.control.between_rounds()
             finally:
                 await stop_answering()
             renewing.cancel()
