@@ -25,8 +25,9 @@ from collections.abc import Awaitable, Callable, Sequence
 from dataclasses import dataclass
 from typing import Any, TypeVar
 
+from boundless.ledger.outage import is_transient, one_line
 from boundless.server.clock import now_ms
-from boundless.server.cluster.bus import JsonBody, StoredEvent
+from boundless.server.cluster.bus import BusError, JsonBody, StoredEvent
 from boundless.server.cluster.protocol import Public
 
 T = TypeVar("T")
@@ -145,11 +146,18 @@ class TableControl:
             return refusal("bad_message", f"reason must be text of 1 to {REASON_MAX} characters")
         if self._append is None:
             return refusal("conflict", f"table {self.table!r} has no coordinator leading it yet")
-        if action == "pause":
-            return await self._pause(str(reason or DEFAULT_REASON))
-        if action == "resume":
-            return await self._resume(None if reason is None else str(reason))
-        return await self._request_cancel(str(reason or DEFAULT_REASON))
+        try:
+            if action == "pause":
+                return await self._pause(str(reason or DEFAULT_REASON))
+            if action == "resume":
+                return await self._resume(None if reason is None else str(reason))
+            return await self._request_cancel(str(reason or DEFAULT_REASON))
+        except BusError as error:  # this coordinator lost the table meanwhile
+            return refusal("coordinator_unavailable", one_line(error))
+        except Exception as error:
+            if not is_transient(error):
+                raise
+            return refusal("ledger_unavailable", one_line(error))
 
     async def _pause(self, reason: str) -> JsonBody:
         if self.paused:
@@ -162,7 +170,12 @@ class TableControl:
             body["timer"] = {"kind": self._window.kind, "deadline_ms": None,
                              "remaining_ms": round(left * 1000)}  # fmt: skip
         assert self._append is not None
-        await self._append(Public.TABLE_PAUSED, body)
+        try:
+            await self._append(Public.TABLE_PAUSED, body)
+        except BaseException:
+            self.paused, self.pause_reason = False, None  # not on the stream: not paused
+            self._signal()
+            raise
         return {"ok": True, "paused": True, "reason": reason}
 
     async def _resume(self, reason: str | None) -> JsonBody:

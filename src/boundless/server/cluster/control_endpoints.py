@@ -11,6 +11,7 @@ from typing import Any
 
 from fastapi import APIRouter, Request
 
+from boundless.ledger.errors import LedgerUnavailableError
 from boundless.server.admin.floor import open_sockets
 from boundless.server.cluster.bus import Bus, JsonBody, NoCoordinatorError
 from boundless.server.cluster.gateway_table import GatewayTable
@@ -20,7 +21,6 @@ from boundless.server.errors import (
     ConflictError,
     CoordinatorUnavailableError,
     NotFoundError,
-    ServerError,
 )
 from boundless.server.tables.schemas import OperatorReason
 
@@ -30,7 +30,12 @@ CONTROL_SECONDS = 30.0
 """How long a gateway waits for the coordinator's answer (a cancel waits for the gateways)."""
 SEEN_SECONDS = 5.0
 """How long a pause or resume may take to reach this gateway's table before it answers."""
-REFUSALS: dict[str, type[ServerError]] = {"conflict": ConflictError, "bad_message": BadMessageError}
+REFUSALS: dict[str, type[Exception]] = {
+    "conflict": ConflictError,
+    "bad_message": BadMessageError,
+    "coordinator_unavailable": CoordinatorUnavailableError,
+    "ledger_unavailable": LedgerUnavailableError,
+}
 
 
 def _table(request: Request, table_id: str) -> GatewayTable:

@@ -267,14 +267,15 @@ class Coordinator:
     def _cancel_answer(self, writer: _Writer, reason: str) -> JsonBody:
         """The operator's answer, as ``boundless serve`` gives it."""
         number = writer.round_number
-        refunds = {} if self.records is None else self.records.refunds(self.table, number)
-        return {
-            "ok": True,
-            "table_id": self.table,
-            "round_id": f"{self.table}:{number}",
-            "reason": reason,
-            "refunds": [{"player_id": p, "amount": a} for p, a in sorted(refunds.items())],
-        }
+        answer: JsonBody = {"ok": True, "table_id": self.table,
+                            "round_id": f"{self.table}:{number}", "reason": reason}  # fmt: skip
+        try:
+            refunds = {} if self.records is None else self.records.refunds(self.table, number)
+        except Exception as error:  # the cancellation is done; only its figures are missing
+            log.warning("table %s round %s: refunds not read: %s", self.table, number, error)
+            return {**answer, "refunds": None, "detail": "cancelled; the refunds could not be read"}
+        refunds_list = [{"player_id": p, "amount": a} for p, a in sorted(refunds.items())]
+        return {**answer, "refunds": refunds_list}
 
     async def _play_round(self, writer: _Writer, box: ReportBox) -> None:
         timers = self.timers
