@@ -340,6 +340,7 @@ class JetStreamBus:
                 await message.respond(orjson.dumps(reply))
 
         subscription = await self._client.subscribe(subject, cb=on_request)
+        await self._client.flush()  # the server knows the subscription before we say we answer
 
         async def stop() -> None:
             with contextlib.suppress(nats.errors.Error):
