@@ -411,3 +411,71 @@ def _round_lines(sessions: sessionmaker[Session], round_id: int) -> dict[str, tu
             )
         )
         return {row[0]: (row[1], row[2]) for row in rows}
+
+
+def test_a_live_gateway_too_slow_for_the_takeover_tells_its_players_once(
+    sessions: sessionmaker[Session],
+) -> None:
+    """The coordinator dies mid-step and gateway a takes longer than ``report_seconds`` to act
+    on the standby's ``round_cancelled``: the standby cancels a's slice and records a's players
+    (untold) itself. When a catches up it tells each connected player once, and their next
+    ``hello`` tells them nothing more."""
+    from boundless.server.cluster.coordinator import Coordinator
+    from boundless.server.cluster.gateway import Gateway
+    from boundless.server.cluster.protocol import Public as Kind
+
+    class SlowGateway(Gateway):
+        async def _take(self, stored, *, following=False):  # type: ignore[no-untyped-def]
+            if stored.event.kind == Kind.ROUND_CANCELLED:
+                await asyncio.sleep(1.0)  # past the standby's report deadline (0.3 s)
+            await super()._take(stored, following=following)
+
+    table_id = f"slow-{next(names)}"
+    style = Style(1000, POLICIES[0], insures=False, resends=False)
+    a, _, tokens = two_gateways(sessions, table_id, style)
+    timers = replace(TIMERS, report_seconds=0.3, decision_seconds=0.3)
+
+    async def body() -> None:
+        bus = MemoryBus(lease_seconds=0.5)
+        follow = SlowGateway(bus, table_id, "a", a.new_slice, watcher=a.table)
+        a.table.gateway = follow
+        for client in a.clients:
+            await client.sit(table_id)
+
+        def coordinator(holder: str) -> Coordinator:
+            return Coordinator(bus, table_id, holder, dealer_maker(7), timers,
+                               gateways=frozenset({"a"}), ledger=ClusterLedger(sessions, holder),
+                               records=SliceRecords(sessions))  # fmt: skip
+
+        doomed = asyncio.ensure_future(coordinator("c1").run())
+
+        async def kill_at_step_close() -> None:
+            async for stored in bus.events(table_id, from_seq=1):
+                if stored.event.kind == Public.STEP_CLOSED:
+                    doomed.cancel()
+                    return
+
+        await asyncio.gather(follow.run(rounds=2), kill_at_step_close(),
+                             coordinator("c2").run(rounds=1))  # fmt: skip
+
+    run(body(), timeout=60)
+    round_one = f"{table_id}:1"
+    for client in a.clients:
+        (told,) = [m for m in client.settled if m["round_id"] == round_one]
+        assert told["cancelled"] and told["net"] == 0
+        again = PlayerClient(client.name, client.token, style, a.handler)
+        run(again.sit(table_id))
+        run(asyncio.sleep(0.1))
+        assert not [m for m in again.settled if m["round_id"] == round_one]
+    players = [player_id for name, (player_id, _) in tokens.items() if name in
+               {client.name for client in a.clients}]  # fmt: skip
+    with sessions.begin() as session:
+        from boundless.server.tables.repository import TableRepository
+
+        row = TableRepository(session).round_row(table_id, 1)
+        assert row is not None
+        assert check_books(session).ok
+    lines = _round_lines(sessions, row.id)
+    assert {player: lines[player] for player in players} == {
+        p: ("cancelled", None) for p in players
+    }

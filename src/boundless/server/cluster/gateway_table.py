@@ -272,7 +272,9 @@ class GatewayTable(TableDesk):
         ):
             self.end_settled_without_positions(round_)
         if kind in (Public.ROUND_CLOSED, Public.ROUND_CANCELLED):
-            self._tell_ended(event.table, event.round_number)
+            # After this gateway ended its own part (it tells its players itself).
+            loop = asyncio.get_running_loop()
+            loop.call_soon(self._tell_ended, event.table, event.round_number)
         elif kind is Public.TABLE and body.get("type") == "RoundOpened" and event.round_number > 1:
             # A new coordinator records a gone gateway's players after its round_cancelled.
             self._tell_ended(event.table, event.round_number - 1)

@@ -373,6 +373,11 @@ class TableService:
             self._write_record(
                 record, "cancelled", reason, lines, balance_before, after, results, away
             )
+        if lines and self.slice_owner is not None:
+            # The coordinator may have recorded this slice first (we were too slow to cancel
+            # it): the players told now must not be told again at their next hello.
+            told = [player for player in players if player not in set(away)]
+            self.records.claim_untold(told, record.table_id, record.round_no)
         return CancelOutcome(refunds, lines, after)
 
     def _reversed_lines(
