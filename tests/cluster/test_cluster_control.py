@@ -73,7 +73,7 @@ def coordinator_for(
         table_id,
         "c1",
         dealer_maker(7),  # its first round has decision steps
-        replace(FAST, report_seconds=0.3, **timers),
+        replace(FAST, report_seconds=1.5, **timers),  # a loaded machine drops nobody
         gateways=frozenset({"a"}),
         ledger=ClusterLedger(sessions, "c1"),
         records=records,
@@ -119,6 +119,10 @@ async def first(bus: MemoryBus, table_id: str, wanted: str) -> None:
     async for stored in bus.events(table_id, from_seq=1):
         if stored.event.kind == Public.TABLE and stored.event.body.get("type") == wanted:
             return
+
+
+def bet_answered(client: PlayerClient) -> bool:
+    return any(m["type"] == "ack" and "bet_id" in m for m in client.seen)
 
 
 def notices(client: PlayerClient) -> list[tuple[str, Any]]:
@@ -180,12 +184,13 @@ def test_an_operator_cancel_refunds_every_stake_with_its_reason(
 
     async def operate(bus: MemoryBus) -> None:
         await first(bus, table_id, "RoundOpened")
-        await asyncio.sleep(0.5)  # the players' bets are staked as they come
+        while not all(bet_answered(client) for client in gateway.clients):
+            await asyncio.sleep(0.02)  # each bet is staked when it is answered
         body = {"action": "cancel", "reason": "maintenance"}
         answers["cancel"] = await bus.control(table_id, body, timeout=10)
         answers["again"] = await bus.control(table_id, body, timeout=10)  # between rounds
 
-    log = played(sessions, gateway, operate, rounds=2, betting_seconds=1.5)
+    log = played(sessions, gateway, operate, rounds=2, betting_seconds=3.0)
     players = [player_of[client.name] for client in gateway.clients]
     answer = answers["cancel"]
     assert answer["ok"] is True and answer["reason"] == "maintenance"
