@@ -95,6 +95,16 @@ def gateway(
         int, typer.Option(min=0, help="Coins (minor units) for each player signing up here.")
     ] = 100_000,
     web_dir: Annotated[Path | None, typer.Option(help="Static web client folder.")] = None,
+    admin_token: Annotated[
+        str | None,
+        typer.Option(
+            help="Operator token (the same on every gateway); default "
+            "$BOUNDLESS_ADMIN_TOKEN, else the admin routes refuse every request."
+        ),
+    ] = None,
+    signup_rate: Annotated[
+        str, typer.Option(help="Sign-ups per client address across the cluster, as for serve.")
+    ] = "10/minute;100/day",
 ) -> None:
     """Run a gateway: serves players the table (web client, REST, WebSocket) with its bots."""
     from boundless.server.cluster.processes import GatewaySettings, run_gateway
@@ -105,7 +115,20 @@ def gateway(
     if not web.is_dir():
         typer.echo(f"error: --web-dir {web}: not a folder", err=True)
         raise typer.Exit(code=2)
-    serving = GatewaySettings(host=host, starting_grant=starting_grant, web_dir=web)
+    from boundless.server.players.signup_limit import SignUpLimit
+
+    try:
+        SignUpLimit(signup_rate)
+    except ValueError as error:
+        typer.echo(f"error: --signup-rate: {error}", err=True)
+        raise typer.Exit(code=2) from None
+    serving = GatewaySettings(
+        host=host,
+        starting_grant=starting_grant,
+        web_dir=web,
+        signup_rate=signup_rate,
+        admin_token=admin_token or "",
+    )
     _run(run_gateway(settings, port=port, bots=bots, name=name, serving=serving))
 
 

@@ -384,6 +384,11 @@ class TableService:
             self._write_record(
                 record, "cancelled", reason, lines, balance_before, after, results, away
             )
+        if lines and self.slice_owner is not None:
+            # The coordinator may have recorded this slice first (we were too slow to cancel
+            # it): the players told now must not be told again at their next hello.
+            told = [player for player in players if player not in set(away)]
+            self.records.claim_untold(told, record.table_id, record.round_no)
         return CancelOutcome(refunds, lines, after)
 
     def _reversed_lines(
@@ -537,7 +542,7 @@ def round_lines(
     """Each player's figures for a round from its ledger transactions: ``staked`` what left the
     wallet as stakes, ``paid`` everything the round moved back into it (early payments, the
     settlement or the cancellation's reversal). ``owner``: that owner's slice only (and the
-    round-wide cancellation, which reverses it too)."""
+    round-wide cancellation, which reverses it too), so only the players who staked in it."""
     staked: dict[str, int] = {}
     paid: dict[str, int] = {}
     for transaction in ledger.round_transactions(table_id, round_no):
@@ -547,7 +552,8 @@ def round_lines(
         sign = -1 if transaction.category == Category.STAKE else 1
         for player, amount in wallet_amounts(transaction).items():
             into[player] = into.get(player, 0) + sign * amount
+    players = set(staked) if owner is not None else set(staked) | set(paid)
     return {
         player: PlayerLine(player, staked.get(player, 0), paid.get(player, 0))
-        for player in sorted(set(staked) | set(paid))
+        for player in sorted(players)
     }
