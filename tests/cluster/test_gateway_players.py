@@ -29,6 +29,7 @@ from boundless.server.cluster import Faults, MemoryBus
 from boundless.server.cluster.ledger_slice import ClusterLedger
 from boundless.server.cluster.protocol import Public
 from boundless.server.cluster.slice_records import SliceRecords
+from boundless.server.tables.repository import TableRepository
 from tests.cluster.conftest import run
 from tests.cluster.harness import FAST, dealer_maker, log_of
 from tests.cluster.players import (
@@ -382,12 +383,9 @@ def test_a_gateway_and_the_coordinator_failing_in_one_round_its_players_are_told
         again = run(hello_again(client))
         assert not [m for m in again.settled if m["round_id"] == round_one]  # told once
     with sessions.begin() as session:
-        from boundless.server.tables.repository import TableRepository
-
         row = TableRepository(session).round_row(table_id, 1)
         assert row is not None and row.status == "cancelled"
-        report = check_books(session)
-        assert report.ok, report.summary()
+    assert_books_balance(sessions)
     lines = _round_lines(sessions, row.id)
     assert set(lines) == set(players.values())  # every player's record has the round
     assert all(status == "cancelled" and untold is None for status, untold in lines.values())
@@ -468,11 +466,9 @@ def test_a_live_gateway_too_slow_for_the_takeover_tells_its_players_once(
     players = [player_id for name, (player_id, _) in tokens.items() if name in
                {client.name for client in a.clients}]  # fmt: skip
     with sessions.begin() as session:
-        from boundless.server.tables.repository import TableRepository
-
         row = TableRepository(session).round_row(table_id, 1)
         assert row is not None
-        assert check_books(session).ok
+    assert_books_balance(sessions)
     lines = _round_lines(sessions, row.id)
     assert {player: lines[player] for player in players} == {
         p: ("cancelled", None) for p in players
