@@ -1,6 +1,6 @@
 """Exact splitting with resplits against all of J. A. Nairn's single-deck exact split values.
 
-Rerun: ``.venv/bin/python benchmarks/nairn_exact_splits.py [--up 6] [--out results.csv]``
+Rerun: ``.venv/bin/python benchmarks/nairn_exact_splits.py [--up 6] [--pair 8] [--out x.csv]``
 
 Each published value (``tests/math/data/nairn_one_deck_exact_splits.csv``, from
 http://www.geditcom.com/Blackjack/OneDeck.html, also ``webtables/OneDeck.html`` of
@@ -44,10 +44,16 @@ def half_unit(printed: str) -> float:
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--up", type=int, action="append", help="only these up cards")
+    parser.add_argument("--pair", type=int, action="append", help="only these pairs")
     parser.add_argument("--out", type=Path, help="write every comparison as CSV")
     args = parser.parse_args()
     with PUBLISHED.open() as handle:
-        rows = [row for row in csv.DictReader(handle) if not args.up or int(row["up"]) in args.up]
+        rows = [
+            row
+            for row in csv.DictReader(handle)
+            if (not args.up or int(row["up"]) in args.up)
+            and (not args.pair or int(row["pair"]) in args.pair)
+        ]
     shoe = single_deck_shoe()
     done: dict[tuple[object, ...], float] = {}
     results = []
