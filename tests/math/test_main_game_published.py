@@ -27,8 +27,9 @@ to 7e-6 and of resplitting aces by 3e-6. The tests below hold those measured gap
 Exact resplits (:mod:`boundless.math.exact.split_exact`, every card of every hand removed)
 against Nairn's per-pair exact split values, his strategy played: within 1.5e-6 of all 108
 values for eights and tens against 4, 5 and 6, 83 of them to the printed six digits. The rest
-are his single-precision rounding: his split-once recursion run in float32 prints his figures,
-run in float64 gives ours (``benchmarks/nairn_exact_splits.py`` compares all 1,440).
+are his single-precision rounding: his program re-run in float32 prints his figures (split
+once and resplit), in float64 gives ours (``benchmarks/nairn_exact_splits.py`` compares all
+1,440).
 """
 
 from __future__ import annotations
@@ -41,7 +42,7 @@ import numpy as np
 import pytest
 from main_game_rules import classic, resplitting
 from nairn_basic_strategy import NairnSplitStrategy
-from nairn_single_precision import nairn_split_once
+from nairn_single_precision import nairn_split
 
 from boundless.math.exact import first_move_values, insurance_return, main_game_return
 from boundless.math.exact.split_exact import ExactSplitRules, exact_split_value, single_deck_shoe
@@ -214,7 +215,7 @@ def test_exact_resplits_agree_with_nairn_within_his_single_precision() -> None:
     (108 values). Printed precision (half a unit of the sixth digit, 5e-7 here) holds for 83
     of them; the rest differ by up to 1.3e-6, Nairn's float error: his own two computations
     of the same split-once values differ by up to 1e-6 at these up cards (4e-6 against a 2),
-    and the next test shows single precision moving split-once values by that much."""
+    and the next test shows his program, run in single precision, printing his figures."""
     values: dict[tuple[object, ...], float] = {}
     for row in nairn_rows({4, 5, 6}, {8, 10}):
         up, pair, hands = int(row["up"]), int(row["pair"]), int(row["max_hands"])
@@ -228,27 +229,28 @@ def test_exact_resplits_agree_with_nairn_within_his_single_precision() -> None:
     assert values[4, True, 8, 4, "any"] - values[4, True, 8, 2, "any"] > 0.034
 
 
-# (up, dealer hits soft 17, pair, doubling after split, Nairn's split-once value as printed)
+# (up, dealer hits soft 17, pair, most hands, doubling after split, Nairn's value as printed)
 # where the exact value, rounded to six digits, is not what he printed
-NAIRN_SPLIT_ONCE = [
-    (4, False, 8, "none", "0.105595"),
-    (4, True, 8, "any", "0.1915"),
-    (4, False, 3, "10-11", "0.111297"),
-    (2, False, 3, "any", "-0.112308"),
+NAIRN_ROUNDED = [
+    (4, False, 8, 2, "none", "0.105595"),
+    (4, True, 8, 2, "any", "0.1915"),
+    (6, False, 10, 3, "none", "0.426506"),
+    (4, False, 10, 3, "none", "0.301839"),
 ]
 
 
 @pytest.mark.slow
-@pytest.mark.parametrize(("up", "h17", "pair", "doubling", "printed"), NAIRN_SPLIT_ONCE)
-def test_nairns_arithmetic_in_single_precision_prints_his_split_once_values(
-    up: int, h17: bool, pair: int, doubling: str, printed: str
+@pytest.mark.parametrize(("up", "h17", "pair", "hands", "doubling", "printed"), NAIRN_ROUNDED)
+def test_nairns_program_in_single_precision_prints_his_figures(
+    up: int, h17: bool, pair: int, hands: int, doubling: str, printed: str
 ) -> None:
-    """His split-once recursion run in float32 prints his figures to all six digits; in
-    float64 it is our exact value, which prints otherwise: the gaps are his rounding."""
-    single = nairn_split_once(up, h17, pair, doubling, np.float32)
-    double = nairn_split_once(up, h17, pair, doubling, np.float64)
+    """His exact splitting program re-run in float32 prints his figures to all six digits,
+    resplits included; in float64 it is our exact value, which prints otherwise: the gaps
+    are his rounding, and to his arithmetic's precision we reproduce his figures."""
+    single = nairn_split(up, h17, pair, hands, doubling, np.float32)
+    double = nairn_split(up, h17, pair, hands, doubling, np.float64)
     assert f"{single:.6g}" == printed
     assert f"{double:.6g}" != printed
-    rules = ExactSplitRules(single_deck_shoe(), up, h17, 2)
+    rules = ExactSplitRules(single_deck_shoe(), up, h17, hands)
     ours = exact_split_value(rules, pair, NairnSplitStrategy(up, h17, doubling))
     assert ours == pytest.approx(float(double), abs=1e-12)
