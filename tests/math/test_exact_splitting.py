@@ -174,6 +174,7 @@ def test_resplitting_changes_the_value_and_aces_follow_their_rule() -> None:
         (ExactSplitRules(SMALL_SHOE, 11, False, 4), 8, "card values are 1"),
         (ExactSplitRules(SMALL_SHOE, 6, False, 1), 8, "at least 2 hands"),
         (ExactSplitRules((1, *SMALL_SHOE[1:]), 6, False, 4), 1, "no pair of 1"),
+        (ExactSplitRules((0, 0, 0, 0, 0, 0, 0, 3, 0, 1), 10, False, 2), 8, "runs out"),
     ],
 )
 def test_bad_rules_are_refused_in_one_line(rules: ExactSplitRules, pair: int, message: str) -> None:

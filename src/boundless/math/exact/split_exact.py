@@ -100,9 +100,11 @@ class _ExactSplit:
     def draw_chances(self, shoe: Shoe) -> list[float]:
         """Chance of each value as the next card (given no dealer blackjack if so ruled)."""
         unseen = sum(shoe)
+        other = unseen - shoe[self.blackjack_card - 1] if self.blackjack_card else unseen
+        if other < 2:  # the hole card and the next card cannot both be drawn
+            raise ValueError("the shoe runs out of cards before the split is played out")
         if not self.blackjack_card:
             return [count / unseen for count in shoe]
-        other = unseen - shoe[self.blackjack_card - 1]  # cards the hole card may be
         keep = (other - 1) / other
         chances = [count / (unseen - 1) * keep for count in shoe]
         chances[self.blackjack_card - 1] = shoe[self.blackjack_card - 1] / (unseen - 1)
@@ -113,6 +115,8 @@ class _ExactSplit:
         values = self.stand_memo.get(shoe)
         if values is not None:
             return values
+        if sum(shoe) - (shoe[self.blackjack_card - 1] if self.blackjack_card else 0) < 1:
+            raise ValueError("the shoe runs out of cards before the split is played out")
         counts = np.array(shoe, dtype=np.int64)
         finals = list(dealer_finals(counts, self.rules.up, self.rules.hits_soft_17))
         if self.blackjack_card:
