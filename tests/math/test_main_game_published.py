@@ -254,3 +254,19 @@ def test_nairns_program_in_single_precision_prints_his_figures(
     rules = ExactSplitRules(single_deck_shoe(), up, h17, hands)
     ours = exact_split_value(rules, pair, NairnSplitStrategy(up, h17, doubling))
     assert ours == pytest.approx(float(double), abs=1e-12)
+
+
+def test_split_once_matches_a_published_cdz_value_to_fifteen_digits() -> None:
+    """Eric Farmer (https://www.blackjacktheforum.com/showthread.php?42312-MGP-s-BJCA/page2):
+    2-2 against a 6, one deck, S17, split once, no double after a split, under CDZ- (a split
+    hand plays as the unsplit hand of its cards would): 0.1189818683947885, "confirmed by any
+    of the accessible CAs" (his, MGP's, k_c's). CDZ- and Nairn's fixed strategy decide these
+    hands alike (2-10 hits, as an unsplit 10-2 does against a 6 in one deck), so Nairn's
+    strategy gives the same value: ours differs by 1.1e-16, the double-precision rounding of
+    the sums (the 16th digit is off by one). Our main analysis stands on that 2-10 (it decides
+    with both pair cards out) and gets 0.12593, 0.0069 more."""
+    rules = ExactSplitRules(single_deck_shoe(), 6, False, 2)
+    ours = exact_split_value(rules, 2, NairnSplitStrategy(6, False, "none"))
+    assert ours == pytest.approx(0.1189818683947885, abs=2e-16)
+    main = first_move_values(classic(1), 6, 2, 2)["split"]
+    assert main == pytest.approx(0.12592519419167775, abs=1e-12)
