@@ -63,14 +63,18 @@ class Stage:
         self.session = session
         self.dialect = session.get_bind().dialect.name
 
-    def load(self, rows: Sequence[StageRow]) -> None:
+    def load(self, rows: Iterable[StageRow], count: int | None = None) -> None:
+        """Empty the stage and fill it with ``rows`` (a generator too, with its ``count``)."""
+        if count is None:
+            rows = list(rows)
+            count = len(rows)
         connection = self.session.connection()
         connection.exec_driver_sql(_ddl(self.dialect))
         connection.exec_driver_sql(
             f"TRUNCATE {STAGE}" if self.dialect == "postgresql" else f"DELETE FROM {STAGE}"
         )
         self.copy_into(STAGE, COLUMNS, rows)
-        if self.dialect == "postgresql" and len(rows) >= ANALYZE_FROM_ROWS:
+        if self.dialect == "postgresql" and count >= ANALYZE_FROM_ROWS:
             connection.exec_driver_sql(f"ANALYZE {STAGE}")
 
     def copy_into(
@@ -142,7 +146,13 @@ class Stage:
             rows = [(-1 - n, None, None, None, None, "", None, name, 0, 0)
                     for n, name in enumerate(extra)]  # fmt: skip
             self.copy_into(STAGE, COLUMNS, rows)
-        found = self.rows(self.lock_wallets_sql())
+        raw: Any = self.session.connection().connection.driver_connection
+        cursor = raw.cursor()
+        try:  # the driver's own rows: no result processing per wallet
+            cursor.execute(self.lock_wallets_sql())
+            found = cursor.fetchall()
+        finally:
+            cursor.close()
         return {
             name: (int(account_id), int(balance), player_id)
             for account_id, name, balance, player_id, kind in found
