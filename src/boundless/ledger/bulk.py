@@ -11,6 +11,7 @@ from __future__ import annotations
 from collections.abc import Callable, Iterable, Iterator, Sequence
 from dataclasses import dataclass
 from datetime import datetime
+from itertools import chain, count
 
 from sqlalchemy import DateTime, bindparam, select, text
 from sqlalchemy.exc import IntegrityError
@@ -269,23 +270,25 @@ class BulkWriter:
         players = [batch.players[i] for i in order]
         amounts = [batch.amounts[i] for i in order]
         deltas = _wallet_deltas(players, amounts, where_to)
-        # One stage row per wallet, carrying what the batch moves in or out of it.
+        # One stage row per wallet, carrying what the batch moves in or out of it, and one for
+        # the fixed account (locked with the wallets).
         names = [f"{AccountKind.WALLET}:{player}" for player in deltas]
+        fixed: StageRow = (-1, None, None, None, None, "", None, where_to.fixed.name, 0, 0)
+        changes = zip(count(), names, deltas.items(), strict=False)
         rows = ((seq, None, None, None, None, player, None, name, delta, 0)
-                for seq, (name, (player, delta)) in enumerate(zip(names, deltas.items(),
-                                                                  strict=True)))  # fmt: skip
-        self.stage.load(rows, count=len(names))
-        wallets = self._wallets([where_to.fixed.name], set(names))
+                for seq, name, (player, delta) in changes)  # fmt: skip
+        self.stage.load(chain(rows, [fixed]), count=len(names) + 1)
+        wallets = self._wallets([], set(names))
         created_at = utc_now()
         ids = self.stage.new_ids("ledger_transactions", len(order))
         category, round_id, owner = where_to.category.value, where_to.round_id, where_to.owner
-        item = batch.item
+        fields = batch.fields
 
         def headers() -> Iterator[tuple[object, ...]]:
             for tid, i in zip(ids, order, strict=True):
-                w = item(i)
-                yield (tid, w.key, w.fingerprint, w.description[:300], category, w.kind,
-                       round_id, w.player_id, w.position, created_at, owner)  # fmt: skip
+                key, fingerprint, description, kind, player, position, _ = fields(i)
+                yield (tid, key, fingerprint, description[:300], category, kind, round_id,
+                       player, position, created_at, owner)  # fmt: skip
 
         try:
             self.stage.copy_into("ledger_transactions", _HEADER_COLUMNS, headers(), _HEADER_TYPES)

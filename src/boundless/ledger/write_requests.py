@@ -60,22 +60,29 @@ def staged(request: WriteRequest, amount: int) -> StagedWrite:
     )
 
 
+ItemFields = tuple[str, str, str, str, str, str | None, int]
+"""A :class:`StagedWrite`'s fields as a plain tuple (made faster than the named one)."""
+
+
 class WriteBatch:
     """The items of one batch write as columns: ``keys``, ``players`` and ``amounts``, each item
-    in full (its fingerprint and text) made by ``item(i)`` only where it is written or read. A
+    in full (its fingerprint and text) made by ``fields(i)`` only where it is written or read. A
     batch of 100,000 bets held as 100,000 objects made the garbage collector walk them over and
     over (about 2 µs a bet); lists of strings and ints it does not walk."""
 
-    __slots__ = ("amounts", "item", "keys", "players")
+    __slots__ = ("amounts", "fields", "keys", "players")
 
     def __init__(
         self,
         keys: list[str],
         players: list[str],
         amounts: list[int],
-        item: Callable[[int], StagedWrite],
+        fields: Callable[[int], ItemFields],
     ) -> None:
-        self.keys, self.players, self.amounts, self.item = keys, players, amounts, item
+        self.keys, self.players, self.amounts, self.fields = keys, players, amounts, fields
+
+    def item(self, i: int) -> StagedWrite:
+        return StagedWrite(*self.fields(i))
 
     @classmethod
     def of(cls, items: list[StagedWrite]) -> WriteBatch:
@@ -149,9 +156,9 @@ def stake_batch(
         kinds.append(kind)
         amounts.append(amount)
 
-    def item(i: int) -> StagedWrite:
+    def fields(i: int) -> ItemFields:
         kind, player, position, amount = kinds[i], players[i], positions[i], amounts[i]
-        return StagedWrite(
+        return (
             keys[i],
             stake_fingerprint(kind, player, amount, owner),
             f"{kind} stake of {amount} by player '{player}' on position '{position}' at {at}",
@@ -161,7 +168,7 @@ def stake_batch(
             amount,
         )
 
-    return WriteBatch(keys, players, amounts, item)
+    return WriteBatch(keys, players, amounts, fields)
 
 
 def settlement_lines(
