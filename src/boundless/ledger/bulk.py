@@ -82,7 +82,7 @@ _ADD_ITEMS = (
     "WHERE ledger_accounts.name = d.wallet"
 )
 """Wallet balances from a stage of batch items (several may share a wallet)."""
-_ADD_STAGED = (
+APPLY_STAGED_CHANGES = (
     "UPDATE ledger_accounts SET balance = balance + s.amount FROM ledger_stage AS s "
     "WHERE ledger_accounts.name = s.wallet AND s.key IS NULL AND s.player_id <> '' "
     "AND s.amount <> 0"
@@ -277,7 +277,7 @@ class BulkWriter:
         changes = zip(count(), names, deltas.items(), strict=False)
         rows = ((seq, None, None, None, None, player, None, name, delta, 0)
                 for seq, name, (player, delta) in changes)  # fmt: skip
-        self.stage.load(chain(rows, [fixed]), count=len(names) + 1)
+        self.stage.load(chain(rows, [fixed]), count=len(names) + 1, analyze=False)
         wallets = self._wallets([], set(names))
         created_at = utc_now()
         ids = self.stage.new_ids("ledger_transactions", len(order))
@@ -397,7 +397,7 @@ class BulkWriter:
 
         self.stage.copy_into("ledger_entries", ENTRY_COLUMNS, entries(), ENTRY_TYPES)
         if staged:  # the stage holds each wallet's change
-            self.stage.execute(_ADD_STAGED)
+            self.stage.execute(APPLY_STAGED_CHANGES)
         else:  # the stage holds the items
             self.stage.execute(_ADD_ITEMS, sign=-1 if route.wallet_pays else 1)
         self.repository.add_to_balances({fixed_id: -sum(deltas.values())})

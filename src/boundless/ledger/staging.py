@@ -63,8 +63,13 @@ class Stage:
         self.session = session
         self.dialect = session.get_bind().dialect.name
 
-    def load(self, rows: Iterable[StageRow], count: int | None = None) -> None:
-        """Empty the stage and fill it with ``rows`` (a generator too, with its ``count``)."""
+    def load(
+        self, rows: Iterable[StageRow], count: int | None = None, *, analyze: bool = True
+    ) -> None:
+        """Empty the stage and fill it with ``rows`` (a generator too, with its ``count``).
+        ``analyze=False`` for a stage only ever joined through an index of the ledger's tables
+        (one row per wallet, probed on the accounts' unique names): without statistics the
+        planner probes that index per staged row, a plan flat in the size of the tables."""
         if count is None:
             rows = list(rows)
             count = len(rows)
@@ -74,7 +79,7 @@ class Stage:
             f"TRUNCATE {STAGE}" if self.dialect == "postgresql" else f"DELETE FROM {STAGE}"
         )
         self.copy_into(STAGE, COLUMNS, rows)
-        if self.dialect == "postgresql" and count >= ANALYZE_FROM_ROWS:
+        if analyze and self.dialect == "postgresql" and count >= ANALYZE_FROM_ROWS:
             connection.exec_driver_sql(f"ANALYZE {STAGE}")
 
     def copy_into(
