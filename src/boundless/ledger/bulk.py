@@ -49,7 +49,7 @@ from boundless.ledger.repository import (
 )
 from boundless.ledger.slice_repository import SliceRepository
 from boundless.ledger.sql_conventions import utc_now
-from boundless.ledger.staging import STAGE, STAGE_TABLE, Stage, StageRow
+from boundless.ledger.staging import STAGE, STAGE_TABLE, LockedAccount, Stage, StageRow
 from boundless.ledger.write_requests import (
     StagedWrite,
     WriteBatch,
@@ -294,8 +294,8 @@ class BulkWriter:
             self.stage.copy_into("ledger_transactions", _HEADER_COLUMNS, headers(), _HEADER_TYPES)
         except IntegrityError:
             raise _KeysTaken from None
-        self._finish(where_to, wallets, deltas, zip(ids, players, amounts, strict=True),
-                     staged=True)  # fmt: skip
+        legs = zip(ids, players, amounts, strict=True)
+        self._finish(where_to, wallets, deltas, names, legs, staged=True)
         keys = [batch.keys[i] for i in order]
         return _Written(where_to, dict(zip(keys, ids, strict=True)), created_at)
 
@@ -332,9 +332,7 @@ class BulkWriter:
         )
         return {h.key: posted(h, entries[h.id], replayed=True) for h, _ in found}
 
-    def _wallets(
-        self, extra_names: list[str], expected: set[str]
-    ) -> dict[str, tuple[int, int, str | None]]:
+    def _wallets(self, extra_names: list[str], expected: set[str]) -> dict[str, LockedAccount]:
         """The staged wallets, locked (see :meth:`Stage.lock_wallets`); one of ``expected``
         (their names) that does not exist is an :class:`UnknownAccountError`."""
         wallets = self.stage.lock_wallets(extra_names)
@@ -346,7 +344,8 @@ class BulkWriter:
         """Headers from the stage (it holds exactly ``fresh``), then :meth:`_finish`;
         :class:`_KeysTaken` if a key turns out written already."""
         deltas = _wallet_deltas((i.player_id for i in fresh), (i.amount for i in fresh), route)
-        wallets = self._wallets([route.fixed.name], {wallet_account(p) for p in deltas})
+        names = [wallet_account(player) for player in deltas]
+        wallets = self._wallets([route.fixed.name], set(names))
         created_at = utc_now()
         inserted = self.session.execute(
             _INSERT_HEADERS,
@@ -357,31 +356,32 @@ class BulkWriter:
             raise _KeysTaken
         ids = {str(key): int(tid) for key, tid in inserted}
         legs = ((ids[i.key], i.player_id, i.amount) for i in fresh)
-        self._finish(route, wallets, deltas, legs, staged=False)
+        self._finish(route, wallets, deltas, names, legs, staged=False)
         return _Written(route, ids, created_at)
 
     def _finish(
         self,
         route: Route,
-        wallets: dict[str, tuple[int, int, str | None]],
+        wallets: dict[str, LockedAccount],
         deltas: dict[str, int],
+        names: list[str],
         legs: Iterable[tuple[int, str, int]],
         *,
         staged: bool,
     ) -> None:
         """With the headers written: refuse a short wallet, write the entries (``legs``: each
-        transaction's id, player and amount) and balances. Checked after the headers: a batch
+        transaction's id, player and amount) and balances (``deltas`` by player, ``names``
+        their wallets' names in the same order). Checked after the headers: a batch
         that is a retry must replay, not be refused."""
         wallet_ids: dict[str, int] = {}
         short = []
-        for player, delta in deltas.items():
-            name = f"{AccountKind.WALLET}:{player}"
+        for (player, delta), name in zip(deltas.items(), names, strict=True):
             wallet = wallets[name]
             wallet_ids[player] = wallet[0]
             if wallet[1] + delta < 0:
-                short.append((wallet, name, delta))
+                short.append((wallet, delta))
         if short:
-            (_, balance, player_id), name, delta = min(short)
+            (_, balance, player_id, name, _), delta = min(short)
             raise InsufficientFundsError(name, balance, -delta, player_id=player_id)
         fixed_id, wallet_pays = route.fixed.id, route.wallet_pays
 

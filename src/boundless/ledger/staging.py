@@ -40,6 +40,9 @@ ANALYZE_FROM_ROWS = 1000
 """PostgreSQL never auto-analyses temporary tables; a large batch without statistics gets bad
 join plans, a small one is not worth the ANALYZE."""
 
+LockedAccount = tuple[int, int, str | None, str, str]
+"""A locked account's id, balance, player id, name and kind."""
+
 StageRow = tuple[
     int, str | None, str | None, str | None, str | None, str, str | None, str, int, int
 ]
@@ -139,13 +142,12 @@ class Stage:
             )
         self.session.execute(statement, params)
 
-    def lock_wallets(
-        self, extra_names: Iterable[str] = ()
-    ) -> dict[str, tuple[int, int, str | None]]:
-        """``{wallet name: (id, balance, player id)}`` of the staged wallets that exist, row-locked
-        with the accounts ``extra_names`` in id order on PostgreSQL (SQLite holds the database
-        write lock): the same order as every other writer, so concurrent writers never deadlock.
-        The extra accounts are staged too (rows without a key), so one semi-join finds all."""
+    def lock_wallets(self, extra_names: Iterable[str] = ()) -> dict[str, LockedAccount]:
+        """``{wallet name: (id, balance, player id, name, kind)}`` of the staged wallets that
+        exist, row-locked with the accounts ``extra_names`` in id order on PostgreSQL (SQLite
+        holds the database write lock): the same order as every other writer, so concurrent
+        writers never deadlock. The extra accounts are staged too (rows without a key), so one
+        semi-join finds all."""
         extra = sorted(set(extra_names))
         if extra:
             rows = [(-1 - n, None, None, None, None, "", None, name, 0, 0)
@@ -153,16 +155,12 @@ class Stage:
             self.copy_into(STAGE, COLUMNS, rows)
         raw: Any = self.session.connection().connection.driver_connection
         cursor = raw.cursor()
-        try:  # the driver's own rows: no result processing per wallet
+        try:  # the driver's own rows, kept as they come: no result processing per wallet
             cursor.execute(self.lock_wallets_sql())
-            found = cursor.fetchall()
+            found: list[LockedAccount] = cursor.fetchall()
         finally:
             cursor.close()
-        return {
-            name: (int(account_id), int(balance), player_id)
-            for account_id, name, balance, player_id, kind in found
-            if kind == "wallet"
-        }
+        return {row[3]: row for row in found if row[4] == "wallet"}
 
     def lock_wallets_sql(self) -> str:
         # A plain semi-join on the unique name. Not ``... OR id IN (...)``: an OR keeps
@@ -172,6 +170,6 @@ class Stage:
         # batch (a cost that grew with the number of accounts, not the batch).
         lock = " FOR UPDATE" if self.dialect == "postgresql" else ""
         return (
-            "SELECT a.id, a.name, a.balance, a.player_id, a.kind FROM ledger_accounts a "
+            "SELECT a.id, a.balance, a.player_id, a.name, a.kind FROM ledger_accounts a "
             f"WHERE a.name IN (SELECT wallet FROM {STAGE}) ORDER BY a.id{lock}"
         )
