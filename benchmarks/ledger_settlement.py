@@ -138,6 +138,7 @@ def time_statements(engine: Any, spent: dict[str, float]) -> None:
         setattr(staging.Stage, name, run_timed)
 
     timed("copy_into", staging.Stage.copy_into, lambda _self, table, *_: f"COPY {table}")
+    timed("load_changes", staging.Stage.load_changes, lambda *_: "COPY ledger_stage (changes)")
     timed("lock_wallets", staging.Stage.lock_wallets, lambda *_: "wallet lock (SELECT FOR UPDATE)")
     timed("new_ids", staging.Stage.new_ids, lambda *_: "new ids (nextval)")
 

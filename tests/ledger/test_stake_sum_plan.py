@@ -100,9 +100,7 @@ def test_a_stake_batch_first_try_needs_no_statistics(
         # A new stage: one this connection analysed for an earlier batch keeps its statistics.
         session.execute(text("DROP TABLE IF EXISTS pg_temp.ledger_stage"))
         stage = Stage(session)
-        rows = ((i, None, None, None, None, p, None, f"wallet:{p}", -1, 0)
-                for i, p in enumerate(staged))  # fmt: skip
-        stage.load(rows, count=len(staged), analyze=False)
+        stage.load_changes((p, f"wallet:{p}", -1) for p in staged)
         analysed = session.execute(
             text(
                 "SELECT count(*) FROM pg_stats WHERE tablename = 'ledger_stage' AND schemaname "

@@ -11,7 +11,7 @@ from __future__ import annotations
 from collections.abc import Callable, Iterable, Iterator, Sequence
 from dataclasses import dataclass
 from datetime import datetime
-from itertools import chain, count
+from itertools import chain
 
 from sqlalchemy import DateTime, bindparam, select, text
 from sqlalchemy.exc import IntegrityError
@@ -273,11 +273,8 @@ class BulkWriter:
         # One stage row per wallet, carrying what the batch moves in or out of it, and one for
         # the fixed account (locked with the wallets).
         names = [f"{AccountKind.WALLET}:{player}" for player in deltas]
-        fixed: StageRow = (-1, None, None, None, None, "", None, where_to.fixed.name, 0, 0)
-        changes = zip(count(), names, deltas.items(), strict=False)
-        rows = ((seq, None, None, None, None, player, None, name, delta, 0)
-                for seq, name, (player, delta) in changes)  # fmt: skip
-        self.stage.load(chain(rows, [fixed]), count=len(names) + 1, analyze=False)
+        changes = zip(deltas, names, deltas.values(), strict=True)
+        self.stage.load_changes(chain(changes, [("", where_to.fixed.name, 0)]))
         wallets = self._wallets([], set(names))
         created_at = utc_now()
         ids = self.stage.new_ids("ledger_transactions", len(order))
