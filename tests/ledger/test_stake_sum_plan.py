@@ -47,11 +47,8 @@ def test_stake_sum_never_plans_a_nested_loop(backend: str, sessions: sessionmake
         assert stakes == dict.fromkeys(players, 10)
 
 
-def test_wallet_lock_is_a_semi_join_past_work_mem(
-    backend: str, sessions: sessionmaker[Session]
-) -> None:
-    """Locking a batch's wallets (and the slice's accounts) never rescans the stage per account,
-    however many wallets outgrow work_mem."""
+def _analysed_wallets(backend: str, sessions: sessionmaker[Session]) -> list[str]:
+    """PLAYERS wallets, with the accounts' statistics taken (as a long-running database has)."""
     if backend != "postgresql":
         pytest.skip("the plan is PostgreSQL's; SQLite has one join strategy")
     players = [f"p{i:05d}" for i in range(PLAYERS)]
@@ -59,6 +56,15 @@ def test_wallet_lock_is_a_semi_join_past_work_mem(
         LedgerService(session).open_wallets(players)
     with sessions.begin() as session:
         session.execute(text("ANALYZE ledger_accounts"))
+    return players
+
+
+def test_wallet_lock_is_a_semi_join_past_work_mem(
+    backend: str, sessions: sessionmaker[Session]
+) -> None:
+    """Locking a batch's wallets (and the slice's accounts) never rescans the stage per account,
+    however many wallets outgrow work_mem."""
+    players = _analysed_wallets(backend, sessions)
     with sessions.begin() as session:
         stage = Stage(session)
         stage.load([(i, None, None, None, None, p, None, f"wallet:{p}", 0, 0)
@@ -88,13 +94,7 @@ def test_a_stake_batch_first_try_needs_no_statistics(
 ) -> None:
     """The first try of a stake batch stages one row per wallet and does not ANALYZE it: the
     wallet lock and the balance update still join it linearly, and lock what they should."""
-    if backend != "postgresql":
-        pytest.skip("the plan is PostgreSQL's; SQLite has one join strategy")
-    players = [f"p{i:05d}" for i in range(PLAYERS)]
-    with sessions.begin() as session:
-        LedgerService(session).open_wallets(players)
-    with sessions.begin() as session:
-        session.execute(text("ANALYZE ledger_accounts"))
+    players = _analysed_wallets(backend, sessions)
     staged = players[:staged_wallets]
     with sessions.begin() as session:
         # A new stage: one this connection analysed for an earlier batch keeps its statistics.
