@@ -125,9 +125,13 @@ def time_statements(engine: Any, spent: dict[str, float]) -> None:
         head = " ".join(statement.split()[:4])
         spent[head] = spent.get(head, 0.0) + time.perf_counter() - started.pop()
 
-    def timed(name: str, method: Callable[..., T], label: Callable[..., str]) -> None:
+    def timed(name: str, label: Callable[..., str]) -> None:
         # The stage's own driver-level statements bypass SQLAlchemy's events.
-        def run_timed(*args: Any, **kwargs: Any) -> T:
+        method = getattr(staging.Stage, name, None)
+        if method is None:  # older code (a run against another checkout)
+            return
+
+        def run_timed(*args: Any, **kwargs: Any) -> Any:
             start = time.perf_counter()
             try:
                 return method(*args, **kwargs)
@@ -137,10 +141,10 @@ def time_statements(engine: Any, spent: dict[str, float]) -> None:
 
         setattr(staging.Stage, name, run_timed)
 
-    timed("copy_into", staging.Stage.copy_into, lambda _self, table, *_: f"COPY {table}")
-    timed("load_changes", staging.Stage.load_changes, lambda *_: "COPY ledger_stage (changes)")
-    timed("lock_wallets", staging.Stage.lock_wallets, lambda *_: "wallet lock (SELECT FOR UPDATE)")
-    timed("new_ids", staging.Stage.new_ids, lambda *_: "new ids (nextval)")
+    timed("copy_into", lambda _self, table, *_: f"COPY {table}")
+    timed("load_changes", lambda *_: "COPY ledger_stage (changes)")
+    timed("lock_wallets", lambda *_: "wallet lock (SELECT FOR UPDATE)")
+    timed("new_ids", lambda *_: "new ids (nextval)")
 
 
 def run(
