@@ -36,7 +36,8 @@ def grant_request(order: GrantOrder) -> WriteRequest:
 
 class StagedWrite(NamedTuple):
     """One item of a batch write (a bet, a grant), validated: what its transaction header holds.
-    A tuple, not a request object: a batch of 100,000 bets builds 100,000 of them."""
+    A batch of bets makes them one at a time, where an item is read or retried (see
+    :class:`WriteBatch`)."""
 
     key: str
     fingerprint: str
