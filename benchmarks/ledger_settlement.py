@@ -21,6 +21,9 @@ seconds: this process's plus, when PostgreSQL runs on this machine, its server p
 from /proc). ``*_per_cpu_second`` is what the same work gets from an otherwise idle machine,
 where client and server take turns on the CPU.
 
+``stake_cpu_us_per_bet`` splits the stake phase's CPU time per bet into this process's
+(``client``) and its PostgreSQL server process's (``server``).
+
 ``--statements`` adds ``stake_statement_us``: the wall time of each SQL statement (and each
 ``COPY``) of the stake phase, in microseconds per bet, keyed by the statement's first words.
 """
@@ -122,14 +125,26 @@ def time_statements(engine: Any, spent: dict[str, float]) -> None:
         head = " ".join(statement.split()[:4])
         spent[head] = spent.get(head, 0.0) + time.perf_counter() - started.pop()
 
-    copy_into = staging.Stage.copy_into
+    def timed(name: str, label: Callable[..., str]) -> None:
+        # The stage's own driver-level statements bypass SQLAlchemy's events.
+        method = getattr(staging.Stage, name, None)
+        if method is None:  # older code (a run against another checkout)
+            return
 
-    def timed_copy(self: staging.Stage, table: str, *args: Any) -> None:
-        start = time.perf_counter()
-        copy_into(self, table, *args)
-        spent[f"COPY {table}"] = spent.get(f"COPY {table}", 0.0) + time.perf_counter() - start
+        def run_timed(*args: Any, **kwargs: Any) -> Any:
+            start = time.perf_counter()
+            try:
+                return method(*args, **kwargs)
+            finally:
+                head = label(*args)
+                spent[head] = spent.get(head, 0.0) + time.perf_counter() - start
 
-    staging.Stage.copy_into = timed_copy  # type: ignore[method-assign]
+        setattr(staging.Stage, name, run_timed)
+
+    timed("copy_into", lambda _self, table, *_: f"COPY {table}")
+    timed("load_changes", lambda *_: "COPY ledger_stage (changes)")
+    timed("lock_wallets", lambda *_: "wallet lock (SELECT FOR UPDATE)")
+    timed("new_ids", lambda *_: "new ids (nextval)")
 
 
 def run(
@@ -143,6 +158,7 @@ def run(
         time_statements(engine, spent)
     names = [f"p{i:07d}" for i in range(players)]
     timings: dict[str, Any] = {}
+    split: dict[str, tuple[float, float]] = {}  # phase: (client, server) CPU seconds
 
     def phase(name: str, work: Callable[[LedgerService], T], owner: str = "local") -> T:
         cpu_name = name.removesuffix("_s") + "_cpu_s"
@@ -153,8 +169,10 @@ def run(
             session.flush()
             server = server_cpu_seconds(session) - server
         timings[name] = round(timings.get(name, 0) + time.perf_counter() - start, 4)
-        used = time.process_time() - cpu + server
-        timings[cpu_name] = round(timings.get(cpu_name, 0) + used, 4)
+        client = time.process_time() - cpu
+        timings[cpu_name] = round(timings.get(cpu_name, 0) + client + server, 4)
+        before_client, before_server = split.get(name, (0.0, 0.0))
+        split[name] = (before_client + client, before_server + server)
         return result
 
     phase("open_wallets_s", lambda ledger: ledger.open_wallets(names))
@@ -195,6 +213,11 @@ def run(
     timings["settlements_per_second"] = round(players / timings["settle_s"])
     timings["stake_batch_rates"] = rates
     timings["stakes_per_cpu_second"] = round(players / timings["stake_many_cpu_s"])
+    client, server = split["stake_many_s"]
+    timings["stake_cpu_us_per_bet"] = {
+        "client": round(client / players * 1e6, 1),
+        "server": round(server / players * 1e6, 1),
+    }
     timings["settlements_per_cpu_second"] = round(players / timings["settle_cpu_s"])
     return timings
 

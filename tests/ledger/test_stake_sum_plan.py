@@ -9,6 +9,7 @@ from sqlalchemy.orm import Session, sessionmaker
 
 from boundless.ledger import LedgerService, grant_key
 from boundless.ledger.accounts import AccountKind
+from boundless.ledger.bulk import APPLY_STAGED_CHANGES
 from boundless.ledger.repository import LedgerRepository
 from boundless.ledger.staging import Stage
 
@@ -46,11 +47,8 @@ def test_stake_sum_never_plans_a_nested_loop(backend: str, sessions: sessionmake
         assert stakes == dict.fromkeys(players, 10)
 
 
-def test_wallet_lock_is_a_semi_join_past_work_mem(
-    backend: str, sessions: sessionmaker[Session]
-) -> None:
-    """Locking a batch's wallets (and the slice's accounts) never rescans the stage per account,
-    however many wallets outgrow work_mem."""
+def _analysed_wallets(backend: str, sessions: sessionmaker[Session]) -> list[str]:
+    """PLAYERS wallets, with the accounts' statistics taken (as a long-running database has)."""
     if backend != "postgresql":
         pytest.skip("the plan is PostgreSQL's; SQLite has one join strategy")
     players = [f"p{i:05d}" for i in range(PLAYERS)]
@@ -58,6 +56,15 @@ def test_wallet_lock_is_a_semi_join_past_work_mem(
         LedgerService(session).open_wallets(players)
     with sessions.begin() as session:
         session.execute(text("ANALYZE ledger_accounts"))
+    return players
+
+
+def test_wallet_lock_is_a_semi_join_past_work_mem(
+    backend: str, sessions: sessionmaker[Session]
+) -> None:
+    """Locking a batch's wallets (and the slice's accounts) never rescans the stage per account,
+    however many wallets outgrow work_mem."""
+    players = _analysed_wallets(backend, sessions)
     with sessions.begin() as session:
         stage = Stage(session)
         stage.load([(i, None, None, None, None, p, None, f"wallet:{p}", 0, 0)
@@ -71,3 +78,37 @@ def test_wallet_lock_is_a_semi_join_past_work_mem(
         assert "SubPlan" not in plan, plan
         locked = stage.lock_wallets(extra)
         assert set(locked) == {f"wallet:{p}" for p in players}
+
+
+def _probes_or_hashes(plan: str) -> bool:
+    """Each staged row joins the accounts by a probe of their unique name index, or all of them
+    by one hash join: never a rescan of the stage or the accounts per row."""
+    if "SubPlan" in plan:
+        return False
+    return "Nested Loop" not in plan or "Index Scan using uq_ledger_accounts_name" in plan
+
+
+@pytest.mark.parametrize("staged_wallets", [200, PLAYERS])
+def test_a_stake_batch_first_try_needs_no_statistics(
+    backend: str, sessions: sessionmaker[Session], staged_wallets: int
+) -> None:
+    """The first try of a stake batch stages one row per wallet and does not ANALYZE it: the
+    wallet lock and the balance update still join it linearly, and lock what they should."""
+    players = _analysed_wallets(backend, sessions)
+    staged = players[:staged_wallets]
+    with sessions.begin() as session:
+        # A new stage: one this connection analysed for an earlier batch keeps its statistics.
+        session.execute(text("DROP TABLE IF EXISTS pg_temp.ledger_stage"))
+        stage = Stage(session)
+        stage.load_changes((p, f"wallet:{p}", -1) for p in staged)
+        analysed = session.execute(
+            text(
+                "SELECT count(*) FROM pg_stats WHERE tablename = 'ledger_stage' AND schemaname "
+                "= (SELECT nspname FROM pg_namespace WHERE oid = pg_my_temp_schema())"
+            )
+        ).scalar_one()
+        assert analysed == 0
+        for sql in (stage.lock_wallets_sql(), APPLY_STAGED_CHANGES):
+            plan = "\n".join(row[0] for row in session.execute(text(f"EXPLAIN {sql}")))
+            assert _probes_or_hashes(plan), plan
+        assert set(stage.lock_wallets()) == {f"wallet:{p}" for p in staged}

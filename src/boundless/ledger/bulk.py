@@ -8,9 +8,10 @@ every balance. ``settle_slice`` is one transaction that pays every player of a s
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterable, Iterator, Sequence
 from dataclasses import dataclass
 from datetime import datetime
+from itertools import chain
 
 from sqlalchemy import DateTime, bindparam, select, text
 from sqlalchemy.exc import IntegrityError
@@ -48,14 +49,15 @@ from boundless.ledger.repository import (
 )
 from boundless.ledger.slice_repository import SliceRepository
 from boundless.ledger.sql_conventions import utc_now
-from boundless.ledger.staging import STAGE, STAGE_TABLE, Stage, StageRow
+from boundless.ledger.staging import STAGE, STAGE_TABLE, LockedAccount, Stage, StageRow
 from boundless.ledger.write_requests import (
     StagedWrite,
+    WriteBatch,
     grant_request,
     settle_slice_request,
     settlement_lines,
     staged,
-    stake_writes,
+    stake_batch,
 )
 
 ATTEMPTS = 3
@@ -80,7 +82,7 @@ _ADD_ITEMS = (
     "WHERE ledger_accounts.name = d.wallet"
 )
 """Wallet balances from a stage of batch items (several may share a wallet)."""
-_ADD_STAGED = (
+APPLY_STAGED_CHANGES = (
     "UPDATE ledger_accounts SET balance = balance + s.amount FROM ledger_stage AS s "
     "WHERE ledger_accounts.name = s.wallet AND s.key IS NULL AND s.player_id <> '' "
     "AND s.amount <> 0"
@@ -147,13 +149,13 @@ def wallet_stage_rows(player_ids: Sequence[str]) -> list[StageRow]:
             for seq, player in enumerate(players)]  # fmt: skip
 
 
-def _wallet_deltas(items: Sequence[StagedWrite], route: Route) -> dict[str, int]:
-    """What the items move in or out of each wallet."""
+def _wallet_deltas(players: Iterable[str], amounts: Iterable[int], route: Route) -> dict[str, int]:
+    """What the items move in or out of each player's wallet."""
     sign = -1 if route.wallet_pays else 1
     deltas: dict[str, int] = {}
-    for item in items:
-        name = f"{AccountKind.WALLET}:{item.player_id}"
-        deltas[name] = deltas.get(name, 0) + sign * item.amount
+    get = deltas.get
+    for player, amount in zip(players, amounts, strict=True):
+        deltas[player] = get(player, 0) + sign * amount
     return deltas
 
 
@@ -185,14 +187,14 @@ class BulkWriter:
         return names
 
     def grant_many(self, grants: Sequence[GrantOrder | tuple[str, int, str]]) -> PostedBatch:
-        batch = [grant if isinstance(grant, GrantOrder) else GrantOrder(*grant) for grant in grants]
-        writes = [staged(grant_request(grant), grant.amount) for grant in batch]
+        orders = [g if isinstance(g, GrantOrder) else GrantOrder(*g) for g in grants]
+        batch = WriteBatch.of([staged(grant_request(order), order.amount) for order in orders])
 
         def route() -> Route:
             issuance = self.repository.ensure_account(ISSUANCE_ACCOUNT, AccountKind.ISSUANCE)
             return Route(Category.GRANT, issuance, wallet_pays=False)
 
-        return self._post_many(writes, route)
+        return self._post_many(batch, route)
 
     def stake_many(
         self,
@@ -201,7 +203,7 @@ class BulkWriter:
         orders: Sequence[StakeOrder | tuple[str, str, str, int]],
         owner: str,
     ) -> PostedBatch:
-        writes = stake_writes(table_id, round_no, orders, owner)
+        batch = stake_batch(table_id, round_no, orders, owner)
 
         def route() -> Route:
             round_row, slice_row = slice_for_write(
@@ -210,25 +212,27 @@ class BulkWriter:
             fixed = self.repository.account_by_id(slice_row.in_play_account_id)
             return Route(Category.STAKE, fixed, True, round_row.id, owner, table_id, round_no)
 
-        return self._post_many(writes, route)
+        return self._post_many(batch, route)
 
-    def _post_many(self, writes: list[StagedWrite], route: Callable[[], Route]) -> PostedBatch:
+    def _post_many(self, batch: WriteBatch, route: Callable[[], Route]) -> PostedBatch:
         """Post many two-leg transfers, each its own transaction under its own key."""
-        unique: dict[str, StagedWrite] = {}
-        for item in writes:
-            seen = unique.setdefault(item.key, item)
-            if seen is not item and seen.fingerprint != item.fingerprint:
-                raise IdempotencyConflictError(item.key, seen.description, item.description)
-        items = list(unique.values())
+        first: dict[str, int] = {}  # each key's first item
+        for i, key in enumerate(batch.keys):
+            seen = first.setdefault(key, i)
+            if seen != i and batch.item(seen).fingerprint != batch.item(i).fingerprint:
+                earlier, item = batch.item(seen), batch.item(i)
+                raise IdempotencyConflictError(key, earlier.description, item.description)
+        order = list(first.values())
         found: dict[str, PostedTransaction] = {}
         written: _Written | None = None
-        for attempt in range(ATTEMPTS if items else 0):
+        for attempt in range(ATTEMPTS if order else 0):
             try:
                 with self.session.begin_nested():
                     if attempt == 0:
-                        written = self._write_new(items, route)
+                        written = self._write_new(batch, order, route)
                     else:
-                        self.stage.load(_stage_rows(items))
+                        unique = {item.key: item for item in map(batch.item, order)}
+                        self.stage.load(_stage_rows(list(unique.values())))
                         found = self._replays(unique)
                         fresh = [item for key, item in unique.items() if key not in found]
                         written = self._write_staged(fresh, route()) if fresh else None
@@ -241,40 +245,56 @@ class BulkWriter:
             if key in found:
                 return found[key]
             assert written is not None
-            return written.posted(unique[key])
+            return written.posted(batch.item(first[key]))
 
-        return PostedBatch([item.key for item in writes], make)
+        return PostedBatch(batch.keys, make)
 
-    def _write_new(self, items: list[StagedWrite], route: Callable[[], Route]) -> _Written:
-        """The first try: every item taken for new, in one pass (no lookup of the keys first).
-        On PostgreSQL the headers are COPYed straight into the table under ids drawn from its
-        sequence (a key written before fails the COPY, and the batch goes the long way); SQLite
-        inserts them from the stage."""
+    def _write_new(
+        self, batch: WriteBatch, order: list[int], route: Callable[[], Route]
+    ) -> _Written:
+        """The first try: every item (``order``: the indexes of the batch's distinct keys) taken
+        for new, in one pass (no lookup of the keys first). On PostgreSQL the headers are COPYed
+        straight into the table under ids drawn from its sequence (a key written before fails
+        the COPY, and the batch goes the long way); SQLite inserts them from the stage.
+
+        The rows of both COPYs are made as they are sent: the server writes the first rows
+        while this process makes the next (each item's fingerprint and text, made only here)."""
         try:
             where_to = route()
         except RoundClosedError:
             raise _KeysTaken from None  # unless every item is a retry of a write that happened
         if self.stage.dialect != "postgresql":
+            items = [batch.item(i) for i in order]
             self.stage.load(_stage_rows(items))
             return self._write_staged(items, where_to)
-        deltas = _wallet_deltas(items, where_to)
-        # One stage row per wallet, carrying what the batch moves in or out of it.
-        prefix = len(f"{AccountKind.WALLET}:")
-        self.stage.load([(seq, None, None, None, None, name[prefix:], None, name, delta, 0)
-                         for seq, (name, delta) in enumerate(deltas.items())])  # fmt: skip
-        wallets = self._wallets([where_to.fixed.name], set(deltas))
+        players = [batch.players[i] for i in order]
+        amounts = [batch.amounts[i] for i in order]
+        deltas = _wallet_deltas(players, amounts, where_to)
+        # One stage row per wallet, carrying what the batch moves in or out of it, and one for
+        # the fixed account (locked with the wallets).
+        names = [f"{AccountKind.WALLET}:{player}" for player in deltas]
+        changes = zip(deltas, names, deltas.values(), strict=True)
+        self.stage.load_changes(chain(changes, [("", where_to.fixed.name, 0)]))
+        wallets = self._wallets([], set(names))
         created_at = utc_now()
-        ids = self.stage.new_ids("ledger_transactions", len(items))
+        ids = self.stage.new_ids("ledger_transactions", len(order))
         category, round_id, owner = where_to.category.value, where_to.round_id, where_to.owner
-        headers = [(tid, i.key, i.fingerprint, i.description[:300], category, i.kind, round_id,
-                    i.player_id, i.position, created_at, owner)
-                   for tid, i in zip(ids, items, strict=True)]  # fmt: skip
+        fields = batch.fields
+
+        def headers() -> Iterator[tuple[object, ...]]:
+            for tid, i in zip(ids, order, strict=True):
+                key, fingerprint, description, kind, player, position, _ = fields(i)
+                yield (tid, key, fingerprint, description[:300], category, kind, round_id,
+                       player, position, created_at, owner)  # fmt: skip
+
         try:
-            self.stage.copy_into("ledger_transactions", _HEADER_COLUMNS, headers, _HEADER_TYPES)
+            self.stage.copy_into("ledger_transactions", _HEADER_COLUMNS, headers(), _HEADER_TYPES)
         except IntegrityError:
             raise _KeysTaken from None
-        by_key = {item.key: tid for tid, item in zip(ids, items, strict=True)}
-        return self._finish(items, where_to, wallets, deltas, by_key, created_at, staged=True)
+        legs = zip(ids, players, amounts, strict=True)
+        self._finish(where_to, wallets, deltas, names, legs, staged=True)
+        keys = [batch.keys[i] for i in order]
+        return _Written(where_to, dict(zip(keys, ids, strict=True)), created_at)
 
     def _replays(self, unique: dict[str, StagedWrite]) -> dict[str, PostedTransaction]:
         """The staged items already written (then removed from the stage), or a conflict."""
@@ -309,9 +329,7 @@ class BulkWriter:
         )
         return {h.key: posted(h, entries[h.id], replayed=True) for h, _ in found}
 
-    def _wallets(
-        self, extra_names: list[str], expected: set[str]
-    ) -> dict[str, tuple[int, int, str | None]]:
+    def _wallets(self, extra_names: list[str], expected: set[str]) -> dict[str, LockedAccount]:
         """The staged wallets, locked (see :meth:`Stage.lock_wallets`); one of ``expected``
         (their names) that does not exist is an :class:`UnknownAccountError`."""
         wallets = self.stage.lock_wallets(extra_names)
@@ -322,8 +340,9 @@ class BulkWriter:
     def _write_staged(self, fresh: list[StagedWrite], route: Route) -> _Written:
         """Headers from the stage (it holds exactly ``fresh``), then :meth:`_finish`;
         :class:`_KeysTaken` if a key turns out written already."""
-        deltas = _wallet_deltas(fresh, route)
-        wallets = self._wallets([route.fixed.name], set(deltas))
+        deltas = _wallet_deltas((i.player_id for i in fresh), (i.amount for i in fresh), route)
+        names = [wallet_account(player) for player in deltas]
+        wallets = self._wallets([route.fixed.name], set(names))
         created_at = utc_now()
         inserted = self.session.execute(
             _INSERT_HEADERS,
@@ -333,43 +352,52 @@ class BulkWriter:
         if len(inserted) < len(fresh):
             raise _KeysTaken
         ids = {str(key): int(tid) for key, tid in inserted}
-        return self._finish(fresh, route, wallets, deltas, ids, created_at, staged=False)
+        legs = ((ids[i.key], i.player_id, i.amount) for i in fresh)
+        self._finish(route, wallets, deltas, names, legs, staged=False)
+        return _Written(route, ids, created_at)
 
     def _finish(
         self,
-        items: list[StagedWrite],
         route: Route,
-        wallets: dict[str, tuple[int, int, str | None]],
+        wallets: dict[str, LockedAccount],
         deltas: dict[str, int],
-        ids: dict[str, int],
-        created_at: datetime,
+        names: list[str],
+        legs: Iterable[tuple[int, str, int]],
         *,
         staged: bool,
-    ) -> _Written:
-        """With the headers written: refuse a short wallet, write the entries and balances.
-        Checked after the headers: a batch that is a retry must replay, not be refused."""
-        short = [(wallets[name], name, delta) for name, delta in deltas.items()
-                 if wallets[name][1] + delta < 0]  # fmt: skip
+    ) -> None:
+        """With the headers written: refuse a short wallet, write the entries (``legs``: each
+        transaction's id, player and amount) and balances (``deltas`` by player, ``names``
+        their wallets' names in the same order). Checked after the headers: a batch
+        that is a retry must replay, not be refused."""
+        wallet_ids: dict[str, int] = {}
+        short = []
+        for (player, delta), name in zip(deltas.items(), names, strict=True):
+            wallet = wallets[name]
+            wallet_ids[player] = wallet[0]
+            if wallet[1] + delta < 0:
+                short.append((wallet, delta))
         if short:
-            (_, balance, player_id), name, delta = min(short)
+            (_, balance, player_id, name, _), delta = min(short)
             raise InsufficientFundsError(name, balance, -delta, player_id=player_id)
-        # Entries straight from the ids: source leg first, as every transaction lists them.
-        legs: list[tuple[int, int, int]] = []
-        fixed_id = route.fixed.id
-        for item in items:
-            tid, amount = ids[item.key], item.amount
-            wallet_id = wallets[f"{AccountKind.WALLET}:{item.player_id}"][0]
-            if route.wallet_pays:
-                legs += ((tid, wallet_id, -amount), (tid, fixed_id, amount))
-            else:
-                legs += ((tid, fixed_id, -amount), (tid, wallet_id, amount))
-        self.stage.copy_into("ledger_entries", ENTRY_COLUMNS, legs, ENTRY_TYPES)
+        fixed_id, wallet_pays = route.fixed.id, route.wallet_pays
+
+        def entries() -> Iterator[tuple[int, int, int]]:
+            # Source leg first, as every transaction lists them.
+            for tid, player, amount in legs:
+                if wallet_pays:
+                    yield tid, wallet_ids[player], -amount
+                    yield tid, fixed_id, amount
+                else:
+                    yield tid, fixed_id, -amount
+                    yield tid, wallet_ids[player], amount
+
+        self.stage.copy_into("ledger_entries", ENTRY_COLUMNS, entries(), ENTRY_TYPES)
         if staged:  # the stage holds each wallet's change
-            self.stage.execute(_ADD_STAGED)
+            self.stage.execute(APPLY_STAGED_CHANGES)
         else:  # the stage holds the items
             self.stage.execute(_ADD_ITEMS, sign=-1 if route.wallet_pays else 1)
         self.repository.add_to_balances({fixed_id: -sum(deltas.values())})
-        return _Written(route, ids, created_at)
 
     def settle_slice(
         self,
