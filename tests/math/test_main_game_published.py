@@ -19,7 +19,9 @@ unit: 5e-7 or 5e-8); ours differ by 0.1e-6 to 3.6e-6 over the twelve totals (-3.
 +0.2e-6 for the peek games of one, two and five decks, +2.5e-6 to +3.6e-6 for the six- and
 eight-deck games without a hole card). The Wizard's split values count the hands split so far
 but not the other cards of those hands, as ours, but the details are not given; our variants
-moved the eight peek-game totals by up to 6e-6 either way and none matched all eight. Against
+moved the eight peek-game totals by up to 6e-6 either way and none matched all eight; CDZ-
+split hands (deciding as the unsplit hand of their cards) miss the one-deck totals by 6e-6 to
+15e-6 and leave the six- and eight-deck gaps as they are (docs/math.md). Against
 Nairn's exact splitting our convention overstates the single-deck gain of resplitting by 3e-6
 to 7e-6 and of resplitting aces by 3e-6. The tests below hold those measured gaps (4e-6 and
 8e-6), so a change of the convention or a slip in the kernels shows.
