@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import asyncio
 import logging
+import threading
 from collections.abc import Iterator
 from dataclasses import dataclass, replace
 from typing import Any
@@ -75,8 +76,12 @@ def cut_on_first(
 
     def cut() -> None:
         setup.proxy.cut()
-        if outage_seconds is not None:
+        if outage_seconds is None:
+            return
+        try:
             asyncio.get_running_loop().call_later(outage_seconds, setup.proxy.restore)
+        except RuntimeError:  # a synchronous call, in the worker thread that runs it
+            threading.Timer(outage_seconds, setup.proxy.restore).start()
 
     if asyncio.iscoroutinefunction(original):
 
