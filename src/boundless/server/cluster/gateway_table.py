@@ -377,15 +377,8 @@ class GatewayTable(TableDesk):
         if not self._row_written or self.recorded:
             return
         with self.ledger_lock, self.sessions.begin() as session:
-            TableRepository(session).end_round(
-                self.table_id,
-                self.round_no,
-                status="cancelled",
-                reason=reason,
-                events=None,
-                players=[],
-                shared=True,
-            )
+            repository = TableRepository(session)
+            repository.cancel_without_players(self.table_id, self.round_no, reason, shared=True)
         self.recorded = True
 
     def _settle_follower(self, follower: FollowerRound) -> None:
