@@ -36,12 +36,17 @@ class Gate:
 
     def __init__(self) -> None:
         self.armed = False
+        self.skip = 0
+        """Sessions to let pass once armed, before the one held."""
         self.entered = threading.Event()
         self.release = threading.Event()
         self.released_by_loop: bool | None = None
 
     def hold(self) -> None:
         if not self.armed:
+            return
+        if self.skip:
+            self.skip -= 1
             return
         self.armed = False
         self.entered.set()
@@ -178,3 +183,47 @@ def test_a_gateway_answers_a_socket_while_a_bet_batch_is_being_written(tmp_path:
     assert table.round is not None and table.round.player_ids == [ana]
     with sessions.begin() as session:
         assert LedgerService(session).wallet_balances([ana])[ana] == 1_000_000 - 500
+
+
+def test_a_cancellation_during_a_bet_batch_write_returns_those_stakes(tmp_path: Path) -> None:
+    """The round is cancelled while its bets are being written (the write holds the desk's
+    lock): the cancellation waits for the write's commit, so it returns those stakes too, and
+    the bet is answered with the cancellation. Released by a helper thread (the loop is waiting
+    on the lock meanwhile); either order of release and cancellation ends the same."""
+    from boundless.ledger import check_books
+    from boundless.server.cluster.gateway_table import GatewayTable
+
+    sessions = ledger_sessions(tmp_path)
+    gate = Gate()
+    ana, token = sign_up(sessions, "ana")
+    hub = Hub()
+    table = GatewayTable(
+        table_id=TABLE,
+        gateway="g1",
+        rules=RULES,
+        chart=CHART,
+        hub=hub,
+        sessions=HeldSessions(sessions, gate),  # type: ignore[arg-type]
+    )
+    handler = MessageHandler(table, hub, sessions, 1000.0)
+
+    async def body() -> list[dict[str, Any]]:
+        players = table.new_slice(1, dealer_maker(3)(1).opened)
+        socket = Socket()
+        await send(handler, socket, type="hello", token=token)
+        await send(handler, socket, type="join", table_id=TABLE)
+        await asyncio.sleep(0)
+        gate.skip, gate.armed = 1, True  # the round's row passes; its batch of bets is held
+        bet_body = {"table_id": TABLE, "request_id": "b1", "bet_id": "b1", "bets": BETS}
+        bet = asyncio.ensure_future(send(handler, socket, type="bet", **bet_body))
+        await gate.entered_call()
+        threading.Thread(target=gate.release.set).start()
+        players.cancel("the operator cancelled the round")
+        await bet
+        return socket.acks("b1")
+
+    acks = run(body())
+    assert [m["type"] for m in acks] == ["error"]
+    with sessions.begin() as session:
+        assert LedgerService(session).wallet_balances([ana])[ana] == 1_000_000
+        assert check_books(session).ok

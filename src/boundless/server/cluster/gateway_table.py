@@ -143,16 +143,22 @@ class GatewayTable(TableDesk):
             task.add_done_callback(self._reported)
 
     async def _write_bets(self, batch: list[PendingBet]) -> None:
-        if not self._row_written and self.round is not None:
+        round_ = self.round
+        if not self._row_written and round_ is not None:
             # The round's record row in a transaction of its own, before the first bets: the
             # gateways' bet batches then never wait for each other's commit to learn who made it.
-            await asyncio.to_thread(self._open_round_row, self.record(with_events=False))
-            self._row_written = True
+            await asyncio.to_thread(self._open_round_row, round_, self.record(with_events=False))
         await super()._write_bets(batch)
 
-    def _open_round_row(self, record: RoundRecord) -> None:
-        with self.sessions.begin() as session:
-            self.service(session).open_round_row(record)
+    def _open_round_row(self, round_: FollowerRound, record: RoundRecord) -> None:
+        """In a worker thread, under the desk's lock: a cancellation either comes first (no row)
+        or finds ``_row_written`` set (and ends the row)."""
+        with self.ledger_lock:
+            if self.round is not round_ or round_.over:
+                return
+            with self.sessions.begin() as session:
+                self.service(session).open_round_row(record)
+            self._row_written = True
 
     def _reported(self, task: asyncio.Task[None]) -> None:
         self._tasks.discard(task)
@@ -373,8 +379,9 @@ class GatewayTable(TableDesk):
     def _end_row_without_stakes(self, reason: str) -> None:
         """Bets came here but none was staked (every one refused: the ledger away, too few
         coins): the round's row, written before the first batch, ends too. As any slice's end
-        it is cancelled unless a slice settled it (one that settles later makes it settled)."""
-        if not self._row_written or self.recorded:
+        it is cancelled unless a slice settled it (one that settles later makes it settled); a
+        row that ended already stays as it is."""
+        if not self._row_written:
             return
         with self.ledger_lock, self.sessions.begin() as session:
             repository = TableRepository(session)
@@ -390,6 +397,8 @@ class GatewayTable(TableDesk):
         if follower.position_count() or self.bets:
             if not self.recorded:
                 self.void(reason)
+            if not follower.position_count():  # its bets were still being written: refused
+                self._end_row_without_stakes(reason)
             return
         self.bets.fail_all(PhaseError(f"the round was cancelled: {reason}"))
         if not follower.over:
