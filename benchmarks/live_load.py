@@ -1,7 +1,7 @@
 """Load: N real WebSocket clients at one Boundless table, betting and deciding, round after round.
 
     python benchmarks/live_load.py                          # 1,000, 5,000 and 10,000 players
-    python benchmarks/live_load.py --players 10000 --json   # one JSON line
+    python benchmarks/live_load.py --players 10000 --json   # one JSON line (with loop lag, CPU)
     python benchmarks/live_load.py --players 20000 --gateways 2   # a cluster (NATS, PostgreSQL)
 
 The server runs as ``boundless serve`` in its own process (SQLite in a temporary folder), or with
@@ -668,6 +668,7 @@ def main() -> None:
         )
         if args.json:
             keys = ("players", "gateways", "p50_ms", "p99_ms", "rounds", "settled_once")
+            keys += ("loop_lag_ms", "processes", "errors")
             print(json.dumps({key: result[key] for key in keys}), flush=True)
         else:
             print(json.dumps(result, indent=1), flush=True)
