@@ -135,13 +135,11 @@ async def send(handler: MessageHandler, socket: Socket, **body: Any) -> None:
     await handler.handle_text(socket, orjson.dumps({"v": 1, **body}))
 
 
-def test_a_gateway_answers_a_socket_while_a_bet_batch_is_being_written(tmp_path: Path) -> None:
+def held_gateway(sessions: sessionmaker[Session], gate: Gate) -> tuple[Any, MessageHandler]:
+    """A gateway's players' table whose ledger sessions pass the gate, and its socket handler
+    (whose own sessions do not)."""
     from boundless.server.cluster.gateway_table import GatewayTable
 
-    sessions = ledger_sessions(tmp_path)
-    gate = Gate()
-    ana, ana_token = sign_up(sessions, "ana")
-    _ben, ben_token = sign_up(sessions, "ben")
     hub = Hub()
     table = GatewayTable(
         table_id=TABLE,
@@ -151,7 +149,15 @@ def test_a_gateway_answers_a_socket_while_a_bet_batch_is_being_written(tmp_path:
         hub=hub,
         sessions=HeldSessions(sessions, gate),  # type: ignore[arg-type]
     )
-    handler = MessageHandler(table, hub, sessions, 1000.0)
+    return table, MessageHandler(table, hub, sessions, 1000.0)
+
+
+def test_a_gateway_answers_a_socket_while_a_bet_batch_is_being_written(tmp_path: Path) -> None:
+    sessions = ledger_sessions(tmp_path)
+    gate = Gate()
+    ana, ana_token = sign_up(sessions, "ana")
+    _ben, ben_token = sign_up(sessions, "ben")
+    table, handler = held_gateway(sessions, gate)
 
     async def body() -> tuple[list[dict[str, Any]], bool, list[dict[str, Any]]]:
         players = table.new_slice(1, dealer_maker(3)(1).opened)
@@ -191,21 +197,11 @@ def test_a_cancellation_during_a_bet_batch_write_returns_those_stakes(tmp_path: 
     the bet is answered with the cancellation. Released by a helper thread (the loop is waiting
     on the lock meanwhile); either order of release and cancellation ends the same."""
     from boundless.ledger import check_books
-    from boundless.server.cluster.gateway_table import GatewayTable
 
     sessions = ledger_sessions(tmp_path)
     gate = Gate()
     ana, token = sign_up(sessions, "ana")
-    hub = Hub()
-    table = GatewayTable(
-        table_id=TABLE,
-        gateway="g1",
-        rules=RULES,
-        chart=CHART,
-        hub=hub,
-        sessions=HeldSessions(sessions, gate),  # type: ignore[arg-type]
-    )
-    handler = MessageHandler(table, hub, sessions, 1000.0)
+    table, handler = held_gateway(sessions, gate)
 
     async def body() -> list[dict[str, Any]]:
         players = table.new_slice(1, dealer_maker(3)(1).opened)
