@@ -222,3 +222,29 @@ def test_a_bad_or_unreachable_nats_url_is_one_clear_error(url: str, expected: st
 
     with pytest.raises(BusUnavailableError, match=expected):
         run(JetStreamBus.connect(url, connect_timeout=0.5))
+
+
+@on_every_bus
+async def test_an_operator_request_reaches_the_one_answering_coordinator(
+    bus_maker: BusMaker,
+) -> None:
+    """Request/reply, nothing stored: no answerer is ``NoCoordinatorError``; the answerer's
+    reply comes back as JSON; once it stops answering, nobody does."""
+    from boundless.server.cluster.bus import JsonBody, NoCoordinatorError
+
+    coordinator, gateway = await bus_maker.make(), await bus_maker.make()
+    with pytest.raises(NoCoordinatorError, match="t1"):
+        await gateway.control("t1", {"action": "pause"}, timeout=0.5)
+    asked: list[JsonBody] = []
+
+    async def answer(body: JsonBody) -> JsonBody:
+        asked.append(body)
+        return {"ok": True, "echo": body.get("action")}
+
+    stop = await coordinator.answer_control("t1", answer)
+    reply = await gateway.control("t1", {"action": "pause", "reason": "tea"}, timeout=5.0)
+    assert reply == {"ok": True, "echo": "pause"}
+    assert asked == [{"action": "pause", "reason": "tea"}]
+    await stop()
+    with pytest.raises(NoCoordinatorError):
+        await gateway.control("t1", {"action": "resume"}, timeout=0.5)

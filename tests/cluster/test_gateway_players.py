@@ -25,11 +25,11 @@ from boundless.core.bots import Policy
 from boundless.core.cards import ACE
 from boundless.core.round.follower import BetsReport
 from boundless.core.round.phases import SETTLED
-from boundless.ledger import check_books
 from boundless.server.cluster import Faults, MemoryBus
 from boundless.server.cluster.ledger_slice import ClusterLedger
 from boundless.server.cluster.protocol import Public
 from boundless.server.cluster.slice_records import SliceRecords
+from boundless.server.tables.repository import TableRepository
 from tests.cluster.conftest import run
 from tests.cluster.harness import FAST, dealer_maker, log_of
 from tests.cluster.players import (
@@ -47,6 +47,7 @@ from tests.cluster.players import (
     sign_up,
     wallets,
 )
+from tests.ledger.helpers import assert_books_balance
 
 TIMERS = replace(FAST, betting_seconds=0.4, decision_seconds=5.0, insurance_seconds=5.0)
 names = itertools.count(1)
@@ -158,9 +159,21 @@ def test_players_spread_over_gateways_end_as_in_one_shared_round(
         assert refused <= {"illegal_action", "wrong_phase", "rules_error"}, client.errors
     for gateway in gateways:
         assert gateway.table.round is not None and gateway.table.round.phase == SETTLED
-    with sessions.begin() as session:
-        report = check_books(session)
-        assert report.ok, report.summary()
+    assert_books_balance(sessions)
+
+
+def two_gateways(
+    sessions: sessionmaker[Session], table_id: str, style: Style
+) -> tuple[GatewayPlayers, GatewayPlayers, dict[str, tuple[str, str]]]:
+    """Gateways a and b with two signed-up players each; (player id, token) by name."""
+    pair = (gateway_players(sessions, table_id, "a"), gateway_players(sessions, table_id, "b"))
+    tokens: dict[str, tuple[str, str]] = {}
+    for gateway in pair:
+        for _ in range(2):
+            name = f"ben{next(names)}"
+            tokens[name] = sign_up(sessions, name)
+            gateway.clients.append(PlayerClient(name, tokens[name][1], style, gateway.handler))
+    return pair[0], pair[1], tokens
 
 
 def test_a_dropped_gateways_players_are_refunded_recorded_and_told_once_elsewhere(
@@ -172,15 +185,8 @@ def test_a_dropped_gateways_players_are_refunded_recorded_and_told_once_elsewher
     settle; nobody is told twice."""
     table_id = f"drop-{next(names)}"
     style = Style(1000, POLICIES[0], insures=False, resends=False)
-    a = gateway_players(sessions, table_id, "a")
-    b = gateway_players(sessions, table_id, "b")
+    a, b, tokens = two_gateways(sessions, table_id, style)
     moved: list[PlayerClient] = []
-    tokens: dict[str, tuple[str, str]] = {}
-    for gateway, count in ((a, 2), (b, 2)):
-        for _ in range(count):
-            name = f"ben{next(names)}"
-            tokens[name] = sign_up(sessions, name)
-            gateway.clients.append(PlayerClient(name, tokens[name][1], style, gateway.handler))
 
     async def body() -> list[str]:
         from boundless.server.cluster.coordinator import Coordinator
@@ -245,9 +251,7 @@ def test_a_dropped_gateways_players_are_refunded_recorded_and_told_once_elsewher
         assert settled["balance"] == ended[players[client.name]] == GRANT + settled["net"]
     for client in b.clients:
         assert not run(hello_again(client)).settled  # told once, not on every hello
-    with sessions.begin() as session:
-        report = check_books(session)
-        assert report.ok, report.summary()
+    assert_books_balance(sessions)
 
 
 def test_a_player_who_moves_to_another_gateway_mid_round_is_told_there(
@@ -303,3 +307,169 @@ def test_a_player_who_moves_to_another_gateway_mid_round_is_told_there(
         return later
 
     assert not run(hello_again()).settled
+
+
+def test_a_gateway_and_the_coordinator_failing_in_one_round_its_players_are_told_once(
+    sessions: sessionmaker[Session],
+) -> None:
+    """Gateway b and the coordinator both die mid-step. The standby cancels the round: gateway
+    a cancels and records its own slice, the standby cancels b's (its gateway is gone) and writes
+    b's players' play record lines, untold. b's player already back on a is told when the next
+    round opens; the one who comes back later at their ``hello``; each once, a's players once."""
+    table_id = f"twofold-{next(names)}"
+    style = Style(1000, POLICIES[0], insures=False, resends=False)
+    a, b, tokens = two_gateways(sessions, table_id, style)
+    moved: list[PlayerClient] = []
+    # A report deadline a loaded machine meets: the gateways must not be dropped before the kill.
+    timers = replace(TIMERS, report_seconds=1.5, decision_seconds=0.5)
+
+    async def body() -> list[tuple[int, str]]:
+        from boundless.server.cluster.coordinator import Coordinator
+        from boundless.server.cluster.gateway import Gateway
+
+        bus = MemoryBus(lease_seconds=0.5)
+        follow_a = Gateway(bus, table_id, "a", a.new_slice, watcher=a.table)
+        follow_b = Gateway(bus, table_id, "b", b.new_slice, watcher=b.table)
+        a.table.gateway, b.table.gateway = follow_a, follow_b
+
+        def coordinator(holder: str) -> Coordinator:
+            return Coordinator(
+                bus, table_id, holder, dealer_maker(7), timers,
+                gateways=frozenset({"a", "b"}),
+                ledger=ClusterLedger(sessions, holder),
+                records=SliceRecords(sessions),
+            )  # fmt: skip
+
+        for client in a.clients + b.clients:
+            await client.sit(table_id)
+        doomed = [asyncio.ensure_future(follow_b.run()),
+                  asyncio.ensure_future(coordinator("c1").run())]  # fmt: skip
+
+        async def kill_both_and_move_a_player() -> None:
+            async for stored in bus.events(table_id, from_seq=1):
+                if stored.event.kind == Public.STEP_CLOSED and not doomed[0].done():
+                    for task in doomed:
+                        task.cancel()  # like kill -9 of both in the same round
+                    b.table.gateway = None
+                    for client in b.clients:
+                        b.handler.forget(client)
+                    first = b.clients[0]
+                    again = PlayerClient(first.name, first.token, style, a.handler)
+                    await again.sit(table_id)
+                    moved.append(again)
+                if stored.event.kind == Public.ROUND_CANCELLED:
+                    return
+
+        await asyncio.gather(follow_a.run(rounds=2), kill_both_and_move_a_player(),
+                             coordinator("c2").run(rounds=1))  # fmt: skip
+        return [(s.event.round_number, s.event.kind) for s in await log_of(bus, table_id)]
+
+    log = run(body(), timeout=60)
+    assert (1, Public.ROUND_CANCELLED) in log and (1, Public.GATEWAY_DROPPED) not in log
+    round_one = f"{table_id}:1"
+
+    async def hello_again(client: PlayerClient) -> PlayerClient:
+        again = PlayerClient(client.name, client.token, style, a.handler)
+        await again.sit(table_id)
+        await asyncio.sleep(0.1)
+        return again
+
+    later = run(hello_again(b.clients[1]))
+    players = {name: player_id for name, (player_id, _) in tokens.items()}
+    for client in (*moved, later, *a.clients):
+        (told,) = [m for m in client.settled if m["round_id"] == round_one]
+        assert told["cancelled"] and told["net"] == 0 and told["staked"] == told["paid"] == 1000
+    for client in (*b.clients, *a.clients):
+        again = run(hello_again(client))
+        assert not [m for m in again.settled if m["round_id"] == round_one]  # told once
+    with sessions.begin() as session:
+        row = TableRepository(session).round_row(table_id, 1)
+        assert row is not None and row.status == "cancelled"
+    assert_books_balance(sessions)
+    lines = _round_lines(sessions, row.id)
+    assert set(lines) == set(players.values())  # every player's record has the round
+    assert all(status == "cancelled" and untold is None for status, untold in lines.values())
+    assert wallets(sessions, [players[c.name] for c in b.clients[1:]]) == {
+        players[b.clients[1].name]: GRANT
+    }
+
+
+def _round_lines(sessions: sessionmaker[Session], round_id: int) -> dict[str, tuple[str, object]]:
+    from sqlalchemy import select
+
+    from boundless.server.storage.models import RoundPlayer
+
+    with sessions.begin() as session:
+        rows = session.execute(
+            select(RoundPlayer.player_id, RoundPlayer.status, RoundPlayer.untold).where(
+                RoundPlayer.round_id == round_id
+            )
+        )
+        return {row[0]: (row[1], row[2]) for row in rows}
+
+
+def test_a_live_gateway_too_slow_for_the_takeover_tells_its_players_once(
+    sessions: sessionmaker[Session],
+) -> None:
+    """The coordinator dies mid-step and gateway a takes longer than ``report_seconds`` to act
+    on the standby's ``round_cancelled``: the standby cancels a's slice and records a's players
+    (untold) itself. When a catches up it tells each connected player once, and their next
+    ``hello`` tells them nothing more."""
+    from boundless.server.cluster.coordinator import Coordinator
+    from boundless.server.cluster.gateway import Gateway
+    from boundless.server.cluster.protocol import Public as Kind
+
+    class SlowGateway(Gateway):
+        async def _take(self, stored, *, following=False):  # type: ignore[no-untyped-def]
+            if stored.event.kind == Kind.ROUND_CANCELLED:
+                await asyncio.sleep(1.0)  # past the standby's report deadline (0.3 s)
+            await super()._take(stored, following=following)
+
+    table_id = f"slow-{next(names)}"
+    style = Style(1000, POLICIES[0], insures=False, resends=False)
+    a, _, tokens = two_gateways(sessions, table_id, style)
+    timers = replace(TIMERS, report_seconds=1.5, decision_seconds=0.5)  # c1 drops nobody
+
+    async def body() -> None:
+        bus = MemoryBus(lease_seconds=0.5)
+        follow = SlowGateway(bus, table_id, "a", a.new_slice, watcher=a.table)
+        a.table.gateway = follow
+        for client in a.clients:
+            await client.sit(table_id)
+
+        def coordinator(holder: str, report_seconds: float) -> Coordinator:
+            return Coordinator(bus, table_id, holder, dealer_maker(7),
+                               replace(timers, report_seconds=report_seconds),
+                               gateways=frozenset({"a"}), ledger=ClusterLedger(sessions, holder),
+                               records=SliceRecords(sessions))  # fmt: skip
+
+        doomed = asyncio.ensure_future(coordinator("c1", 1.5).run())
+
+        async def kill_at_step_close() -> None:
+            async for stored in bus.events(table_id, from_seq=1):
+                if stored.event.kind == Public.STEP_CLOSED:
+                    doomed.cancel()
+                    return
+
+        await asyncio.gather(follow.run(rounds=2), kill_at_step_close(),
+                             coordinator("c2", 0.3).run(rounds=1))  # fmt: skip
+
+    run(body(), timeout=60)
+    round_one = f"{table_id}:1"
+    for client in a.clients:
+        (told,) = [m for m in client.settled if m["round_id"] == round_one]
+        assert told["cancelled"] and told["net"] == 0
+        again = PlayerClient(client.name, client.token, style, a.handler)
+        run(again.sit(table_id))
+        run(asyncio.sleep(0.1))
+        assert not [m for m in again.settled if m["round_id"] == round_one]
+    players = [player_id for name, (player_id, _) in tokens.items() if name in
+               {client.name for client in a.clients}]  # fmt: skip
+    with sessions.begin() as session:
+        row = TableRepository(session).round_row(table_id, 1)
+        assert row is not None
+    assert_books_balance(sessions)
+    lines = _round_lines(sessions, row.id)
+    assert {player: lines[player] for player in players} == {
+        p: ("cancelled", None) for p in players
+    }

@@ -8,6 +8,7 @@ import time
 from concurrent.futures import ThreadPoolExecutor
 
 import pytest
+from sqlalchemy import text
 from sqlalchemy.orm import Session, sessionmaker
 
 from boundless.ledger import (
@@ -59,15 +60,24 @@ def test_writer_blocked_behind_an_uncommitted_twin(
 
     monkeypatch.setattr(LedgerRepository, "find_transaction", counting_find)
 
+    backend_pid: list[int] = []
+
     def second_writer() -> None:
         with sessions.begin() as session:
+            if backend == "postgresql":
+                backend_pid.append(session.execute(text("SELECT pg_backend_pid()")).scalar_one())
             outcome["b"] = LedgerService(session).stake("t1", 1, "alice", "a", "main", 100)
 
     with sessions.begin() as session_a:
         first = LedgerService(session_a).stake("t1", 1, "alice", "a", "main", 100)
         thread = threading.Thread(target=second_writer, name="writer-b")
         thread.start()
-        time.sleep(0.3)
+        if backend == "postgresql":
+            # Commit only once B is seen waiting on A's row lock: a fixed sleep let a slow B
+            # start after the commit on a loaded machine and find the key at once.
+            wait_until_lock_waiting(sessions, backend_pid)
+        else:
+            time.sleep(0.3)
         assert thread.is_alive(), "the second writer should wait for the first to commit"
     thread.join(timeout=30)
     assert not first.replayed
@@ -76,6 +86,22 @@ def test_writer_blocked_behind_an_uncommitted_twin(
     assert len(lookups_by_b) == (2 if backend == "postgresql" else 1)
     assert run(lambda ledger: ledger.wallet_balance("alice")) == 900
     assert_books_balance(sessions)
+
+
+def wait_until_lock_waiting(sessions: sessionmaker[Session], backend_pid: list[int]) -> None:
+    """Until the PostgreSQL backend in ``backend_pid`` (filled by its thread) waits on a lock."""
+    deadline = time.monotonic() + 30
+    while time.monotonic() < deadline:
+        if backend_pid:
+            with sessions() as watcher:
+                waiting = watcher.execute(
+                    text("SELECT wait_event_type FROM pg_stat_activity WHERE pid = :pid"),
+                    {"pid": backend_pid[0]},
+                ).scalar_one_or_none()
+            if waiting == "Lock":
+                return
+        time.sleep(0.01)
+    raise AssertionError("the second writer never waited on the first one's lock")
 
 
 def _grant_repeatedly(url: str, start: multiprocessing.synchronize.Event) -> int:

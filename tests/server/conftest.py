@@ -2,15 +2,6 @@
 
 from __future__ import annotations
 
-from collections.abc import Iterator
-from pathlib import Path
+from tests.server.live import served
 
-import pytest
-
-from tests.server.live import LiveServer, serving
-
-
-@pytest.fixture
-def server(tmp_path: Path) -> Iterator[LiveServer]:
-    with serving(tmp_path) as live:
-        yield live
+server = served()

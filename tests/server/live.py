@@ -17,6 +17,7 @@ from pathlib import Path
 from typing import Any
 
 import httpx
+import pytest
 import uvicorn
 from websockets.sync.client import ClientConnection, connect
 
@@ -120,6 +121,18 @@ def serving(data_dir: Path, **options: Any) -> Iterator[LiveServer]:
         yield live
     finally:
         live.stop()
+
+
+def served(**options: Any) -> Any:
+    """A pytest fixture: a live server for each test (``options``: :func:`start_server`'s) in
+    the test's ``tmp_path``. Name it by assignment: ``live = served(bots=2)``."""
+
+    @pytest.fixture
+    def live_server(tmp_path: Path) -> Iterator[LiveServer]:
+        with serving(tmp_path, **options) as live:
+            yield live
+
+    return live_server
 
 
 def start_server(

@@ -5,23 +5,14 @@ from __future__ import annotations
 import subprocess
 import sys
 import time
-from collections.abc import Iterator
-from pathlib import Path
-
-import pytest
 
 from boundless.server.config import TimerSettings
-from tests.server.live import ADMIN_TOKEN, Client, LiveServer, Message, bet, serving
+from tests.server.live import ADMIN_TOKEN, Client, LiveServer, Message, bet, served
 
 SLOW_STEPS = TimerSettings(
     betting_seconds=0.3, insurance_seconds=0.3, decision_seconds=6.0, round_gap_seconds=0.1
 )
-
-
-@pytest.fixture
-def slow_server(tmp_path: Path) -> Iterator[LiveServer]:
-    with serving(tmp_path, timers=SLOW_STEPS) as live:
-        yield live
+slow_server = served(timers=SLOW_STEPS)
 
 
 def until_decision(client: Client) -> Message:

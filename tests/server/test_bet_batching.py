@@ -4,8 +4,10 @@ from __future__ import annotations
 
 import asyncio
 
+from boundless.core.errors import RulesError
+from boundless.ledger import InsufficientFundsError
 from boundless.server.tables.bets import BetBatcher, PendingBet
-from boundless.server.tables.service import BetRequest
+from boundless.server.tables.service import BetBatchOutcome, BetRequest, all_or_each
 
 
 def _request(player_id: str, bet_id: str) -> BetRequest:
@@ -82,3 +84,31 @@ def test_batches_are_written_one_at_a_time_in_order_and_drain_waits_for_them() -
         return log
 
     assert asyncio.run(scenario()) == ["start a1", "end a1", "start b1", "end b1"]
+
+
+def test_a_batch_refused_whole_is_retried_bet_by_bet_and_only_the_refused_are_answered() -> None:
+    requests = [_request("ana", "a1"), _request("ben", "b1"), _request("cy", "c1")]
+    candidates = [(index, request, 1000) for index, request in enumerate(requests)]
+    outcome = BetBatchOutcome(answers=[None, None, None])
+    calls: list[list[str]] = []
+
+    def attempt(group: list[tuple[int, BetRequest, int]]) -> None:
+        calls.append([request.bet_id for _, request, _ in group])
+        if any(request.player_id == "ben" for _, request, _ in group):
+            raise InsufficientFundsError("wallet:ben", 0, 100, player_id="ben")
+
+    taken = all_or_each(candidates, outcome, InsufficientFundsError, attempt)
+    assert calls == [["a1", "b1", "c1"], ["a1"], ["b1"], ["c1"]]
+    assert [request.bet_id for _, request, _ in taken] == ["a1", "c1"]
+    assert outcome.answers[0] is None and outcome.answers[2] is None
+    assert isinstance(outcome.answers[1], InsufficientFundsError)
+
+
+def test_a_batch_taken_whole_is_attempted_once() -> None:
+    candidates = [(0, _request("ana", "a1"), 1000), (1, _request("ben", "b1"), 1000)]
+    calls: list[int] = []
+    taken = all_or_each(
+        candidates, BetBatchOutcome(), RulesError, lambda group: calls.append(len(group))
+    )
+    assert taken == candidates
+    assert calls == [2]

@@ -3,25 +3,18 @@ once every offer is answered, whatever its timers say (here a minute each)."""
 
 from __future__ import annotations
 
-from collections.abc import Iterator
-from pathlib import Path
 from typing import Any
 
 import pytest
 
 from boundless.server.config import TimerSettings
-from tests.server.live import Client, LiveServer, Message, bet, serving
+from tests.server.live import Client, LiveServer, Message, bet, served
 
 SLOW_WINDOWS = TimerSettings(
     betting_seconds=60.0, insurance_seconds=60.0, decision_seconds=2.0, round_gap_seconds=0.1
 )
 """Long enough that any deal or close within the test's waits is not the clock's doing."""
-
-
-@pytest.fixture
-def live(tmp_path: Path) -> Iterator[LiveServer]:
-    with serving(tmp_path, timers=SLOW_WINDOWS) as server:
-        yield server
+live = served(timers=SLOW_WINDOWS)
 
 
 def _open_private(live: LiveServer) -> tuple[Client, str]:

@@ -9,8 +9,6 @@ import contextlib
 import json
 import os
 import socket
-from collections.abc import Iterator
-from pathlib import Path
 
 import pytest
 from websockets.exceptions import ConnectionClosed
@@ -18,16 +16,13 @@ from websockets.sync.client import connect
 
 from boundless.server.errors import BadMessageError
 from boundless.server.protocol import MAX_MESSAGE_BYTES, decode_text
-from tests.server.live import LiveServer, serving
+from tests.server.live import LiveServer, served
 
 MESSAGE_TOO_BIG = 1009
 POLICY_VIOLATION = 1008
 
 
-@pytest.fixture
-def slow_server(tmp_path: Path) -> Iterator[LiveServer]:
-    with serving(tmp_path, messages_per_second=5.0) as live:
-        yield live
+slow_server = served(messages_per_second=5.0)
 
 
 def answers_until_closed(live: LiveServer, token: str, frames: list[str]) -> tuple[list[str], int]:
@@ -69,10 +64,7 @@ def test_valid_but_refused_frames_are_charged_too(slow_server: LiveServer) -> No
     assert close_code == POLICY_VIOLATION
 
 
-@pytest.fixture
-def live(tmp_path: Path) -> Iterator[LiveServer]:
-    with serving(tmp_path) as server:
-        yield server
+live = served()
 
 
 def host_port(live: LiveServer) -> tuple[str, int]:

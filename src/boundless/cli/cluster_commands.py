@@ -16,13 +16,7 @@ from typing import TYPE_CHECKING, Annotated, Any
 
 import typer
 
-from boundless.cli.timer_options import (
-    BettingSeconds,
-    DecisionSeconds,
-    InsuranceSeconds,
-    RoundGapSeconds,
-    TimerScale,
-)
+from boundless.cli.timer_options import DEFAULT_TIMERS, timer_arguments, with_timer_options
 from boundless.server.config import TimerSettings
 
 if TYPE_CHECKING:
@@ -70,6 +64,7 @@ def _run(main: Coroutine[Any, Any, None]) -> None:
         pass
 
 
+@with_timer_options
 def coordinator(
     database_url: DatabaseUrl,
     nats_url: NatsUrl,
@@ -77,18 +72,11 @@ def coordinator(
     title: TitleOption = "boundless",
     namespace: NamespaceOption = "boundless",
     name: Annotated[str | None, typer.Option(help="Lease holder name.")] = None,
-    timer_scale: TimerScale = 1.0,
-    betting_seconds: BettingSeconds = None,
-    insurance_seconds: InsuranceSeconds = None,
-    decision_seconds: DecisionSeconds = None,
-    round_gap_seconds: RoundGapSeconds = 3.0,
+    timers: TimerSettings = DEFAULT_TIMERS,
 ) -> None:
     """Run a table's coordinator (active while it holds the table's lease, else standby)."""
     from boundless.server.cluster.processes import run_coordinator
 
-    timers = TimerSettings(
-        timer_scale, betting_seconds, insurance_seconds, decision_seconds, round_gap_seconds
-    )
     settings = _settings(database_url, nats_url, table, title, namespace, timers)
     _run(run_coordinator(settings, name=name))
 
@@ -107,6 +95,16 @@ def gateway(
         int, typer.Option(min=0, help="Coins (minor units) for each player signing up here.")
     ] = 100_000,
     web_dir: Annotated[Path | None, typer.Option(help="Static web client folder.")] = None,
+    admin_token: Annotated[
+        str | None,
+        typer.Option(
+            help="Operator token (the same on every gateway); default "
+            "$BOUNDLESS_ADMIN_TOKEN, else the admin routes refuse every request."
+        ),
+    ] = None,
+    signup_rate: Annotated[
+        str, typer.Option(help="Sign-ups per client address across the cluster, as for serve.")
+    ] = "10/minute;100/day",
 ) -> None:
     """Run a gateway: serves players the table (web client, REST, WebSocket) with its bots."""
     from boundless.server.cluster.processes import GatewaySettings, run_gateway
@@ -117,10 +115,24 @@ def gateway(
     if not web.is_dir():
         typer.echo(f"error: --web-dir {web}: not a folder", err=True)
         raise typer.Exit(code=2)
-    serving = GatewaySettings(host=host, starting_grant=starting_grant, web_dir=web)
+    from boundless.server.players.signup_limit import SignUpLimit
+
+    try:
+        SignUpLimit(signup_rate)
+    except ValueError as error:
+        typer.echo(f"error: --signup-rate: {error}", err=True)
+        raise typer.Exit(code=2) from None
+    serving = GatewaySettings(
+        host=host,
+        starting_grant=starting_grant,
+        web_dir=web,
+        signup_rate=signup_rate,
+        admin_token=admin_token or "",
+    )
     _run(run_gateway(settings, port=port, bots=bots, name=name, serving=serving))
 
 
+@with_timer_options
 def cluster(
     gateways: Annotated[int, typer.Option(min=1, max=64, help="Gateway processes to start.")],
     database_url: DatabaseUrl,
@@ -130,11 +142,7 @@ def cluster(
     table: TableOption = "boundless-1",
     title: TitleOption = "boundless",
     namespace: NamespaceOption = "boundless",
-    timer_scale: TimerScale = 1.0,
-    betting_seconds: BettingSeconds = None,
-    insurance_seconds: InsuranceSeconds = None,
-    decision_seconds: DecisionSeconds = None,
-    round_gap_seconds: RoundGapSeconds = 3.0,
+    timers: TimerSettings = DEFAULT_TIMERS,
 ) -> None:
     """Start one coordinator and N gateways on this machine (gateway i on port P+i-1)."""
     from boundless.server.cluster.processes import (
@@ -147,9 +155,6 @@ def cluster(
     if port + gateways - 1 > 65535:
         typer.echo(f"error: ports {port}..{port + gateways - 1} run past 65535", err=True)
         raise typer.Exit(code=2)
-    timers = TimerSettings(
-        timer_scale, betting_seconds, insurance_seconds, decision_seconds, round_gap_seconds
-    )
     settings = _settings(database_url, nats_url, table, title, namespace, timers)
 
     async def preflight() -> None:
@@ -165,13 +170,9 @@ def cluster(
         raise typer.Exit(code=2) from None
     common = ["--database-url", database_url, "--nats-url", nats_url, "--table", table]
     common += ["--title", title, "--namespace", namespace]
-    timer_args = ["--timer-scale", str(timer_scale), "--round-gap-seconds", str(round_gap_seconds)]
-    for option, value in (
-        ("--betting-seconds", betting_seconds),
-        ("--insurance-seconds", insurance_seconds),
-        ("--decision-seconds", decision_seconds),
-    ):
-        if value is not None:
+    timer_args = []
+    for option, value in timer_arguments(timers).items():
+        if value is not None:  # None: the title's own timer
             timer_args += [option, str(value)]
     command = [sys.executable, "-m", "boundless.cli.main"]
     children: list[tuple[str, subprocess.Popen[bytes]]] = []

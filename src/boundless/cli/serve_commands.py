@@ -18,13 +18,8 @@ from typing import TYPE_CHECKING, Annotated
 import typer
 
 from boundless.cli.cli_errors import fail
-from boundless.cli.timer_options import (
-    BettingSeconds,
-    DecisionSeconds,
-    InsuranceSeconds,
-    RoundGapSeconds,
-    TimerScale,
-)
+from boundless.cli.timer_options import DEFAULT_TIMERS, timer_arguments, with_timer_options
+from boundless.server.config import TimerSettings
 
 if TYPE_CHECKING:
     from boundless.server.config import ServerConfig
@@ -67,6 +62,7 @@ def _check_folder(option: str, folder: Path, *, create: bool) -> None:
         fail(f"{option} {folder}: not a folder")
 
 
+@with_timer_options
 def serve(
     host: Annotated[str, typer.Option(help="Address to listen on.")] = "127.0.0.1",
     port: Annotated[int, typer.Option(min=1, max=MAX_PORT, help="TCP port (1-65535).")] = 8000,
@@ -90,11 +86,7 @@ def serve(
     starting_grant: Annotated[
         int, typer.Option(min=0, help="Coins (minor units) for each new player.")
     ] = 100_000,
-    timer_scale: TimerScale = 1.0,
-    betting_seconds: BettingSeconds = None,
-    insurance_seconds: InsuranceSeconds = None,
-    decision_seconds: DecisionSeconds = None,
-    round_gap_seconds: RoundGapSeconds = 3.0,
+    timers: TimerSettings = DEFAULT_TIMERS,
     web_dir: Annotated[Path | None, typer.Option(help="Static web client folder.")] = None,
     titles_dir: Annotated[
         Path | None,
@@ -111,16 +103,9 @@ def serve(
     ] = "info",
 ) -> None:
     """Serve the live tables and the web client; prints the URL to open."""
-    from boundless.server.config import ServerConfig, TimerSettings, default_web_dir
+    from boundless.server.config import ServerConfig, default_web_dir
 
-    timers = {
-        "--timer-scale": timer_scale,
-        "--betting-seconds": betting_seconds,
-        "--insurance-seconds": insurance_seconds,
-        "--decision-seconds": decision_seconds,
-        "--round-gap-seconds": round_gap_seconds,
-    }
-    for option, seconds in timers.items():
+    for option, seconds in timer_arguments(timers).items():
         if seconds is not None and not math.isfinite(seconds):
             fail(f"{option} {seconds}: give a finite number")
     level = log_level.lower()
@@ -149,13 +134,7 @@ def serve(
         database_url=database_url or os.environ.get("BOUNDLESS_DATABASE_URL") or None,
         bots=bots,
         starting_grant=starting_grant,
-        timers=TimerSettings(
-            scale=timer_scale,
-            betting_seconds=betting_seconds,
-            insurance_seconds=insurance_seconds,
-            decision_seconds=decision_seconds,
-            round_gap_seconds=round_gap_seconds,
-        ),
+        timers=timers,
         web_dir=web,
         signup_rate=signup_rate,
     )

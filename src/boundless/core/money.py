@@ -16,8 +16,25 @@ _ODDS = re.compile(r"^\s*(\d+)\s*:\s*(\d+)\s*$")
 _FRACTION = re.compile(r"^\s*(\d+)\s*/\s*(\d+)\s*$")
 
 
+class TextValue:
+    """A value that rule files and JSON write as text: pydantic validates it with ``parse``
+    and serialises it with ``str``."""
+
+    __slots__ = ()
+
+    @classmethod
+    def parse(cls, text: object) -> Any:
+        raise NotImplementedError
+
+    @classmethod
+    def __get_pydantic_core_schema__(cls, source: Any, handler: GetCoreSchemaHandler) -> Any:
+        return core_schema.no_info_plain_validator_function(
+            cls.parse, serialization=core_schema.plain_serializer_function_ser_schema(str)
+        )
+
+
 @dataclass(frozen=True, slots=True)
-class Odds:
+class Odds(TextValue):
     """``win:per`` odds, so a winning ``stake`` returns ``stake + floor(stake*win/per)``."""
 
     win: int
@@ -60,15 +77,9 @@ class Odds:
     def __str__(self) -> str:
         return f"{self.win}:{self.per}"
 
-    @classmethod
-    def __get_pydantic_core_schema__(cls, source: Any, handler: GetCoreSchemaHandler) -> Any:
-        return core_schema.no_info_plain_validator_function(
-            cls.parse, serialization=core_schema.plain_serializer_function_ser_schema(str)
-        )
-
 
 @dataclass(frozen=True, slots=True)
-class Ratio:
+class Ratio(TextValue):
     """A fraction of a stake such as ``1/2`` (surrender refund, insurance cost)."""
 
     numerator: int
@@ -101,12 +112,6 @@ class Ratio:
 
     def __str__(self) -> str:
         return f"{self.numerator}/{self.denominator}"
-
-    @classmethod
-    def __get_pydantic_core_schema__(cls, source: Any, handler: GetCoreSchemaHandler) -> Any:
-        return core_schema.no_info_plain_validator_function(
-            cls.parse, serialization=core_schema.plain_serializer_function_ser_schema(str)
-        )
 
 
 def format_amount(amount: int, unit_digits: int = 2) -> str:

@@ -60,6 +60,21 @@ MAX_STATEMENT_PAGE = 500
 ROUND_STATUSES = ("open", "closed", "cancelled")
 
 
+def _slice_request(
+    table_id: str, round_no: int, owner: str, category: Category, what: str
+) -> WriteRequest:
+    """A write about one owner's whole slice of a round (its close, its cancellation): the
+    kind is the category's, and no player or amount is in it."""
+    return WriteRequest(
+        key=slice_key(table_id, round_no, owner, category.value),
+        category=category,
+        kind=category.value,
+        description=f"{what} of the slice of {owner!r} at {where(table_id, round_no)}",
+        content={},
+        owner=owner,
+    )
+
+
 class LedgerService:
     """``LedgerService(session, owner="local")``: coin movements for one database transaction.
 
@@ -196,6 +211,50 @@ class LedgerService:
             self.slices, table_id, round_no, self.owner, action=action, lock=lock, **options
         )
 
+    def _wallet_transfer(
+        self,
+        table_id: str,
+        round_no: int,
+        player_id: str,
+        action: str,
+        amount: int,
+        into_slice: bool,
+    ) -> Plan:
+        """Move ``amount`` from the player's wallet into this owner's slice of the round
+        (``into_slice``: a stake, which may open the slice), or back out of the slice."""
+        round_row, slice_row = self._slice(table_id, round_no, action, create=into_slice)
+        wallet_id = wallet_of(self.repository, player_id).id
+        in_play_id = slice_row.in_play_account_id
+        source, target = (wallet_id, in_play_id) if into_slice else (in_play_id, wallet_id)
+        plan = Plan(round_id=round_row.id)
+        plan.move(source, -amount)
+        plan.move(target, amount)
+        return plan
+
+    def _payment_request(
+        self, table_id: str, round_no: int, player_id: str, position: str, kind: str, amount: int
+    ) -> WriteRequest:
+        """A write from this owner's slice to one position's player: a payment of ``kind``, or
+        the position's final ``settle`` (whose content names the amount ``paid``)."""
+        check_identifier("player id", player_id)
+        settles = kind == "settle"
+        what = f"settlement paying {amount}" if settles else f"{kind} of {amount}"
+        at = where(table_id, round_no)
+        return WriteRequest(
+            key=round_key(table_id, round_no, position, kind),
+            category=Category.SETTLE if settles else Category.PAYOUT,
+            kind=kind,
+            description=f"{what} to player {player_id!r} on position {position!r} at {at}",
+            content={
+                "player": player_id,
+                "paid" if settles else "amount": amount,
+                "owner": self.owner,
+            },
+            player_id=player_id,
+            position=position,
+            owner=self.owner,
+        )
+
     def stake(
         self, table_id: str, round_no: int, player_id: str, position: str, kind: str, amount: int
     ) -> PostedTransaction:
@@ -206,12 +265,7 @@ class LedgerService:
         request = stake_request(table_id, round_no, order, self.owner)
 
         def build() -> Plan:
-            round_row, slice_row = self._slice(table_id, round_no, "stake")
-            wallet = wallet_of(self.repository, player_id)
-            plan = Plan(round_id=round_row.id)
-            plan.move(wallet.id, -amount)
-            plan.move(slice_row.in_play_account_id, amount)
-            return plan
+            return self._wallet_transfer(table_id, round_no, player_id, "stake", amount, True)
 
         return self.poster.post(request, build)
 
@@ -228,28 +282,10 @@ class LedgerService:
         In-play may dip below zero until the slice is settled; the house covers it then."""
         check_payout_kind(kind)
         check_amount(f"{kind} amount", amount)
-        check_identifier("player id", player_id)
-        request = WriteRequest(
-            key=round_key(table_id, round_no, position, kind),
-            category=Category.PAYOUT,
-            kind=kind,
-            description=(
-                f"{kind} of {amount} to player {player_id!r} on position {position!r} "
-                f"at {where(table_id, round_no)}"
-            ),
-            content={"player": player_id, "amount": amount, "owner": self.owner},
-            player_id=player_id,
-            position=position,
-            owner=self.owner,
-        )
+        request = self._payment_request(table_id, round_no, player_id, position, kind, amount)
 
         def build() -> Plan:
-            round_row, slice_row = self._slice(table_id, round_no, "pay", create=False)
-            wallet = wallet_of(self.repository, player_id)
-            plan = Plan(round_id=round_row.id)
-            plan.move(slice_row.in_play_account_id, -amount)
-            plan.move(wallet.id, amount)
-            return plan
+            return self._wallet_transfer(table_id, round_no, player_id, "pay", amount, False)
 
         return self.poster.post(request, build)
 
@@ -260,19 +296,8 @@ class LedgerService:
         goes in-play -> wallet, and the house takes or adds the difference so that the position's
         share of in-play ends at exactly zero."""
         check_amount("paid amount", paid_amount, allow_zero=True)
-        check_identifier("player id", player_id)
-        request = WriteRequest(
-            key=round_key(table_id, round_no, position, "settle"),
-            category=Category.SETTLE,
-            kind="settle",
-            description=(
-                f"settlement paying {paid_amount} to player {player_id!r} on position "
-                f"{position!r} at {where(table_id, round_no)}"
-            ),
-            content={"player": player_id, "paid": paid_amount, "owner": self.owner},
-            player_id=player_id,
-            position=position,
-            owner=self.owner,
+        request = self._payment_request(
+            table_id, round_no, player_id, position, "settle", paid_amount
         )
 
         def build() -> Plan:
@@ -297,14 +322,7 @@ class LedgerService:
         """End this owner's slice once its positions are settled: what is left in it goes to the
         house (or the house covers a shortfall), so it ends at zero. The round closes when no
         slice is open. No write into the slice is accepted afterwards."""
-        request = WriteRequest(
-            key=slice_key(table_id, round_no, self.owner, "close"),
-            category=Category.CLOSE,
-            kind="close",
-            description=f"close of the slice of {self.owner!r} at {where(table_id, round_no)}",
-            content={},
-            owner=self.owner,
-        )
+        request = _slice_request(table_id, round_no, self.owner, Category.CLOSE, "close")
 
         def build() -> Plan:
             round_row, slice_row = self._slice(table_id, round_no, "close", lock="end")
@@ -328,14 +346,7 @@ class LedgerService:
         movement of the slice, so each of its players nets exactly zero. Anyone may cancel a
         dead owner's slice; exactly once (a repeat replays). Other slices play on."""
         owner = check_owner(owner or self.owner)
-        request = WriteRequest(
-            key=slice_key(table_id, round_no, owner, "cancel"),
-            category=Category.CANCEL,
-            kind="cancel",
-            description=f"cancellation of the slice of {owner!r} at {where(table_id, round_no)}",
-            content={},
-            owner=owner,
-        )
+        request = _slice_request(table_id, round_no, owner, Category.CANCEL, "cancellation")
 
         def build() -> Plan:
             round_row, slice_row = slice_for_write(

@@ -28,8 +28,8 @@ from itertools import permutations
 from typing import Any
 
 import numpy as np
-import numpy.typing as npt
 
+from boundless.core.arrays import IntArray
 from boundless.core.cards import Card, fresh_decks
 from boundless.core.random_source import RandomSource
 from boundless.core.shoe import fisher_yates
@@ -41,7 +41,6 @@ HIGH_RANK = 8
 """Ranks 8..13 (8 to king) count as high in the runs test, ace..7 as low."""
 MONOBIT_BYTES_PER_SHUFFLE = 16
 BATCH = 256
-IntArray = npt.NDArray[np.int64]
 
 
 @dataclass(frozen=True, slots=True)

@@ -68,6 +68,13 @@ class ConflictError(ServerError):
     status = 409
 
 
+class CoordinatorUnavailableError(ServerError):
+    """(A cluster gateway) no coordinator answered an operator request for the table."""
+
+    code = "coordinator_unavailable"
+    status = 503
+
+
 class TooLargeError(ServerError):
     """A request body or WebSocket message over the size limit."""
 

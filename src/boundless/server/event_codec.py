@@ -13,6 +13,7 @@ from typing import Any
 
 import numpy as np
 
+from boundless.core.arrays import IntArray
 from boundless.core.cards import Card
 from boundless.core.errors import EventLogError
 from boundless.core.round import events as ev
@@ -70,7 +71,7 @@ def _card(value: Any) -> Card | None:
     return None if value is None else Card.parse(str(value))
 
 
-def _array(value: Any, width: int | None = None) -> ev.IntArray:
+def _array(value: Any, width: int | None = None) -> IntArray:
     array = ev.frozen_array(value)
     if width is not None and array.ndim == 1 and len(array) == 0:
         return ev.frozen_array(np.zeros((0, width), dtype=np.int64))

@@ -19,21 +19,8 @@ import random
 from fractions import Fraction
 from math import lcm
 
+import golden_helpers as golden
 import pytest
-from golden_helpers import (
-    BOO_BUCKS,
-    Hand,
-    bet,
-    dealer,
-    hand,
-    new_round,
-    paid_by_stage,
-    play,
-    result,
-    rules_of,
-    side,
-    unchanged,
-)
 
 from boundless.core.errors import InvalidBetError
 from boundless.core.round import SharedRound
@@ -48,7 +35,7 @@ DEALER_KEY = "bonus_spin_xtreme_dealer"
 
 
 def _wheel(key: str = SEAT_KEY) -> WheelRules:
-    bet_rules = rules_of(BOO_BUCKS).side_bet(key)
+    bet_rules = golden.rules_of(golden.BOO_BUCKS).side_bet(key)
     assert bet_rules is not None and bet_rules.wheel is not None
     return bet_rules.wheel
 
@@ -79,7 +66,7 @@ def reference_spin(rng: random.Random, wager: int, wheel: WheelRules) -> tuple[l
 
 
 def _labels(round_: SharedRound, spot: int, key: str) -> tuple[str, ...]:
-    for item in result(round_, "p", spot).side_bets:
+    for item in golden.result(round_, "p", spot).side_bets:
         if item.key == key:
             return item.wheel_labels
     raise AssertionError(key)
@@ -87,34 +74,34 @@ def _labels(round_: SharedRound, spot: int, key: str) -> tuple[str, ...]:
 
 def test_a_seat_wager_starts_the_feature_on_a_player_blackjack() -> None:
     # Seat 1 AS KD against 9H (hole 8C). Seed 0: the inner wheel lands on 15x: 15.00 on 1.00.
-    round_, _ = new_round(BOO_BUCKS, "AS 9H KD 8C", offered=OFFER, wheel_seed=0)
-    bet(round_, "p", 1, sides={SEAT_KEY: 100})
+    round_, _ = golden.new_round(golden.BOO_BUCKS, "AS 9H KD 8C", offered=OFFER, wheel_seed=0)
+    golden.bet(round_, "p", 1, sides={SEAT_KEY: 100})
     round_.deal()
-    assert paid_by_stage(round_) == []  # known at the deal, but played after the round
-    play(round_)
-    assert side(round_, "p", 1, SEAT_KEY) == ("win", "player_blackjack", 1500)
+    assert golden.paid_by_stage(round_) == []  # known at the deal, but played after the round
+    golden.play(round_)
+    assert golden.side(round_, "p", 1, SEAT_KEY) == ("win", "player_blackjack", 1500)
     assert _labels(round_, 1, SEAT_KEY) == ("15x",)
     assert reference_spin(random.Random(0), 100, _wheel()) == (["15x"], 1500)
-    assert paid_by_stage(round_) == [
+    assert golden.paid_by_stage(round_) == [
         ("side_bets", {"p@1": 1500}),
         ("settlement", {"p@1": 2500}),
     ]
 
 
 def test_the_feature_is_played_after_the_blackjack_round_has_concluded() -> None:
-    round_, _ = new_round(BOO_BUCKS, "AS 9H KD 8C", offered=OFFER, wheel_seed=0)
-    bet(round_, "p", 1, sides={SEAT_KEY: 100})
-    play(round_)
+    round_, _ = golden.new_round(golden.BOO_BUCKS, "AS 9H KD 8C", offered=OFFER, wheel_seed=0)
+    golden.bet(round_, "p", 1, sides={SEAT_KEY: 100})
+    golden.play(round_)
     kinds = [type(event).__name__ for event in round_.events]
     assert kinds[-3:] == ["DealerCardsDrawn", "WheelSpun", "RoundSettled"]
 
 
 @pytest.mark.parametrize("spot", [1, 2, 3])
 def test_the_wager_may_be_placed_on_any_of_the_players_seats(spot: int) -> None:
-    round_, _ = new_round(BOO_BUCKS, "AS 9H KD 8C", offered=OFFER, wheel_seed=3)
-    bet(round_, "p", spot, sides={SEAT_KEY: 100})
-    play(round_)
-    assert side(round_, "p", spot, SEAT_KEY) == ("win", "player_blackjack", 1000)
+    round_, _ = golden.new_round(golden.BOO_BUCKS, "AS 9H KD 8C", offered=OFFER, wheel_seed=3)
+    golden.bet(round_, "p", spot, sides={SEAT_KEY: 100})
+    golden.play(round_)
+    assert golden.side(round_, "p", spot, SEAT_KEY) == ("win", "player_blackjack", 1000)
     assert _labels(round_, spot, SEAT_KEY) == ("10x",)
 
 
@@ -127,10 +114,10 @@ def test_the_wager_may_be_placed_on_any_of_the_players_seats(spot: int) -> None:
     ],
 )
 def test_without_a_blackjack_the_seat_wager_loses(cards: str, decisions: list[str]) -> None:
-    round_, _ = new_round(BOO_BUCKS, cards, offered=OFFER, wheel_seed=0)
-    bet(round_, "p", 1, sides={SEAT_KEY: 100})
-    play(round_, {("p", 1): [*decisions, "stand"]})
-    assert side(round_, "p", 1, SEAT_KEY) == ("lose", None, 0)
+    round_, _ = golden.new_round(golden.BOO_BUCKS, cards, offered=OFFER, wheel_seed=0)
+    golden.bet(round_, "p", 1, sides={SEAT_KEY: 100})
+    golden.play(round_, {("p", 1): [*decisions, "stand"]})
+    assert golden.side(round_, "p", 1, SEAT_KEY) == ("lose", None, 0)
     assert not any(isinstance(event, ev.WheelSpun) for event in round_.events)
 
 
@@ -152,20 +139,22 @@ def test_inner_multiples_the_power_up_outer_wheel_and_the_fixed_jackpots(
     outer wheel, which pays its multiple or a jackpot, a fixed amount not multiplied by the
     wager. The amount credited is the whole prize."""
     assert reference_spin(random.Random(seed), wager, _wheel()) == (labels, amount)
-    round_, _ = new_round(BOO_BUCKS, "AS 9H KD 8C", offered=OFFER, wheel_seed=seed)
-    bet(round_, "p", 1, sides={SEAT_KEY: wager})
-    play(round_)
-    assert side(round_, "p", 1, SEAT_KEY) == ("win", "player_blackjack", amount)
+    round_, _ = golden.new_round(golden.BOO_BUCKS, "AS 9H KD 8C", offered=OFFER, wheel_seed=seed)
+    golden.bet(round_, "p", 1, sides={SEAT_KEY: wager})
+    golden.play(round_)
+    assert golden.side(round_, "p", 1, SEAT_KEY) == ("win", "player_blackjack", amount)
     assert list(_labels(round_, 1, SEAT_KEY)) == labels
 
 
 def test_the_round_spins_exactly_as_the_documented_draw_for_many_seeds() -> None:
     for seed in range(60):
-        round_, _ = new_round(BOO_BUCKS, "AS 9H KD 8C", offered=OFFER, wheel_seed=seed)
-        bet(round_, "p", 1, sides={SEAT_KEY: 700})
-        play(round_)
+        round_, _ = golden.new_round(
+            golden.BOO_BUCKS, "AS 9H KD 8C", offered=OFFER, wheel_seed=seed
+        )
+        golden.bet(round_, "p", 1, sides={SEAT_KEY: 700})
+        golden.play(round_)
         labels, amount = reference_spin(random.Random(seed), 700, _wheel())
-        assert side(round_, "p", 1, SEAT_KEY)[2] == amount, seed
+        assert golden.side(round_, "p", 1, SEAT_KEY)[2] == amount, seed
         assert list(_labels(round_, 1, SEAT_KEY)) == labels, seed
 
 
@@ -175,12 +164,14 @@ def test_the_round_spins_exactly_as_the_documented_draw_for_many_seeds() -> None
 )
 def test_a_dealer_wager_starts_the_feature_on_an_xtreme_16(up: str, hole: str) -> None:
     # Seat 1 9S 9C = 18 stands; the dealer's 16 of a 6 and a ten-value card draws 5C: 21.
-    round_, _ = new_round(BOO_BUCKS, f"9S {up} 9C {hole} 5C", offered=OFFER, wheel_seed=0)
-    bet(round_, "p", 1, sides={DEALER_KEY: 100})
-    play(round_, {("p", 1): ["stand"]})
-    assert dealer(round_) == f"{up} {hole} 5C"
-    assert side(round_, "p", 1, DEALER_KEY) == ("win", "xtreme_16", 1500)
-    assert hand(round_, "p", 1) == Hand("9S 9C", 18, 1000, "lose", 0)
+    round_, _ = golden.new_round(
+        golden.BOO_BUCKS, f"9S {up} 9C {hole} 5C", offered=OFFER, wheel_seed=0
+    )
+    golden.bet(round_, "p", 1, sides={DEALER_KEY: 100})
+    golden.play(round_, {("p", 1): ["stand"]})
+    assert golden.dealer(round_) == f"{up} {hole} 5C"
+    assert golden.side(round_, "p", 1, DEALER_KEY) == ("win", "xtreme_16", 1500)
+    assert golden.hand(round_, "p", 1) == golden.Hand("9S 9C", 18, 1000, "lose", 0)
 
 
 @pytest.mark.parametrize(
@@ -194,34 +185,44 @@ def test_a_dealer_wager_starts_the_feature_on_an_xtreme_16(up: str, hole: str) -
     ],
 )
 def test_any_other_dealer_hand_loses_the_dealer_wager(cards: str, dealer_cards: str) -> None:
-    round_, _ = new_round(BOO_BUCKS, cards, offered=OFFER, wheel_seed=0)
-    bet(round_, "p", 1, sides={DEALER_KEY: 100})
-    play(round_, {("p", 1): ["stand"]})
-    assert dealer(round_) == dealer_cards
-    assert side(round_, "p", 1, DEALER_KEY) == ("lose", None, 0)
+    round_, _ = golden.new_round(golden.BOO_BUCKS, cards, offered=OFFER, wheel_seed=0)
+    golden.bet(round_, "p", 1, sides={DEALER_KEY: 100})
+    golden.play(round_, {("p", 1): ["stand"]})
+    assert golden.dealer(round_) == dealer_cards
+    assert golden.side(round_, "p", 1, DEALER_KEY) == ("lose", None, 0)
 
 
 def test_the_dealer_wager_rides_only_with_other_wagers_active_on_the_seat() -> None:
-    round_, shoe = new_round(BOO_BUCKS, "9S 6H 9C KD 5C", offered=OFFER)
+    round_, shoe = golden.new_round(golden.BOO_BUCKS, "9S 6H 9C KD 5C", offered=OFFER)
     with (
-        unchanged(round_, shoe),
+        golden.unchanged(round_, shoe),
         pytest.raises(InvalidBetError, match="on the dealer's hand needs another wager"),
     ):
-        bet(round_, "p", 1, main=0, sides={DEALER_KEY: 100})
-    bet(round_, "p", 1, main=0, sides={DEALER_KEY: 100, "trifecta": 100})
-    bet(round_, "p", 2, main=0, sides={DEALER_KEY: 100, SEAT_KEY: 100}, balance=None)
-    bet(round_, "p", 3, main=100, sides={DEALER_KEY: 100}, balance=None)
+        golden.bet(round_, "p", 1, main=0, sides={DEALER_KEY: 100})
+    golden.bet(round_, "p", 1, main=0, sides={DEALER_KEY: 100, "trifecta": 100})
+    golden.bet(round_, "p", 2, main=0, sides={DEALER_KEY: 100, SEAT_KEY: 100}, balance=None)
+    golden.bet(round_, "p", 3, main=100, sides={DEALER_KEY: 100}, balance=None)
+
+
+def _three_features(wheel_seed: int) -> SharedRound:
+    """Seats 1 (AS KD) and 2 (AH KH) are blackjacks with seat wagers of 1.00 and 3.00; seat 3
+    (9S 9C, stands) has a dealer wager of 2.00, and the dealer's 6H KC draws 5C (an Xtreme 16).
+    """
+    round_, _ = golden.new_round(
+        golden.BOO_BUCKS, "AS AH 9S 6H KD KH 9C KC 5C", offered=OFFER, wheel_seed=wheel_seed
+    )
+    golden.bet(round_, "p", 1, main=1000, sides={SEAT_KEY: 100})
+    golden.bet(round_, "p", 2, main=1000, sides={SEAT_KEY: 300}, balance=None)
+    golden.bet(round_, "p", 3, main=1000, sides={DEALER_KEY: 200}, balance=None)
+    golden.play(round_, {("p", 3): ["stand"]})
+    return round_
 
 
 def test_several_features_spin_one_after_another_from_one_seeded_source() -> None:
     """Seats 1 (AS KD) and 2 (AH KH) are blackjacks with seat wagers; seat 3 (9S 9C) has the
     dealer wager, and the dealer's 6H KC is an Xtreme 16 that draws 5C. Three features spin in
     order: the seat wagers seat by seat, then the dealer wager."""
-    round_, _ = new_round(BOO_BUCKS, "AS AH 9S 6H KD KH 9C KC 5C", offered=OFFER, wheel_seed=20)
-    bet(round_, "p", 1, main=1000, sides={SEAT_KEY: 100})
-    bet(round_, "p", 2, main=1000, sides={SEAT_KEY: 300}, balance=None)
-    bet(round_, "p", 3, main=1000, sides={DEALER_KEY: 200}, balance=None)
-    play(round_, {("p", 3): ["stand"]})
+    round_ = _three_features(wheel_seed=20)
     rng = random.Random(20)
     expected = [
         reference_spin(rng, 100, _wheel(SEAT_KEY)),
@@ -229,19 +230,19 @@ def test_several_features_spin_one_after_another_from_one_seeded_source() -> Non
         reference_spin(rng, 200, _wheel(DEALER_KEY)),
     ]
     got = [
-        (list(_labels(round_, 1, SEAT_KEY)), side(round_, "p", 1, SEAT_KEY)[2]),
-        (list(_labels(round_, 2, SEAT_KEY)), side(round_, "p", 2, SEAT_KEY)[2]),
-        (list(_labels(round_, 3, DEALER_KEY)), side(round_, "p", 3, DEALER_KEY)[2]),
+        (list(_labels(round_, 1, SEAT_KEY)), golden.side(round_, "p", 1, SEAT_KEY)[2]),
+        (list(_labels(round_, 2, SEAT_KEY)), golden.side(round_, "p", 2, SEAT_KEY)[2]),
+        (list(_labels(round_, 3, DEALER_KEY)), golden.side(round_, "p", 3, DEALER_KEY)[2]),
     ]
     assert got == expected
 
 
 def test_a_blackjack_starts_the_feature_even_when_the_dealer_peeks_a_blackjack() -> None:
-    round_, _ = new_round(BOO_BUCKS, "AS TD KD AC", offered=OFFER, wheel_seed=3)
-    bet(round_, "p", 1, sides={SEAT_KEY: 100})
-    play(round_)
-    assert hand(round_, "p", 1) == Hand("AS KD", 21, 1000, "push", 1000)
-    assert side(round_, "p", 1, SEAT_KEY) == ("win", "player_blackjack", 1000)
+    round_, _ = golden.new_round(golden.BOO_BUCKS, "AS TD KD AC", offered=OFFER, wheel_seed=3)
+    golden.bet(round_, "p", 1, sides={SEAT_KEY: 100})
+    golden.play(round_)
+    assert golden.hand(round_, "p", 1) == golden.Hand("AS KD", 21, 1000, "push", 1000)
+    assert golden.side(round_, "p", 1, SEAT_KEY) == ("win", "player_blackjack", 1000)
 
 
 def test_jackpot_chances_grow_in_proportion_to_the_wager() -> None:
@@ -261,13 +262,9 @@ def test_the_shipped_wheels_are_labelled_examples_and_the_odds_differ_by_wedge()
 
 
 def test_the_event_log_rebuilds_the_wheel_results_without_randomness() -> None:
-    round_, _ = new_round(BOO_BUCKS, "AS AH 9S 6H KD KH 9C KC 5C", offered=OFFER, wheel_seed=24)
-    bet(round_, "p", 1, main=1000, sides={SEAT_KEY: 100})
-    bet(round_, "p", 2, main=1000, sides={SEAT_KEY: 300}, balance=None)
-    bet(round_, "p", 3, main=1000, sides={DEALER_KEY: 200}, balance=None)
-    play(round_, {("p", 3): ["stand"]})
-    rules, chart = load_game(BOO_BUCKS)
+    round_ = _three_features(wheel_seed=24)
+    rules, chart = load_game(golden.BOO_BUCKS)
     rebuilt = SharedRound.rebuild(rules, round_.events, chart)
     for spot in (1, 2, 3):
-        assert result(rebuilt, "p", spot) == result(round_, "p", spot)
+        assert golden.result(rebuilt, "p", spot) == golden.result(round_, "p", spot)
     assert rebuilt.paid().tolist() == round_.paid().tolist()

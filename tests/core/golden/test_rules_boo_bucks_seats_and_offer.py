@@ -11,16 +11,8 @@ from __future__ import annotations
 import re
 from collections.abc import Mapping
 
+import golden_helpers as golden
 import pytest
-from golden_helpers import (
-    BOO_BUCKS,
-    BOO_BUCKS_PRESETS,
-    bet,
-    new_round,
-    play,
-    rules_of,
-    unchanged,
-)
 
 from boundless.core.errors import InvalidBetError, InvalidRuleSetError, RulesError
 from boundless.core.round import SharedRound
@@ -33,10 +25,12 @@ Seats = Mapping[int, tuple[int, Mapping[str, int]]]
 
 def _place(seats: Seats, order: tuple[int, ...] | None = None) -> SharedRound:
     """Place the seats' bets one seat at a time (default: left to right)."""
-    round_, _ = new_round(BOO_BUCKS, CARDS, offered=("trifecta", "in_between"))
+    round_, _ = golden.new_round(golden.BOO_BUCKS, CARDS, offered=("trifecta", "in_between"))
     for number, spot in enumerate(order or sorted(seats)):
         main, sides = seats[spot]
-        bet(round_, "p", spot, main=main, sides=sides, balance=1_000_000 if number == 0 else None)
+        golden.bet(
+            round_, "p", spot, main=main, sides=sides, balance=1_000_000 if number == 0 else None
+        )
     return round_
 
 
@@ -82,46 +76,49 @@ def test_the_seat_rule_rejects_and_changes_nothing(case: str, seats: Seats, word
     *first, last = sorted(seats)
     round_ = _place({spot: seats[spot] for spot in first})
     main, sides = seats[last]
-    with unchanged(round_), pytest.raises(InvalidBetError, match=re.escape(words)):
-        bet(round_, "p", last, main=main, sides=sides, balance=None)
+    with golden.unchanged(round_), pytest.raises(InvalidBetError, match=re.escape(words)):
+        golden.bet(round_, "p", last, main=main, sides=sides, balance=None)
 
 
 def test_the_seat_rule_holds_whatever_order_the_seats_are_filled_in() -> None:
-    round_, shoe = new_round(BOO_BUCKS, CARDS)
-    bet(round_, "p", 3, main=200, balance=100_000)
+    round_, shoe = golden.new_round(golden.BOO_BUCKS, CARDS)
+    golden.bet(round_, "p", 3, main=200, balance=100_000)
     with (
-        unchanged(round_, shoe),
+        golden.unchanged(round_, shoe),
         pytest.raises(InvalidBetError, match=r"main bet 11\.00 on seat 1 exceeds 5 times"),
     ):
-        bet(round_, "p", 1, main=1100, balance=None)
-    bet(round_, "p", 1, main=1000, balance=None)
+        golden.bet(round_, "p", 1, main=1100, balance=None)
+    golden.bet(round_, "p", 1, main=1000, balance=None)
     # seat 2 now lies between: its total must allow seat 1's 10.00 and fit under seat 3's cap
     with pytest.raises(
         InvalidBetError, match=r"seat 1 exceeds 5 times the 1\.00 wagered on seat 2"
     ):
-        bet(round_, "p", 2, main=100, balance=None)
-    bet(round_, "p", 2, main=1000, balance=None)
+        golden.bet(round_, "p", 2, main=100, balance=None)
+    golden.bet(round_, "p", 2, main=1000, balance=None)
 
 
 def test_the_seat_rule_over_a_batch_of_bets_at_once() -> None:
-    round_, shoe = new_round(BOO_BUCKS, CARDS)
-    with unchanged(round_, shoe), pytest.raises(InvalidBetError, match="seat 1 exceeds 5 times"):
+    round_, shoe = golden.new_round(golden.BOO_BUCKS, CARDS)
+    with (
+        golden.unchanged(round_, shoe),
+        pytest.raises(InvalidBetError, match="seat 1 exceeds 5 times"),
+    ):
         round_.place_bets(["p", "p", "p"], [1, 2, 3], [5000, 900, 200], None, [100_000] * 3)
     round_.place_bets(["p", "p", "p"], [1, 2, 3], [5000, 1000, 200], None, [100_000] * 3)
 
 
 @pytest.mark.parametrize("spot", [0, 4])
 def test_seats_are_numbered_one_to_three(spot: int) -> None:
-    round_, _ = new_round(BOO_BUCKS, CARDS)
+    round_, _ = golden.new_round(golden.BOO_BUCKS, CARDS)
     with pytest.raises(InvalidBetError, match="the table has spots"):
-        bet(round_, "p", spot)
+        golden.bet(round_, "p", spot)
 
 
 def test_a_private_table_takes_one_player_only() -> None:
-    round_, _ = new_round(BOO_BUCKS, CARDS)
-    bet(round_, "p", 1)
+    round_, _ = golden.new_round(golden.BOO_BUCKS, CARDS)
+    golden.bet(round_, "p", 1)
     with pytest.raises(RulesError):
-        bet(round_, "q", 2)
+        golden.bet(round_, "q", 2)
 
 
 @pytest.mark.parametrize(
@@ -131,18 +128,20 @@ def test_a_private_table_takes_one_player_only() -> None:
 def test_maximum_wagers_per_hand(key: str, maximum: int) -> None:
     offered = ("trifecta", "jack_a_tack") if key != "in_between" else ("in_between", "trifecta")
     for amount, accepted in ((maximum, True), (maximum + 100, False)):
-        round_, shoe = new_round(BOO_BUCKS, CARDS, offered=offered)
+        round_, shoe = golden.new_round(golden.BOO_BUCKS, CARDS, offered=offered)
         main, sides = (amount, {}) if key == "main" else (1000, {key: amount})
         if accepted:
-            bet(round_, "p", 3, main=main, sides=sides, balance=2_000_000)
+            golden.bet(round_, "p", 3, main=main, sides=sides, balance=2_000_000)
             continue
-        with unchanged(round_, shoe), pytest.raises(InvalidBetError, match="outside"):
-            bet(round_, "p", 3, main=main, sides=sides, balance=2_000_000)
+        with golden.unchanged(round_, shoe), pytest.raises(InvalidBetError, match="outside"):
+            golden.bet(round_, "p", 3, main=main, sides=sides, balance=2_000_000)
 
 
 def test_the_configured_limits_of_every_side_bet() -> None:
-    rules = rules_of(BOO_BUCKS)
-    limits = {bet.key: (bet.min_amount, bet.max_amount) for bet in rules.side_bets}
+    rules = golden.rules_of(golden.BOO_BUCKS)
+    limits = {
+        side_bet.key: (side_bet.min_amount, side_bet.max_amount) for side_bet in rules.side_bets
+    }
     assert limits == {
         "trifecta": (100, 500_000),
         "jack_a_tack": (100, 50_000),
@@ -155,7 +154,7 @@ def test_the_configured_limits_of_every_side_bet() -> None:
     assert (rules.limits.min_main_amount, rules.limits.max_main_amount) == (100, 500_000)
 
 
-@pytest.mark.parametrize("preset", BOO_BUCKS_PRESETS)
+@pytest.mark.parametrize("preset", golden.BOO_BUCKS_PRESETS)
 def test_the_player_chooses_two_side_bet_groups_out_of_six(preset: str) -> None:
     rules, chart = load_game(preset)
     assert list(rules.side_bet_groups()) == [
@@ -180,20 +179,24 @@ def test_the_player_chooses_two_side_bet_groups_out_of_six(preset: str) -> None:
 
 
 def test_only_the_two_chosen_side_bets_may_be_wagered() -> None:
-    round_, shoe = new_round(BOO_BUCKS, CARDS, offered=("match_the_dealer", "bonus_spin_xtreme"))
+    round_, shoe = golden.new_round(
+        golden.BOO_BUCKS, CARDS, offered=("match_the_dealer", "bonus_spin_xtreme")
+    )
     assert round_.available_side_bets() == frozenset(
         {"match_the_dealer", "bonus_spin_xtreme", "bonus_spin_xtreme_dealer"}
     )
-    with unchanged(round_, shoe):
+    with golden.unchanged(round_, shoe):
         for key in ("trifecta", "jack_a_tack", "in_between", "hole_card_bonus"):
             with pytest.raises(InvalidBetError, match=f"side bet '{key}' is not available"):
-                bet(round_, "p", 1, sides={key: 100})
-    bet(round_, "p", 1, sides={"match_the_dealer": 100, "bonus_spin_xtreme": 100})
+                golden.bet(round_, "p", 1, sides={key: 100})
+    golden.bet(round_, "p", 1, sides={"match_the_dealer": 100, "bonus_spin_xtreme": 100})
 
 
 def test_the_choice_is_made_per_round_before_any_bet() -> None:
-    first, _ = new_round(BOO_BUCKS, CARDS, offered=("trifecta", "in_between"))
-    second, _ = new_round(BOO_BUCKS, CARDS, offered=("hole_card_bonus", "jack_a_tack"))
+    first, _ = golden.new_round(golden.BOO_BUCKS, CARDS, offered=("trifecta", "in_between"))
+    second, _ = golden.new_round(
+        golden.BOO_BUCKS, CARDS, offered=("hole_card_bonus", "jack_a_tack")
+    )
     assert first.offered_side_bets == ("trifecta", "in_between")
     assert second.offered_side_bets == ("hole_card_bonus", "jack_a_tack")
     assert first.events[0].offered_side_bets == ("trifecta", "in_between")  # type: ignore[attr-defined]
@@ -211,17 +214,19 @@ def test_the_choice_is_made_per_round_before_any_bet() -> None:
     ],
 )
 def test_any_of_base_side_bet_1_side_bet_2_on_each_seat(main: int, sides: dict[str, int]) -> None:
-    round_, _ = new_round(BOO_BUCKS, CARDS)
+    round_, _ = golden.new_round(golden.BOO_BUCKS, CARDS)
     for spot in (1, 2, 3):
-        bet(round_, "p", spot, main=main, sides=sides, balance=100_000 if spot == 1 else None)
-    play(round_, {("p", spot): ["stand"] for spot in (1, 2, 3)})
+        golden.bet(
+            round_, "p", spot, main=main, sides=sides, balance=100_000 if spot == 1 else None
+        )
+    golden.play(round_, {("p", spot): ["stand"] for spot in (1, 2, 3)})
     assert round_.phase == "settled"
 
 
 def test_a_seat_needs_at_least_one_wager() -> None:
-    round_, shoe = new_round(BOO_BUCKS, CARDS)
+    round_, shoe = golden.new_round(golden.BOO_BUCKS, CARDS)
     with (
-        unchanged(round_, shoe),
+        golden.unchanged(round_, shoe),
         pytest.raises(InvalidBetError, match="a main bet or at least one side bet"),
     ):
-        bet(round_, "p", 1, main=0)
+        golden.bet(round_, "p", 1, main=0)

@@ -9,19 +9,8 @@ back, stake included (``N:1`` returns 100 + N x 100).
 
 from __future__ import annotations
 
+import golden_helpers as golden
 import pytest
-from golden_helpers import (
-    BOO_BUCKS,
-    Hand,
-    bet,
-    hand,
-    new_round,
-    paid_by_stage,
-    play,
-    rules_of,
-    side,
-    with_side_bet,
-)
 
 from boundless.core.rules import RuleSet
 from boundless.core.side_bets import PENDING
@@ -35,26 +24,26 @@ def _round(
     up: str,
     hole: str = "7C",
     *,
-    game: str = BOO_BUCKS,
+    game: str = golden.BOO_BUCKS,
     rules: RuleSet | None = None,
 ) -> tuple[object, list[tuple[str, dict[str, int]]]]:
     """Deal the case, note the payments made with the deal, play the round out (stand)."""
     first, second = player.split()
     other = "trifecta" if key != "trifecta" else "in_between"
-    round_, _ = new_round(
+    round_, _ = golden.new_round(
         game, f"{first} {up} {second} {hole} TC TC TC TC", offered=(key, other), rules=rules
     )
-    bet(round_, "p", 1, sides={key: STAKE})
+    golden.bet(round_, "p", 1, sides={key: STAKE})
     round_.deal()
-    at_deal = paid_by_stage(round_)
-    play(round_, {("p", 1): ["stand"]})
+    at_deal = golden.paid_by_stage(round_)
+    golden.play(round_, {("p", 1): ["stand"]})
     return round_, at_deal
 
 
 def _check(key: str, player: str, up: str, pattern: str | None, payout: int, **kw: str) -> None:
     round_, at_deal = _round(key, player, up, **kw)
     outcome = "win" if pattern is not None else "lose"
-    assert side(round_, "p", 1, key) == (outcome, pattern, payout)  # type: ignore[arg-type]
+    assert golden.side(round_, "p", 1, key) == (outcome, pattern, payout)  # type: ignore[arg-type]
     # Known from the first two cards and the up card: settled with the deal.
     assert at_deal == ([("side_bets_initial", {"p@1": payout})] if payout else [])
 
@@ -112,10 +101,10 @@ AT_THE_DEAL: dict[str, dict[str | None, tuple[int, list[str]]]] = {
 @pytest.mark.parametrize(
     ("key", "player", "up", "pattern", "payout"),
     [
-        (key, hand[:5], hand[6:], pattern, payout)
+        (key, cards[:5], cards[6:], pattern, payout)
         for key, by_pattern in AT_THE_DEAL.items()
         for pattern, (payout, hands) in by_pattern.items()
-        for hand in hands
+        for cards in hands
     ],
 )
 def test_pays_known_at_the_deal_are_settled_with_it(
@@ -138,38 +127,40 @@ def test_jack_a_tack_four_jack_candidates_wait_for_the_hole_card(
     player: str, up: str, hole: str, pattern: str, payout: int
 ) -> None:
     first, second = player.split()
-    round_, _ = new_round(
-        BOO_BUCKS, f"{first} {up} {second} {hole} TC TC", offered=("jack_a_tack", "trifecta")
+    round_, _ = golden.new_round(
+        golden.BOO_BUCKS, f"{first} {up} {second} {hole} TC TC", offered=("jack_a_tack", "trifecta")
     )
-    bet(round_, "p", 1, sides={"jack_a_tack": STAKE})
+    golden.bet(round_, "p", 1, sides={"jack_a_tack": STAKE})
     round_.deal()
     assert round_.side_patterns[(1, "jack_a_tack")] is PENDING
-    assert paid_by_stage(round_) == []
-    assert side(round_, "p", 1, "jack_a_tack") == (None, None, None)
-    play(round_, {("p", 1): ["stand"]})
-    assert side(round_, "p", 1, "jack_a_tack") == ("win", pattern, payout)
+    assert golden.paid_by_stage(round_) == []
+    assert golden.side(round_, "p", 1, "jack_a_tack") == (None, None, None)
+    golden.play(round_, {("p", 1): ["stand"]})
+    assert golden.side(round_, "p", 1, "jack_a_tack") == ("win", pattern, payout)
     # paid once the round is over and the hole card shown, before the main-game settlement
-    assert paid_by_stage(round_)[0] == ("side_bets", {"p@1": payout})
+    assert golden.paid_by_stage(round_)[0] == ("side_bets", {"p@1": payout})
 
 
 def test_a_waiting_jack_a_tack_is_resolved_when_the_peek_shows_a_dealer_blackjack() -> None:
     # JH JS against JS with AS in the hole: the round ends at the peek; two one-eyed jacks pay.
-    round_, _ = new_round(BOO_BUCKS, "JH JS JS AS", offered=("jack_a_tack", "trifecta"))
-    bet(round_, "p", 1, sides={"jack_a_tack": STAKE})
-    play(round_)
-    assert side(round_, "p", 1, "jack_a_tack") == ("win", "any_two_one_eyed_jacks", 10_100)
-    assert hand(round_, "p", 1) == Hand("JH JS", 20, 1000, "lose", 0)
+    round_, _ = golden.new_round(
+        golden.BOO_BUCKS, "JH JS JS AS", offered=("jack_a_tack", "trifecta")
+    )
+    golden.bet(round_, "p", 1, sides={"jack_a_tack": STAKE})
+    golden.play(round_)
+    assert golden.side(round_, "p", 1, "jack_a_tack") == ("win", "any_two_one_eyed_jacks", 10_100)
+    assert golden.hand(round_, "p", 1) == golden.Hand("JH JS", 20, 1000, "lose", 0)
 
 
 def test_jack_a_tack_player_only_variant_never_waits_and_has_no_four_jack_pays() -> None:
-    rules = with_side_bet(BOO_BUCKS, "jack_a_tack", variant="player_only")
+    rules = golden.with_side_bet(golden.BOO_BUCKS, "jack_a_tack", variant="player_only")
     round_, at_deal = _round("jack_a_tack", "JH JS", "JS", hole="JH", rules=rules)
     assert at_deal == [("side_bets_initial", {"p@1": 10_100})]
-    assert side(round_, "p", 1, "jack_a_tack") == ("win", "any_two_one_eyed_jacks", 10_100)  # type: ignore[arg-type]
+    assert golden.side(round_, "p", 1, "jack_a_tack") == ("win", "any_two_one_eyed_jacks", 10_100)  # type: ignore[arg-type]
 
 
 def test_the_single_deck_preset_plays_the_player_only_variant() -> None:
-    rules = rules_of("boo-bucks-single-deck")
+    rules = golden.rules_of("boo-bucks-single-deck")
     jack = rules.side_bet("jack_a_tack")
     assert jack is not None and jack.variant == "player_only"
     assert "any_four_one_eyed_jacks" not in jack.pays
@@ -178,7 +169,7 @@ def test_the_single_deck_preset_plays_the_player_only_variant() -> None:
 
 
 def test_the_with_dealer_variant_pays_table_has_the_four_jack_lines() -> None:
-    jack = rules_of(BOO_BUCKS).side_bet("jack_a_tack")
+    jack = golden.rules_of(golden.BOO_BUCKS).side_bet("jack_a_tack")
     assert jack is not None and jack.variant == "with_dealer"
     assert {name: str(odds) for name, odds in jack.pays.items()} == {
         "four_identical_one_eyed_jacks": "5000:1",
@@ -195,19 +186,21 @@ def test_side_bets_pay_on_each_seats_own_cards_whatever_the_main_hand_does() -> 
     """Seat 1 (5S 6S) and seat 2 (8H 8D) against 7S, hole KH. Seat 1: Trifecta straight flush
     (5-6-7 of spades) beside a base wager that hits to 21; seat 2: In Between loses (8-8
     against 7) and so does the base wager, 16 against 17."""
-    round_, _ = new_round(BOO_BUCKS, "5S 8H 7S 6S 8D KH TC", offered=("trifecta", "in_between"))
-    bet(round_, "p", 1, main=1000, sides={"trifecta": 100})
-    bet(round_, "p", 2, main=1000, sides={"in_between": 100, "trifecta": 100}, balance=None)
-    play(round_, {("p", 1): ["hit"], ("p", 2): ["stand"]})
-    assert hand(round_, "p", 1) == Hand("5S 6S TC", 21, 1000, "win", 2000)
-    assert side(round_, "p", 1, "trifecta") == ("win", "straight_flush", 3100)
-    assert side(round_, "p", 2, "trifecta") == ("lose", None, 0)
-    assert side(round_, "p", 2, "in_between") == ("lose", None, 0)
-    assert hand(round_, "p", 2) == Hand("8H 8D", 16, 1000, "lose", 0)
+    round_, _ = golden.new_round(
+        golden.BOO_BUCKS, "5S 8H 7S 6S 8D KH TC", offered=("trifecta", "in_between")
+    )
+    golden.bet(round_, "p", 1, main=1000, sides={"trifecta": 100})
+    golden.bet(round_, "p", 2, main=1000, sides={"in_between": 100, "trifecta": 100}, balance=None)
+    golden.play(round_, {("p", 1): ["hit"], ("p", 2): ["stand"]})
+    assert golden.hand(round_, "p", 1) == golden.Hand("5S 6S TC", 21, 1000, "win", 2000)
+    assert golden.side(round_, "p", 1, "trifecta") == ("win", "straight_flush", 3100)
+    assert golden.side(round_, "p", 2, "trifecta") == ("lose", None, 0)
+    assert golden.side(round_, "p", 2, "in_between") == ("lose", None, 0)
+    assert golden.hand(round_, "p", 2) == golden.Hand("8H 8D", 16, 1000, "lose", 0)
 
 
 def test_only_the_highest_eligible_win_is_paid_once() -> None:
     round_, _ = _round("trifecta", "5S 5S", "5S")
-    payments = [amounts for _, amounts in paid_by_stage(round_)]  # type: ignore[arg-type]
+    payments = [amounts for _, amounts in golden.paid_by_stage(round_)]  # type: ignore[arg-type]
     assert payments[0] == {"p@1": 20_100}
     assert sum(1 for amounts in payments if "p@1" in amounts) == 2  # the side bet, then the hand

@@ -6,22 +6,8 @@ the stake) and 5 (an illegal decision is rejected with a clear error and changes
 
 from __future__ import annotations
 
+import golden_helpers as golden
 import pytest
-from golden_helpers import (
-    BOUNDLESS,
-    CHART,
-    RULES,
-    assert_rejected,
-    boundless_round,
-    dealt,
-    hands,
-    opened,
-    play,
-    played,
-    result,
-    seat,
-    unchanged,
-)
 
 from boundless.core.errors import (
     IllegalActionError,
@@ -53,23 +39,23 @@ from boundless.core.round import SharedRound
 def test_bets_outside_the_rules_are_rejected_and_change_nothing(
     main: int, sides: dict[str, int], error: type[Exception], words: str
 ) -> None:
-    round_, shoe = opened(BOUNDLESS, "TS 9D 9H 8C", "other")
-    with unchanged(round_, shoe), pytest.raises(error, match=words):
+    round_, shoe = golden.opened(golden.BOUNDLESS, "TS 9D 9H 8C", "other")
+    with golden.unchanged(round_, shoe), pytest.raises(error, match=words):
         round_.place_bet("p", 1, main, sides, free_amount=100_000)
 
 
 def test_smallest_and_largest_bets_are_accepted() -> None:
-    round_, _ = boundless_round("TS 9D 9H 8C")
-    seat(round_, "low", main=100, sides={"pair": 100})
-    seat(round_, "high", main=100_000, sides={"pair": 10_000}, balance=110_000)
-    play(round_, {"low": ["stand"], "high": ["stand"]})
-    assert [h.payout for h in hands(round_, "low")] == [200]
-    assert [h.payout for h in hands(round_, "high")] == [200_000]
+    round_, _ = golden.boundless_round("TS 9D 9H 8C")
+    golden.seat(round_, "low", main=100, sides={"pair": 100})
+    golden.seat(round_, "high", main=100_000, sides={"pair": 10_000}, balance=110_000)
+    golden.play(round_, {"low": ["stand"], "high": ["stand"]})
+    assert [h.payout for h in golden.hands(round_, "low")] == [200]
+    assert [h.payout for h in golden.hands(round_, "high")] == [200_000]
 
 
 def test_one_main_play_per_player_on_the_one_spot() -> None:
-    round_, shoe = opened(BOUNDLESS, "TS 9D 9H 8C", "p")
-    with unchanged(round_, shoe):
+    round_, shoe = golden.opened(golden.BOUNDLESS, "TS 9D 9H 8C", "p")
+    with golden.unchanged(round_, shoe):
         with pytest.raises(InvalidBetError, match="already has a bet"):
             round_.place_bet("p", 1, 1000, {}, free_amount=100_000)
         with pytest.raises(InvalidBetError, match=r"spots 1\.\.1"):
@@ -77,14 +63,14 @@ def test_one_main_play_per_player_on_the_one_spot() -> None:
 
 
 def test_no_bets_after_the_deal() -> None:
-    round_, shoe = dealt(BOUNDLESS, "TS 9D 9H 8C")
-    with unchanged(round_, shoe), pytest.raises(PhaseError):
+    round_, shoe = golden.dealt(golden.BOUNDLESS, "TS 9D 9H 8C")
+    with golden.unchanged(round_, shoe), pytest.raises(PhaseError):
         round_.place_bet("q", 1, 1000, {}, free_amount=100_000)
 
 
 def test_money_is_integer_minor_units_everywhere() -> None:
-    round_, _ = played(
-        BOUNDLESS,
+    round_, _ = golden.played(
+        golden.BOUNDLESS,
         "8S 6D 8H TC 3C 2D 5S 9H 7C",
         "split",
         "double",
@@ -92,7 +78,7 @@ def test_money_is_integer_minor_units_everywhere() -> None:
         "stand",
         sides={"pair": 100, "bust_bonus": 100},
     )
-    outcome = result(round_, "p")
+    outcome = golden.result(round_, "p")
     amounts = [outcome.staked_amount, outcome.paid_amount]
     amounts += [h.bet_amount for h in outcome.hands] + [h.payout_amount for h in outcome.hands]
     amounts += [bet.stake for bet in outcome.side_bets]
@@ -106,13 +92,13 @@ def test_money_is_integer_minor_units_everywhere() -> None:
 
 
 def test_decisions_outside_the_decision_phase_are_rejected() -> None:
-    round_, shoe = opened(BOUNDLESS, "TS 9D 6H 8C 5C", "p")
-    with unchanged(round_, shoe), pytest.raises(PhaseError):
+    round_, shoe = golden.opened(golden.BOUNDLESS, "TS 9D 6H 8C 5C", "p")
+    with golden.unchanged(round_, shoe), pytest.raises(PhaseError):
         round_.decide("p", 1, "hit")
     round_.deal()
     round_.decide("p", 1, "stand")
     round_.run_to_end()
-    with unchanged(round_, shoe), pytest.raises(PhaseError):
+    with golden.unchanged(round_, shoe), pytest.raises(PhaseError):
         round_.decide("p", 1, "hit")
 
 
@@ -134,34 +120,34 @@ def test_decisions_outside_the_decision_phase_are_rejected() -> None:
 def test_illegal_decisions_are_rejected_never_turned_into_another_action(
     cards: str, setup: list[str], action: str, error: type[Exception], words: str
 ) -> None:
-    round_, shoe = dealt(BOUNDLESS, cards)
+    round_, shoe = golden.dealt(golden.BOUNDLESS, cards)
     for word in setup:
         round_.decide("p", 1, word)
         round_.close_step()
-    with unchanged(round_, shoe), pytest.raises(error, match=words):
+    with golden.unchanged(round_, shoe), pytest.raises(error, match=words):
         round_.decide("p", 1, action)
 
 
 def test_one_decision_per_step() -> None:
-    round_, shoe = dealt(BOUNDLESS, "TS 9D 6H 8C 5C")
+    round_, shoe = golden.dealt(golden.BOUNDLESS, "TS 9D 6H 8C 5C")
     round_.decide("p", 1, "hit")
-    assert_rejected(round_, shoe, "p", "stand")
+    golden.assert_rejected(round_, shoe, "p", "stand")
 
 
 def test_decisions_for_unknown_players_are_rejected() -> None:
-    round_, shoe = dealt(BOUNDLESS, "TS 9D 6H 8C 5C")
-    with unchanged(round_, shoe), pytest.raises(UnknownPositionError, match="nobody"):
+    round_, shoe = golden.dealt(golden.BOUNDLESS, "TS 9D 6H 8C 5C")
+    with golden.unchanged(round_, shoe), pytest.raises(UnknownPositionError, match="nobody"):
         round_.decide("nobody", 1, "hit")
 
 
 def test_the_event_log_rebuilds_a_golden_round_exactly() -> None:
-    round_, _ = boundless_round("8S 6D 8H TC 3C 2D 5S 9H 2C")
+    round_, _ = golden.boundless_round("8S 6D 8H TC 3C 2D 5S 9H 2C")
     for player in "abc":
-        seat(round_, player, sides={"pair": 100})
-    play(round_, {"a": ["split", "stand", "hit"], "b": ["double"], "c": ["surrender"]})
-    rebuilt = SharedRound.rebuild(RULES, round_.events, CHART)
+        golden.seat(round_, player, sides={"pair": 100})
+    golden.play(round_, {"a": ["split", "stand", "hit"], "b": ["double"], "c": ["surrender"]})
+    rebuilt = SharedRound.rebuild(golden.RULES, round_.events, golden.CHART)
     assert rebuilt.phase == "settled"
     for player in "abc":
-        assert hands(rebuilt, player) == hands(round_, player)
-        assert result(rebuilt, player) == result(round_, player)
+        assert golden.hands(rebuilt, player) == golden.hands(round_, player)
+        assert golden.result(rebuilt, player) == golden.result(round_, player)
     assert rebuilt.dealer_cards == round_.dealer_cards

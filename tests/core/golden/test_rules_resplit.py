@@ -36,24 +36,8 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
+import golden_helpers as golden
 import pytest
-from golden_helpers import (
-    BOO_BUCKS,
-    BOUNDLESS,
-    UNLIMITED,
-    Hand,
-    assert_rejected,
-    dealer,
-    dealt,
-    hands,
-    net,
-    new_round,
-    paid_by_stage,
-    play,
-    seat,
-    step_cards,
-    variant,
-)
 from typer.testing import CliRunner
 
 from boundless.cli.main import app
@@ -94,13 +78,13 @@ def _cards(round_: SharedRound, player: str = "p", spot: int = 1) -> list[str]:
 
 
 def _example(cards: str, balance: int = 100_000) -> SharedRound:
-    round_, _ = dealt(BOO_BUCKS, cards, rules=RESPLIT, balance=balance)
+    round_, _ = golden.dealt(golden.BOO_BUCKS, cards, rules=RESPLIT, balance=balance)
     return round_
 
 
 # ---- the scenario files --------------------------------------------------------------------
 def test_the_example_file_is_boo_bucks_with_resplits_to_four_hands() -> None:
-    base = variant(BOO_BUCKS, split={"max_hands": 4, "resplit_aces": True})
+    base = golden.variant(golden.BOO_BUCKS, split={"max_hands": 4, "resplit_aces": True})
     assert RESPLIT.key == "boo-bucks-resplit"
     assert RESPLIT.model_copy(update={"title": base.title}) == base
 
@@ -124,17 +108,17 @@ def test_a_resplit_scenario_needs_the_rule_file_that_defines_its_title() -> None
 # ---- one split where the title says so -------------------------------------------------------
 @pytest.mark.parametrize("key", shipped_title_keys())
 def test_every_shipped_title_still_splits_a_hand_once(key: str) -> None:
-    rules = variant(key)
+    rules = golden.variant(key)
     hole = "TC " if rules.dealer.hole_card == "peek" else ""
-    round_, shoe = dealt(key, f"8S 6H 8D {hole}8H 3C TD 2H 4S 5S")
+    round_, shoe = golden.dealt(key, f"8S 6H 8D {hole}8H 3C TD 2H 4S 5S")
     _step(round_, "split")
     assert _cards(round_) == ["8S 8H", "8D"]
     assert Action.SPLIT not in round_.legal_actions("p", 1)
-    assert_rejected(round_, shoe, "p", "split")
+    golden.assert_rejected(round_, shoe, "p", "split")
 
 
 def test_a_fifth_hand_is_refused_and_changes_nothing() -> None:
-    round_, shoe = dealt(BOO_BUCKS, EIGHTS, rules=RESPLIT)
+    round_, shoe = golden.dealt(golden.BOO_BUCKS, EIGHTS, rules=RESPLIT)
     _step(round_, "split")
     _step(round_, "split")
     assert _cards(round_) == ["8S 3C", "8H", "8D"]  # the new hand comes right after hand 1
@@ -146,30 +130,30 @@ def test_a_fifth_hand_is_refused_and_changes_nothing() -> None:
     assert round_.legal_actions("p", 1) == {Action.HIT, Action.STAND, Action.DOUBLE}
     with pytest.raises(IllegalActionError, match="hand 2 8H-8S: split is not allowed now"):
         round_.decide("p", 1, "split")
-    assert_rejected(round_, shoe, "p", "split")
+    golden.assert_rejected(round_, shoe, "p", "split")
 
 
 def test_split_aces_are_not_split_again_without_resplit_aces() -> None:
-    rules = variant(BOO_BUCKS, split={"max_hands": 4})
-    round_, _ = dealt(BOO_BUCKS, "AS 9H AD 7C AH 5C 3S", rules=rules)
+    rules = golden.variant(golden.BOO_BUCKS, split={"max_hands": 4})
+    round_, _ = golden.dealt(golden.BOO_BUCKS, "AS 9H AD 7C AH 5C 3S", rules=rules)
     _step(round_, "split")
     # One card each and no resplit of aces: the ace on the ace stands at once (soft 12).
     path = round_.path_of(0)
     assert _cards(round_) == ["AS AH", "AD"] and path.current == 1
     assert round_.legal_actions("p", 1) == frozenset()
-    play(round_)
+    golden.play(round_)
     assert _cards(round_) == ["AS AH", "AD 5C"]
-    eights, _ = dealt(BOO_BUCKS, EIGHTS, rules=rules)
+    eights, _ = golden.dealt(golden.BOO_BUCKS, EIGHTS, rules=rules)
     _step(eights, "split")
     assert Action.SPLIT in eights.legal_actions("p", 1)  # other pairs still split again
 
 
 def test_split_aces_with_one_card_each_may_only_stand_or_split_again() -> None:
-    round_, shoe = dealt(BOO_BUCKS, "AS 9H AD 7C AH KD 5C AC 3S", rules=RESPLIT)
+    round_, shoe = golden.dealt(golden.BOO_BUCKS, "AS 9H AD 7C AH KD 5C AC 3S", rules=RESPLIT)
     _step(round_, "split")
     assert round_.legal_actions("p", 1) == {Action.STAND, Action.SPLIT}
     for word in ("hit", "double"):
-        assert_rejected(round_, shoe, "p", word)
+        golden.assert_rejected(round_, shoe, "p", word)
 
 
 @pytest.mark.parametrize(
@@ -178,18 +162,20 @@ def test_split_aces_with_one_card_each_may_only_stand_or_split_again() -> None:
 def test_split_aces_that_play_on_split_again_only_with_resplit_aces(
     resplit_aces: bool, options: str
 ) -> None:
-    rules = variant(
+    rules = golden.variant(
         "boo-bucks-split-aces-hit", split={"max_hands": 3, "resplit_aces": resplit_aces}
     )
-    round_, _ = dealt("boo-bucks-split-aces-hit", "AS 9H AD 7C AH KD 5C", rules=rules)
+    round_, _ = golden.dealt("boo-bucks-split-aces-hit", "AS 9H AD 7C AH KD 5C", rules=rules)
     _step(round_, "split")
     assert sorted(action.word for action in round_.legal_actions("p", 1)) == options.split()
 
 
-@pytest.mark.parametrize(("key", "doubles"), [(BOO_BUCKS, True), ("boo-bucks-no-das", False)])
+@pytest.mark.parametrize(
+    ("key", "doubles"), [(golden.BOO_BUCKS, True), ("boo-bucks-no-das", False)]
+)
 def test_a_resplit_hand_doubles_where_split_hands_do(key: str, doubles: bool) -> None:
-    rules = variant(key, split={"max_hands": 3})
-    round_, _ = dealt(key, EIGHTS, rules=rules)
+    rules = golden.variant(key, split={"max_hands": 3})
+    round_, _ = golden.dealt(key, EIGHTS, rules=rules)
     _step(round_, "split")
     _step(round_, "split")
     assert _cards(round_) == ["8S 3C", "8H", "8D"]
@@ -198,28 +184,28 @@ def test_a_resplit_hand_doubles_where_split_hands_do(key: str, doubles: bool) ->
 
 def test_each_split_costs_one_main_bet_and_is_refused_without_the_coins() -> None:
     # 2,000 coins: the bet and one split; the resplit would need 1,000 more.
-    round_, shoe = dealt(BOO_BUCKS, EIGHTS, rules=RESPLIT, balance=2000)
+    round_, shoe = golden.dealt(golden.BOO_BUCKS, EIGHTS, rules=RESPLIT, balance=2000)
     _step(round_, "split")
     assert round_.staked()[0] == 2000 and round_.player_free_coins("p") == 0
     assert round_.legal_actions("p", 1) == {Action.HIT, Action.STAND}
     with pytest.raises(InsufficientCoinsError, match=r"split costs 10\.00, free coins are 0\.00"):
         round_.decide("p", 1, "split")
-    assert_rejected(round_, shoe, "p", "split")
+    golden.assert_rejected(round_, shoe, "p", "split")
 
 
 # ---- autoplay and fall-backs ---------------------------------------------------------------
 def test_the_chart_autoplay_resplits_as_the_worked_scenario_does() -> None:
     round_ = _example(EIGHTS)
-    play(round_)  # nobody decides: basic strategy splits eights and doubles 11 and 10
-    assert hands(round_, "p") == [
-        Hand("8S 3C TD", 21, 2000, "win", 4000),
-        Hand("8H 8S", 16, 1000, "lose", 0),
-        Hand("8C 2D 9S", 19, 2000, "win", 4000),
-        Hand("8D 8H", 16, 1000, "lose", 0),
+    golden.play(round_)  # nobody decides: basic strategy splits eights and doubles 11 and 10
+    assert golden.hands(round_, "p") == [
+        golden.Hand("8S 3C TD", 21, 2000, "win", 4000),
+        golden.Hand("8H 8S", 16, 1000, "lose", 0),
+        golden.Hand("8C 2D 9S", 19, 2000, "win", 4000),
+        golden.Hand("8D 8H", 16, 1000, "lose", 0),
     ]
     result = round_.path_of(0)
     assert all(move.source.word == "autoplay" for hand in result.hands for move in hand.moves)
-    assert net(round_, "p") == 2000
+    assert golden.net(round_, "p") == 2000
 
 
 def test_a_resplit_whose_coins_are_gone_at_the_close_takes_the_charts_second_choice() -> None:
@@ -236,28 +222,28 @@ def test_a_resplit_whose_coins_are_gone_at_the_close_takes_the_charts_second_cho
 
 # ---- a shared step --------------------------------------------------------------------------
 def test_a_shared_step_deals_to_resplit_hands_as_to_split_hands() -> None:
-    rules = variant(BOUNDLESS, split={"max_hands": 3})
-    round_, _ = new_round(BOUNDLESS, "8S 5H 8D TC 8H 4C 8C 9C 7S", rules=rules)
-    seat(round_, "alice")
-    seat(round_, "bob")
-    play(round_, {"alice": ["split", "split", "stand", "stand", "stand"], "bob": ["hit"]})
+    rules = golden.variant(golden.BOUNDLESS, split={"max_hands": 3})
+    round_, _ = golden.new_round(golden.BOUNDLESS, "8S 5H 8D TC 8H 4C 8C 9C 7S", rules=rules)
+    golden.seat(round_, "alice")
+    golden.seat(round_, "bob")
+    golden.play(round_, {"alice": ["split", "split", "stand", "stand", "stand"], "bob": ["hit"]})
     # Step 1: both take 8H (alice's hand 1, bob's 24). Step 2: alice splits 8S-8H again and
     # hand 1 takes 4C. Step 3: she stands, hand 2 (8H) takes 8C: a pair, but three hands is
     # the limit. Step 4: she stands, hand 3 takes 9C. Step 5: she stands; no card.
-    assert step_cards(round_) == ["8H", "4C", "8C", "9C"]
+    assert golden.step_cards(round_) == ["8H", "4C", "8C", "9C"]
     assert round_.step_takers[1] == [2, 1, 1, 1]
     assert _cards(round_, "alice") == ["8S 4C", "8H 8C", "8D 9C"]
     assert round_.path_of(round_.position("alice", 1)).cards_taken == 4
-    assert dealer(round_) == "5H TC 7S"
-    assert [hand.payout for hand in hands(round_, "alice")] == [2000, 2000, 2000]
-    assert hands(round_, "bob") == [Hand("8S 8D 8H", 24, 1000, "lose", 0)]
+    assert golden.dealer(round_) == "5H TC 7S"
+    assert [hand.payout for hand in golden.hands(round_, "alice")] == [2000, 2000, 2000]
+    assert golden.hands(round_, "bob") == [golden.Hand("8S 8D 8H", 24, 1000, "lose", 0)]
 
 
 def test_bulk_splits_follow_the_hand_limit() -> None:
-    rules = variant(BOUNDLESS, split={"max_hands": 3})
-    round_, _ = new_round(BOUNDLESS, "8S 5H 8D TC 8H 8C 8S 9C 7S 2D 3D", rules=rules)
+    rules = golden.variant(golden.BOUNDLESS, split={"max_hands": 3})
+    round_, _ = golden.new_round(golden.BOUNDLESS, "8S 5H 8D TC 8H 8C 8S 9C 7S 2D 3D", rules=rules)
     for player in ("a", "b", "c"):
-        seat(round_, player)
+        golden.seat(round_, player)
     round_.deal()
     positions = round_.positions_awaiting_decision()
     round_.decide_many(positions, [int(Action.SPLIT)] * 3)
@@ -288,8 +274,8 @@ def test_a_view_shows_every_hand_and_the_one_in_play() -> None:
 
 # ---- split only where the chart splits (Unlimited) -------------------------------------------
 def _unlimited(cards: str, max_hands: int = 3) -> tuple[SharedRound, RuleSet]:
-    rules = variant(UNLIMITED, split={"max_hands": max_hands})
-    round_, _ = dealt(UNLIMITED, cards, rules=rules)
+    rules = golden.variant(golden.UNLIMITED, split={"max_hands": max_hands})
+    round_, _ = golden.dealt(golden.UNLIMITED, cards, rules=rules)
     return round_, rules
 
 
@@ -301,26 +287,29 @@ def test_a_resplit_pair_has_the_same_two_choices_and_surrender_20_refunds_that_h
     _step(round_, "surrender20")  # hand 1 gives up 80%; hand 2 takes this step's card
     assert _cards(round_) == ["8S 8H", "8D 3C"]
     _step(round_, "double")
-    play(round_)
-    assert dealer(round_) == "6H KS 2C"
-    assert hands(round_, "p") == [
-        Hand("8S 8H", 16, 1000, "surrender20", 800),
-        Hand("8D 3C TD", 21, 2000, "win", 4000),
+    golden.play(round_)
+    assert golden.dealer(round_) == "6H KS 2C"
+    assert golden.hands(round_, "p") == [
+        golden.Hand("8S 8H", 16, 1000, "surrender20", 800),
+        golden.Hand("8D 3C TD", 21, 2000, "win", 4000),
     ]
-    assert paid_by_stage(round_) == [("surrender", {"p@1": 800}), ("settlement", {"p@1": 4000})]
-    assert net(round_, "p") == 1800
+    assert golden.paid_by_stage(round_) == [
+        ("surrender", {"p@1": 800}),
+        ("settlement", {"p@1": 4000}),
+    ]
+    assert golden.net(round_, "p") == 1800
 
 
 def test_no_hole_card_a_dealer_blackjack_takes_only_the_original_bet_of_resplit_hands() -> None:
     round_, _ = _unlimited("8S TH 8D 8H 2C 9D 5S TS AS")
     for word in ("split", "split", "double", None, "stand", "stand"):
         _step(round_, word)
-    play(round_)
-    assert dealer(round_) == "TH AS"
+    golden.play(round_)
+    assert golden.dealer(round_) == "TH AS"
     # Hand 1 carries the original bet: of its doubled 2,000 only the double comes back.
-    assert [(hand.cards, hand.bet, hand.payout) for hand in hands(round_, "p")] == [
+    assert [(hand.cards, hand.bet, hand.payout) for hand in golden.hands(round_, "p")] == [
         ("8S 2C 9D", 2000, 1000),
         ("8H 5S", 1000, 1000),
         ("8D TS", 1000, 1000),
     ]
-    assert net(round_, "p") == -1000
+    assert golden.net(round_, "p") == -1000

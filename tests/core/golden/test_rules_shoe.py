@@ -8,8 +8,8 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
+import golden_helpers as golden
 import pytest
-from golden_helpers import CHART, RULES, rules_with, seat
 from typer.testing import CliRunner
 
 from boundless.cli.main import app
@@ -23,13 +23,13 @@ TAIL = "2S 3S 4S 5S 6S 7S 8S 9S TS JS QS KS"
 
 
 def test_cut_card_sits_at_the_default_three_quarter_penetration() -> None:
-    assert RULES.shoe.penetration == 0.75
-    shoe = Shoe.shuffled(8, RULES.shoe.penetration, SeededSource(3))
+    assert golden.RULES.shoe.penetration == 0.75
+    shoe = Shoe.shuffled(8, golden.RULES.shoe.penetration, SeededSource(3))
     assert shoe.cut_index == 312  # 75% of 416 cards
 
 
 def test_the_penetration_is_configurable() -> None:
-    rules = rules_with(shoe={"penetration": 0.5})
+    rules = golden.rules_with(shoe={"penetration": 0.5})
     cycle = ShoeCycle(rules, SeededSource(3))
     cycle.start_round()
     assert cycle.shoe is not None
@@ -67,14 +67,16 @@ def _play_round(cycle: ShoeCycle) -> tuple[SharedRound, int, int]:
     start = cycle.start_round()
     assert cycle.shoe is not None
     before = cycle.shoe.position
-    round_ = SharedRound(RULES, round_in_shoe=start.round_in_shoe, chart=CHART, cards=cycle.shoe)
-    seat(round_, "p")
+    round_ = SharedRound(
+        golden.RULES, round_in_shoe=start.round_in_shoe, chart=golden.CHART, cards=cycle.shoe
+    )
+    golden.seat(round_, "p")
     round_.run_to_end()
     return round_, before, cycle.shoe.position
 
 
 def test_after_a_shuffle_the_first_card_is_revealed_and_burned_before_play() -> None:
-    cycle = ShoeCycle(RULES, SeededSource(11))
+    cycle = ShoeCycle(golden.RULES, SeededSource(11))
     start = cycle.start_round()
     assert start.shuffled is not None and start.shuffled.burn is not None
     burn = start.shuffled.burn
@@ -82,14 +84,16 @@ def test_after_a_shuffle_the_first_card_is_revealed_and_burned_before_play() -> 
     assert len(burn.burned) == burn.revealed.value
     assert cycle.shoe.dealt() == (burn.revealed, *burn.burned)
     first_card = cycle.shoe.undealt()[0]
-    round_ = SharedRound(RULES, round_in_shoe=start.round_in_shoe, chart=CHART, cards=cycle.shoe)
-    seat(round_, "p")
+    round_ = SharedRound(
+        golden.RULES, round_in_shoe=start.round_in_shoe, chart=golden.CHART, cards=cycle.shoe
+    )
+    golden.seat(round_, "p")
     round_.deal()
     assert round_.path_of(round_.position("p", 1)).hands[0].cards[0] == first_card
 
 
 def test_the_round_in_which_the_cut_card_comes_out_is_the_last_of_the_shoe() -> None:
-    cycle = ShoeCycle(RULES, SeededSource(2024))
+    cycle = ShoeCycle(golden.RULES, SeededSource(2024))
     rounds = 0
     while True:
         round_, before, after = _play_round(cycle)
@@ -117,7 +121,7 @@ def test_the_round_in_which_the_cut_card_comes_out_is_the_last_of_the_shoe() -> 
 
 
 def test_rounds_are_counted_from_the_shuffle() -> None:
-    cycle = ShoeCycle(RULES, SeededSource(5))
+    cycle = ShoeCycle(golden.RULES, SeededSource(5))
     numbers = []
     for _ in range(4):
         start = cycle.start_round()

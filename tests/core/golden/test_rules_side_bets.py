@@ -7,22 +7,8 @@ and 14. Every stake is 1.00 coin (100), so ``N:1`` pays ``100 + N * 100``.
 
 from __future__ import annotations
 
+import golden_helpers as golden
 import pytest
-from golden_helpers import (
-    BOUNDLESS,
-    boundless_round,
-    drawn,
-    hand,
-    net,
-    opened,
-    play,
-    played,
-    result,
-    seat,
-    side,
-    staked,
-    unchanged,
-)
 
 from boundless.core.errors import InvalidBetError, RulesError
 from boundless.core.round.views import player_view
@@ -34,10 +20,10 @@ def side_only_result(key: str, player: str, up: str, hole: str = "7C", extra: st
     """Deal ``player`` (two cards) against ``up``/``hole`` to a seated player and a
     side-option-only player betting 100 on ``key``; returns the side bet's result."""
     first, second = player.split()
-    round_, _ = opened(BOUNDLESS, f"{first} {up} {second} {hole}{extra}", "seated")
-    seat(round_, "s", main=0, sides={key: 100})
-    play(round_)
-    return side(round_, "s", 1, key)
+    round_, _ = golden.opened(golden.BOUNDLESS, f"{first} {up} {second} {hole}{extra}", "seated")
+    golden.seat(round_, "s", main=0, sides={key: 100})
+    golden.play(round_)
+    return golden.side(round_, "s", 1, key)
 
 
 # ---- Pair (player's first two cards, by rank) ---------------------------------------------
@@ -65,11 +51,11 @@ def test_pair_pays_only_the_highest_pattern() -> None:
 
 def test_pair_is_paid_whatever_becomes_of_the_hand() -> None:
     # 8S 8S split and both hands bust later: the pair was decided by the first two cards.
-    round_, _ = played(
-        BOUNDLESS, "8S 6D 8S TC 6C KH KD KS 9C", "split", "hit", "hit", sides={"pair": 100}
+    round_, _ = golden.played(
+        golden.BOUNDLESS, "8S 6D 8S TC 6C KH KD KS 9C", "split", "hit", "hit", sides={"pair": 100}
     )
-    assert side(round_, "p", 1, "pair") == ("win", "perfect_pair", 3100)
-    assert [h.outcome for h in result(round_, "p").hands] == ["lose", "lose"]
+    assert golden.side(round_, "p", 1, "pair") == ("win", "perfect_pair", 3100)
+    assert [h.outcome for h in golden.result(round_, "p").hands] == ["lose", "lose"]
 
 
 # ---- Bust Bonus (cards in the dealer's bust hand) -----------------------------------------
@@ -94,11 +80,11 @@ def test_bust_bonus_pays_by_the_number_of_cards_in_the_dealers_bust_hand(
 ) -> None:
     up, hole, *draws = dealer.split()
     # The seated player holds TS TH = 20 and stands (autoplay), so every draw is the dealer's.
-    round_, _ = played(
-        BOUNDLESS, " ".join(["TS", up, "TH", hole, *draws, "KC"]), sides={"bust_bonus": 100}
+    round_, _ = golden.played(
+        golden.BOUNDLESS, " ".join(["TS", up, "TH", hole, *draws, "KC"]), sides={"bust_bonus": 100}
     )
     assert " ".join(str(card) for card in round_.dealer_cards) == dealer
-    assert side(round_, "p", 1, "bust_bonus") == expected
+    assert golden.side(round_, "p", 1, "bust_bonus") == expected
 
 
 def test_bust_bonus_loses_to_a_dealer_blackjack() -> None:
@@ -107,9 +93,11 @@ def test_bust_bonus_loses_to_a_dealer_blackjack() -> None:
 
 def test_bust_bonus_is_paid_even_when_the_player_busted_first() -> None:
     # Player TS 6H hits KC (26); dealer 6D TC draws 9S: bust with three cards.
-    round_, _ = played(BOUNDLESS, "TS 6D 6H TC KC 9S", "hit", sides={"bust_bonus": 100})
-    assert hand(round_, "p").outcome == "lose"
-    assert side(round_, "p", 1, "bust_bonus") == ("win", "bust_3", 200)
+    round_, _ = golden.played(
+        golden.BOUNDLESS, "TS 6D 6H TC KC 9S", "hit", sides={"bust_bonus": 100}
+    )
+    assert golden.hand(round_, "p").outcome == "lose"
+    assert golden.side(round_, "p", 1, "bust_bonus") == ("win", "bust_3", 200)
 
 
 # ---- Lucky Trio (player's two cards + dealer's up card) -----------------------------------
@@ -176,57 +164,60 @@ def test_side_options_are_available_up_to_their_last_round_in_the_shoe(
     key: str, last_round: int
 ) -> None:
     for round_in_shoe in (1, last_round):
-        round_, _ = boundless_round("TS 9D TH 8C", round_in_shoe=round_in_shoe)
+        round_, _ = golden.boundless_round("TS 9D TH 8C", round_in_shoe=round_in_shoe)
         assert key in round_.available_side_bets()
         assert round_.side_bet_rounds_left()[key] == last_round - round_in_shoe + 1
-        seat(round_, "p", sides={key: 100})
-        assert staked(round_, "p") == 1100
+        golden.seat(round_, "p", sides={key: 100})
+        assert golden.staked(round_, "p") == 1100
 
-    round_, shoe = boundless_round("TS 9D TH 8C", round_in_shoe=last_round + 1)
+    round_, shoe = golden.boundless_round("TS 9D TH 8C", round_in_shoe=last_round + 1)
     assert key not in round_.available_side_bets()
     assert round_.side_bet_rounds_left()[key] == 0
-    seat(round_, "other")
-    with unchanged(round_, shoe), pytest.raises(InvalidBetError, match=f"{key}.*not available"):
+    golden.seat(round_, "other")
+    with (
+        golden.unchanged(round_, shoe),
+        pytest.raises(InvalidBetError, match=f"{key}.*not available"),
+    ):
         round_.place_bet("p", 1, 1000, {key: 100}, free_amount=100_000)
-    seat(round_, "p")  # the main bet alone is still fine
+    golden.seat(round_, "p")  # the main bet alone is still fine
 
 
 def test_the_four_side_options_pay_independently_in_one_round() -> None:
     # Player 7S 7S, up 7S: perfect pair 30:1, suited 777 200:1, suited trips 100:1.
     # Player stands on 14 (autoplay); dealer 7S 9C = 16 draws KC: bust with 3 cards, 1:1.
     every_side = {"pair": 100, "bust_bonus": 100, "lucky_trio": 100, "poker_trio": 100}
-    round_, _ = played(BOUNDLESS, "7S 7S 7S 9C KC", sides=every_side)
-    assert side(round_, "p", 1, "pair") == ("win", "perfect_pair", 3100)
-    assert side(round_, "p", 1, "lucky_trio") == ("win", "suited_777", 20100)
-    assert side(round_, "p", 1, "poker_trio") == ("win", "suited_trips", 10100)
-    assert side(round_, "p", 1, "bust_bonus") == ("win", "bust_3", 200)
-    assert hand(round_, "p").outcome == "win"
-    assert net(round_, "p") == 3100 + 20100 + 10100 + 200 + 2000 - 1400
+    round_, _ = golden.played(golden.BOUNDLESS, "7S 7S 7S 9C KC", sides=every_side)
+    assert golden.side(round_, "p", 1, "pair") == ("win", "perfect_pair", 3100)
+    assert golden.side(round_, "p", 1, "lucky_trio") == ("win", "suited_777", 20100)
+    assert golden.side(round_, "p", 1, "poker_trio") == ("win", "suited_trips", 10100)
+    assert golden.side(round_, "p", 1, "bust_bonus") == ("win", "bust_3", 200)
+    assert golden.hand(round_, "p").outcome == "win"
+    assert golden.net(round_, "p") == 3100 + 20100 + 10100 + 200 + 2000 - 1400
 
 
 # ---- side-option-only players --------------------------------------------------------------
 
 
 def test_a_side_option_only_player_sees_the_shared_cards_and_has_no_hand() -> None:
-    round_, shoe = opened(BOUNDLESS, "8S 6D 8H TC 3C 9S", "seated")
-    seat(round_, "s", main=0, sides={"pair": 100, "bust_bonus": 100})
+    round_, shoe = golden.opened(golden.BOUNDLESS, "8S 6D 8H TC 3C 9S", "seated")
+    golden.seat(round_, "s", main=0, sides={"pair": 100, "bust_bonus": 100})
     round_.deal()
     view = player_view(round_, "s")
     assert view["spots"]["1"]["cards"] == ["8S", "8H"]
     assert view["dealer"]["cards"] == ["6D"]
     assert round_.legal_actions("s", 1) == frozenset()
-    with unchanged(round_, shoe), pytest.raises(RulesError, match="player 's'"):
+    with golden.unchanged(round_, shoe), pytest.raises(RulesError, match="player 's'"):
         round_.decide("s", 1, "hit")
     round_.decide("seated", 1, "hit")
     round_.run_to_end()
-    assert result(round_, "s").hands == ()
-    assert drawn(round_, "seated") == ["3C"]
-    assert side(round_, "s", 1, "pair") == ("win", "mixed_pair", 600)
-    assert side(round_, "s", 1, "bust_bonus") == ("win", "bust_3", 200)  # 6D TC 9S
-    assert (staked(round_, "s"), net(round_, "s")) == (200, 600)
+    assert golden.result(round_, "s").hands == ()
+    assert golden.drawn(round_, "seated") == ["3C"]
+    assert golden.side(round_, "s", 1, "pair") == ("win", "mixed_pair", 600)
+    assert golden.side(round_, "s", 1, "bust_bonus") == ("win", "bust_3", 200)  # 6D TC 9S
+    assert (golden.staked(round_, "s"), golden.net(round_, "s")) == (200, 600)
 
 
 def test_a_bet_needs_a_main_play_or_a_side_option() -> None:
-    round_, shoe = boundless_round("8S 6D 8H TC")
-    with unchanged(round_, shoe), pytest.raises(InvalidBetError):
+    round_, shoe = golden.boundless_round("8S 6D 8H TC")
+    with golden.unchanged(round_, shoe), pytest.raises(InvalidBetError):
         round_.place_bet("p", 1, 0, {}, free_amount=100_000)

@@ -5,17 +5,21 @@ from __future__ import annotations
 from enum import IntEnum
 
 
-class Action(IntEnum):
+class WordEnum(IntEnum):
+    """An integer code (as position arrays hold it) whose word is its lower-cased name."""
+
+    @property
+    def word(self) -> str:
+        return self.name.lower()
+
+
+class Action(WordEnum):
     HIT = 0
     STAND = 1
     DOUBLE = 2
     SPLIT = 3
     SURRENDER = 4
     SURRENDER20 = 5
-
-    @property
-    def word(self) -> str:
-        return self.name.lower()
 
     @classmethod
     def from_word(cls, word: str) -> Action:
@@ -26,16 +30,12 @@ class Action(IntEnum):
             raise ValueError(f"unknown action {word!r} (known: {known})") from None
 
 
-class Source(IntEnum):
+class Source(WordEnum):
     """Who made a decision: the player, the autoplay, or a rule that replaced the player's."""
 
     PLAYER = 0
     AUTOPLAY = 1
     FALLBACK = 2
-
-    @property
-    def word(self) -> str:
-        return self.name.lower()
 
 
 NO_DECISION = -1

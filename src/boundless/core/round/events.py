@@ -11,11 +11,9 @@ from dataclasses import dataclass
 from typing import Any, get_args
 
 import numpy as np
-import numpy.typing as npt
 
+from boundless.core.arrays import IntArray
 from boundless.core.cards import Card
-
-IntArray = npt.NDArray[np.int64]
 
 
 def frozen_array(values: Any, dtype: Any = np.int64) -> IntArray:

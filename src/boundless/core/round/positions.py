@@ -45,6 +45,25 @@ class Column:
         self._size = needed
 
 
+class ColumnView:
+    """A read-only attribute that reads as the live view of the book's column of the same
+    name: ``book.main`` is ``book._main.view``."""
+
+    def __init__(self, doc: str | None = None) -> None:
+        self.__doc__ = doc
+        self._column = ""
+
+    def __set_name__(self, owner: type, name: str) -> None:
+        self._column = f"_{name}"
+
+    def __get__(self, book: object, owner: type | None = None) -> Array:
+        column: Column = getattr(book, self._column)
+        return column.view
+
+    def __set__(self, book: object, value: object) -> None:
+        raise AttributeError(f"{self._column[1:]} is read-only")
+
+
 class PositionBook:
     def __init__(self, side_keys: Sequence[str]) -> None:
         self.side_keys = tuple(side_keys)
@@ -113,9 +132,7 @@ class PositionBook:
             self._position_of.extend(np.full((len(fresh), MAX_SPOTS), -1, dtype=np.int64))
         return known[codes]
 
-    @property
-    def free(self) -> Array:
-        return self._free.view
+    free = ColumnView()
 
     # ---- positions -----------------------------------------------------------------------
     def __len__(self) -> int:
@@ -158,47 +175,16 @@ class PositionBook:
         self._extra.extend(zeros)
         self._paid.extend(zeros)
 
-    @property
-    def player(self) -> Array:
-        return self._player.view
-
-    @property
-    def spot(self) -> Array:
-        return self._spot.view
-
-    @property
-    def main(self) -> Array:
-        return self._main.view
-
-    @property
-    def sides(self) -> Array:
-        return self._sides.view
-
-    @property
-    def node(self) -> Array:
-        return self._node.view
-
-    @property
-    def insurance(self) -> Array:
-        return self._insurance.view
-
-    @property
-    def even_money(self) -> Array:
-        return self._even_money.view
-
-    @property
-    def pending(self) -> Array:
-        return self._pending.view
-
-    @property
-    def extra(self) -> Array:
-        """Coins added after the bet: doubles and splits."""
-        return self._extra.view
-
-    @property
-    def paid(self) -> Array:
-        """Coins paid back to each position so far, stakes included."""
-        return self._paid.view
+    player = ColumnView()
+    spot = ColumnView()
+    main = ColumnView()
+    sides = ColumnView()
+    node = ColumnView()
+    insurance = ColumnView()
+    even_money = ColumnView()
+    pending = ColumnView()
+    extra = ColumnView("Coins added after the bet: doubles and splits.")
+    paid = ColumnView("Coins paid back to each position so far, stakes included.")
 
     def staked(self) -> Array:
         """Everything each position has put in: main, side bets, insurance, doubles, splits."""

@@ -21,6 +21,7 @@ PENDING: Final = _Pending()
 
 Matched = frozenset[str] | _Pending
 Evaluator = Callable[[Sequence[Card], Card, Sequence[Card] | None, str | None], Matched]
+NO_MATCH: frozenset[str] = frozenset()
 
 
 @dataclass(frozen=True, slots=True)

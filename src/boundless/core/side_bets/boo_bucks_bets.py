@@ -11,10 +11,13 @@ from collections.abc import Sequence
 
 from boundless.core.cards import ACE, Card
 from boundless.core.hands import best_total, is_natural
-from boundless.core.side_bets.base import PENDING, Matched, SideBetKind, register
-from boundless.core.side_bets.three_card import all_one_rank, all_one_suit, is_straight
-
-NO_MATCH: frozenset[str] = frozenset()
+from boundless.core.side_bets.base import NO_MATCH, PENDING, Matched, SideBetKind, register
+from boundless.core.side_bets.three_card import (
+    all_one_rank,
+    all_one_suit,
+    is_straight,
+    pairing,
+)
 
 FIVE = 5
 SIX = 6
@@ -123,10 +126,10 @@ def _match_the_dealer(
 def _hole_card_bonus(
     player: Sequence[Card], up: Card, dealer: Sequence[Card] | None, variant: str | None
 ) -> Matched:
-    first, second = player[0], player[1]
-    if first.rank != second.rank:
+    paired = pairing(player[0], player[1])
+    if paired is None:
         return NO_MATCH
-    return frozenset({"suited_pair" if first.suit == second.suit else "non_suited_pair"})
+    return frozenset({"suited_pair" if paired == "suited" else "non_suited_pair"})
 
 
 def _is_xtreme_16(first: Card, second: Card) -> bool:

@@ -6,24 +6,22 @@ from collections.abc import Sequence
 
 from boundless.core.cards import Card
 from boundless.core.hands import best_total
-from boundless.core.side_bets.base import PENDING, Matched, SideBetKind, register
-from boundless.core.side_bets.three_card import all_one_suit, poker_patterns
+from boundless.core.side_bets.base import NO_MATCH, PENDING, Matched, SideBetKind, register
+from boundless.core.side_bets.three_card import all_one_suit, pairing, poker_patterns
 
-NO_MATCH: frozenset[str] = frozenset()
+# Every description that holds: a perfect pair is also a pair of one colour.
+PAIR_PATTERNS: dict[str | None, frozenset[str]] = {
+    "suited": frozenset({"perfect_pair", "colored_pair"}),
+    "one_colour": frozenset({"colored_pair"}),
+    "mixed": frozenset({"mixed_pair"}),
+    None: NO_MATCH,
+}
 
 
 def _pair(
     player: Sequence[Card], up: Card, dealer: Sequence[Card] | None, variant: str | None
 ) -> Matched:
-    first, second = player[0], player[1]
-    if first.rank != second.rank:
-        return NO_MATCH
-    # Every description that holds: a perfect pair is also a pair of one colour.
-    if first.suit == second.suit:
-        return frozenset({"perfect_pair", "colored_pair"})
-    if first.is_red == second.is_red:
-        return frozenset({"colored_pair"})
-    return frozenset({"mixed_pair"})
+    return PAIR_PATTERNS[pairing(player[0], player[1])]
 
 
 MAX_BUST_CARDS = 8

@@ -1,10 +1,21 @@
-"""Three-card patterns shared by the trio side bets (player's two cards + dealer up card)."""
+"""Card patterns the side bets share: how the player's two cards pair, and three-card patterns
+for the trio bets (player's two cards + dealer up card)."""
 
 from __future__ import annotations
 
 from collections.abc import Sequence
 
 from boundless.core.cards import ACE, Card
+
+
+def pairing(first: Card, second: Card) -> str | None:
+    """How two cards pair: ``"suited"`` (one rank, one suit), ``"one_colour"``, ``"mixed"``;
+    None when their ranks differ."""
+    if first.rank != second.rank:
+        return None
+    if first.suit == second.suit:
+        return "suited"
+    return "one_colour" if first.is_red == second.is_red else "mixed"
 
 
 def all_one_suit(cards: Sequence[Card]) -> bool:

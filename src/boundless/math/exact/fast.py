@@ -16,6 +16,7 @@ from typing import TypeAlias
 import numpy as np
 import numpy.typing as npt
 
+from boundless.core.arrays import FloatArray, IntArray
 from boundless.core.cards import Card
 from boundless.core.rules import RuleSet
 from boundless.core.strategy_chart import CELL_MOVES, StrategyChart
@@ -33,9 +34,7 @@ from boundless.math.exact.fast_kernels import (
     split_parts,
 )
 from boundless.math.exact.fast_tables import (
-    FloatArray,
     HandSpace,
-    IntArray,
     dealer_trie,
     hand_space,
 )

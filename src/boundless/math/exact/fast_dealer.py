@@ -7,11 +7,9 @@ The trie it walks is :func:`boundless.math.exact.fast_tables.dealer_trie`.
 from __future__ import annotations
 
 import numpy as np
-import numpy.typing as npt
 from numba import njit
 
-IntArray = npt.NDArray[np.int64]
-FloatArray = npt.NDArray[np.float64]
+from boundless.core.arrays import FloatArray, IntArray
 
 OUTCOMES = 7
 BLOCK = 256  # removals per cache block

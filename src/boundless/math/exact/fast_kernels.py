@@ -11,12 +11,9 @@ first decision).
 from __future__ import annotations
 
 import numpy as np
-import numpy.typing as npt
 from numba import njit
 
-IntArray = npt.NDArray[np.int64]
-FloatArray = npt.NDArray[np.float64]
-BoolArray = npt.NDArray[np.bool_]
+from boundless.core.arrays import BoolArray, FloatArray, IntArray
 
 HIT, STAND, DOUBLE = 0, 1, 2
 OUTCOMES = 7

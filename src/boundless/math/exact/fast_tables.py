@@ -18,13 +18,10 @@ from dataclasses import dataclass
 from functools import cache
 
 import numpy as np
-import numpy.typing as npt
 
+from boundless.core.arrays import FloatArray, IntArray
 from boundless.math.exact.params import BUST, DEALER_BLACKJACK, VALUES
 from boundless.math.exact.strategy_cells import CELL_ORDER, cell_of
-
-IntArray = npt.NDArray[np.int64]
-FloatArray = npt.NDArray[np.float64]
 
 
 @dataclass(frozen=True)

@@ -27,17 +27,22 @@ from collections.abc import Callable
 from typing import Any, TypeVar
 
 import numpy as np
-import numpy.typing as npt
 from numba import njit
 
-I64 = npt.NDArray[np.int64]
-I8 = npt.NDArray[np.int8]
-F64 = npt.NDArray[np.float64]
-U64 = npt.NDArray[np.uint64]
+from boundless.core.arrays import FloatArray, Int8Array, IntArray, UInt64Array
+
+# Short names: the kernels' argument lists are long.
+I64 = IntArray
+I8 = Int8Array
+F64 = FloatArray
+U64 = UInt64Array
 # Side tables in the order SideTables.kernel_arrays() gives them.
 SideArrays = tuple[I64, I8, I8, F64, I8, F64, I64, I64, I64, F64, I8, F64, F64, I64]
 # Work arrays (see boundless.math.simulation.work_arrays): hands, cards, spot_hands, spot_cards,
 # dealer, out_main, out_side, cur, shoe sums [2, bets], no pre-drawn wheel numbers.
+Game = tuple[I64, F64, I8, SideArrays, I64]
+"""What a title's rounds are played by, unchanged from round to round: ``(ip, fp, moves,
+sides, max_round)``."""
 Work = tuple[I64, I8, I64, I64, I8, F64, F64, I64, F64, U64]
 Function = TypeVar("Function", bound=Callable[..., Any])
 
@@ -450,19 +455,10 @@ def settle_side_bets(
 
 @inlined_kernel
 def play_round(
-    ip: I64,
-    fp: F64,
-    moves: I8,
-    sides: SideArrays,
-    max_round: I64,
-    deck: I8,
-    rng: U64,
-    lazy: bool,
-    wheel_ks: U64,
-    round_in_shoe: int,
-    work: Work,
+    game: Game, deck: I8, rng: U64, lazy: bool, wheel_ks: U64, round_in_shoe: int, work: Work
 ) -> int:
     """Play one round from the shoe at ``cur``; returns the number of dealer cards."""
+    ip, fp, moves, sides, max_round = game
     hands, cards, spot_hands, spot_cards, dealer, out_main, out_side, cur, _, _ = work
     spots = ip[IP_SPOTS]
     for spot in range(spots):
@@ -532,19 +528,10 @@ def _burn(ip: I64, deck: I8, cur: I64, rng: U64, lazy: bool) -> None:
 
 @kernel
 def simulate_chunk(
-    ip: I64,
-    fp: F64,
-    moves: I8,
-    sides: SideArrays,
-    max_round: I64,
-    deck: I8,
-    rng: U64,
-    quota: int,
-    work: Work,
-    stats: F64,
-    counts: I64,
+    game: Game, deck: I8, rng: U64, quota: int, work: Work, stats: F64, counts: I64
 ) -> None:
     """Play whole shoes, shuffled as dealt, until at least ``quota`` rounds; add to the sums."""
+    ip = game[0]
     out_main, out_side, cur, shoe, no_ks = work[5], work[6], work[7], work[8], work[9]
     spots = ip[IP_SPOTS]
     bets = 1 + ip[IP_SIDES]
@@ -559,7 +546,7 @@ def simulate_chunk(
         round_in_shoe = 0
         while True:
             round_in_shoe += 1
-            play_round(ip, fp, moves, sides, max_round, deck, rng, True, no_ks, round_in_shoe, work)
+            play_round(game, deck, rng, True, no_ks, round_in_shoe, work)
             if cur[CUR_EXHAUSTED]:
                 counts[C_VOID] += 1  # the engine voids a round the shoe cannot finish
                 break
@@ -592,11 +579,7 @@ def simulate_chunk(
 
 @kernel
 def play_shoe(
-    ip: I64,
-    fp: F64,
-    moves: I8,
-    sides: SideArrays,
-    max_round: I64,
+    game: Game,
     deck: I8,
     wheel_ks: U64,
     rng: U64,
@@ -616,6 +599,7 @@ def play_shoe(
     ``rec_round[r, R_*]``; ``rec_main[r, spot]``; ``rec_side[r, bet, spot]``. Pre-drawn
     ``wheel_ks`` (53-bit numbers) drive the wheels, then ``rng``.
     """
+    ip = game[0]
     hands, cards, spot_hands, _, dealer, out_main, out_side, cur, _, _ = work
     spots = ip[IP_SPOTS]
     cur[:] = 0
@@ -626,8 +610,7 @@ def play_shoe(
         start = cur[CUR_POS]
         cards[:, :] = -1
         dealer[:] = -1
-        count = play_round(ip, fp, moves, sides, max_round, deck, rng, False, wheel_ks, played + 1,
-                           work)  # fmt: skip
+        count = play_round(game, deck, rng, False, wheel_ks, played + 1, work)
         record = rec_round[played]
         record[R_USED] = cur[CUR_POS] - start
         record[R_DEALER] = count

@@ -53,11 +53,7 @@ def record_shoe(
     rec_side = np.zeros((max_rounds, bets, spots), dtype=np.float64)
     rng = seed_state(np.random.SeedSequence(seed))
     played = play_shoe(
-        spec.ip,
-        spec.fp,
-        spec.moves,
-        spec.sides.kernel_arrays(),
-        spec.sides.max_round,
+        spec.game(),
         np.asarray(deck, dtype=np.int8).copy(),
         np.asarray(wheel_numbers, dtype=np.uint64),
         rng,

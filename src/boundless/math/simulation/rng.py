@@ -9,9 +9,10 @@ high 32 bits with rejection, which is exactly uniform; a wheel draw uses the top
 from __future__ import annotations
 
 import numpy as np
-import numpy.typing as npt
 
-U64 = npt.NDArray[np.uint64]
+from boundless.core.arrays import UInt64Array
+
+U64 = UInt64Array
 MASK64 = (1 << 64) - 1
 MASK32 = (1 << 32) - 1
 

@@ -135,17 +135,7 @@ def run_chunk(spec: SimSpec, seed: np.random.SeedSequence, quota: int) -> tuple[
     stats = np.zeros((1 + spec.sides.count, ST_FIELDS), dtype=np.float64)
     counts = np.zeros(C_FIELDS, dtype=np.int64)
     simulate_chunk(
-        spec.ip,
-        spec.fp,
-        spec.moves,
-        spec.sides.kernel_arrays(),
-        spec.sides.max_round,
-        fresh_deck(spec),
-        seed_state(seed),
-        quota,
-        work_arrays(spec),
-        stats,
-        counts,
+        spec.game(), fresh_deck(spec), seed_state(seed), quota, work_arrays(spec), stats, counts
     )
     return stats, counts
 

@@ -24,14 +24,21 @@ from dataclasses import dataclass
 from fractions import Fraction
 
 import numpy as np
-import numpy.typing as npt
 
+from boundless.core.arrays import FloatArray, Int8Array, IntArray
 from boundless.core.cards import ALL_CARDS, Card
 from boundless.core.round.settlement import side_bet_pattern
 from boundless.core.rules import RuleSet, SideBetRules
 from boundless.core.side_bets import PENDING, SIDE_BET_KINDS
 from boundless.core.wheel import check_wheel, outer_outcomes
-from boundless.math.simulation.kernels import BUST, PAIR_TABLE, TABLE, WHEEL_DEALER, WHEEL_SPOT
+from boundless.math.simulation.kernels import (
+    BUST,
+    PAIR_TABLE,
+    TABLE,
+    WHEEL_DEALER,
+    WHEEL_SPOT,
+    SideArrays,
+)
 
 TRIPLES = 52 * 52 * 52
 PAIRS = 52 * 52
@@ -41,26 +48,6 @@ MAX_PENDING = 126
 MAX_INNER_WEIGHT = 2047  # the kernel draws an inner wedge as (k * weight) >> 53, k < 2**53
 STAND_IN_PLAYER = (Card.parse("2C"), Card.parse("3C"))
 STAND_IN_UP = Card.parse("2C")
-
-Int8Array = npt.NDArray[np.int8]
-IntArray = npt.NDArray[np.int64]
-FloatArray = npt.NDArray[np.float64]
-KernelSideArrays = tuple[
-    IntArray,
-    Int8Array,
-    Int8Array,
-    FloatArray,
-    Int8Array,
-    FloatArray,
-    IntArray,
-    IntArray,
-    IntArray,
-    FloatArray,
-    Int8Array,
-    FloatArray,
-    FloatArray,
-    IntArray,
-]
 
 
 @dataclass(frozen=True, slots=True)
@@ -86,7 +73,7 @@ class SideTables:
     def count(self) -> int:
         return len(self.kind)
 
-    def kernel_arrays(self) -> KernelSideArrays:
+    def kernel_arrays(self) -> SideArrays:
         """The tables in the order :mod:`boundless.math.sim_round` reads them."""
         return (
             self.kind,

@@ -12,8 +12,8 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 import numpy as np
-import numpy.typing as npt
 
+from boundless.core.arrays import FloatArray, Int8Array, IntArray
 from boundless.core.rules import RuleSet
 from boundless.core.strategy_chart import StrategyChart
 from boundless.math.simulation.kernels import (
@@ -37,14 +37,11 @@ from boundless.math.simulation.kernels import (
     IP_SIZE,
     IP_SPLIT_ACES_ONE_CARD,
     IP_SPOTS,
+    Game,
 )
 from boundless.math.simulation.policy import decision_tables
 from boundless.math.simulation.reference import POLICIES, Policy
 from boundless.math.simulation.side_tables import SideTables, build_side_tables
-
-IntArray = npt.NDArray[np.int64]
-FloatArray = npt.NDArray[np.float64]
-Int8Array = npt.NDArray[np.int8]
 
 
 @dataclass(frozen=True, slots=True)
@@ -63,6 +60,10 @@ class SimSpec:
     @property
     def spots(self) -> int:
         return int(self.ip[IP_SPOTS])
+
+    def game(self) -> Game:
+        """The kernels' ``game`` argument."""
+        return (self.ip, self.fp, self.moves, self.sides.kernel_arrays(), self.sides.max_round)
 
 
 def _mask(values: tuple[int, ...]) -> int:

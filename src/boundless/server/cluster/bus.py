@@ -17,7 +17,7 @@ Two implementations share this contract: :class:`~boundless.server.cluster.memor
 
 from __future__ import annotations
 
-from collections.abc import AsyncIterator, Mapping
+from collections.abc import AsyncIterator, Awaitable, Callable, Mapping
 from dataclasses import dataclass
 from enum import StrEnum
 from typing import Protocol, TypeVar
@@ -39,6 +39,11 @@ class LeaseLostError(BusError):
 
 class BusUnavailableError(BusError):
     """The bus cannot be reached (bad URL, server down)."""
+
+
+class NoCoordinatorError(BusError):
+    """An operator request got no answer: no coordinator holds the table, or it did not answer
+    in time."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -79,6 +84,8 @@ class ReportKind(StrEnum):
     TAKERS = "takers"
     APPLIED = "applied"
     SETTLED = "settled"
+    CANCELLED = "cancelled"
+    """After ``round_cancelled``: this gateway cancelled and recorded its slices itself."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -111,6 +118,10 @@ class Lease:
     table: str
     holder: str
     revision: int
+
+
+ControlAnswer = Callable[[JsonBody], Awaitable[JsonBody]]
+"""The coordinator's answer to one operator request (:mod:`~boundless.server.cluster.control`)."""
 
 
 class Bus(Protocol):
@@ -155,6 +166,18 @@ class Bus(Protocol):
         ...
 
     async def lease_holder(self, table: str) -> str | None: ...
+
+    async def answer_control(
+        self, table: str, answer: ControlAnswer
+    ) -> Callable[[], Awaitable[None]]:
+        """Answer the operator's requests to ``table`` (request/reply, not stored) with
+        ``answer``, until the returned call is awaited. Only the lease holder answers."""
+        ...
+
+    async def control(self, table: str, body: JsonBody, *, timeout: float) -> JsonBody:
+        """One operator request to the table's coordinator and its answer;
+        :class:`NoCoordinatorError` when nobody answers within ``timeout`` seconds."""
+        ...
 
     async def close(self) -> None: ...
 

@@ -18,7 +18,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import logging
-from collections.abc import Callable, Iterable
+from collections.abc import Awaitable, Callable, Iterable
 from dataclasses import dataclass
 from typing import Any, Protocol, cast
 
@@ -38,9 +38,11 @@ from boundless.server.cluster.bus import (
     StaleWriterError,
     in_sequence,
 )
+from boundless.server.cluster.control import OperatorCancel, TableControl
 from boundless.server.cluster.protocol import (
     DROPPED_REASON,
     INSURANCE_KEY,
+    OPERATOR_EVENTS,
     ROUND_ENDS,
     Public,
     slice_owners,
@@ -50,6 +52,7 @@ from boundless.server.cluster.reports import ReportBox
 from boundless.server.event_codec import encode_event
 
 log = logging.getLogger("boundless.cluster.coordinator")
+TAKEOVER_REASON = "the table's coordinator changed during the round"
 
 
 @dataclass(frozen=True, slots=True)
@@ -79,9 +82,20 @@ class RoundLedger(Protocol):
 
 
 class DroppedRecords(Protocol):
-    """Writes the play record of a dropped gateway's players (``SliceRecords``)."""
+    """Cancels slices whose gateway is gone and records their players in the same transaction
+    (``SliceRecords``)."""
 
-    def record_cancelled(self, table: str, round_no: int, owner: str, reason: str) -> None: ...
+    async def cancel_dropped(
+        self, table: str, round_no: int, gateway: str, reason: str
+    ) -> None: ...
+
+    async def cancel_in_flight(
+        self, box: ReportBox, table: str, round_no: int, reason: str, seconds: float
+    ) -> list[str]: ...
+
+    def refunds(self, table: str, round_no: int) -> dict[str, int]:
+        """What the round's cancellations put back into each wallet."""
+        ...
 
 
 class ShoeNews(Protocol):
@@ -107,19 +121,22 @@ class _Writer:
         self.round_number = 0
         self._index = 0
         self._round_start: int | None = None
+        self._lock = asyncio.Lock()
+        """The round and the operator's pause and resume append through one writer."""
 
     def start_round(self, round_number: int, *, index: int = 0, start: int | None = None) -> None:
         self.round_number, self._index, self._round_start = round_number, index, start
 
     async def append(self, kind: Public, body: JsonBody) -> int:
-        event = RoundEvent(self._table, self.round_number, self._index, kind.value, body)
-        result = await self._bus.append_event(
-            event, expected_last_seq=self.last_seq, round_start_seq=self._round_start
-        )
-        self.last_seq = result.seq
-        self._round_start = self._round_start or result.seq
-        self._index += 1
-        return result.seq
+        async with self._lock:
+            event = RoundEvent(self._table, self.round_number, self._index, kind.value, body)
+            result = await self._bus.append_event(
+                event, expected_last_seq=self.last_seq, round_start_seq=self._round_start
+            )
+            self.last_seq = result.seq
+            self._round_start = self._round_start or result.seq
+            self._index += 1
+            return result.seq
 
 
 class Coordinator:
@@ -135,9 +152,10 @@ class Coordinator:
         ledger: RoundLedger | None = None,
         records: DroppedRecords | None = None,
         shoes: ShoeNews | None = None,
+        control: TableControl | None = None,
     ) -> None:
         self.ledger, self.records, self.shoes = ledger, records, shoes
-        self._recording: set[asyncio.Future[None]] = set()
+        self.control = control or TableControl(table)
         self.bus, self.table, self.holder = bus, table, holder
         self._new_dealer = new_dealer
         self.timers = timers
@@ -178,14 +196,24 @@ class Coordinator:
         async with asyncio.TaskGroup() as group:
             renewing = group.create_task(self._renew(lease))
             reading = group.create_task(self._read_reports(box, await self._report_start()))
-            writer = await self._recover()
+            writer = await self._recover(box)
             if self.shoes is not None:
                 self.shoes.lead()
-            while rounds is None or self.rounds_played < rounds:
-                await self._play_round(writer, box)
-                self.rounds_played += 1
-                if rounds is None or self.rounds_played < rounds:
-                    await asyncio.sleep(self.timers.round_gap_seconds)
+            stop_answering = await self.bus.answer_control(self.table, self.control.answer)
+            try:
+                while rounds is None or self.rounds_played < rounds:
+                    await self.control.between_rounds()  # a paused table opens no round
+                    try:
+                        await self._play_round(writer, box)
+                    except OperatorCancel as cancel:
+                        await self._cancel_round(writer, box, cancel.reason)
+                        self.control.cancelled(self._cancel_answer(writer, cancel.reason))
+                    self.control.round_closing()
+                    self.rounds_played += 1
+                    if rounds is None or self.rounds_played < rounds:
+                        await asyncio.sleep(self.timers.round_gap_seconds)
+            finally:
+                await stop_answering()
             renewing.cancel()
             reading.cancel()
 
@@ -201,32 +229,53 @@ class Coordinator:
         async for stored in in_sequence(self.bus.reports(self.table, from_seq=from_seq)):
             box.add(stored.report)
 
-    async def _recover(self) -> _Writer:
+    async def _recover(self, box: ReportBox) -> _Writer:
         """Cancel a round the previous coordinator left in flight; the writer for the next."""
         while True:
             last = await self.bus.last_event_seq(self.table)
             replayed = await self.bus.replay_round(self.table)
             writer = _Writer(self.bus, self.table, last)
-            if not replayed:
+            self.control.lead(writer.append, replayed)
+            played = [s for s in replayed if s.event.kind not in OPERATOR_EVENTS]
+            if not played:
                 return writer
-            tail = replayed[-1]
+            tail = played[-1]
             writer.round_number = tail.event.round_number
+            writer.start_round(
+                tail.event.round_number, index=replayed[-1].event.index + 1, start=replayed[0].seq
+            )
             if tail.event.kind in ROUND_ENDS:
                 return writer
-            writer.start_round(
-                tail.event.round_number, index=tail.event.index + 1, start=replayed[0].seq
-            )
             try:
-                await writer.append(
-                    Public.ROUND_CANCELLED,
-                    {"reason": "the table's coordinator changed during the round"},
-                )
-                if self.ledger is not None:
-                    # Exactly once whoever gets here: the ledger's key for the cancellation.
-                    await self.ledger.cancel_round(self.table, writer.round_number)
+                await self._cancel_round(writer, box, TAKEOVER_REASON)
                 return writer
             except StaleWriterError:
                 continue  # the old coordinator appended meanwhile; read the log's end again
+
+    async def _cancel_round(self, writer: _Writer, box: ReportBox, reason: str) -> None:
+        """End the round in flight unsettled: live gateways cancel their own slices; the rest
+        (their gateway is gone) are cancelled and recorded together, exactly once."""
+        await writer.append(Public.ROUND_CANCELLED, {"reason": reason})
+        if self.records is not None:
+            await self.records.cancel_in_flight(
+                box, self.table, writer.round_number, reason, self.timers.report_seconds
+            )
+        elif self.ledger is not None:
+            # Exactly once whoever gets here: the ledger's key for the cancellation.
+            await self.ledger.cancel_round(self.table, writer.round_number)
+
+    def _cancel_answer(self, writer: _Writer, reason: str) -> JsonBody:
+        """The operator's answer, as ``boundless serve`` gives it."""
+        number = writer.round_number
+        answer: JsonBody = {"ok": True, "table_id": self.table,
+                            "round_id": f"{self.table}:{number}", "reason": reason}  # fmt: skip
+        try:
+            refunds = {} if self.records is None else self.records.refunds(self.table, number)
+        except Exception as error:  # the cancellation is done; only its figures are missing
+            log.warning("table %s round %s: refunds not read: %s", self.table, number, error)
+            return {**answer, "refunds": None, "detail": "cancelled; the refunds could not be read"}
+        refunds_list = [{"player_id": p, "amount": a} for p, a in sorted(refunds.items())]
+        return {**answer, "refunds": refunds_list}
 
     async def _play_round(self, writer: _Writer, box: ReportBox) -> None:
         timers = self.timers
@@ -237,12 +286,13 @@ class Coordinator:
         dealer = self._new_dealer(number)
         if self.ledger is not None:
             await self.ledger.open_round(self.table, number)
+        self.control.round_open(number)
         opened: dict[str, object] = {"timer": _timer("betting", timers.betting_seconds)}
         if self.shoes is not None:
             notices = [{"kind": k, "detail": d} for k, d in self.shoes.take_notices()]
             opened |= {"shoe_number": self.shoes.shoe_number, "notices": notices}
         await self._table(writer, [dealer.opened], opened)
-        await asyncio.sleep(timers.betting_seconds)
+        await self.control.window("betting", timers.betting_seconds, asyncio.sleep)
         await writer.append(Public.BETTING_CLOSED, {})
         bets = await box.wait(
             number,
@@ -273,19 +323,13 @@ class Coordinator:
         await self._table(writer, deal, self._window(dealer))
         while not dealer.done:
             if dealer.phase == INSURANCE:
-                await box.wait(
-                    number,
-                    ReportKind.DECIDED,
-                    INSURANCE_KEY,
-                    expected=playing,
-                    seconds=timers.insurance_seconds,
-                )
+                decided = _decided(box, number, INSURANCE_KEY, playing)
+                await self.control.window("insurance", timers.insurance_seconds, decided)
                 await self._table(writer, dealer.close_insurance(), self._window(dealer))
                 continue
             key = step_key(dealer.current_spot, dealer.step)
-            await box.wait(
-                number, ReportKind.DECIDED, key, expected=playing, seconds=timers.decision_seconds
-            )
+            decided = _decided(box, number, key, playing)
+            await self.control.window("decision", timers.decision_seconds, decided)
             await writer.append(
                 Public.STEP_CLOSED,
                 {"spot": dealer.current_spot, "step": dealer.step, "closed_ms": now_ms()},
@@ -293,11 +337,11 @@ class Coordinator:
             got = await self._gather(writer, box, playing, ReportKind.TAKERS, key)
             dealt = dealer.close_step(step_report_of(b) for b in got.values())
             await self._table(writer, dealt, self._window(dealer))
+        self.control.round_closing()
         await writer.append(Public.ROUND_SETTLING, {})
         settled = await box.wait(
             number, ReportKind.SETTLED, 0, expected=playing, seconds=timers.settle_seconds
         )
-        await self._recorded()
         await writer.append(
             Public.ROUND_CLOSED,
             {
@@ -341,14 +385,6 @@ class Coordinator:
             return {"timer": _timer("decision", self.timers.decision_seconds)}
         return None
 
-    async def _recorded(self) -> None:
-        """Wait for the play records of dropped gateways' players (written off the loop)."""
-        pending, self._recording = self._recording, set()
-        for outcome in await asyncio.gather(*pending, return_exceptions=True):
-            if isinstance(outcome, BaseException):
-                log.error("table %s: a dropped slice's play record failed", self.table,
-                          exc_info=outcome)  # fmt: skip
-
     async def _gather(
         self, writer: _Writer, box: ReportBox, playing: set[str], kind: ReportKind, key: int
     ) -> dict[str, JsonBody]:
@@ -364,15 +400,21 @@ class Coordinator:
             playing.discard(gateway)
             self._known.discard(gateway)
             self._dropped.add(gateway)
-            if self.ledger is not None:
+            if self.records is not None:  # the refund and the play record in one transaction
+                await self.records.cancel_dropped(
+                    self.table, writer.round_number, gateway, DROPPED_REASON
+                )
+            elif self.ledger is not None:
                 for owner in slice_owners(gateway):
                     await self.ledger.cancel_slice(self.table, writer.round_number, owner)
-            if self.records is not None:
-                args = (self.table, writer.round_number, slice_owners(gateway)[1], DROPPED_REASON)
-                self._recording.add(asyncio.ensure_future(
-                    asyncio.to_thread(self.records.record_cancelled, *args)
-                ))  # fmt: skip
         return {gateway: body for gateway, body in got.items() if gateway in playing}
+
+
+def _decided(
+    box: ReportBox, number: int, key: int, playing: set[str]
+) -> Callable[[float], Awaitable[dict[str, JsonBody]]]:
+    """A players' window's wait: until every playing gateway reports ``decided``."""
+    return lambda left: box.wait(number, ReportKind.DECIDED, key, expected=playing, seconds=left)
 
 
 def _timer(kind: str, seconds: float) -> dict[str, object]:

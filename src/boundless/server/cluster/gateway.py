@@ -118,7 +118,11 @@ class Gateway:
         if event.round_number != self.round_number:
             return
         if kind in ROUND_ENDS:
+            holding = self.slice is not None and self._listed
             self._end(kind, body, counted=not following)
+            if holding and kind is Public.ROUND_CANCELLED:
+                # A new coordinator cancels what no live gateway cancelled itself (slice_records).
+                await self._report(ReportKind.CANCELLED, 0, {})
             return
         mine = self.slice
         if mine is None:

@@ -3,8 +3,10 @@
 Sign-up and ``/api/v1/me``, the lobby and the titles, the shoes, the play record, ``/ws``
 (protocol version 1, answered by the same message handler as ``boundless serve``'s) and the web
 client; ``GET /api/cluster`` says where this gateway stands in the table's round (operators,
-tests, a load balancer's health check). Not here: private tables (refused with ``conflict``), the
-operator's console and its routes (``boundless ledger check`` runs against the shared database).
+tests, a load balancer's health check). For the operator (``serve``'s admin token): ``/metrics``
+(this process's), the console's returns and ledger check, and the table's admin routes, whose
+pause, resume and cancel go to the coordinator (``control_endpoints``). Not here: private tables
+(refused with ``conflict``).
 """
 
 from __future__ import annotations
@@ -14,8 +16,13 @@ from typing import Any
 from fastapi import APIRouter
 from sqlalchemy.orm import Session, sessionmaker
 
+from boundless.server.admin.endpoints import metrics_router
+from boundless.server.admin.endpoints import router as console_router
+from boundless.server.admin.exact_figures import ExactFigures
+from boundless.server.admin.floor import open_sockets
 from boundless.server.app import http_app
 from boundless.server.cluster.bus import Bus
+from boundless.server.cluster.control_endpoints import router as control_router
 from boundless.server.cluster.gateway import Gateway
 from boundless.server.cluster.gateway_table import GatewayTable
 from boundless.server.config import ServerConfig
@@ -26,7 +33,7 @@ from boundless.server.gateway.websocket import WebSocketFront
 from boundless.server.metrics import ServerMetrics
 from boundless.server.players.endpoints import router as players_router
 from boundless.server.players.service import PlayerIdentity
-from boundless.server.players.signup_limit import SignUpLimit
+from boundless.server.players.shared_signup_limit import SharedSignUpLimit
 from boundless.server.records.endpoints import router as records_router
 from boundless.server.tables.endpoints import router as tables_router
 from boundless.server.tables.registry import TableRegistry
@@ -81,10 +88,14 @@ def create_gateway_app(
 
     metrics = ServerMetrics()
     routers = [players_router, tables_router, records_router, status]
+    routers += [control_router, console_router, metrics_router]
     front = http_app(config, routers, metrics, title=f"Boundless gateway {gateway.name}")
+    front.app.state.exact_figures = ExactFigures()
+    front.app.state.cluster_table, front.app.state.cluster_bus = table, bus
+    metrics.watch_sockets(lambda: open_sockets(table.hub))
     catalog = TitleCatalog({table.rules.key: (table.rules, table.chart)})
     lobby = ClusterLobby(table, sessions, config, catalog)
-    signups = SignUpLimit(config.signup_rate)
+    signups = SharedSignUpLimit(config.signup_rate, sessions)
     front.app.state.server = ServerState(config, sessions, read_sessions, lobby, signups)
     front.app.state.handler = MessageHandler(
         table, table.hub, read_sessions, config.messages_per_second, config.max_sockets_per_player

@@ -36,8 +36,9 @@ from boundless.core.strategy_chart import StrategyChart
 from boundless.ledger import LedgerService
 from boundless.server import messages
 from boundless.server.cluster.bus import JsonBody, StoredEvent
+from boundless.server.cluster.control_desk import operator_event
 from boundless.server.cluster.gateway import Gateway
-from boundless.server.cluster.protocol import Public, slice_owners
+from boundless.server.cluster.protocol import OPERATOR_EVENTS, Public, slice_owners
 from boundless.server.errors import NotFoundError
 from boundless.server.event_codec import encode_event
 from boundless.server.gateway.hub import Hub
@@ -168,6 +169,10 @@ class GatewayTable(TableDesk):
     def stop_timer(self) -> None:
         self._timer = None
 
+    def set_timer(self, timer: dict[str, Any] | None) -> None:
+        """The open window's timer as the coordinator last described it."""
+        self._timer = timer
+
     def deciding(self) -> bool:
         return self._reporting
 
@@ -264,6 +269,8 @@ class GatewayTable(TableDesk):
             self._closed_ms = int(cast(int, body.get("closed_ms", 0)))
         elif kind in (Public.BETTING_CLOSED, Public.ROUND_SETTLING, Public.ROUND_CANCELLED):
             self._timer = None
+        elif kind in OPERATOR_EVENTS:
+            operator_event(self, kind, body)
         if kind in (Public.ROUND_CLOSED, Public.ROUND_CANCELLED):
             self.rounds_played += 1
         round_ = self.round
@@ -275,7 +282,12 @@ class GatewayTable(TableDesk):
         ):
             self.end_settled_without_positions(round_)
         if kind in (Public.ROUND_CLOSED, Public.ROUND_CANCELLED):
-            self._tell_ended(event.table, event.round_number)
+            # After this gateway ended its own part (it tells its players itself).
+            loop = asyncio.get_running_loop()
+            loop.call_soon(self._tell_ended, event.table, event.round_number)
+        elif kind is Public.TABLE and body.get("type") == "RoundOpened" and event.round_number > 1:
+            # A new coordinator records a gone gateway's players after its round_cancelled.
+            self._tell_ended(event.table, event.round_number - 1)
 
     def _tell_ended(self, table_id: str, round_no: int) -> None:
         """The round ended: tell the players connected here whose part of it ended elsewhere (on

@@ -32,9 +32,12 @@ from boundless.server.cluster.bus import (
     AppendResult,
     BusError,
     BusUnavailableError,
+    ControlAnswer,
     GatewayReport,
+    JsonBody,
     Lease,
     LeaseLostError,
+    NoCoordinatorError,
     ReportKind,
     RoundEvent,
     StaleWriterError,
@@ -74,6 +77,10 @@ class Names:
 
     def reports_subject(self, table: str) -> str:
         return f"{self.namespace}.reports.{table}"
+
+    def control_subject(self, table: str) -> str:
+        """Operator requests to the table's coordinator (plain NATS request/reply)."""
+        return f"{self.namespace}.control.{table}"
 
 
 def _transient(error: BaseException) -> bool:
@@ -318,6 +325,41 @@ class JetStreamBus:
         except nats.js.errors.NotFoundError:
             return None
         return entry.value.decode() if entry.value else None
+
+    async def answer_control(
+        self, table: str, answer: ControlAnswer
+    ) -> Callable[[], Awaitable[None]]:
+        subject = self.names.control_subject(check_table_name(table))
+
+        async def on_request(message: Msg) -> None:
+            try:
+                reply = await answer(orjson.loads(message.data))
+            except Exception as error:  # a request we cannot read: its one-line refusal
+                reply = {"ok": False, "error": "bad_message", "detail": str(error)[:200]}
+            with contextlib.suppress(nats.errors.Error):
+                await message.respond(orjson.dumps(reply))
+
+        subscription = await self._client.subscribe(subject, cb=on_request)
+        await self._client.flush()  # the server knows the subscription before we say we answer
+
+        async def stop() -> None:
+            with contextlib.suppress(nats.errors.Error):
+                await subscription.unsubscribe()
+
+        return stop
+
+    async def control(self, table: str, body: JsonBody, *, timeout: float) -> JsonBody:
+        subject = self.names.control_subject(check_table_name(table))
+        try:
+            message = await self._client.request(subject, orjson.dumps(body), timeout=timeout)
+        except nats.errors.NoRespondersError:
+            raise NoCoordinatorError(f"no coordinator answers for table {table}") from None
+        except nats.errors.TimeoutError:
+            raise NoCoordinatorError(
+                f"the coordinator of table {table} did not answer within {timeout:g} s"
+            ) from None
+        reply: JsonBody = orjson.loads(message.data)
+        return reply
 
     async def close(self) -> None:
         if not self._client.is_closed:

@@ -13,16 +13,21 @@ from __future__ import annotations
 import asyncio
 import random
 import time
-from collections.abc import AsyncIterator, Callable
+from collections.abc import AsyncIterator, Awaitable, Callable
 from dataclasses import dataclass, field
-from typing import Generic, TypeVar
+from typing import Generic, TypeVar, cast
+
+import orjson
 
 from boundless.server.cluster.bus import (
     AppendResult,
     BusError,
+    ControlAnswer,
     GatewayReport,
+    JsonBody,
     Lease,
     LeaseLostError,
+    NoCoordinatorError,
     RoundEvent,
     StaleWriterError,
     StoredEvent,
@@ -102,6 +107,7 @@ class MemoryBus:
         self._events: _Log[StoredEvent] = _Log()
         self._reports: _Log[StoredReport] = _Log()
         self._leases: dict[str, _HeldLease] = {}
+        self._control: dict[str, ControlAnswer] = {}
         self._lease_revision = 0
         self._changed = asyncio.Event()
         self._closed = False
@@ -197,6 +203,33 @@ class MemoryBus:
     async def lease_holder(self, table: str) -> str | None:
         held = self._live_lease(check_table_name(table))
         return held.holder if held else None
+
+    # operator requests (request/reply: nothing stored)
+
+    async def answer_control(
+        self, table: str, answer: ControlAnswer
+    ) -> Callable[[], Awaitable[None]]:
+        table = check_table_name(table)
+        self._control[table] = answer
+
+        async def stop() -> None:
+            if self._control.get(table) is answer:
+                del self._control[table]
+
+        return stop
+
+    async def control(self, table: str, body: JsonBody, *, timeout: float) -> JsonBody:
+        answer = self._control.get(check_table_name(table))
+        if answer is None:
+            raise NoCoordinatorError(f"no coordinator answers for table {table}")
+        try:
+            async with asyncio.timeout(timeout):
+                reply = await answer(orjson.loads(orjson.dumps(body)))  # as JSON crosses NATS
+        except TimeoutError:
+            raise NoCoordinatorError(
+                f"the coordinator of table {table} did not answer within {timeout:g} s"
+            ) from None
+        return cast(JsonBody, orjson.loads(orjson.dumps(reply)))
 
     def _grant(self, table: str, holder: str) -> Lease:
         self._lease_revision += 1

@@ -13,7 +13,7 @@ import asyncio
 import logging
 import os
 import socket
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
@@ -25,6 +25,7 @@ from boundless.core.shoe_cycle import ShoeCycle
 from boundless.core.strategy_chart import StrategyChart
 from boundless.entropy import CryptoSource
 from boundless.server.cluster.bus import Bus, BusError, check_table_name
+from boundless.server.cluster.control import TableControl
 from boundless.server.cluster.coordinator import Coordinator, CoordinatorTimers
 from boundless.server.cluster.gateway import Gateway, SliceMaker
 from boundless.server.cluster.ledger_slice import ClusterLedger, LedgerSlice
@@ -56,6 +57,9 @@ class GatewaySettings:
     starting_grant: int = DEFAULT_STARTING_GRANT
     web_dir: Path = field(default_factory=default_web_dir)
     signup_rate: str = "10/minute;100/day"
+    admin_token: str = ""
+    """The operator's token (``serve``'s; the same on every gateway); empty: $BOUNDLESS_ADMIN_TOKEN,
+    else the admin routes refuse every request."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -207,6 +211,7 @@ async def run_coordinator(settings: ClusterSettings, *, name: str | None = None)
     ledger = open_ledger(settings.database_url, holder)
     bus = await connect_bus(settings)
     shoes = StoredShoes(settings.table, rules, ledger.sessions)
+    records = SliceRecords(ledger.sessions)
     coordinator = Coordinator(
         bus,
         settings.table,
@@ -214,8 +219,9 @@ async def run_coordinator(settings: ClusterSettings, *, name: str | None = None)
         shoes,
         coordinator_timers(settings.timers, rules),
         ledger=ledger,
-        records=SliceRecords(ledger.sessions),
+        records=records,
         shoes=shoes,
+        control=TableControl(settings.table, lambda n: records.has_bets(settings.table, n)),
     )
     try:
         await coordinator.run()
@@ -334,6 +340,8 @@ async def run_gateway(
         web_dir=serving.web_dir,
         signup_rate=serving.signup_rate,
     )
+    if serving.admin_token:
+        config = replace(config, admin_token=serving.admin_token)
     app = create_gateway_app(
         gateway, bus, table, config, sessions, make_session_factory(read_engine)
     )

@@ -21,8 +21,12 @@ positions. On the bus, in order (each a :class:`~boundless.server.cluster.bus.Ro
   follows (``settled`` and ``dropped``: the gateways in each case).
 - ``gateway_dropped``: a gateway missed a report deadline; its slice is out of the round (it is
   cancelled and refunded) and the others play on.
-- ``round_cancelled``: the round ends without settlement (a coordinator found it in flight, or
-  nobody bet); every slice is cancelled.
+- ``round_cancelled``: the round ends without settlement (a coordinator found it in flight,
+  nobody bet, or the operator cancelled it: its ``reason``); every slice is cancelled, and each
+  gateway that held one reports ``cancelled`` once it has cancelled and recorded its own.
+- ``table_paused`` / ``table_resumed`` (the operator; ``reason``, and the open window's
+  ``timer``: its time left when paused, its new deadline when resumed): gateways refuse bets and
+  decisions while paused and tell their players.
 """
 
 from __future__ import annotations
@@ -39,9 +43,14 @@ class Public(StrEnum):
     ROUND_CLOSED = "round_closed"
     ROUND_CANCELLED = "round_cancelled"
     GATEWAY_DROPPED = "gateway_dropped"
+    TABLE_PAUSED = "table_paused"
+    TABLE_RESUMED = "table_resumed"
 
 
 ROUND_ENDS = frozenset({Public.ROUND_CLOSED, Public.ROUND_CANCELLED})
+OPERATOR_EVENTS = frozenset({Public.TABLE_PAUSED, Public.TABLE_RESUMED})
+"""The operator's pause and resume (:mod:`~boundless.server.cluster.control`): they come at any
+moment, between rounds too, and change no round."""
 INSURANCE_KEY = 0
 """Report key of the insurance window's ``decided`` reports."""
 

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import logging
 import time
+from dataclasses import dataclass, field
 from typing import Any, Protocol
 
 from sqlalchemy.orm import Session, sessionmaker
@@ -87,22 +88,15 @@ class TokenBucket:
         return self.refused_in_a_row > IGNORED_BURSTS * self.capacity
 
 
+@dataclass(eq=False)
 class MessageHandler:
-    def __init__(
-        self,
-        registry: Tables,
-        hub: Hub,
-        sessions: sessionmaker[Session],
-        messages_per_second: float,
-        max_sockets_per_player: int = 0,
-    ) -> None:
-        self.registry = registry
-        self.hub = hub
-        self.sessions = sessions
-        self.messages_per_second = messages_per_second
-        self.max_sockets_per_player = max_sockets_per_player
-        """0: no cap (in-process use); the app passes the configured cap."""
-        self._buckets: dict[int, TokenBucket] = {}
+    registry: Tables
+    hub: Hub
+    sessions: sessionmaker[Session]
+    messages_per_second: float
+    max_sockets_per_player: int = 0
+    """0: no cap (in-process use); the app passes the configured cap."""
+    _buckets: dict[int, TokenBucket] = field(default_factory=dict, init=False)
 
     def forget(self, connection: Connection) -> None:
         self._buckets.pop(id(connection), None)
@@ -165,6 +159,16 @@ class MessageHandler:
             reply = internal_reply()
         self.hub.send(connection, messages.error(request_id, reply))
 
+    def _send_state(
+        self, connection: Connection, table: TableDesk, player_id: str
+    ) -> dict[str, Any]:
+        """The table's state, then the player's own view where they have a position there."""
+        self.hub.send(connection, table.state_message())
+        mine = table.you_message(player_id)
+        if mine is not None:
+            self.hub.send(connection, mine)
+        return {"table_id": table.table_id}
+
     async def _dispatch(
         self, connection: Connection, message: ClientMessage
     ) -> dict[str, Any] | None:
@@ -178,20 +182,12 @@ class MessageHandler:
         table.check_access(player)
         if isinstance(message, Join):
             self.hub.watch(connection, table.table_id)
-            self.hub.send(connection, table.state_message())
-            mine = table.you_message(player.player_id)
-            if mine is not None:
-                self.hub.send(connection, mine)
-            return {"table_id": table.table_id}
+            return self._send_state(connection, table, player.player_id)
         if isinstance(message, Leave):
             self.hub.unwatch(connection, table.table_id)
             return {"table_id": table.table_id}
         if isinstance(message, Resync):
-            self.hub.send(connection, table.state_message())
-            mine = table.you_message(player.player_id)
-            if mine is not None:
-                self.hub.send(connection, mine)
-            return {"table_id": table.table_id}
+            return self._send_state(connection, table, player.player_id)
         if isinstance(message, PlaceBet):
             return await table.submit_bet(_bet_request(player.player_id, message))
         if isinstance(message, TakeInsurance):

@@ -85,20 +85,19 @@ class Hub:
         return len(self.watchers.get(table_id, ()))
 
     def broadcast(self, table_id: str, message: Message) -> None:
-        """One serialisation, the same text to every socket watching the table."""
-        watchers = self.watchers.get(table_id)
-        if not watchers:
-            return
-        frame = encode(message)
-        for connection in list(watchers):
-            connection.push(frame)
+        """The same text to every socket watching the table."""
+        self._push_all(self.watchers.get(table_id), message)
 
     def send_player(self, player_id: str, message: Message) -> None:
-        sockets = self.by_player.get(player_id)
-        if not sockets:
+        self._push_all(self.by_player.get(player_id), message)
+
+    @staticmethod
+    def _push_all(connections: set[Connection] | None, message: Message) -> None:
+        """One serialisation for every connection (none: nothing to encode)."""
+        if not connections:
             return
         frame = encode(message)
-        for connection in list(sockets):
+        for connection in list(connections):
             connection.push(frame)
 
     @staticmethod

@@ -1,6 +1,7 @@
 """Sign-ups per client address: each one grants coins, so a script must not mint wallets.
 
-The counting is the ``limits`` library's moving window (in memory: one server process). The rate
+The counting is the ``limits`` library's moving window (in memory: one server process); a
+cluster's gateways count in their shared database instead (``shared_signup_limit``). The rate
 is a ``limits`` string such as ``"10/minute;100/day"`` (``ServerConfig.signup_rate``).
 """
 
@@ -33,11 +34,16 @@ class SignUpLimit:
         for item in self.items:
             if not self.limiter.hit(item, NAMESPACE, address):
                 reset = self.limiter.get_window_stats(item, NAMESPACE, address).reset_time
-                wait = max(1, math.ceil(reset - time.time()))
-                raise RateLimitedError(
-                    f"at most {item.amount:,} sign-ups per {_window(item)} from one address;"
-                    f" try again in {wait} s"
-                )
+                raise refusal(item, reset - time.time())
+
+
+def refusal(item: RateLimitItem, seconds_left: float) -> RateLimitedError:
+    """The one refusal of a sign-up over the rate, whichever process counted it."""
+    wait = max(1, math.ceil(seconds_left))
+    return RateLimitedError(
+        f"at most {item.amount:,} sign-ups per {_window(item)} from one address;"
+        f" try again in {wait} s"
+    )
 
 
 def _window(item: RateLimitItem) -> str:

@@ -36,6 +36,17 @@ class Player(ServerBase):
     created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=utc_now)
 
 
+class SignUp(ServerBase):
+    """A recent sign-up's client address (the cluster's sign-up rate limit counts them)."""
+
+    __tablename__ = "server_signups"
+    __table_args__ = (Index("ix_server_signups_address", "address", "created_at"),)
+
+    id: Mapped[int] = mapped_column(IdType, primary_key=True, autoincrement=True)
+    address: Mapped[str] = mapped_column(String(64))
+    created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=utc_now)
+
+
 class Bet(ServerBase):
     """An accepted bet message, by its client-chosen id: a retry is answered from here."""
 

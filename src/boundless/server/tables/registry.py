@@ -5,6 +5,7 @@ from __future__ import annotations
 import asyncio
 import secrets
 from collections.abc import Callable, Sequence
+from dataclasses import dataclass, field
 
 from sqlalchemy.orm import Session, sessionmaker
 
@@ -29,25 +30,19 @@ from boundless.server.titles import TitleCatalog
 MAX_PRIVATE_TABLES_PER_PLAYER = 3
 
 
+@dataclass(eq=False)
 class TableRegistry:
-    def __init__(
-        self,
-        hub: Hub,
-        sessions: sessionmaker[Session],
-        config: ServerConfig,
-        catalog: TitleCatalog,
-        randomness: Callable[[], RandomSource] = CryptoSource,
-        metrics: ServerMetrics = UNEXPORTED,
-    ) -> None:
-        self.randomness = randomness
-        self.metrics = metrics
-        self.hub = hub
-        self.sessions = sessions
-        self.config = config
-        self.catalog = catalog
-        self.tables: dict[str, Table] = {}
-        self.tasks: dict[str, asyncio.Task[None]] = {}
-        hub.on_presence(self._presence)
+    hub: Hub
+    sessions: sessionmaker[Session]
+    config: ServerConfig
+    catalog: TitleCatalog
+    randomness: Callable[[], RandomSource] = CryptoSource
+    metrics: ServerMetrics = UNEXPORTED
+    tables: dict[str, Table] = field(default_factory=dict, init=False)
+    tasks: dict[str, asyncio.Task[None]] = field(default_factory=dict, init=False)
+
+    def __post_init__(self) -> None:
+        self.hub.on_presence(self._presence)
 
     def _presence(self, player_id: str, table_id: str, present: bool) -> None:
         table = self.tables.get(table_id)

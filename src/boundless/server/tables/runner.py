@@ -58,6 +58,14 @@ def _never() -> bool:
     return False
 
 
+def _close_window(table: Table, close: Callable[[], object]) -> None:
+    """End a timed window: stop the clock, make the move that closes it, tell everyone."""
+    table.clock.stop()
+    close()
+    table.broadcast_state()
+    table.send_you_all()
+
+
 async def play_round(table: Table) -> None:
     """One round from its betting window to its settlement (or cancellation)."""
     table.open_round()
@@ -75,10 +83,7 @@ async def play_round(table: Table) -> None:
     await table.bets.drain()  # every bet that came in time is written before the deal
     if round_.over:
         return
-    table.clock.stop()
-    round_.deal()
-    table.broadcast_state()
-    table.send_you_all()
+    _close_window(table, round_.deal)
     while not round_.over:
         if round_.phase == INSURANCE:
             table.clock.start("insurance")
@@ -87,10 +92,7 @@ async def play_round(table: Table) -> None:
             await wait_until(table, lambda: insurance_answered(table), timed=True)
             if round_.over:
                 return
-            table.clock.stop()
-            round_.close_insurance()
-            table.broadcast_state()
-            table.send_you_all()
+            _close_window(table, round_.close_insurance)
         elif round_.phase == DECISIONS:
             if round_.needs_decisions:
                 table.open_step()

@@ -13,7 +13,7 @@ reverses the round in the ledger with ``cancel_round``.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -136,6 +136,34 @@ class RoundRecord:
     events: Any
 
 
+Candidate = tuple[int, BetRequest, int]
+"""A bet of a batch on its way in: its index in the batch, the request, the player's balance."""
+
+
+def all_or_each(
+    candidates: list[Candidate],
+    outcome: BetBatchOutcome,
+    refusal: type[Exception],
+    attempt: Callable[[list[Candidate]], object],
+) -> list[Candidate]:
+    """The candidates ``attempt`` takes: all of them in one call, else (the call raised
+    ``refusal``) one at a time, each ``refusal`` answering its own bet."""
+    try:
+        attempt(candidates)
+        return candidates
+    except refusal:
+        pass
+    taken = []
+    for candidate in candidates:
+        try:
+            attempt([candidate])
+        except refusal as error:
+            outcome.answers[candidate[0]] = error
+            continue
+        taken.append(candidate)
+    return taken
+
+
 def bet_columns(
     requests: Sequence[tuple[BetRequest, int]],
 ) -> tuple[list[str], list[int], list[int], dict[str, list[int]], list[int]]:
@@ -185,7 +213,7 @@ class TableService:
         outcome = BetBatchOutcome(answers=[None] * len(requests))
         replayed = self.replayed_bets(requests)
         balances = self.wallet_balances([r.player_id for r in requests])
-        funded: list[tuple[int, BetRequest, int]] = []
+        funded: list[Candidate] = []
         for index, request in enumerate(requests):
             if index in replayed:
                 outcome.answers[index] = replayed[index]
@@ -244,50 +272,33 @@ class TableService:
     @staticmethod
     def _verified(
         round_: PlayerRound,
-        funded: list[tuple[int, BetRequest, int]],
+        funded: list[Candidate],
         outcome: BetBatchOutcome,
-    ) -> list[tuple[int, BetRequest, int]]:
+    ) -> list[Candidate]:
         """The bets the round's rules accept: the whole batch in one check (the batch holds one
         bet per player), else bet by bet, refusing only the ones that break a rule."""
-        try:
-            round_.verify_place_bets(*bet_columns([(r, balance) for _, r, balance in funded]))
-            return funded
-        except RulesError:
-            pass
-        accepted = []
-        for index, request, balance in funded:
-            try:
-                round_.verify_place_bets(*bet_columns([(request, balance)]))
-            except RulesError as error:
-                outcome.answers[index] = error
-                continue
-            accepted.append((index, request, balance))
-        return accepted
+
+        def verify(group: list[Candidate]) -> None:
+            round_.verify_place_bets(*bet_columns([(r, balance) for _, r, balance in group]))
+
+        return all_or_each(funded, outcome, RulesError, verify)
 
     def _stake(
         self,
         table_id: str,
         round_no: int,
-        candidates: list[tuple[int, BetRequest, int]],
+        candidates: list[Candidate],
         outcome: BetBatchOutcome,
-    ) -> list[tuple[int, BetRequest, int]]:
+    ) -> list[Candidate]:
         if not candidates:
             return []
-        orders = [order for _, request, _ in candidates for order in request.orders()]
-        try:
+
+        def stake(group: list[Candidate]) -> None:
+            orders = [order for _, request, _ in group for order in request.orders()]
             self.ledger.stake_many(table_id, round_no, orders)
-            return candidates
-        except InsufficientFundsError:
-            pass  # someone's wallet moved: stake one by one, refusing only those short
-        staked = []
-        for index, request, balance in candidates:
-            try:
-                self.ledger.stake_many(table_id, round_no, request.orders())
-            except InsufficientFundsError as error:
-                outcome.answers[index] = error
-                continue
-            staked.append((index, request, balance))
-        return staked
+
+        # Someone's wallet moved: stake one by one, refusing only those short.
+        return all_or_each(candidates, outcome, InsufficientFundsError, stake)
 
     # -- early credits and extra stakes ------------------------------------------------------
     def credit_early(
@@ -373,6 +384,11 @@ class TableService:
             self._write_record(
                 record, "cancelled", reason, lines, balance_before, after, results, away
             )
+        if lines and self.slice_owner is not None:
+            # The coordinator may have recorded this slice first (we were too slow to cancel
+            # it): the players told now must not be told again at their next hello.
+            told = [player for player in players if player not in set(away)]
+            self.records.claim_untold(told, record.table_id, record.round_no)
         return CancelOutcome(refunds, lines, after)
 
     def _reversed_lines(
@@ -526,7 +542,7 @@ def round_lines(
     """Each player's figures for a round from its ledger transactions: ``staked`` what left the
     wallet as stakes, ``paid`` everything the round moved back into it (early payments, the
     settlement or the cancellation's reversal). ``owner``: that owner's slice only (and the
-    round-wide cancellation, which reverses it too)."""
+    round-wide cancellation, which reverses it too), so only the players who staked in it."""
     staked: dict[str, int] = {}
     paid: dict[str, int] = {}
     for transaction in ledger.round_transactions(table_id, round_no):
@@ -536,7 +552,8 @@ def round_lines(
         sign = -1 if transaction.category == Category.STAKE else 1
         for player, amount in wallet_amounts(transaction).items():
             into[player] = into.get(player, 0) + sign * amount
+    players = set(staked) if owner is not None else set(staked) | set(paid)
     return {
         player: PlayerLine(player, staked.get(player, 0), paid.get(player, 0))
-        for player in sorted(set(staked) | set(paid))
+        for player in sorted(players)
     }

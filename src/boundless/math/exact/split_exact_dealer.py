@@ -1,0 +1,70 @@
+"""The numba kernel for :mod:`boundless.math.exact.split_exact`: the dealer's final totals
+from one shoe composition (the plain version it is tested against is in the tests).
+
+A file of its own: it calls no other kernel, so numba's per-file cache cannot go stale.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+import numpy.typing as npt
+from numba import njit
+
+IntArray = npt.NDArray[np.int64]
+FloatArray = npt.NDArray[np.float64]
+
+MAX_DEPTH = 24  # more dealer cards than any hand can hold
+
+
+@njit(cache=True, nogil=True)
+def dealer_finals(counts: IntArray, up: int, hits_soft_17: bool) -> FloatArray:
+    """Chances of the dealer ending on 17, 18, 19, 20, 21 and bust (``out[6]``).
+
+    ``counts[v - 1]`` cards of value ``v`` (ace 1, tens 10) are unseen; the hole card is
+    drawn from them too, so a dealer blackjack is part of the 21s.
+    """
+    out = np.zeros(6)
+    left = counts.copy()
+    unseen = 0
+    for value in range(10):
+        unseen += left[value]
+    hard = np.zeros(MAX_DEPTH, dtype=np.int64)
+    ace = np.zeros(MAX_DEPTH, dtype=np.bool_)
+    chance = np.zeros(MAX_DEPTH)
+    next_value = np.zeros(MAX_DEPTH, dtype=np.int64)
+    drawn = np.zeros(MAX_DEPTH, dtype=np.int64)
+    depth = 0
+    hard[0] = up
+    ace[0] = up == 1
+    chance[0] = 1.0
+    next_value[0] = 1
+    while depth >= 0:
+        value = next_value[depth]
+        if value > 10:
+            if depth > 0:
+                left[drawn[depth] - 1] += 1
+                unseen += 1
+            depth -= 1
+            continue
+        next_value[depth] = value + 1
+        if left[value - 1] == 0:
+            continue
+        reach = chance[depth] * left[value - 1] / unseen
+        new_hard = hard[depth] + value
+        new_ace = ace[depth] or value == 1
+        soft = new_ace and new_hard <= 11
+        total = new_hard + 10 if soft else new_hard
+        if total < 17 or (hits_soft_17 and soft and total == 17):
+            left[value - 1] -= 1
+            unseen -= 1
+            depth += 1
+            hard[depth] = new_hard
+            ace[depth] = new_ace
+            chance[depth] = reach
+            next_value[depth] = 1
+            drawn[depth] = value
+        elif total > 21:
+            out[5] += reach
+        else:
+            out[total - 17] += reach
+    return out
