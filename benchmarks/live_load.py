@@ -1,7 +1,7 @@
 """Load: N real WebSocket clients at one Boundless table, betting and deciding, round after round.
 
     python benchmarks/live_load.py                          # 1,000, 5,000 and 10,000 players
-    python benchmarks/live_load.py --players 10000 --json   # one JSON line
+    python benchmarks/live_load.py --players 10000 --json   # one JSON line (with loop lag, CPU)
     python benchmarks/live_load.py --players 20000 --gateways 2   # a cluster (NATS, PostgreSQL)
 
 The server runs as ``boundless serve`` in its own process (SQLite in a temporary folder), or with
@@ -76,9 +76,23 @@ CONNECT_CONCURRENCY = 200
 DOUBLE_PERCENT = int(os.environ.get("LOAD_DOUBLE_PERCENT", "10"))
 
 
-def raise_fd_limit() -> None:
+FD_MARGIN = 200
+"""Open files a server process needs besides its players' sockets (database, logs, probes)."""
+
+
+def raise_fd_limit(players: int, servers: int) -> None:
+    """The soft open-files limit up to the hard one; a one-line error when a server process
+    (each holding ``players / servers`` sockets) cannot hold its players under it (otherwise
+    its accepts fail and the clients wait for ever)."""
     _soft, hard = resource.getrlimit(resource.RLIMIT_NOFILE)
     resource.setrlimit(resource.RLIMIT_NOFILE, (hard, hard))
+    per_server = -(-players // servers)
+    if per_server + FD_MARGIN > hard:
+        raise SystemExit(
+            f"live_load: one process would hold {per_server} sockets, over this machine's "
+            f"open-files limit ({hard}, less {FD_MARGIN} of its own): use more --gateways or "
+            "raise the limit (ulimit -Hn)"
+        )
 
 
 def free_port() -> int:
@@ -370,7 +384,7 @@ async def run_clients(players: Sequence[Seat], rounds: int, pipe: Any, timeout: 
 
 
 def client_process(players: Sequence[Seat], rounds: int, pipe: Any, timeout: float) -> None:
-    raise_fd_limit()
+    raise_fd_limit(len(players), 1)
     import uvloop
 
     uvloop.run(run_clients(players, rounds, pipe, timeout))
@@ -515,7 +529,7 @@ def run(
     gateways: int = 0,
     urls: tuple[str, str] = (DEFAULT_POSTGRES_URL, DEFAULT_NATS_URL),
 ) -> dict[str, Any]:
-    raise_fd_limit()
+    raise_fd_limit(players, max(1, gateways))
     workdir = Path(tempfile.mkdtemp(prefix="boundless-load-"))
     scratch: tuple[str, str] | None = None
     namespace = f"load{uuid.uuid4().hex[:8]}"
@@ -668,6 +682,7 @@ def main() -> None:
         )
         if args.json:
             keys = ("players", "gateways", "p50_ms", "p99_ms", "rounds", "settled_once")
+            keys += ("loop_lag_ms", "processes", "errors")
             print(json.dumps({key: result[key] for key in keys}), flush=True)
         else:
             print(json.dumps(result, indent=1), flush=True)

@@ -12,8 +12,10 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from sqlalchemy import select
 
 from boundless.ledger import Category, LedgerService, make_engine, make_session_factory
+from boundless.server.storage.models import Round, RoundPlayer
 from boundless.server.tables.service import TableService
 from tests.outage_proxy import OutageProxy, outage_proxy
 from tests.postgres import postgres_schema
@@ -38,6 +40,21 @@ def proxied_server(tmp_path: Path) -> Iterator[tuple[LiveServer, OutageProxy, st
         finally:
             proxy.restore()
             live.stop()
+
+
+def play_record(url: str) -> tuple[list[Any], list[Any]]:
+    """The table's play record rows (round, status, reason) and lines (player, status)."""
+    engine = make_engine(url)
+    try:
+        with make_session_factory(engine).begin() as session:
+            rows = session.scalars(select(Round).where(Round.table_id == TABLE)).all()
+            lines = session.scalars(select(RoundPlayer)).all()
+            return (
+                [(row.round_no, row.status, row.reason) for row in rows],
+                [(line.player_id, line.status) for line in lines],
+            )
+    finally:
+        engine.dispose()
 
 
 def round_transactions(url: str, round_no: int) -> list[Any]:
@@ -75,6 +92,9 @@ def test_a_bet_during_an_outage_is_refused_and_changes_nothing(
     # Nothing of the refused bet anywhere: the wallet is whole, the round holds nothing.
     assert wallet(url, player["player_id"]) == GRANT
     assert round_transactions(url, 1) == []
+    # Every bet of the round refused: no play record row (serve writes it with the first
+    # stake, and the round waits for one), so none is left open.
+    assert play_record(url) == ([], [])
     # The same bet sent again once the database is back is a new bet, taken now.
     taken = client.request(bet_message("during-outage", 1000))
     assert taken["type"] == "ack", taken
@@ -82,6 +102,7 @@ def test_a_bet_during_an_outage_is_refused_and_changes_nothing(
     settled = play_to_settlement(client)
     client.close()
     assert_books(url, {player["player_id"]: GRANT - settled["staked"] + settled["paid"]})
+    assert play_record(url) == ([(1, "settled", None)], [(player["player_id"], None)])
 
 
 def test_a_settlement_during_an_outage_is_retried_and_settles_once(

@@ -12,6 +12,7 @@ once and the player may send it again.
 
 from __future__ import annotations
 
+import asyncio
 import logging
 import sqlite3
 from collections.abc import Callable
@@ -108,20 +109,25 @@ async def write_until_done(
 ) -> T:
     """``work(session)`` in a committed transaction of its own, tried again on a transient
     failure (each try a fresh transaction, the same ``work``: the same idempotency keys) with
-    growing pauses, for up to ``seconds`` (default :data:`WRITE_RETRY_SECONDS`). Between tries
-    the event loop runs on. Any other error is raised at once; when time runs out,
-    :class:`LedgerUnavailableError` saying what was given up.
+    growing pauses, for up to ``seconds`` (default :data:`WRITE_RETRY_SECONDS`). Each try runs
+    in a worker thread with a session of its own (sessions are not shared across threads), so
+    the event loop runs on during a try and between tries: ``work`` must not touch state the
+    loop changes meanwhile (compute its inputs before the call). Any other error is raised at
+    once; when time runs out, :class:`LedgerUnavailableError` saying what was given up.
 
     ``what`` names the write in the log lines ("settlement of boundless-1 round 42").
     """
     budget = WRITE_RETRY_SECONDS if seconds is None else seconds
     tries = 0
 
+    def attempt() -> T:
+        with sessions.begin() as session:
+            return work(session)
+
     async def once() -> T:
         nonlocal tries
         tries += 1
-        with sessions.begin() as session:
-            return work(session)
+        return await asyncio.to_thread(attempt)
 
     retrying = AsyncRetrying(
         retry=retry_if_exception(is_transient),

@@ -43,14 +43,7 @@ def recover(sessions: sessionmaker[Session]) -> RecoveryReport:
     with sessions.begin() as session:
         records = TableRepository(session)
         for row in records.open_rounds():  # open in the server, never staked in the ledger
-            records.end_round(
-                row.table_id,
-                row.round_no,
-                status="cancelled",
-                reason=RESTART_REASON,
-                events=None,
-                players=[],
-            )
+            records.cancel_without_players(row.table_id, row.round_no, RESTART_REASON)
         retired = records.finish_shoes()
     return RecoveryReport(cancelled, retired)
 

@@ -113,7 +113,7 @@ class Gateway:
             self._listed = not following
             self._decision_key = None
             if following:
-                self.slice.bets_report()  # too late to bet here: closed at once, not reported
+                await self.slice.bets_report()  # too late to bet here: closed at once, not reported
         self.public.append(stored)
         if event.round_number != self.round_number:
             return
@@ -132,7 +132,7 @@ class Gateway:
         elif not self._listed:
             return  # a round this gateway only follows
         elif kind is Public.BETTING_CLOSED:
-            bets = mine.bets_report()
+            bets = await mine.bets_report()
             self._holding = bool(bets.spots)
             players, positions = mine.seats()
             await self._report(

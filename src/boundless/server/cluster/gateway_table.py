@@ -57,6 +57,7 @@ BET_BATCH_MAX = 1000
 """Bets per transaction: a window's thousands of bets are written in slices, so the gateway's
 loop sends messages and answers the coordinator in between (PostgreSQL is slower than SQLite)."""
 SHUTDOWN_REASON = "the gateway is shutting down; every stake is returned"
+NOTHING_STAKED_REASON = "no bet was staked on this gateway"
 
 
 class GatewayTable(TableDesk):
@@ -142,14 +143,23 @@ class GatewayTable(TableDesk):
             self._tasks.add(task)
             task.add_done_callback(self._reported)
 
-    def _write_bets(self, batch: list[PendingBet]) -> None:
-        if not self._row_written and self.round is not None:
+    async def _write_bets(self, batch: list[PendingBet]) -> None:
+        round_ = self.round
+        if not self._row_written and round_ is not None:
             # The round's record row in a transaction of its own, before the first bets: the
             # gateways' bet batches then never wait for each other's commit to learn who made it.
+            await asyncio.to_thread(self._open_round_row, round_, self.record(with_events=False))
+        await super()._write_bets(batch)
+
+    def _open_round_row(self, round_: FollowerRound, record: RoundRecord) -> None:
+        """In a worker thread, under the desk's lock: a cancellation either comes first (no row)
+        or finds ``_row_written`` set (and ends the row)."""
+        with self.ledger_lock:
+            if self.round is not round_ or round_.over:
+                return
             with self.sessions.begin() as session:
-                self.service(session).open_round_row(self.record(with_events=False))
+                self.service(session).open_round_row(record)
             self._row_written = True
-        super()._write_bets(batch)
 
     def _reported(self, task: asyncio.Task[None]) -> None:
         self._tasks.discard(task)
@@ -367,27 +377,45 @@ class GatewayTable(TableDesk):
         if not follower.position_count():
             self.end_settled_without_positions(follower)
             return
-        self._flush_after_step()
-        follower.settle()
-        await self.settle()  # tried again while the database is away
+        self._settle_follower(follower)
+        await self.settle()  # off the loop; tried again while the database is away
         self.recent.note_settled(self.round_no, follower)
 
     def end_settled_without_positions(self, follower: FollowerRound) -> None:
         """A round followed here with no positions of this gateway's: shown to its end."""
-        self._flush_after_step()
-        follower.settle()
+        self._settle_follower(follower)
+        self._end_row_without_stakes(NOTHING_STAKED_REASON)
         self.broadcast_state()
         self.recent.note_settled(self.round_no, follower)
+
+    def _end_row_without_stakes(self, reason: str) -> None:
+        """Bets came here but none was staked (every one refused: the ledger away, too few
+        coins): the round's row, written before the first batch, ends too. As any slice's end
+        it is cancelled unless a slice settled it (one that settles later makes it settled); a
+        row that ended already stays as it is."""
+        if not self._row_written:
+            return
+        with self.ledger_lock, self.sessions.begin() as session:
+            repository = TableRepository(session)
+            repository.cancel_without_players(self.table_id, self.round_no, reason, shared=True)
+        self.recorded = True
+
+    def _settle_follower(self, follower: FollowerRound) -> None:
+        self._flush_after_step()
+        follower.settle()
 
     def end_cancelled(self, follower: FollowerRound, reason: str) -> None:
         self._flush_after_step()
         if follower.position_count() or self.bets:
             if not self.recorded:
                 self.void(reason)
+            if not follower.position_count():  # its bets were still being written: refused
+                self._end_row_without_stakes(reason)
             return
         self.bets.fail_all(PhaseError(f"the round was cancelled: {reason}"))
         if not follower.over:
             follower.cancel(reason)
+        self._end_row_without_stakes(reason)
         self.stop_timer()
         self.broadcast_state()
 
@@ -430,9 +458,8 @@ class PlayerSlice:
                           "players' part", self.desk.table_id, self.desk.round_no)  # fmt: skip
             self.cancel("a ledger write failed on this gateway; every stake is returned")
 
-    def bets_report(self) -> BetsReport:
-        while self.desk.bets:  # every bet that came in time is written before the close
-            self.desk.bets.flush()
+    async def bets_report(self) -> BetsReport:
+        await self.desk.bets.drain()  # every bet that came in time is written before the close
         return self.follower.bets_report()
 
     def seats(self) -> tuple[int, int]:

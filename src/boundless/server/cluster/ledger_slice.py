@@ -2,8 +2,10 @@
 ends and (after a takeover) cancels rounds. One committed transaction per call; every write is
 idempotent by its ledger key, so a retry or a second process doing the same moves nothing twice.
 
-The calls are synchronous (SQLAlchemy sessions); they run between bus events, so a slow
-database slows that process's reports, which the coordinator's deadlines bound.
+Each call is one SQLAlchemy session in a worker thread (the stakes at the bet close, the
+settlement and the coordinator's calls), so the process's event loop serves its sockets, its
+timers and its lease meanwhile; a slow database slows that process's reports, which the
+coordinator's deadlines bound.
 
 While the database is away (:mod:`boundless.ledger.outage`): the coordinator's calls and a
 gateway's settlement are tried again under the same keys, the event loop running on between
@@ -187,8 +189,8 @@ class LedgerSlice(FollowerSlice):
         self.round_no = 0
         self._staked = False
 
-    def bets_report(self) -> BetsReport:
-        report = super().bets_report()
+    async def bets_report(self) -> BetsReport:
+        report = await super().bets_report()
         follower = self.follower
         mains = follower.main_stakes(np.arange(follower.position_count()))
         orders = [
@@ -197,7 +199,8 @@ class LedgerSlice(FollowerSlice):
             if main
         ]
         try:
-            self.ledger.stake(self.table, self.round_no, orders)
+            # Off the loop: the gateway's players' sockets are served while its bots stake.
+            await asyncio.to_thread(self.ledger.stake, self.table, self.round_no, orders)
         except Exception as error:
             if not is_transient(error):
                 raise

@@ -16,7 +16,10 @@ class SliceSide(Protocol):
 
     def apply(self, event: ev.TableEvent) -> None: ...
 
-    def bets_report(self) -> BetsReport: ...
+    async def bets_report(self) -> BetsReport:
+        """Close this slice's bets (waiting for their ledger writes) and say which spots it
+        holds."""
+        ...
 
     def seats(self) -> tuple[int, int]:
         """Players and positions held (after the bets closed)."""
@@ -54,7 +57,7 @@ class FollowerSlice:
         if self.cancelled is None:  # a refunded slice (refused stakes, dropped) follows no more
             self.follower.apply_public(event)
 
-    def bets_report(self) -> BetsReport:
+    async def bets_report(self) -> BetsReport:
         return self.follower.bets_report()
 
     def seats(self) -> tuple[int, int]:
@@ -92,8 +95,8 @@ class PairSlice:
         for part in self.parts:
             part.apply(event)
 
-    def bets_report(self) -> BetsReport:
-        reports = [part.bets_report() for part in self.parts]
+    async def bets_report(self) -> BetsReport:
+        reports = [await part.bets_report() for part in self.parts]
         return BetsReport(
             frozenset().union(*(report.spots for report in reports)),
             frozenset().union(*(report.seated_spots for report in reports)),

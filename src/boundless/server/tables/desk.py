@@ -11,15 +11,19 @@ settlement or refund are the same code either way.
 What a desk reads of whoever drives its round is the **round source** (the members marked
 below): the round in play and its number, the timer, the shoe, how many are seated, the round's
 record, and two signals (``wake``: something a window may end on happened; ``deciding``: a
-decision step is waiting for players). Everything runs on the event loop and is synchronous: a
-command checks, writes to the database (one transaction, committed) and only then changes the
-round in memory, so a refused command changes nothing and two commands never interleave.
+decision step is waiting for players). A command checks, writes to the database (one
+transaction, committed) and only then changes the round in memory, so a refused command changes
+nothing. The big writes (a batch of bets, the settlement) run in a worker thread with a session
+of their own, so the loop serves every other socket meanwhile; the others run on the loop. One
+lock (:attr:`TableDesk.ledger_lock`) orders them all: two writes of a desk never overlap, and a
+cancellation waits for a batch being written, so it returns those stakes too.
 """
 
 from __future__ import annotations
 
 import asyncio
 import logging
+import threading
 from collections.abc import Callable, Iterable, Sequence
 from typing import Any, NotRequired, TypedDict, Unpack
 
@@ -45,6 +49,7 @@ from boundless.server.tables.bets import Answer, BetBatcher, PendingBet
 from boundless.server.tables.money import TableMoney
 from boundless.server.tables.private import decline_insurance
 from boundless.server.tables.service import (
+    BetBatchOutcome,
     BetRequest,
     RoundRecord,
     TableService,
@@ -88,6 +93,8 @@ class TableDesk:
             setup.get("bet_batch_seconds", 0.01), self._write_bets, setup.get("bet_batch_max")
         )
         self.money = TableMoney()
+        self.ledger_lock = threading.Lock()
+        """Held by each of the desk's ledger writes, in whichever thread it runs."""
         self.waiting: set[int] = set()
         """Positions of the open step whose decision the table waits for."""
         self.recorded = False
@@ -275,35 +282,57 @@ class TableDesk:
             return late.future
         return self.bets.submit(request)
 
+    def _replayed(self, requests: list[BetRequest]) -> dict[int, Any]:
+        with self.sessions.begin() as session:
+            return self.service(session).replayed_bets(requests)
+
     def _answer_late(self, batch: list[PendingBet], error: Exception) -> None:
         """Bets that missed the window: replays of stored answers, the others ``error``."""
-        with self.sessions.begin() as session:
-            replayed = self.service(session).replayed_bets([item.request for item in batch])
+        replayed = self._replayed([item.request for item in batch])
         for index, item in enumerate(batch):
             item.answer(replayed.get(index, error))
 
-    def _write_bets(self, batch: list[PendingBet]) -> None:
-        """One batch: one transaction stakes the bets, then they are placed in the round."""
+    def stake_bets(
+        self, round_: PlayerRound, record: RoundRecord, requests: list[BetRequest]
+    ) -> BetBatchOutcome:
+        """A batch's transaction (in a worker thread); refused if the round was cancelled or
+        replaced before it took the lock."""
+        with self.ledger_lock:
+            if self.round is not round_ or round_.phase == CANCELLED:
+                raise PhaseError("the round was cancelled while the bets waited")
+            with self.sessions.begin() as session:
+                return self.service(session).accept_bets(round_, record, requests)
+
+    async def _write_bets(self, batch: list[PendingBet]) -> None:
+        """One batch: one transaction stakes the bets (off the loop), then they are placed in
+        the round."""
+        requests = [item.request for item in batch]
         try:
             round_ = self._betting_round()
         except (RulesError, TablePausedError) as error:
-            self._answer_late(batch, error)
+            replayed = await asyncio.to_thread(self._replayed, requests)
+            for index, item in enumerate(batch):
+                item.answer(replayed.get(index, error))
             return
-        requests = [item.request for item in batch]
         try:
-            with self.sessions.begin() as session:
-                outcome = self.service(session).accept_bets(
-                    round_, self.record(with_events=False), requests
-                )
+            outcome = await asyncio.to_thread(
+                self.stake_bets, round_, self.record(with_events=False), requests
+            )
         except Exception as error:
-            log.exception("bets for %s round %s not written", self.table_id, self.round_no)
+            if not isinstance(error, RulesError):
+                log.exception("bets for %s round %s not written", self.table_id, self.round_no)
             for item in batch:
                 item.answer(error)
+            return
+        if self.round is not round_ or round_.over:
+            # Cancelled after the stakes were written: the cancellation returned them too.
+            for item in batch:
+                item.answer(PhaseError("the round was cancelled; every stake is returned"))
             return
         self.metrics.bets_accepted(self.rules.key, [request for request, _ in outcome.accepted])
         if outcome.accepted:
             try:
-                round_.place_bets(*bet_columns(outcome.accepted))
+                self._place_staked(round_, outcome)
             except RulesError:
                 log.exception("staked bets did not fit the round; voiding it")
                 self.void("the bets could not be placed after they were staked")
@@ -313,6 +342,15 @@ class TableDesk:
         if outcome.accepted:
             self.send_you(request.player_id for request, _ in outcome.accepted)
             self.wake()
+
+    def _place_staked(self, round_: PlayerRound, outcome: BetBatchOutcome) -> None:
+        """Place bets already staked. A pause that came while they were written comes after
+        them: they are placed as of before it (the log's replay applies events unchecked)."""
+        paused, round_.paused = round_.paused, False
+        try:
+            round_.place_bets(*bet_columns(outcome.accepted))
+        finally:
+            round_.paused = paused
 
     def choose_side_bets(self, player: PlayerIdentity, side_bets: list[str]) -> None:
         raise ForbiddenError("side bets are chosen at private tables only")
@@ -337,7 +375,7 @@ class TableDesk:
         if kind == "even_money":
             round_.take_even_money(player_id, spot)
         else:
-            with self.sessions.begin() as session:
+            with self.ledger_lock, self.sessions.begin() as session:
                 service = self.service(session)
                 balance = service.wallet_balances([player_id]).get(player_id, 0)
                 known = round_.player_free_coins(player_id)
@@ -433,7 +471,7 @@ class TableDesk:
             return
         early = money.uncredited(round_)
         credits = {o.player_id: early[o.player_id] for o in orders if early.get(o.player_id)}
-        with self.sessions.begin() as session:
+        with self.ledger_lock, self.sessions.begin() as session:
             service = self.service(session)
             # Coins paid early in the round reach the wallet before a double uses them.
             service.credit_early(self.table_id, self.round_no, step, credits)
@@ -458,13 +496,18 @@ class TableDesk:
         assert round_ is not None
         lines = self.money.round_lines(round_)
         results = self.results(round_)
-        record, money, away = self.record(), self.money, self.away(results)
+        record, away = self.record(), self.away(results)
+        before, credited = dict(self.money.balance_before), dict(self.money.credited)
+
+        def write(session: Session) -> dict[str, int]:
+            with self.ledger_lock:
+                return self.service(session).settle(record, lines, before, results, credited, away)
+
         try:
+            # In a worker thread: the inputs are taken here, the loop serves sockets meanwhile.
             after = await write_until_done(
                 self.sessions,
-                lambda session: self.service(session).settle(
-                    record, lines, money.balance_before, results, money.credited, away
-                ),
+                write,
                 what=f"settlement of {self.table_id} round {self.round_no}",
             )
         except LedgerUnavailableError:
@@ -500,21 +543,24 @@ class TableDesk:
         round_ = self.round
         assert round_ is not None
         self.bets.fail_all(PhaseError(f"the round was cancelled: {reason}"))
-        if round_.phase != CANCELLED and not round_.over:
-            round_.cancel(reason)
-        if self.recorded:
-            return {}
-        results = self.results(round_)
-        with self.sessions.begin() as session:
-            outcome = self.service(session).cancel(
-                self.record(),
-                reason,
-                list(results),
-                self.money.balance_before,
-                results,
-                self.away(results),
-                self.money.credited,
-            )
+        # Under the lock: a batch being written commits first (and is returned with the rest),
+        # one not yet begun sees the cancellation and writes nothing.
+        with self.ledger_lock:
+            if round_.phase != CANCELLED and not round_.over:
+                round_.cancel(reason)
+            if self.recorded:
+                return {}
+            results = self.results(round_)
+            with self.sessions.begin() as session:
+                outcome = self.service(session).cancel(
+                    self.record(),
+                    reason,
+                    list(results),
+                    self.money.balance_before,
+                    results,
+                    self.away(results),
+                    self.money.credited,
+                )
         self.recorded = True
         if outcome.lines:
             self.metrics.cancelled(self.rules.key, outcome.refunds)

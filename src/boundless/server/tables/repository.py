@@ -171,6 +171,21 @@ class TableRepository:
         )
         return True
 
+    def cancel_without_players(
+        self, table_id: str, round_no: int, reason: str, *, shared: bool = False
+    ) -> bool:
+        """End an open round's row as cancelled with no player lines (nothing was staked in
+        it, or nothing of this process's slice); as :meth:`end_round`."""
+        return self.end_round(
+            table_id,
+            round_no,
+            status="cancelled",
+            reason=reason,
+            events=None,
+            players=[],
+            shared=shared,
+        )
+
     def add_slice_players(
         self,
         round_row_id: int,

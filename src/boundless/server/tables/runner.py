@@ -80,7 +80,7 @@ async def play_round(table: Table) -> None:
     table.clock.start("betting", paused=table.paused)
     table.broadcast_state()
     await wait_until(table, lambda: ready_to_deal(table), timed=True)
-    table.bets.flush()
+    await table.bets.drain()  # every bet that came in time is written before the deal
     if round_.over:
         return
     _close_window(table, round_.deal)
