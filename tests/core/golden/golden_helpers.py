@@ -368,9 +368,18 @@ def unchanged(round_: SharedRound, shoe: Shoe | None = None) -> Iterator[None]:
     assert snapshot(round_, shoe) == before
 
 
+@contextmanager
+def refused(
+    round_: SharedRound, shoe: Shoe | None, error: type[Exception], match: str
+) -> Iterator[None]:
+    """The block raises ``error`` (its message matching ``match``) and changes nothing."""
+    with unchanged(round_, shoe), pytest.raises(error, match=match):
+        yield
+
+
 def assert_rejected(
     round_: SharedRound, shoe: Shoe | None, player: str, action: str, spot: int = 1
 ) -> None:
     """The decision raises a RulesError naming the player and leaves the round untouched."""
-    with unchanged(round_, shoe), pytest.raises(RulesError, match=f"player '{player}'"):
+    with refused(round_, shoe, RulesError, f"player '{player}'"):
         round_.decide(player, spot, action)

@@ -194,10 +194,7 @@ def test_any_other_dealer_hand_loses_the_dealer_wager(cards: str, dealer_cards: 
 
 def test_the_dealer_wager_rides_only_with_other_wagers_active_on_the_seat() -> None:
     round_, shoe = golden.new_round(golden.BOO_BUCKS, "9S 6H 9C KD 5C", offered=OFFER)
-    with (
-        golden.unchanged(round_, shoe),
-        pytest.raises(InvalidBetError, match="on the dealer's hand needs another wager"),
-    ):
+    with golden.refused(round_, shoe, InvalidBetError, "on the dealer's hand needs another wager"):
         golden.bet(round_, "p", 1, main=0, sides={DEALER_KEY: 100})
     golden.bet(round_, "p", 1, main=0, sides={DEALER_KEY: 100, "trifecta": 100})
     golden.bet(round_, "p", 2, main=0, sides={DEALER_KEY: 100, SEAT_KEY: 100}, balance=None)

@@ -83,9 +83,8 @@ def test_the_seat_rule_rejects_and_changes_nothing(case: str, seats: Seats, word
 def test_the_seat_rule_holds_whatever_order_the_seats_are_filled_in() -> None:
     round_, shoe = golden.new_round(golden.BOO_BUCKS, CARDS)
     golden.bet(round_, "p", 3, main=200, balance=100_000)
-    with (
-        golden.unchanged(round_, shoe),
-        pytest.raises(InvalidBetError, match=r"main bet 11\.00 on seat 1 exceeds 5 times"),
+    with golden.refused(
+        round_, shoe, InvalidBetError, r"main bet 11\.00 on seat 1 exceeds 5 times"
     ):
         golden.bet(round_, "p", 1, main=1100, balance=None)
     golden.bet(round_, "p", 1, main=1000, balance=None)
@@ -99,10 +98,7 @@ def test_the_seat_rule_holds_whatever_order_the_seats_are_filled_in() -> None:
 
 def test_the_seat_rule_over_a_batch_of_bets_at_once() -> None:
     round_, shoe = golden.new_round(golden.BOO_BUCKS, CARDS)
-    with (
-        golden.unchanged(round_, shoe),
-        pytest.raises(InvalidBetError, match="seat 1 exceeds 5 times"),
-    ):
+    with golden.refused(round_, shoe, InvalidBetError, "seat 1 exceeds 5 times"):
         round_.place_bets(["p", "p", "p"], [1, 2, 3], [5000, 900, 200], None, [100_000] * 3)
     round_.place_bets(["p", "p", "p"], [1, 2, 3], [5000, 1000, 200], None, [100_000] * 3)
 
@@ -133,7 +129,7 @@ def test_maximum_wagers_per_hand(key: str, maximum: int) -> None:
         if accepted:
             golden.bet(round_, "p", 3, main=main, sides=sides, balance=2_000_000)
             continue
-        with golden.unchanged(round_, shoe), pytest.raises(InvalidBetError, match="outside"):
+        with golden.refused(round_, shoe, InvalidBetError, "outside"):
             golden.bet(round_, "p", 3, main=main, sides=sides, balance=2_000_000)
 
 
@@ -225,8 +221,5 @@ def test_any_of_base_side_bet_1_side_bet_2_on_each_seat(main: int, sides: dict[s
 
 def test_a_seat_needs_at_least_one_wager() -> None:
     round_, shoe = golden.new_round(golden.BOO_BUCKS, CARDS)
-    with (
-        golden.unchanged(round_, shoe),
-        pytest.raises(InvalidBetError, match="a main bet or at least one side bet"),
-    ):
+    with golden.refused(round_, shoe, InvalidBetError, "a main bet or at least one side bet"):
         golden.bet(round_, "p", 1, main=0)

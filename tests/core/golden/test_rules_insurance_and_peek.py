@@ -94,7 +94,7 @@ def test_insurance_needs_enough_free_coins() -> None:
     # 499 free, insurance costs 500
     round_, shoe = golden.dealt(golden.BOUNDLESS, "9S AD 7H 6C", main=1000, balance=1499)
     assert not round_.can_take_insurance("p", 1)
-    with golden.unchanged(round_, shoe), pytest.raises(InsufficientCoinsError, match="insurance"):
+    with golden.refused(round_, shoe, InsufficientCoinsError, "insurance"):
         round_.take_insurance("p", 1)
 
     round_, _ = golden.dealt(golden.BOUNDLESS, "9S AD 7H 6C", main=1000, balance=1500)

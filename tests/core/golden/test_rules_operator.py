@@ -18,7 +18,7 @@ ALL_SIDES = {"pair": 100, "bust_bonus": 200, "lucky_trio": 300, "poker_trio": 40
 
 def _rejected_while_paused(round_: SharedRound, shoe: Shoe, call: object) -> None:
     assert callable(call)
-    with golden.unchanged(round_, shoe), pytest.raises(PhaseError, match="paused"):
+    with golden.refused(round_, shoe, PhaseError, "paused"):
         call()
 
 

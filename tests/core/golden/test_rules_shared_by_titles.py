@@ -73,10 +73,7 @@ def test_after_a_split_no_second_split_and_no_surrender(
     assert Action.from_word(action) not in round_.legal_actions("p", 1)
     if legal_after is not None:
         assert round_.legal_actions("p", 1) == legal_after
-    with (
-        golden.unchanged(round_, shoe),
-        pytest.raises(IllegalActionError, match=f"{action} is not allowed now"),
-    ):
+    with golden.refused(round_, shoe, IllegalActionError, f"{action} is not allowed now"):
         round_.decide("p", 1, action)
 
 

@@ -174,10 +174,7 @@ def test_side_options_are_available_up_to_their_last_round_in_the_shoe(
     assert key not in round_.available_side_bets()
     assert round_.side_bet_rounds_left()[key] == 0
     golden.seat(round_, "other")
-    with (
-        golden.unchanged(round_, shoe),
-        pytest.raises(InvalidBetError, match=f"{key}.*not available"),
-    ):
+    with golden.refused(round_, shoe, InvalidBetError, f"{key}.*not available"):
         round_.place_bet("p", 1, 1000, {key: 100}, free_amount=100_000)
     golden.seat(round_, "p")  # the main bet alone is still fine
 
@@ -206,7 +203,7 @@ def test_a_side_option_only_player_sees_the_shared_cards_and_has_no_hand() -> No
     assert view["spots"]["1"]["cards"] == ["8S", "8H"]
     assert view["dealer"]["cards"] == ["6D"]
     assert round_.legal_actions("s", 1) == frozenset()
-    with golden.unchanged(round_, shoe), pytest.raises(RulesError, match="player 's'"):
+    with golden.refused(round_, shoe, RulesError, "player 's'"):
         round_.decide("s", 1, "hit")
     round_.decide("seated", 1, "hit")
     round_.run_to_end()

@@ -130,16 +130,10 @@ def test_double_after_a_split() -> None:
 def test_split_and_double_need_the_coins() -> None:
     round_, shoe = golden.dealt(golden.UNLIMITED, "8S 6H 8D 3C", balance=1500)
     assert round_.legal_actions("p", 1) == frozenset({Action.SURRENDER20})
-    with (
-        golden.unchanged(round_, shoe),
-        pytest.raises(InsufficientCoinsError, match=r"split costs 10\.00"),
-    ):
+    with golden.refused(round_, shoe, InsufficientCoinsError, r"split costs 10\.00"):
         round_.decide("p", 1, "split")
 
     round_, shoe = golden.dealt(golden.UNLIMITED, "6S 6H 5D 2C", balance=1500)
     assert Action.DOUBLE not in round_.legal_actions("p", 1)
-    with (
-        golden.unchanged(round_, shoe),
-        pytest.raises(InsufficientCoinsError, match=r"double costs 10\.00"),
-    ):
+    with golden.refused(round_, shoe, InsufficientCoinsError, r"double costs 10\.00"):
         round_.decide("p", 1, "double")

@@ -34,10 +34,7 @@ def test_three_spots_each_get_a_hand_and_the_dealer_has_one_position() -> None:
 @pytest.mark.parametrize("spot", [0, 4, -1])
 def test_a_bet_on_a_spot_outside_one_to_three_is_rejected(spot: int) -> None:
     round_, shoe = golden.opened(golden.UNLIMITED, "2S 3S 4S", "a")
-    with (
-        golden.unchanged(round_, shoe),
-        pytest.raises(InvalidBetError, match=r"the table has spots 1\.\.3"),
-    ):
+    with golden.refused(round_, shoe, InvalidBetError, r"the table has spots 1\.\.3"):
         golden.bet(round_, "b", spot)
 
 
@@ -56,10 +53,7 @@ def test_a_player_may_play_one_two_or_three_spots(spots: tuple[int, ...]) -> Non
 
 def test_a_second_bet_on_one_spot_is_rejected() -> None:
     round_, shoe = golden.opened(golden.UNLIMITED, "2S 3S 4S", ("p", 2))
-    with (
-        golden.unchanged(round_, shoe),
-        pytest.raises(InvalidBetError, match="already has a bet on this spot"),
-    ):
+    with golden.refused(round_, shoe, InvalidBetError, "already has a bet on this spot"):
         golden.bet(round_, "p", 2, balance=None)
 
 
@@ -68,7 +62,7 @@ def test_the_spots_per_player_limit_is_a_rule_set_number() -> None:
     round_, shoe = golden.new_round(golden.UNLIMITED, "2S 3S 4S", rules=rules)
     golden.bet(round_, "p", 1)
     golden.bet(round_, "p", 3, balance=None)
-    with golden.unchanged(round_, shoe), pytest.raises(InvalidBetError, match="at most 2 spot"):
+    with golden.refused(round_, shoe, InvalidBetError, "at most 2 spot"):
         golden.bet(round_, "p", 2, balance=None)
     golden.bet(round_, "q", 2)  # another player may still take the spot
 
@@ -154,10 +148,7 @@ def test_spots_are_played_one_after_another_each_in_steps() -> None:
     assert (round_.phase, round_.current_spot, round_.step) == ("decisions", 1, 1)
     assert round_.legal_actions("b", 2) == frozenset()
     assert round_.legal_actions("a", 2) == frozenset()
-    with (
-        golden.unchanged(round_, shoe),
-        pytest.raises(PhaseError, match="decisions are for spot 1 now"),
-    ):
+    with golden.refused(round_, shoe, PhaseError, "decisions are for spot 1 now"):
         round_.decide("b", 2, "stand")
     round_.decide("a", 1, "hit")
     round_.close_step()

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from itertools import pairwise
 
 import numpy as np
@@ -16,6 +16,30 @@ from boundless.core.rules import RuleSet
 def _first(mask: np.ndarray) -> int | None:
     hits = np.flatnonzero(mask)
     return int(hits[0]) if len(hits) else None
+
+
+def _verify_range_and_unit(
+    stakes: np.ndarray,
+    on: np.ndarray,
+    low_high_unit: tuple[int, int, int],
+    who: Callable[[int], str],
+    name: str,
+    outside: str,
+    off_unit: str,
+) -> None:
+    """The first staked row outside ``low..high`` or off the unit. The two wordings are
+    ``str.format`` templates over ``name``, ``amount`` / ``raw`` (the stake), ``low``, ``high``
+    and ``unit``."""
+    low, high, unit = low_high_unit
+    bad = _first(on & ((stakes < low) | (stakes > high)))
+    if bad is not None:
+        amount, low_text, high_text = (format_amount(x) for x in (int(stakes[bad]), low, high))
+        message = outside.format(name=name, amount=amount, low=low_text, high=high_text)
+        raise InvalidBetError(f"{who(bad)}: {message}")
+    bad = _first(on & (stakes % unit != 0))
+    if bad is not None:
+        message = off_unit.format(name=name, raw=int(stakes[bad]), unit=unit)
+        raise InvalidBetError(f"{who(bad)}: {message}")
 
 
 def verify_bets(
@@ -41,18 +65,15 @@ def verify_bets(
     if bad is not None:
         raise InvalidBetError(f"{who(bad)}: a bet cannot be negative")
     placed = main > 0
-    bad = _first(placed & ((main < limits.min_main_amount) | (main > limits.max_main_amount)))
-    if bad is not None:
-        raise InvalidBetError(
-            f"{who(bad)}: main bet {format_amount(int(main[bad]))} is outside the table limits "
-            f"{format_amount(limits.min_main_amount)}..{format_amount(limits.max_main_amount)}"
-        )
-    bad = _first(placed & (main % limits.unit_amount != 0))
-    if bad is not None:
-        raise InvalidBetError(
-            f"{who(bad)}: main bet {int(main[bad])} is not a multiple of the table unit "
-            f"{limits.unit_amount}"
-        )
+    _verify_range_and_unit(
+        main,
+        placed,
+        (limits.min_main_amount, limits.max_main_amount, limits.unit_amount),
+        who,
+        "main bet",
+        "{name} {amount} is outside the table limits {low}..{high}",
+        "{name} {raw} is not a multiple of the table unit {unit}",
+    )
     for column, key in enumerate(book.side_keys):
         stakes = sides[:, column]
         bet = rules.side_bet(key)
@@ -66,17 +87,15 @@ def verify_bets(
             if bad is not None:
                 raise InvalidBetError(f"{who(bad)}: side bet {key!r} is not available this round")
             continue
-        bad = _first(on & ((stakes < bet.min_amount) | (stakes > bet.max_amount)))
-        if bad is not None:
-            raise InvalidBetError(
-                f"{who(bad)}: side bet {key!r} of {format_amount(int(stakes[bad]))} is outside "
-                f"{format_amount(bet.min_amount)}..{format_amount(bet.max_amount)}"
-            )
-        bad = _first(on & (stakes % limits.unit_amount != 0))
-        if bad is not None:
-            raise InvalidBetError(
-                f"{who(bad)}: side bet {key!r} is not a multiple of the unit {limits.unit_amount}"
-            )
+        _verify_range_and_unit(
+            stakes,
+            on,
+            (bet.min_amount, bet.max_amount, limits.unit_amount),
+            who,
+            f"side bet {key!r}",
+            "{name} of {amount} is outside {low}..{high}",
+            "{name} is not a multiple of the unit {unit}",
+        )
     totals = main + (sides.sum(axis=1) if book.side_keys else 0)
     for column, key in enumerate(book.side_keys):
         bet = rules.side_bet(key)

@@ -8,7 +8,8 @@ event and applies it; ``verify_x`` raises and changes nothing; ``can_x`` answers
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
+from typing import Concatenate, ParamSpec, TypeVar
 
 import numpy as np
 
@@ -41,6 +42,26 @@ from boundless.core.round.phases import BETTING, DECISIONS, INSURANCE
 from boundless.core.round.state import RoundState
 from boundless.core.round.steps import StepPlan
 
+Args = ParamSpec("Args")
+EventT = TypeVar("EventT", bound=ev.Event)
+
+
+def _verified_then_applied(
+    verify: Callable[Concatenate[PlayerRound, Args], EventT],
+) -> Callable[Concatenate[PlayerRound, Args], EventT]:
+    """The ``x`` of a ``verify_x`` that returns its event: same arguments, then applies it."""
+    name = verify.__name__  # looked up on the round: a subclass's stricter check applies too
+
+    def verified_then_applied(
+        self: PlayerRound, /, *args: Args.args, **kwargs: Args.kwargs
+    ) -> EventT:
+        event: EventT = getattr(self, name)(*args, **kwargs)
+        self._apply(event)
+        return event
+
+    verified_then_applied.__doc__ = verify.__doc__
+    return verified_then_applied
+
 
 class PlayerRound(RoundState):
     """A round's state plus the calls its players make."""
@@ -60,7 +81,9 @@ class PlayerRound(RoundState):
         side_amounts: Mapping[str, Sequence[int] | np.ndarray] | None = None,
         free_amounts: Sequence[int] | np.ndarray | None = None,
     ) -> ev.BetsPlaced:
-        """Check a batch of bets; returns the event that placing them would apply."""
+        """Check a batch of bets; returns the event that placing them would apply.
+
+        ``place_bets`` takes the same arguments and applies that event."""
         require(self, BETTING)
         player_ids = tuple(player_ids)  # the event keeps this very tuple (see factorize)
         count = len(player_ids)
@@ -98,17 +121,7 @@ class PlayerRound(RoundState):
             ev.frozen_array(free),
         )
 
-    def place_bets(
-        self,
-        player_ids: Sequence[str],
-        spots: Sequence[int] | np.ndarray,
-        main_amounts: Sequence[int] | np.ndarray,
-        side_amounts: Mapping[str, Sequence[int] | np.ndarray] | None = None,
-        free_amounts: Sequence[int] | np.ndarray | None = None,
-    ) -> ev.BetsPlaced:
-        event = self.verify_place_bets(player_ids, spots, main_amounts, side_amounts, free_amounts)
-        self._apply(event)
-        return event
+    place_bets = _verified_then_applied(verify_place_bets)
 
     def verify_place_bet(
         self,
@@ -118,6 +131,8 @@ class PlayerRound(RoundState):
         side_amounts: Mapping[str, int] | None = None,
         free_amount: int | None = None,
     ) -> ev.BetsPlaced:
+        """One player's bet on one spot (``place_bet`` applies it). ``free_amount``: their coins
+        outside this round."""
         sides = {key: [amount] for key, amount in (side_amounts or {}).items()}
         free = None if free_amount is None else [free_amount]
         return self.verify_place_bets([player_id], [spot], [main_amount], sides, free)
@@ -125,18 +140,7 @@ class PlayerRound(RoundState):
     def can_place_bet(self, *args: object, **kwargs: object) -> bool:
         return succeeds(self.verify_place_bet, *args, **kwargs)
 
-    def place_bet(
-        self,
-        player_id: str,
-        spot: int,
-        main_amount: int,
-        side_amounts: Mapping[str, int] | None = None,
-        free_amount: int | None = None,
-    ) -> ev.BetsPlaced:
-        """One player's bet on one spot. ``free_amount``: their coins outside this round."""
-        event = self.verify_place_bet(player_id, spot, main_amount, side_amounts, free_amount)
-        self._apply(event)
-        return event
+    place_bet = _verified_then_applied(verify_place_bet)
 
     def set_free_coins(self, player_ids: Sequence[str], amounts: Sequence[int]) -> ev.FreeCoinsSet:
         """Refresh players' coins outside this round (their wallet may have moved elsewhere)."""
@@ -152,29 +156,27 @@ class PlayerRound(RoundState):
         return event
 
     # ---- insurance -----------------------------------------------------------------------
-    def verify_take_insurance(self, player_id: str, spot: int = 1) -> None:
-        verify_insurance(self, player_id, spot, even_money=False)
+    def verify_take_insurance(self, player_id: str, spot: int = 1) -> ev.InsuranceTaken:
+        """Check insurance for this spot; returns the event ``take_insurance`` applies."""
+        return self._insurance(player_id, spot, even_money=False)
 
     def can_take_insurance(self, player_id: str, spot: int = 1) -> bool:
         return succeeds(self.verify_take_insurance, player_id, spot)
 
-    def take_insurance(self, player_id: str, spot: int = 1) -> ev.InsuranceTaken:
-        return self._insure(player_id, spot, even_money=False)
+    take_insurance = _verified_then_applied(verify_take_insurance)
 
-    def verify_take_even_money(self, player_id: str, spot: int = 1) -> None:
-        verify_insurance(self, player_id, spot, even_money=True)
+    def verify_take_even_money(self, player_id: str, spot: int = 1) -> ev.InsuranceTaken:
+        """Check even money for this spot; returns the event ``take_even_money`` applies."""
+        return self._insurance(player_id, spot, even_money=True)
 
     def can_take_even_money(self, player_id: str, spot: int = 1) -> bool:
         return succeeds(self.verify_take_even_money, player_id, spot)
 
-    def take_even_money(self, player_id: str, spot: int = 1) -> ev.InsuranceTaken:
-        return self._insure(player_id, spot, even_money=True)
+    take_even_money = _verified_then_applied(verify_take_even_money)
 
-    def _insure(self, player_id: str, spot: int, even_money: bool) -> ev.InsuranceTaken:
+    def _insurance(self, player_id: str, spot: int, even_money: bool) -> ev.InsuranceTaken:
         position = verify_insurance(self, player_id, spot, even_money=even_money)
-        event = ev.InsuranceTaken(ev.frozen_array([position]), even_money=even_money)
-        self._apply(event)
-        return event
+        return ev.InsuranceTaken(ev.frozen_array([position]), even_money=even_money)
 
     def take_insurance_many(self, positions: np.ndarray) -> ev.InsuranceTaken:
         """Bulk insurance (bots, load tests): every position must be eligible and covered."""

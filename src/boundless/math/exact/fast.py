@@ -435,19 +435,19 @@ class UpCard:
                         played_on[split_context(pair, level - 1)] = float(kept)
         first, second = column_arrays(column)
         weight = np.zeros((self.contexts, hands))
-        reach_weights(
+        column_space = (
             space.counts, space.size, space.total, space.soft, space.child, self.base,
             optimal.valid, self.contexts_on, self.double_split, self.params.split_aces_one_card,
-            first, second, root_weight, root_hit, split_flow, played_on, weight,
         )  # fmt: skip
+        reach_weights(
+            column_space, first, second, root_weight, root_hit, split_flow, played_on, weight
+        )
         allowed_codes = set(candidate_codes(self.params, self.up, TOTAL_CODES))
         code_allowed = np.array([code in allowed_codes for code in TOTAL_CODES], dtype=np.bool_)
         previous = workspace.chosen.copy()
         value, hit_value, chosen = workspace.value, workspace.hit_value, workspace.chosen
         improve_cells(
-            space.counts, space.size, space.total, space.soft, space.child, self.base,
-            optimal.valid, self.contexts_on, self.double_split, self.params.split_aces_one_card,
-            space.group_start, space.group_members, optimal.figures, surrender,
+            column_space, space.group_start, space.group_members, optimal.figures, surrender,
             self.params.double_allowed, self.params.can_surrender(self.up), routed, weight,
             dealt, self.blackjack_card, self.excluded, TOTAL_FIRST, TOTAL_SECOND, code_allowed,
             BASELINE_CODES, previous, chosen, value, hit_value,

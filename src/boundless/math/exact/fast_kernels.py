@@ -20,6 +20,22 @@ OUTCOMES = 7
 TIE = 1e-12  # means closer than this are equal (the reference's exact ties)
 BLACKJACK = 6
 
+ColumnSpace = tuple[
+    IntArray,
+    IntArray,
+    IntArray,
+    IntArray,
+    IntArray,
+    IntArray,
+    BoolArray,
+    BoolArray,
+    BoolArray,
+    bool,
+]
+"""What both column kernels read: the hand space's ``counts, size, total, soft, child``, the
+shoe's ``base``, ``valid[context, hand]``, ``contexts_on``, ``double_split[context]`` and
+whether split aces take one card."""
+
 
 @njit(cache=True, nogil=True)
 def _stand(
@@ -350,16 +366,7 @@ def dealt_chances(
 
 @njit(cache=True, nogil=True)
 def reach_weights(
-    counts: IntArray,
-    size: IntArray,
-    total: IntArray,
-    soft: IntArray,
-    child: IntArray,
-    base: IntArray,
-    valid: BoolArray,
-    contexts_on: BoolArray,
-    double_split: BoolArray,
-    aces_one_card: bool,
+    space: ColumnSpace,
     first: IntArray,
     second: IntArray,
     root_weight: FloatArray,
@@ -375,6 +382,7 @@ def reach_weights(
     reached, ``played_on[context]`` the share of its pair-value draws played on (not split
     again).
     """
+    counts, size, total, soft, child, base, valid, contexts_on, double_split, aces_one_card = space
     hands = counts.shape[0]
     contexts = contexts_on.shape[0]
     left = np.zeros(10, dtype=np.int64)
@@ -420,16 +428,7 @@ def reach_weights(
 
 @njit(cache=True, nogil=True)
 def improve_cells(
-    counts: IntArray,
-    size: IntArray,
-    total: IntArray,
-    soft: IntArray,
-    child: IntArray,
-    base: IntArray,
-    valid: BoolArray,
-    contexts_on: BoolArray,
-    double_split: BoolArray,
-    aces_one_card: bool,
+    space: ColumnSpace,
     group_start: IntArray,
     group_members: IntArray,
     figures: FloatArray,
@@ -457,6 +456,7 @@ def improve_cells(
     codes the last call chose (-1: none) with its ``value``/``hit_value`` still in place:
     while the codes come out the same, those values are still right and are kept.
     """
+    counts, size, total, _soft, child, base, valid, contexts_on, double_split, aces_one_card = space
     hands = counts.shape[0]
     left = np.zeros(10, dtype=np.int64)
     groups = group_start.shape[0] - 1
