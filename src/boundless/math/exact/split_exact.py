@@ -19,7 +19,9 @@ hands waiting, memoized on those.
 
 **Dealer blackjack.** With ``no_dealer_blackjack`` (the dealer peeks under an ace or a ten,
 as Nairn's tables assume), every chance is given that the hole card does not make a
-blackjack: the player's draws and the dealer's totals alike.
+blackjack: the player's draws and the dealer's totals alike. Without it a dealer's two-card 21
+is valued as any other 21 (a player's 21 pushes, each hand loses only its own bet): neither a
+peek game nor a no-hole-card game, so use it only where the up card cannot make a blackjack.
 """
 
 from __future__ import annotations
