@@ -2,12 +2,14 @@
 
 from __future__ import annotations
 
+import threading
 from concurrent.futures import ThreadPoolExecutor
+from pathlib import Path
 
 from alembic import command
 from alembic.autogenerate import compare_metadata
 from alembic.runtime.migration import MigrationContext
-from sqlalchemy import Connection, inspect, text
+from sqlalchemy import Connection, Engine, inspect, text
 
 from boundless.ledger import (
     LedgerService,
@@ -82,6 +84,27 @@ def test_two_servers_migrating_at_once(empty_database_url: str) -> None:
             assert current_revision(connection) == head_revision()
     finally:
         engine.dispose()
+
+
+def test_two_connections_opening_a_new_sqlite_file_at_once(tmp_path: Path) -> None:
+    """Both switch the new file to WAL at once; SQLite refuses one without waiting (about one
+    try in ten before the switch was retried), so repeat the race."""
+    for attempt in range(50):
+        url = f"sqlite:///{tmp_path / f'race{attempt}.sqlite'}"
+        engines = [make_engine(url) for _ in range(2)]
+        start = threading.Barrier(2)
+        try:
+            with ThreadPoolExecutor(2) as pool:
+                list(pool.map(_connect_when_both_ready, engines, [start] * 2))
+        finally:
+            for engine in engines:
+                engine.dispose()
+
+
+def _connect_when_both_ready(engine: Engine, start: threading.Barrier) -> None:
+    start.wait()
+    with engine.connect():
+        pass
 
 
 def _legacy_books(connection: Connection) -> None:

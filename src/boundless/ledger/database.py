@@ -19,6 +19,7 @@ from alembic.script import ScriptDirectory
 from sqlalchemy import Connection, Engine, create_engine, event
 from sqlalchemy.engine import make_url
 from sqlalchemy.orm import Session, sessionmaker
+from tenacity import retry, retry_if_exception, stop_after_delay, wait_random_exponential
 
 DEFAULT_DATABASE_URL = "sqlite:///data/boundless.sqlite"
 DATABASE_URL_ENV = "BOUNDLESS_DATABASE_URL"
@@ -63,6 +64,18 @@ def make_engine(url: str, *, read_only: bool = False, **options: Any) -> Engine:
     return engine
 
 
+@retry(
+    retry=retry_if_exception(lambda error: "locked" in str(error)),
+    stop=stop_after_delay(SQLITE_BUSY_TIMEOUT_MS / 1000),
+    wait=wait_random_exponential(multiplier=0.01, max=0.5),
+    reraise=True,
+)
+def _switch_to_wal(cursor: Any) -> None:
+    # SQLite answers a journal-mode change that meets another connection's change at once with
+    # "database is locked", without its busy timeout: two processes opening a new file do.
+    cursor.execute("PRAGMA journal_mode = WAL")
+
+
 def _configure_sqlite(engine: Engine, begin: str) -> None:
     @event.listens_for(engine, "connect")
     def on_connect(dbapi_connection: Any, _record: Any) -> None:
@@ -71,7 +84,7 @@ def _configure_sqlite(engine: Engine, begin: str) -> None:
         cursor = dbapi_connection.cursor()
         cursor.execute("PRAGMA foreign_keys = ON")
         cursor.execute(f"PRAGMA busy_timeout = {SQLITE_BUSY_TIMEOUT_MS}")
-        cursor.execute("PRAGMA journal_mode = WAL")
+        _switch_to_wal(cursor)
         cursor.execute("PRAGMA synchronous = NORMAL")
         cursor.close()
 
