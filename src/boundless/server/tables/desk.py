@@ -106,6 +106,7 @@ class TableDesk:
         # ---- the round source (kept up to date by whoever drives the round) ----------------
         self.round: PlayerRound | None = None
         self.round_no = 0
+        self.rounds_played = 0
         self.paused = False
         self.pause_reason: str | None = None
 
@@ -288,9 +289,7 @@ class TableDesk:
 
     def _answer_late(self, batch: list[PendingBet], error: Exception) -> None:
         """Bets that missed the window: replays of stored answers, the others ``error``."""
-        replayed = self._replayed([item.request for item in batch])
-        for index, item in enumerate(batch):
-            item.answer(replayed.get(index, error))
+        _answer_replays(batch, self._replayed([item.request for item in batch]), error)
 
     def stake_bets(
         self, round_: PlayerRound, record: RoundRecord, requests: list[BetRequest]
@@ -310,9 +309,7 @@ class TableDesk:
         try:
             round_ = self._betting_round()
         except (RulesError, TablePausedError) as error:
-            replayed = await asyncio.to_thread(self._replayed, requests)
-            for index, item in enumerate(batch):
-                item.answer(replayed.get(index, error))
+            _answer_replays(batch, await asyncio.to_thread(self._replayed, requests), error)
             return
         try:
             outcome = await asyncio.to_thread(
@@ -592,3 +589,9 @@ class TableDesk:
             and (self.round.position_count() or self.bets)
         ):
             self.void(reason)
+
+
+def _answer_replays(batch: list[PendingBet], replayed: dict[int, Any], error: Exception) -> None:
+    """Each bet its stored answer where it has one (by its index in ``batch``), else ``error``."""
+    for index, item in enumerate(batch):
+        item.answer(replayed.get(index, error))
