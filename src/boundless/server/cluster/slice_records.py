@@ -11,7 +11,6 @@ transaction that cancels it writes its lines, so each line is written exactly on
 
 from __future__ import annotations
 
-import asyncio
 from collections.abc import Callable, Sequence
 from typing import TypeVar
 
@@ -59,11 +58,10 @@ class SliceRecords:
         )
 
     async def _off_the_loop(self, work: Callable[[Session], T], what: str) -> T:
-        """``work`` in one transaction, tried again while the database is away, in a thread: a
-        large round's play record takes a while, and the coordinator's lease must renew."""
-        return await asyncio.to_thread(
-            asyncio.run, write_until_done(self.sessions, work, what=what)
-        )
+        """``work`` in one transaction, tried again while the database is away; each try runs
+        in a worker thread (``write_until_done``): a large round's play record takes a while,
+        and the coordinator's lease must renew."""
+        return await write_until_done(self.sessions, work, what=what)
 
     def _open_owners(self, table: str, round_no: int) -> list[str]:
         with self.sessions.begin() as session:
