@@ -96,14 +96,10 @@ class TableControl:
     def round_closing(self) -> None:
         """No more cancelling this round (it settles, or ended); a waiting cancel is refused."""
         self._round = None
-        if self._cancel is not None:
-            _, answered = self._cancel
-            self._cancel = None
-            if not answered.done():
-                answered.set_result(refusal("conflict", self._no_round()))
+        self.cancelled(refusal("conflict", self._no_round()))
 
     def cancelled(self, reply: JsonBody) -> None:
-        """The operator's cancellation is done: its answer."""
+        """The operator's waiting cancel, if any, gets ``reply`` (done, or refused)."""
         if self._cancel is not None:
             _, answered = self._cancel
             self._cancel = None
