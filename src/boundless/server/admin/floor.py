@@ -6,7 +6,7 @@ from typing import Any
 
 from boundless.server.gateway.hub import Hub
 from boundless.server.gateway.websocket import SocketConnection
-from boundless.server.tables.table import Table
+from boundless.server.tables.desk import TableDesk
 
 
 def open_sockets(hub: Hub) -> int:
@@ -19,7 +19,8 @@ def open_sockets(hub: Hub) -> int:
     )
 
 
-def table_row(table: Table) -> dict[str, Any]:
+def table_row(table: TableDesk) -> dict[str, Any]:
+    """A table's console row (``boundless serve``'s tables and a gateway's)."""
     round_ = table.round
     watchers = table.hub.watchers.get(table.table_id, set())
     return {
@@ -31,11 +32,11 @@ def table_row(table: Table) -> dict[str, Any]:
         "phase": None if round_ is None else round_.phase,
         "round_id": table.round_id,
         "round_no": table.round_no,
-        "players": 0 if round_ is None else len(round_.book.player_ids),
+        "players": table.seated(),
         "sockets": sum(1 for c in watchers if isinstance(c, SocketConnection)),
         "watchers": len(watchers),
         "paused": table.paused,
         "pause_reason": table.pause_reason,
-        "timer": table.clock.describe(),
+        "timer": table.timer(),
         "rounds_played": table.rounds_played,
     }

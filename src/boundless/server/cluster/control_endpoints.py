@@ -12,7 +12,7 @@ from typing import Any
 from fastapi import APIRouter, Request
 
 from boundless.ledger.errors import LedgerUnavailableError
-from boundless.server.admin.floor import open_sockets
+from boundless.server.admin.floor import open_sockets, table_row
 from boundless.server.cluster.bus import Bus, JsonBody, NoCoordinatorError
 from boundless.server.cluster.gateway_table import GatewayTable
 from boundless.server.dependencies import Admin
@@ -45,26 +45,10 @@ def _table(request: Request, table_id: str) -> GatewayTable:
     return table
 
 
-def table_row(table: GatewayTable) -> dict[str, Any]:
-    """``boundless serve``'s console row for the cluster's table, as this gateway sees it."""
-    round_ = table.round
-    return {
-        "table_id": table.table_id,
-        "title": table.rules.key,
-        "name": table.name,
-        "private": False,
-        "owner": None,
-        "phase": None if round_ is None else round_.phase,
-        "round_id": table.round_id,
-        "round_no": table.round_no,
-        "players": table.seated(),
-        "sockets": open_sockets(table.hub),
-        "watchers": table.hub.watcher_count(table.table_id),
-        "paused": table.paused,
-        "pause_reason": table.pause_reason,
-        "timer": table.timer(),
-        "rounds_played": table.rounds_played,
-    }
+def gateway_table_row(table: GatewayTable) -> dict[str, Any]:
+    """``boundless serve``'s console row for the cluster's table, as this gateway sees it: its
+    sockets are every socket signed in here (a gateway holds one table)."""
+    return {**table_row(table), "sockets": open_sockets(table.hub)}
 
 
 async def ask_coordinator(bus: Bus, table_id: str, body: JsonBody) -> JsonBody:
@@ -91,7 +75,7 @@ async def _until_seen(table: GatewayTable, paused: bool) -> None:
 @router.get("/tables")
 async def admin_tables(request: Request, _: Admin) -> list[dict[str, Any]]:
     """The cluster's one table: phase, round, players, this gateway's sockets, pause state."""
-    return [table_row(request.app.state.cluster_table)]
+    return [gateway_table_row(request.app.state.cluster_table)]
 
 
 async def _operate(request: Request, table_id: str, action: str, reason: str | None) -> JsonBody:

@@ -87,7 +87,6 @@ class GatewayTable(TableDesk):
         self.gateway: Gateway | None = None
         """The gateway that follows the table for this desk (set once it exists)."""
         self.recent = RecentRounds()
-        self.rounds_played = 0
         # A player may bet through several gateways: their coins are always worth a look.
         self.seated_elsewhere = lambda _player, _table: True
         self._timer: dict[str, Any] | None = None

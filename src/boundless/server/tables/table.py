@@ -44,7 +44,6 @@ class Table(TableDesk):
         self.clock = TableClock(timers, self.rules.timers)
         self.shoes = TableShoes(self.table_id, self.rules, randomness, self.sessions, self.notify)
         self.round: SharedRound | None = None
-        self.rounds_played = 0
         self.recent = RecentRounds()
 
     # ---- the round source ------------------------------------------------------------------
