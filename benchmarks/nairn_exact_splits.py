@@ -4,8 +4,11 @@ Rerun: ``.venv/bin/python benchmarks/nairn_exact_splits.py [--up 6] [--pair 8] [
 
 Each published value (``tests/math/data/nairn_one_deck_exact_splits.csv``, from
 http://www.geditcom.com/Blackjack/OneDeck.html, also ``webtables/OneDeck.html`` of
-https://github.com/nairnj/Blackjack) is recomputed by
-:func:`boundless.math.exact.split_exact.exact_split_value` under his fixed basic strategy, and
+https://github.com/nairnj/Blackjack) is recomputed under his fixed basic strategy by
+:func:`boundless.math.exact.split_patterns.pattern_split_value` (up cards 2 to 9: pair-card
+states, fractions of a second a value) or
+:func:`boundless.math.exact.split_exact.exact_split_value` (an ace or a ten up, given no dealer
+blackjack: every card followed, minutes for the pairs that hit most), and
 the difference is printed beside half a unit of the printed last digit (he prints six
 significant digits). Values that must be equal to one already computed are reused: doubling
 rules that give the same two-card decisions, and more hands than the shoe's pair cards allow.
@@ -31,6 +34,7 @@ from boundless.math.exact.split_exact import (  # noqa: E402
     exact_split_value,
     single_deck_shoe,
 )
+from boundless.math.exact.split_patterns import pattern_split_value  # noqa: E402
 
 PUBLISHED = ROOT / "tests" / "math" / "data" / "nairn_one_deck_exact_splits.csv"
 
@@ -67,7 +71,8 @@ def main() -> None:
         key = (up, h17, pair, min(hands, 2 + left), decisions if pair != 1 else ())
         if key not in done:
             rules = ExactSplitRules(shoe, up, h17, hands)
-            done[key] = exact_split_value(rules, pair, strategy)
+            exact = exact_split_value if up in (1, 10) else pattern_split_value
+            done[key] = exact(rules, pair, strategy)
         ours = done[key]
         gap = ours - float(row["value"])
         results.append((row, ours, gap, half_unit(row["value"])))

@@ -64,14 +64,15 @@ def single_deck_shoe(decks: int = 1) -> Shoe:
 def exact_split_value(rules: ExactSplitRules, pair: int, strategy: SplitStrategy) -> float:
     """Expected result of splitting a pair of ``pair`` against ``rules.up`` (in units of the
     first bet; every hand's bet counts, a double twice)."""
-    _check(rules, pair)
+    check_split(rules, pair)
     shoe = list(rules.shoe)
     shoe[rules.up - 1] -= 1
     shoe[pair - 1] -= 2
     return _ExactSplit(rules, pair, strategy).waiting(tuple(shoe), 2, 2)
 
 
-def _check(rules: ExactSplitRules, pair: int) -> None:
+def check_split(rules: ExactSplitRules, pair: int) -> None:
+    """Refuse a shoe or a pair the split cannot be valued on (one line each)."""
     if len(rules.shoe) != 10 or min(rules.shoe) < 0:
         raise ValueError("the shoe must give a count of 0 or more for each value 1 to 10")
     if not 1 <= pair <= 10 or not 1 <= rules.up <= 10:
