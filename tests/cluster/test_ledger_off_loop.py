@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import asyncio
 import threading
+from collections.abc import Coroutine
 from pathlib import Path
 from typing import Any
 
@@ -153,12 +154,20 @@ def held_gateway(sessions: sessionmaker[Session], gate: Gate) -> tuple[Any, Mess
     return table, MessageHandler(table, hub, sessions, 1000.0)
 
 
-def test_a_gateway_answers_a_socket_while_a_bet_batch_is_being_written(tmp_path: Path) -> None:
+def two_on_a_held_gateway(
+    tmp_path: Path,
+) -> tuple[sessionmaker[Session], Gate, Any, MessageHandler, list[tuple[str, str]]]:
+    """A gateway whose ledger sessions pass a gate, and two players signed up (id, token)."""
     sessions = ledger_sessions(tmp_path)
+    signed = [sign_up(sessions, name) for name in ("ana", "ben")]
     gate = Gate()
-    ana, ana_token = sign_up(sessions, "ana")
-    _ben, ben_token = sign_up(sessions, "ben")
     table, handler = held_gateway(sessions, gate)
+    return sessions, gate, table, handler, signed
+
+
+def test_a_gateway_answers_a_socket_while_a_bet_batch_is_being_written(tmp_path: Path) -> None:
+    sessions, gate, table, handler, signed = two_on_a_held_gateway(tmp_path)
+    (ana, ana_token), (_ben, ben_token) = signed
 
     async def body() -> tuple[list[dict[str, Any]], bool, list[dict[str, Any]]]:
         players = table.new_slice(1, dealer_maker(3)(1).opened)
@@ -246,6 +255,23 @@ async def deal_to_the_first_step(
     return dealer, players
 
 
+async def hold_the_write(
+    gate: Gate, handler: MessageHandler, watching: Socket, write: Coroutine[Any, Any, None]
+) -> tuple[list[dict[str, Any]], bool]:
+    """Run ``write`` with its next database session held at the gate; meanwhile another socket
+    asks for a resync. Its answers while held, and whether ``write`` was done before release."""
+    gate.armed = True
+    writing = asyncio.ensure_future(write)
+    await gate.entered_call()
+    await send(handler, watching, type="resync", table_id=TABLE, request_id="r1")
+    answered_while_held = watching.acks("r1")
+    await asyncio.sleep(0)
+    done_before_the_write = writing.done()
+    gate.release.set()
+    await writing
+    return answered_while_held, done_before_the_write
+
+
 @pytest.mark.parametrize("action", ["double", "split"])
 def test_a_gateway_answers_a_socket_while_a_double_or_split_is_staked(
     tmp_path: Path, action: str
@@ -253,11 +279,8 @@ def test_a_gateway_answers_a_socket_while_a_double_or_split_is_staked(
     """The step's extra stake is written in a worker thread: held there, the gateway answers
     another socket; the step is not done (nothing after it shown or reported) until the stake
     is written, and then the ledger and the player's wallet agree."""
-    sessions = ledger_sessions(tmp_path)
-    gate = Gate()
-    ana, ana_token = sign_up(sessions, "ana")
-    _ben, ben_token = sign_up(sessions, "ben")
-    table, handler = held_gateway(sessions, gate)
+    sessions, gate, table, handler, signed = two_on_a_held_gateway(tmp_path)
+    (ana, ana_token), (_ben, ben_token) = signed
 
     async def body() -> tuple[list[dict[str, Any]], bool, bool]:
         deciding, watching = Socket(), Socket()
@@ -267,16 +290,9 @@ def test_a_gateway_answers_a_socket_while_a_double_or_split_is_staked(
                    action=action, request_id="d1")  # fmt: skip
         assert [m["type"] for m in deciding.acks("d1")] == ["ack"]
         dealt = dealer.close_step([players.step_report()])
-        gate.armed = True  # the step's extra stake is the next write
-        applying = asyncio.ensure_future(apply_all(players, dealt))
-        await gate.entered_call()
-        await send(handler, watching, type="resync", table_id=TABLE, request_id="r1")
-        answered_while_held = watching.acks("r1")
-        await asyncio.sleep(0)
-        step_done_before_the_write = applying.done()
-        gate.release.set()
-        await applying
-        return answered_while_held, step_done_before_the_write, players.voided
+        # The step's extra stake is the next write.
+        held = await hold_the_write(gate, handler, watching, apply_all(players, dealt))
+        return *held, players.voided
 
     answered, done_early, voided = run(body())
     assert [m["type"] for m in answered] == ["ack"]
@@ -340,28 +356,19 @@ def test_a_gateway_answers_a_socket_while_a_cancelled_slice_is_refunded(tmp_path
     gateway answers another socket; the refund is written once, however often it is asked."""
     from boundless.ledger import check_books
 
-    sessions = ledger_sessions(tmp_path)
-    gate = Gate()
-    ana, ana_token = sign_up(sessions, "ana")
-    _ben, ben_token = sign_up(sessions, "ben")
-    table, handler = held_gateway(sessions, gate)
+    sessions, gate, table, handler, signed = two_on_a_held_gateway(tmp_path)
+    (ana, ana_token), (_ben, ben_token) = signed
 
     async def body() -> tuple[list[dict[str, Any]], bool, list[dict[str, Any]]]:
         deciding, watching = Socket(), Socket()
         sockets = [(deciding, ana_token), (watching, ben_token)]
         _dealer, players = await deal_to_the_first_step(handler, table, sockets, seed=4)
-        gate.armed = True  # the refund is the next write
-        cancelling = asyncio.ensure_future(players.cancel("this gateway was dropped"))
-        await gate.entered_call()
-        await send(handler, watching, type="resync", table_id=TABLE, request_id="r1")
-        answered_while_held = watching.acks("r1")
-        await asyncio.sleep(0)
-        refunded_before_the_write = cancelling.done()
-        gate.release.set()
-        await cancelling
+        # The refund is the next write.
+        cancelling = players.cancel("this gateway was dropped")
+        held = await hold_the_write(gate, handler, watching, cancelling)
         await players.cancel("and again")  # the slice is refunded once
         assert await table.void_off_loop("and once more") == {}
-        return answered_while_held, refunded_before_the_write, deciding.got
+        return *held, deciding.got
 
     answered, done_early, got = run(body())
     assert [m["type"] for m in answered] == ["ack"]
