@@ -408,24 +408,25 @@ class GatewayTable(TableDesk):
         if not self._row_written:
             return
         with self.ledger_lock, self.sessions.begin() as session:
-            self._end_row(session, reason)
+            self._end_row(session, self.round_no, reason)
         self.recorded = True
 
     async def _end_row_without_stakes_off_loop(self, reason: str) -> None:
         """:meth:`_end_row_without_stakes` in a worker thread (a cancelled slice's)."""
         if not self._row_written:
             return
+        round_no = self.round_no  # taken on the loop, for the worker thread
         await write_until_done(
             self.sessions,
-            lambda session: self._end_row(session, reason),
-            what=f"ending the play record of {self.table_id} round {self.round_no}",
+            lambda session: self._end_row(session, round_no, reason),
+            what=f"ending the play record of {self.table_id} round {round_no}",
             lock=self.ledger_lock,
         )
         self.recorded = True
 
-    def _end_row(self, session: Session, reason: str) -> None:
+    def _end_row(self, session: Session, round_no: int, reason: str) -> None:
         repository = TableRepository(session)
-        repository.cancel_without_players(self.table_id, self.round_no, reason, shared=True)
+        repository.cancel_without_players(self.table_id, round_no, reason, shared=True)
 
     def _settle_follower(self, follower: FollowerRound) -> None:
         self._flush_after_step()
@@ -440,7 +441,8 @@ class GatewayTable(TableDesk):
             with contextlib.suppress(Exception):  # its failure is its own caller's to handle
                 await asyncio.shield(writing)
         if follower.position_count() or self.bets:
-            await self.void_off_loop(reason)
+            if not self.recorded:
+                await self.void_off_loop(reason)
             if not follower.position_count():  # its bets were still being written: refused
                 await self._end_row_without_stakes_off_loop(reason)
             return

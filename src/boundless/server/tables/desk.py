@@ -464,7 +464,7 @@ class TableDesk:
         if planned is None:
             return
         with self.ledger_lock, self.sessions.begin() as session:
-            balances = self._write_extras(session, step, *planned)
+            balances = self._write_extras(session, self.round_no, step, *planned)
         self._extras_staked(*planned, balances)
 
     async def stake_extras_off_loop(
@@ -476,10 +476,11 @@ class TableDesk:
         planned = self._extra_orders(round_, stakes_before)
         if planned is None:
             return
+        round_no = self.round_no  # taken on the loop, for the worker thread
         balances = await write_until_done(
             self.sessions,
-            lambda session: self._write_extras(session, step, *planned),
-            what=f"doubles and splits of {self.table_id} round {self.round_no} step {step}",
+            lambda session: self._write_extras(session, round_no, step, *planned),
+            what=f"doubles and splits of {self.table_id} round {round_no} step {step}",
             lock=self.ledger_lock,
         )
         self._extras_staked(*planned, balances)
@@ -502,13 +503,18 @@ class TableDesk:
         return orders, credits
 
     def _write_extras(
-        self, session: Session, step: int, orders: list[StakeOrder], credits: dict[str, int]
+        self,
+        session: Session,
+        round_no: int,
+        step: int,
+        orders: list[StakeOrder],
+        credits: dict[str, int],
     ) -> dict[str, int]:
         """The extra stakes' transaction (the caller holds the desk's lock): the wallets after."""
         service = self.service(session)
         # Coins paid early in the round reach the wallet before a double uses them.
-        service.credit_early(self.table_id, self.round_no, step, credits)
-        service.stake(self.table_id, self.round_no, orders)
+        service.credit_early(self.table_id, round_no, step, credits)
+        service.stake(self.table_id, round_no, orders)
         return service.wallet_balances([o.player_id for o in orders])
 
     def _extras_staked(
