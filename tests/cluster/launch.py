@@ -52,6 +52,8 @@ class Launched:
 
     launcher: subprocess.Popen[bytes]
     pids: list[int]
+    extra_lines: list[str] | None = None
+    """What the launcher printed after its process lines, read by :meth:`stop`."""
 
     def stop(self) -> None:
         self.launcher.send_signal(signal.SIGTERM)
@@ -61,6 +63,8 @@ class Launched:
             self.launcher.kill()
         for pid in self.pids:
             kill(pid)
+        assert self.launcher.stdout is not None
+        self.extra_lines = self.launcher.stdout.read().decode().splitlines()
 
 
 def launch_cluster(

@@ -8,10 +8,12 @@ from __future__ import annotations
 
 import asyncio
 import threading
+from collections.abc import Coroutine
 from pathlib import Path
 from typing import Any
 
 import orjson
+import pytest
 from sqlalchemy.orm import Session, sessionmaker
 
 from boundless.ledger import LedgerService
@@ -152,12 +154,20 @@ def held_gateway(sessions: sessionmaker[Session], gate: Gate) -> tuple[Any, Mess
     return table, MessageHandler(table, hub, sessions, 1000.0)
 
 
-def test_a_gateway_answers_a_socket_while_a_bet_batch_is_being_written(tmp_path: Path) -> None:
+def two_on_a_held_gateway(
+    tmp_path: Path,
+) -> tuple[sessionmaker[Session], Gate, Any, MessageHandler, list[tuple[str, str]]]:
+    """A gateway whose ledger sessions pass a gate, and two players signed up (id, token)."""
     sessions = ledger_sessions(tmp_path)
+    signed = [sign_up(sessions, name) for name in ("ana", "ben")]
     gate = Gate()
-    ana, ana_token = sign_up(sessions, "ana")
-    _ben, ben_token = sign_up(sessions, "ben")
     table, handler = held_gateway(sessions, gate)
+    return sessions, gate, table, handler, signed
+
+
+def test_a_gateway_answers_a_socket_while_a_bet_batch_is_being_written(tmp_path: Path) -> None:
+    sessions, gate, table, handler, signed = two_on_a_held_gateway(tmp_path)
+    (ana, ana_token), (_ben, ben_token) = signed
 
     async def body() -> tuple[list[dict[str, Any]], bool, list[dict[str, Any]]]:
         players = table.new_slice(1, dealer_maker(3)(1).opened)
@@ -193,9 +203,9 @@ def test_a_gateway_answers_a_socket_while_a_bet_batch_is_being_written(tmp_path:
 
 def test_a_cancellation_during_a_bet_batch_write_returns_those_stakes(tmp_path: Path) -> None:
     """The round is cancelled while its bets are being written (the write holds the desk's
-    lock): the cancellation waits for the write's commit, so it returns those stakes too, and
-    the bet is answered with the cancellation. Released by a helper thread (the loop is waiting
-    on the lock meanwhile); either order of release and cancellation ends the same."""
+    lock): the cancellation's write waits for the batch's commit, so it returns those stakes
+    too, and the bet is answered with the cancellation. Released by a helper thread; either
+    order of release and cancellation ends the same."""
     from boundless.ledger import check_books
 
     sessions = ledger_sessions(tmp_path)
@@ -214,12 +224,158 @@ def test_a_cancellation_during_a_bet_batch_write_returns_those_stakes(tmp_path: 
         bet = asyncio.ensure_future(send(handler, socket, type="bet", **bet_body))
         await gate.entered_call()
         threading.Thread(target=gate.release.set).start()
-        players.cancel("the operator cancelled the round")
+        await players.cancel("the operator cancelled the round")
         await bet
         return socket.acks("b1")
 
     acks = run(body())
     assert [m["type"] for m in acks] == ["error"]
+    with sessions.begin() as session:
+        assert LedgerService(session).wallet_balances([ana])[ana] == 1_000_000
+        assert check_books(session).ok
+
+
+async def deal_to_the_first_step(
+    handler: MessageHandler, table: Any, sockets: list[tuple[Socket, str]], seed: int
+) -> tuple[Any, Any]:
+    """A round on the gateway's players' table, the first socket's player betting on spot 1,
+    dealt up to its first decision step (``seed``: one that offers a double and a split)."""
+    dealer = dealer_maker(seed)(1)
+    players = table.new_slice(1, dealer.opened)
+    for socket, token in sockets:
+        await send(handler, socket, type="hello", token=token)
+        await send(handler, socket, type="join", table_id=TABLE)
+    await asyncio.sleep(0)  # the hellos' greetings (what ended while away) are read
+    betting = sockets[0][0]
+    await send(handler, betting, type="bet", table_id=TABLE, request_id="b1", bet_id="b1",
+               bets=BETS)  # fmt: skip
+    for event in dealer.close_bets([await players.bets_report()]):
+        await players.apply(event)
+    assert table.round.current_spot == 1 and table.round.step == 1
+    return dealer, players
+
+
+async def hold_the_write(
+    gate: Gate, handler: MessageHandler, watching: Socket, write: Coroutine[Any, Any, None]
+) -> tuple[list[dict[str, Any]], bool]:
+    """Run ``write`` with its next database session held at the gate; meanwhile another socket
+    asks for a resync. Its answers while held, and whether ``write`` was done before release."""
+    gate.armed = True
+    writing = asyncio.ensure_future(write)
+    await gate.entered_call()
+    await send(handler, watching, type="resync", table_id=TABLE, request_id="r1")
+    answered_while_held = watching.acks("r1")
+    await asyncio.sleep(0)
+    done_before_the_write = writing.done()
+    gate.release.set()
+    await writing
+    return answered_while_held, done_before_the_write
+
+
+@pytest.mark.parametrize("action", ["double", "split"])
+def test_a_gateway_answers_a_socket_while_a_double_or_split_is_staked(
+    tmp_path: Path, action: str
+) -> None:
+    """The step's extra stake is written in a worker thread: held there, the gateway answers
+    another socket; the step is not done (nothing after it shown or reported) until the stake
+    is written, and then the ledger and the player's wallet agree."""
+    sessions, gate, table, handler, signed = two_on_a_held_gateway(tmp_path)
+    (ana, ana_token), (_ben, ben_token) = signed
+
+    async def body() -> tuple[list[dict[str, Any]], bool, bool]:
+        deciding, watching = Socket(), Socket()
+        sockets = [(deciding, ana_token), (watching, ben_token)]
+        dealer, players = await deal_to_the_first_step(handler, table, sockets, seed=4)
+        await send(handler, deciding, type="decide", table_id=TABLE, spot=1, step=1,
+                   action=action, request_id="d1")  # fmt: skip
+        assert [m["type"] for m in deciding.acks("d1")] == ["ack"]
+        dealt = dealer.close_step([players.step_report()])
+        # The step's extra stake is the next write.
+        held = await hold_the_write(gate, handler, watching, apply_all(players, dealt))
+        return *held, players.voided
+
+    answered, done_early, voided = run(body())
+    assert [m["type"] for m in answered] == ["ack"]
+    assert not done_early
+    assert gate.released_by_loop is True
+    assert not voided
+    staked = int(table.round.staked_by_player()[0])
+    assert staked > 500  # the main stake and the extra one
+    with sessions.begin() as session:
+        wallet = LedgerService(session).wallet_balances([ana])[ana]
+    assert wallet == table.money.balances[ana] == 1_000_000 - staked
+
+
+async def apply_all(players: Any, events: list[Any]) -> None:
+    for event in events:
+        await players.apply(event)
+
+
+def test_a_refused_double_voids_the_players_part_and_returns_every_stake(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The ledger refuses a step's extra stake (not a passing outage: no retry): as before it
+    moved off the loop, the gateway's players' part is cancelled, every stake returned, and the
+    player told with ``cancelled`` and a ``settled`` marked cancelled."""
+    from boundless.ledger import InsufficientFundsError, check_books
+    from boundless.server.tables.service import TableService
+
+    sessions = ledger_sessions(tmp_path)
+    ana, token = sign_up(sessions, "ana")
+    table, handler = held_gateway(sessions, Gate())
+    stake = TableService.stake
+
+    def refuse_extras(self: TableService, table_id: str, round_no: int, orders: Any) -> None:
+        if any(order.kind.startswith("double") for order in orders):
+            raise InsufficientFundsError("the wallet moved elsewhere")
+        stake(self, table_id, round_no, orders)
+
+    monkeypatch.setattr(TableService, "stake", refuse_extras)
+
+    async def body() -> tuple[list[dict[str, Any]], bool]:
+        socket = Socket()
+        dealer, players = await deal_to_the_first_step(handler, table, [(socket, token)], seed=4)
+        await send(handler, socket, type="decide", table_id=TABLE, spot=1, step=1,
+                   action="double", request_id="d1")  # fmt: skip
+        await apply_all(players, dealer.close_step([players.step_report()]))
+        return socket.got, players.voided
+
+    got, voided = run(body())
+    assert voided
+    notices = [m for m in got if m["type"] == "notice" and m.get("kind") == "cancelled"]
+    (settled,) = [m for m in got if m["type"] == "settled"]
+    assert len(notices) == 1
+    assert settled["cancelled"] == "a ledger write failed on this gateway; every stake is returned"
+    with sessions.begin() as session:
+        assert LedgerService(session).wallet_balances([ana])[ana] == 1_000_000
+        assert check_books(session).ok
+
+
+def test_a_gateway_answers_a_socket_while_a_cancelled_slice_is_refunded(tmp_path: Path) -> None:
+    """The refund of a cancelled players' slice is written in a worker thread: held there, the
+    gateway answers another socket; the refund is written once, however often it is asked."""
+    from boundless.ledger import check_books
+
+    sessions, gate, table, handler, signed = two_on_a_held_gateway(tmp_path)
+    (ana, ana_token), (_ben, ben_token) = signed
+
+    async def body() -> tuple[list[dict[str, Any]], bool, list[dict[str, Any]]]:
+        deciding, watching = Socket(), Socket()
+        sockets = [(deciding, ana_token), (watching, ben_token)]
+        _dealer, players = await deal_to_the_first_step(handler, table, sockets, seed=4)
+        # The refund is the next write.
+        cancelling = players.cancel("this gateway was dropped")
+        held = await hold_the_write(gate, handler, watching, cancelling)
+        await players.cancel("and again")  # the slice is refunded once
+        assert await table.void_off_loop("and once more") == {}
+        return *held, deciding.got
+
+    answered, done_early, got = run(body())
+    assert [m["type"] for m in answered] == ["ack"]
+    assert not done_early
+    assert gate.released_by_loop is True
+    (settled,) = [m for m in got if m["type"] == "settled"]
+    assert settled["cancelled"] == "this gateway was dropped"
     with sessions.begin() as session:
         assert LedgerService(session).wallet_balances([ana])[ana] == 1_000_000
         assert check_books(session).ok

@@ -5,6 +5,8 @@ from __future__ import annotations
 
 import subprocess
 import time
+import urllib.error
+import urllib.request
 from pathlib import Path
 
 import pytest
@@ -130,3 +132,36 @@ def test_cluster_survives_kill_9_of_its_coordinator_and_of_a_gateway(
     assert (
         "coordinator: exited with code -9 (not restarted)" in (tmp_path / "cluster.err").read_text()
     )
+
+
+def admin_status(port: int, token: str) -> int:
+    """The HTTP status of the operator's table list on a gateway, asked with ``token``."""
+    request = urllib.request.Request(
+        f"http://127.0.0.1:{port}/api/v1/admin/tables",
+        headers={"Authorization": f"Bearer {token}"},
+    )
+    try:
+        with urllib.request.urlopen(request, timeout=5) as reply:
+            return int(reply.status)
+    except urllib.error.HTTPError as error:
+        return int(error.code)
+
+
+def test_cluster_hands_its_admin_token_to_every_gateway(services: Services, tmp_path: Path) -> None:
+    """``cluster --admin-token X``: each gateway it starts takes X on an admin route and refuses
+    another token; the launcher's lines are the usual ones (the token is not printed)."""
+    port = free_port_run(2)
+    token = "cluster-operator-secret"
+    cluster = launch_cluster(services, port, 2, ["--admin-token", token], tmp_path / "cluster.err")
+    try:
+        for gateway_port in (port, port + 1):
+            wait_for(
+                lambda p=gateway_port: status(p) is not None,
+                BOOT_SECONDS,
+                f"the gateway at {gateway_port} to answer",
+            )
+            assert admin_status(gateway_port, token) == 200
+            assert admin_status(gateway_port, "not-the-token") == 401
+    finally:
+        cluster.stop()
+    assert cluster.extra_lines == []

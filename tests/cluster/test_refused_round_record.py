@@ -62,10 +62,10 @@ def test_a_round_whose_every_bet_was_refused_ends_its_row(
         report = await players.bets_report()
         assert report.spots == frozenset()
         if ending == "cancelled":
-            players.cancel("no bets were placed")
+            await players.cancel("no bets were placed")
         else:  # another gateway's players play the round on spot 1, to its settlement
             for event in dealer.close_bets([BetsReport(frozenset({1}), frozenset({1}))]):
-                players.apply(event)
+                await players.apply(event)
             while not dealer.done:
                 if dealer.phase == INSURANCE:
                     dealt = dealer.close_insurance()
@@ -73,7 +73,7 @@ def test_a_round_whose_every_bet_was_refused_ends_its_row(
                     other = StepReport(dealer.current_spot, dealer.step, 0, (0,) * 14)
                     dealt = dealer.close_step([other])
                 for event in dealt:
-                    players.apply(event)
+                    await players.apply(event)
             await players.settle()
         await asyncio.sleep(0)
         return socket.acks("b1")

@@ -6,6 +6,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import logging
+import os
 import signal
 import subprocess
 import sys
@@ -32,6 +33,13 @@ TableOption = Annotated[str, typer.Option(help="Table name (letters, digits, '-'
 TitleOption = Annotated[str, typer.Option(help="Title the table plays.")]
 NamespaceOption = Annotated[
     str, typer.Option(help="Prefix of the streams and lease bucket (one per deployment).")
+]
+AdminToken = Annotated[
+    str | None,
+    typer.Option(
+        help="Operator token (the same on every gateway); default "
+        "$BOUNDLESS_ADMIN_TOKEN, else the admin routes refuse every request."
+    ),
 ]
 
 
@@ -95,13 +103,7 @@ def gateway(
         int, typer.Option(min=0, help="Coins (minor units) for each player signing up here.")
     ] = 100_000,
     web_dir: Annotated[Path | None, typer.Option(help="Static web client folder.")] = None,
-    admin_token: Annotated[
-        str | None,
-        typer.Option(
-            help="Operator token (the same on every gateway); default "
-            "$BOUNDLESS_ADMIN_TOKEN, else the admin routes refuse every request."
-        ),
-    ] = None,
+    admin_token: AdminToken = None,
     signup_rate: Annotated[
         str, typer.Option(help="Sign-ups per client address across the cluster, as for serve.")
     ] = "10/minute;100/day",
@@ -142,6 +144,7 @@ def cluster(
     table: TableOption = "boundless-1",
     title: TitleOption = "boundless",
     namespace: NamespaceOption = "boundless",
+    admin_token: AdminToken = None,
     timers: TimerSettings = DEFAULT_TIMERS,
 ) -> None:
     """Start one coordinator and N gateways on this machine (gateway i on port P+i-1)."""
@@ -176,17 +179,31 @@ def cluster(
             timer_args += [option, str(value)]
     command = [sys.executable, "-m", "boundless.cli.main"]
     children: list[tuple[str, subprocess.Popen[bytes]]] = []
+    # The coordinator serves no HTTP, so only the gateways need the token. It goes in their
+    # environment, not their command line, where any user of the machine could read it.
+    gateway_env = _with_admin_token(admin_token)
     child = subprocess.Popen([*command, "coordinator", *common, *timer_args])
     children.append(("coordinator", child))
     typer.echo(f"coordinator: pid {child.pid}")
     for index in range(1, gateways + 1):
         gateway_port = port + index - 1
         child = subprocess.Popen(
-            [*command, "gateway", *common, "--port", str(gateway_port), "--bots", str(bots)]
+            [*command, "gateway", *common, "--port", str(gateway_port), "--bots", str(bots)],
+            env=gateway_env,
         )
         children.append((f"gateway {index}", child))
         typer.echo(f"gateway {index}: http://127.0.0.1:{gateway_port}/ pid {child.pid}")
     _watch(children)
+
+
+def _with_admin_token(admin_token: str | None) -> dict[str, str] | None:
+    """The gateways' environment: this one, with ``--admin-token`` as $BOUNDLESS_ADMIN_TOKEN
+    when it was given (else they inherit $BOUNDLESS_ADMIN_TOKEN, or have no token at all)."""
+    from boundless.server.config import ADMIN_TOKEN_ENV
+
+    if not admin_token:
+        return None
+    return {**os.environ, ADMIN_TOKEN_ENV: admin_token}
 
 
 def _watch(children: list[tuple[str, subprocess.Popen[bytes]]]) -> None:

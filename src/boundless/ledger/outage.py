@@ -16,6 +16,7 @@ import asyncio
 import logging
 import sqlite3
 from collections.abc import Callable
+from contextlib import AbstractContextManager, nullcontext
 from typing import TypeVar
 
 import psycopg
@@ -106,6 +107,7 @@ async def write_until_done(
     *,
     what: str,
     seconds: float | None = None,
+    lock: AbstractContextManager[object] | None = None,
 ) -> T:
     """``work(session)`` in a committed transaction of its own, tried again on a transient
     failure (each try a fresh transaction, the same ``work``: the same idempotency keys) with
@@ -115,13 +117,15 @@ async def write_until_done(
     loop changes meanwhile (compute its inputs before the call). Any other error is raised at
     once; when time runs out, :class:`LedgerUnavailableError` saying what was given up.
 
-    ``what`` names the write in the log lines ("settlement of boundless-1 round 42").
+    ``what`` names the write in the log lines ("settlement of boundless-1 round 42"). ``lock``
+    (a :class:`threading.Lock`) is held around each try's transaction, its commit included, in
+    the worker thread: writes that must not overlap wait for each other there, not on the loop.
     """
     budget = WRITE_RETRY_SECONDS if seconds is None else seconds
     tries = 0
 
     def attempt() -> T:
-        with sessions.begin() as session:
+        with lock or nullcontext(), sessions.begin() as session:
             return work(session)
 
     async def once() -> T:

@@ -82,10 +82,10 @@ class Gateway:
             if rounds is not None and self.rounds_ended >= rounds:
                 return
 
-    def stop(self, reason: str) -> None:
+    async def stop(self, reason: str) -> None:
         """The gateway is shutting down: refund its slice of the round in play, if any."""
         if self.slice is not None and self._listed:
-            self._drop(reason)
+            await self._drop(reason)
 
     async def decision_made(self) -> None:
         """A player of this gateway acted: tell the coordinator once all of them have."""
@@ -119,7 +119,7 @@ class Gateway:
             return
         if kind in ROUND_ENDS:
             holding = self.slice is not None and self._listed
-            self._end(kind, body, counted=not following)
+            await self._end(kind, body, counted=not following)
             if holding and kind is Public.ROUND_CANCELLED:
                 # A new coordinator cancels what no live gateway cancelled itself (slice_records).
                 await self._report(ReportKind.CANCELLED, 0, {})
@@ -148,7 +148,7 @@ class Gateway:
         elif kind is Public.SLICES:
             if self.name not in cast(list[str], body.get("gateways", [])):
                 if self._holding:
-                    self._drop("this gateway's bets were not in the deal")
+                    await self._drop("this gateway's bets were not in the deal")
                 self._listed = False  # nothing of ours in this round: follow it, report nothing
         elif kind is Public.STEP_CLOSED:
             report = mine.step_report()
@@ -167,10 +167,10 @@ class Gateway:
             await self._report(ReportKind.SETTLED, 0, await mine.settle())
             self.slice = None
         elif kind is Public.GATEWAY_DROPPED and body.get("gateway") == self.name:
-            self._drop(f"this gateway missed its {body.get('missed')} report")
+            await self._drop(f"this gateway missed its {body.get('missed')} report")
 
     async def _apply(self, mine: SliceSide, table_event: ev.TableEvent) -> None:
-        mine.apply(table_event)
+        await mine.apply(table_event)
         if isinstance(table_event, ev.StepOpened):
             self._decision_key = step_key(table_event.spot, table_event.step)
             await self.decision_made()
@@ -178,21 +178,22 @@ class Gateway:
             self._decision_key = INSURANCE_KEY
             await self.decision_made()
 
-    def _end(self, kind: Public, body: JsonBody, *, counted: bool) -> None:
+    async def _end(self, kind: Public, body: JsonBody, *, counted: bool) -> None:
         if self.slice is not None and self._listed:
             reason = str(body.get("reason", "the round closed without this gateway's slice"))
-            self._drop(reason)
+            await self._drop(reason)
         self.slice = None
         self.rounds_ended += counted
         self._decision_key = None
 
-    def _drop(self, reason: str) -> None:
-        if self.slice is not None:
+    async def _drop(self, reason: str) -> None:
+        mine = self.slice
+        if mine is not None:
             log.warning(
                 "gateway %s: round %s slice cancelled: %s", self.name, self.round_number, reason
             )
-            self.slice.cancel(reason)
-            self.slice = None
+            self.slice = None  # before the refund's write: this slice is dropped once
+            await mine.cancel(reason)
 
     async def _report(self, kind: ReportKind, key: int, body: JsonBody) -> None:
         await self.bus.report(

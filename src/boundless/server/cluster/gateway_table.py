@@ -18,8 +18,9 @@ gateway they reach: at once when the round closes if they are connected here, el
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import logging
-from collections.abc import Sequence
+from collections.abc import Coroutine, Sequence
 from typing import Any, cast
 
 import numpy as np
@@ -34,6 +35,7 @@ from boundless.core.round.players import PlayerRound
 from boundless.core.rules import RuleSet
 from boundless.core.strategy_chart import StrategyChart
 from boundless.ledger import LedgerService
+from boundless.ledger.outage import write_until_done
 from boundless.server import messages
 from boundless.server.cluster.bus import JsonBody, StoredEvent
 from boundless.server.cluster.control_desk import operator_event
@@ -104,6 +106,8 @@ class GatewayTable(TableDesk):
         self._after_step: asyncio.TimerHandle | None = None
         self._changed = np.zeros(0, dtype=np.int64)
         self._tasks: set[asyncio.Task[None]] = set()
+        self._extras: asyncio.Future[None] | None = None
+        """The last step's write of its doubles and splits."""
         self._greeting: set[str] = set()
         hub.on_presence(self._presence)
 
@@ -344,11 +348,20 @@ class GatewayTable(TableDesk):
             self.broadcast_state()
             self.send_you_all()
 
-    def step_dealt(self, follower: FollowerRound, event: ev.StepDealt, before: StepMark) -> None:
-        """The step card to every watcher first; its doubles and splits staked; the new state
-        and views a moment later (the card reaches every socket first)."""
+    async def step_dealt(
+        self, follower: FollowerRound, event: ev.StepDealt, before: StepMark
+    ) -> None:
+        """The step card to every watcher first; its doubles and splits staked (off the loop,
+        awaited: nothing after the step is shown or reported before they are written); the new
+        state and views a moment later (the card reaches every socket first)."""
         self.broadcast_step(event.spot, event.step, event.card, event.takers, self._closed_ms)
-        self.stake_extras(follower, before.extra_stakes, event.step)
+        writing = asyncio.ensure_future(
+            self.stake_extras_off_loop(follower, before.extra_stakes, event.step)
+        )
+        self._extras = writing
+        # Shielded: a gateway stopping meanwhile still books what the thread wrote (the
+        # cancellation that follows waits for it, see end_cancelled).
+        await asyncio.shield(writing)
         changed = before.positions[follower.path_nodes(before.positions) != before.nodes]
         self._changed = np.union1d(self._changed, changed)
         if self._after_step is None:
@@ -395,26 +408,48 @@ class GatewayTable(TableDesk):
         if not self._row_written:
             return
         with self.ledger_lock, self.sessions.begin() as session:
-            repository = TableRepository(session)
-            repository.cancel_without_players(self.table_id, self.round_no, reason, shared=True)
+            self._end_row(session, self.round_no, reason)
         self.recorded = True
+
+    async def _end_row_without_stakes_off_loop(self, reason: str) -> None:
+        """:meth:`_end_row_without_stakes` in a worker thread (a cancelled slice's)."""
+        if not self._row_written:
+            return
+        round_no = self.round_no  # taken on the loop, for the worker thread
+        await write_until_done(
+            self.sessions,
+            lambda session: self._end_row(session, round_no, reason),
+            what=f"ending the play record of {self.table_id} round {round_no}",
+            lock=self.ledger_lock,
+        )
+        self.recorded = True
+
+    def _end_row(self, session: Session, round_no: int, reason: str) -> None:
+        repository = TableRepository(session)
+        repository.cancel_without_players(self.table_id, round_no, reason, shared=True)
 
     def _settle_follower(self, follower: FollowerRound) -> None:
         self._flush_after_step()
         follower.settle()
 
-    def end_cancelled(self, follower: FollowerRound, reason: str) -> None:
+    async def end_cancelled(self, follower: FollowerRound, reason: str) -> None:
+        """This gateway's players' part was cancelled: refund and record it once, the writes
+        in a worker thread (a batch of bets being written commits first and is refunded too)."""
         self._flush_after_step()
+        writing = self._extras
+        if writing is not None and not writing.done():
+            with contextlib.suppress(Exception):  # its failure is its own caller's to handle
+                await asyncio.shield(writing)
         if follower.position_count() or self.bets:
             if not self.recorded:
-                self.void(reason)
+                await self.void_off_loop(reason)
             if not follower.position_count():  # its bets were still being written: refused
-                self._end_row_without_stakes(reason)
+                await self._end_row_without_stakes_off_loop(reason)
             return
         self.bets.fail_all(PhaseError(f"the round was cancelled: {reason}"))
         if not follower.over:
             follower.cancel(reason)
-        self._end_row_without_stakes(reason)
+        await self._end_row_without_stakes_off_loop(reason)
         self.stop_timer()
         self.broadcast_state()
 
@@ -437,25 +472,25 @@ class PlayerSlice:
         self.desk, self.follower = desk, follower
         self.voided = False
 
-    def apply(self, event: ev.TableEvent) -> None:
+    async def apply(self, event: ev.TableEvent) -> None:
         if self.voided:
             return
         follower = self.follower
         if isinstance(event, ev.StepDealt):
             before = StepMark(follower)
             follower.apply_public(event)
-            self._guarded(lambda: self.desk.step_dealt(follower, event, before))
+            await self._guarded(self.desk.step_dealt(follower, event, before))
             return
         follower.apply_public(event)
         self.desk.applied(follower, event)
 
-    def _guarded(self, write: Any) -> None:
+    async def _guarded(self, write: Coroutine[Any, Any, None]) -> None:
         try:
-            write()
+            await write
         except Exception:
             log.exception("table %s round %s: a ledger write failed; voiding this gateway's "
                           "players' part", self.desk.table_id, self.desk.round_no)  # fmt: skip
-            self.cancel("a ledger write failed on this gateway; every stake is returned")
+            await self.cancel("a ledger write failed on this gateway; every stake is returned")
 
     async def bets_report(self) -> BetsReport:
         await self.desk.bets.drain()  # every bet that came in time is written before the close
@@ -484,10 +519,10 @@ class PlayerSlice:
         await self.desk.end_settled(self.follower)
         return {"positions": self.follower.position_count()}
 
-    def cancel(self, reason: str) -> None:
+    async def cancel(self, reason: str) -> None:
         if not self.voided:
             self.voided = True
-            self.desk.end_cancelled(self.follower, reason)
+            await self.desk.end_cancelled(self.follower, reason)
 
 
 def follower_log(round_: FollowerRound, rules: RuleSet) -> list[dict[str, Any]]:

@@ -3,9 +3,9 @@ ends and (after a takeover) cancels rounds. One committed transaction per call; 
 idempotent by its ledger key, so a retry or a second process doing the same moves nothing twice.
 
 Each call is one SQLAlchemy session in a worker thread (the stakes at the bet close, the
-settlement and the coordinator's calls), so the process's event loop serves its sockets, its
-timers and its lease meanwhile; a slow database slows that process's reports, which the
-coordinator's deadlines bound.
+settlement, a slice's cancellation and the coordinator's calls), so the process's event loop
+serves its sockets, its timers and its lease meanwhile; a slow database slows that process's
+reports, which the coordinator's deadlines bound.
 
 While the database is away (:mod:`boundless.ledger.outage`): the coordinator's calls and a
 gateway's settlement are tried again under the same keys, the event loop running on between
@@ -130,12 +130,16 @@ class ClusterLedger:
 
         await self._until_done(f"{self.owner}: settlement of {table} round {round_no}", settle)
 
-    def cancel_own_slice(self, table: str, round_no: int) -> None:
-        """Cancel this owner's slice now; while the database is away, in the background until
-        it is back (or the owner's next start's recovery cancels it)."""
-        try:
+    async def cancel_own_slice(self, table: str, round_no: int) -> None:
+        """Cancel this owner's slice now, in a worker thread; while the database is away, in
+        the background until it is back (or the owner's next start's recovery cancels it)."""
+
+        def cancel() -> None:
             with self.sessions.begin() as session:
                 _cancel_open_slice(self._service(session), table, round_no, self.owner)
+
+        try:
+            await asyncio.to_thread(cancel)
         except Exception as error:
             if not is_transient(error):
                 raise
@@ -207,7 +211,7 @@ class LedgerSlice(FollowerSlice):
             # Nothing was staked (one transaction): the bets are refused for this round.
             reason = f"the bets were refused, the ledger is away ({one_line(error)})"
             log.warning("%s: round %s: %s", self.ledger.owner, self.round_no, reason)
-            super().cancel(reason)
+            await super().cancel(reason)
             return BetsReport(frozenset(), frozenset())
         self._staked = bool(orders)
         return report
@@ -233,10 +237,11 @@ class LedgerSlice(FollowerSlice):
         await self.ledger.settle(self.table, self.round_no, extras, lines)
         return {**summary, "net": sum(paid - s for s, paid in by_player.values())}
 
-    def cancel(self, reason: str) -> None:
-        super().cancel(reason)
-        if self._staked:
-            self.ledger.cancel_own_slice(self.table, self.round_no)
+    async def cancel(self, reason: str) -> None:
+        staked, self._staked = self._staked, False  # refunded once, however often cancelled
+        await super().cancel(reason)
+        if staked:
+            await self.ledger.cancel_own_slice(self.table, self.round_no)
 
 
 def _position(follower: FollowerRound, position: int) -> str:

@@ -363,7 +363,7 @@ async def run_gateway(
         failed = following.done() and not following.cancelled() and following.exception()
         following.cancel()
         try:
-            gateway.stop(SHUTDOWN_REASON)  # refund what this gateway holds of the round now
+            await gateway.stop(SHUTDOWN_REASON)  # refund its slice of the round now
         finally:
             await bus.close()
             read_engine.dispose()

@@ -14,7 +14,9 @@ from boundless.server.cluster.bus import JsonBody
 class SliceSide(Protocol):
     """One gateway's positions in one round (its follower round and its ledger slice)."""
 
-    def apply(self, event: ev.TableEvent) -> None: ...
+    async def apply(self, event: ev.TableEvent) -> None:
+        """Follow one table event (may wait for the ledger: a step's doubles and splits)."""
+        ...
 
     async def bets_report(self) -> BetsReport:
         """Close this slice's bets (waiting for their ledger writes) and say which spots it
@@ -40,8 +42,9 @@ class SliceSide(Protocol):
         wait for the ledger's database (tried again under the same keys while it is away)."""
         ...
 
-    def cancel(self, reason: str) -> None:
-        """Refund this slice: the round was cancelled, or this gateway was dropped from it."""
+    async def cancel(self, reason: str) -> None:
+        """Refund this slice: the round was cancelled, or this gateway was dropped from it
+        (the refund written off the event loop, once)."""
         ...
 
 
@@ -53,7 +56,7 @@ class FollowerSlice:
         self.cancelled: str | None = None
         self.settled = 0
 
-    def apply(self, event: ev.TableEvent) -> None:
+    async def apply(self, event: ev.TableEvent) -> None:
         if self.cancelled is None:  # a refunded slice (refused stakes, dropped) follows no more
             self.follower.apply_public(event)
 
@@ -78,7 +81,7 @@ class FollowerSlice:
         self.settled += 1
         return {"positions": self.follower.position_count()}
 
-    def cancel(self, reason: str) -> None:
+    async def cancel(self, reason: str) -> None:
         self.cancelled = reason
         if not self.follower.over:
             self.follower.cancel(reason)
@@ -91,9 +94,9 @@ class PairSlice:
     def __init__(self, parts: Sequence[SliceSide]) -> None:
         self.parts = tuple(parts)
 
-    def apply(self, event: ev.TableEvent) -> None:
+    async def apply(self, event: ev.TableEvent) -> None:
         for part in self.parts:
-            part.apply(event)
+            await part.apply(event)
 
     async def bets_report(self) -> BetsReport:
         reports = [await part.bets_report() for part in self.parts]
@@ -131,6 +134,6 @@ class PairSlice:
                     totals[key] = totals.get(key, 0) + value
         return totals
 
-    def cancel(self, reason: str) -> None:
+    async def cancel(self, reason: str) -> None:
         for part in self.parts:
-            part.cancel(reason)
+            await part.cancel(reason)

@@ -13,9 +13,10 @@ below): the round in play and its number, the timer, the shoe, how many are seat
 record, and two signals (``wake``: something a window may end on happened; ``deciding``: a
 decision step is waiting for players). A command checks, writes to the database (one
 transaction, committed) and only then changes the round in memory, so a refused command changes
-nothing. The big writes (a batch of bets, the settlement) run in a worker thread with a session
-of their own, so the loop serves every other socket meanwhile; the others run on the loop. One
-lock (:attr:`TableDesk.ledger_lock`) orders them all: two writes of a desk never overlap, and a
+nothing. The big writes (a batch of bets, the settlement; on a gateway also a step's doubles and
+splits and a cancellation's refund) run in a worker thread with a session of their own, so the
+loop serves every other socket meanwhile; the others run on the loop. One lock
+(:attr:`TableDesk.ledger_lock`) orders them all: two writes of a desk never overlap, and a
 cancellation waits for a batch being written, so it returns those stakes too.
 """
 
@@ -51,6 +52,7 @@ from boundless.server.tables.private import decline_insurance
 from boundless.server.tables.service import (
     BetBatchOutcome,
     BetRequest,
+    CancelOutcome,
     RoundRecord,
     TableService,
     bet_columns,
@@ -458,6 +460,36 @@ class TableDesk:
         The step is decided by then (fall-backs used the refreshed coins, and nothing else moves
         these players' coins on this loop in between). A failing write raises: the caller voids
         the round, and every stake the ledger holds is returned."""
+        planned = self._extra_orders(round_, stakes_before)
+        if planned is None:
+            return
+        with self.ledger_lock, self.sessions.begin() as session:
+            balances = self._write_extras(session, self.round_no, step, *planned)
+        self._extras_staked(*planned, balances)
+
+    async def stake_extras_off_loop(
+        self, round_: PlayerRound, stakes_before: int, step: int
+    ) -> None:
+        """:meth:`stake_extras` with the write in a worker thread (a gateway's): tried again
+        under the same keys while the database is away; the loop serves sockets meanwhile.
+        The caller awaits it before it shows or reports anything after the step."""
+        planned = self._extra_orders(round_, stakes_before)
+        if planned is None:
+            return
+        round_no = self.round_no  # taken on the loop, for the worker thread
+        balances = await write_until_done(
+            self.sessions,
+            lambda session: self._write_extras(session, round_no, step, *planned),
+            what=f"doubles and splits of {self.table_id} round {round_no} step {step}",
+            lock=self.ledger_lock,
+        )
+        self._extras_staked(*planned, balances)
+
+    def _extra_orders(
+        self, round_: PlayerRound, stakes_before: int
+    ) -> tuple[list[StakeOrder], dict[str, int]] | None:
+        """The ledger orders of the doubles and splits since ``stakes_before``, and the early
+        payments to credit first; None when the step made none."""
         money = self.money
         orders = [
             order
@@ -465,17 +497,32 @@ class TableDesk:
             for order in money.extra_orders(round_, stakes)
         ]
         if not orders:
-            return
+            return None
         early = money.uncredited(round_)
         credits = {o.player_id: early[o.player_id] for o in orders if early.get(o.player_id)}
-        with self.ledger_lock, self.sessions.begin() as session:
-            service = self.service(session)
-            # Coins paid early in the round reach the wallet before a double uses them.
-            service.credit_early(self.table_id, self.round_no, step, credits)
-            service.stake(self.table_id, self.round_no, orders)
-            money.balances.update(service.wallet_balances([o.player_id for o in orders]))
+        return orders, credits
+
+    def _write_extras(
+        self,
+        session: Session,
+        round_no: int,
+        step: int,
+        orders: list[StakeOrder],
+        credits: dict[str, int],
+    ) -> dict[str, int]:
+        """The extra stakes' transaction (the caller holds the desk's lock): the wallets after."""
+        service = self.service(session)
+        # Coins paid early in the round reach the wallet before a double uses them.
+        service.credit_early(self.table_id, round_no, step, credits)
+        service.stake(self.table_id, round_no, orders)
+        return service.wallet_balances([o.player_id for o in orders])
+
+    def _extras_staked(
+        self, orders: list[StakeOrder], credits: dict[str, int], balances: dict[str, int]
+    ) -> None:
+        self.money.balances.update(balances)
         self.metrics.staked(self.rules.key, orders)
-        money.credit(credits)
+        self.money.credit(credits)
 
     def after_step(self, changed: np.ndarray) -> None:
         """The new public state, then each player whose hands changed or who decides next."""
@@ -543,22 +590,68 @@ class TableDesk:
         # Under the lock: a batch being written commits first (and is returned with the rest),
         # one not yet begun sees the cancellation and writes nothing.
         with self.ledger_lock:
-            if round_.phase != CANCELLED and not round_.over:
-                round_.cancel(reason)
+            _cancel_in_core(round_, reason)
             if self.recorded:
                 return {}
             results = self.results(round_)
             with self.sessions.begin() as session:
-                outcome = self.service(session).cancel(
-                    self.record(),
-                    reason,
-                    list(results),
-                    self.money.balance_before,
-                    results,
-                    self.away(results),
-                    self.money.credited,
-                )
+                outcome = self._write_cancel(session, reason, results)
         self.recorded = True
+        return self._voided(reason, results, outcome)
+
+    async def void_off_loop(self, reason: str) -> dict[str, int]:
+        """:meth:`void` with its write in a worker thread (a gateway's slice): the loop serves
+        sockets while a batch being written commits and while the refund is written, tried
+        again under the same keys while the database is away. The round is cancelled in the
+        core first, on the loop, so a batch not yet begun writes nothing; ``recorded`` is set
+        before the write, so the round is refunded and recorded once."""
+        round_ = self.round
+        assert round_ is not None
+        self.bets.fail_all(PhaseError(f"the round was cancelled: {reason}"))
+        _cancel_in_core(round_, reason)
+        if self.recorded:
+            return {}
+        self.recorded = True
+        results = self.results(round_)
+        inputs = self._cancel_inputs(reason, results)
+        try:
+            outcome = await write_until_done(
+                self.sessions,
+                lambda session: self.service(session).cancel(*inputs),
+                what=f"cancellation of {self.table_id} round {self.round_no}",
+                lock=self.ledger_lock,
+            )
+        except LedgerUnavailableError:
+            # Given up (logged): the stakes stay in this owner's open slice until the
+            # coordinator or this gateway's next start cancels it (both by the same key).
+            return {}
+        except Exception:
+            self.recorded = False  # nothing was written: a later cancellation may try again
+            raise
+        return self._voided(reason, results, outcome)
+
+    def _cancel_inputs(self, reason: str, results: dict[str, Any]) -> tuple[Any, ...]:
+        """:meth:`TableService.cancel`'s arguments, taken now (a worker thread may use them)."""
+        money = self.money
+        return (
+            self.record(),
+            reason,
+            list(results),
+            dict(money.balance_before),
+            results,
+            self.away(results),
+            dict(money.credited),
+        )
+
+    def _write_cancel(
+        self, session: Session, reason: str, results: dict[str, Any]
+    ) -> CancelOutcome:
+        return self.service(session).cancel(*self._cancel_inputs(reason, results))
+
+    def _voided(
+        self, reason: str, results: dict[str, Any], outcome: CancelOutcome
+    ) -> dict[str, int]:
+        """The cancellation is written: update the books, tell the table and each player."""
         if outcome.lines:
             self.metrics.cancelled(self.rules.key, outcome.refunds)
         self.money.balances.update(outcome.balances)
@@ -589,6 +682,11 @@ class TableDesk:
             and (self.round.position_count() or self.bets)
         ):
             self.void(reason)
+
+
+def _cancel_in_core(round_: PlayerRound, reason: str) -> None:
+    if round_.phase != CANCELLED and not round_.over:
+        round_.cancel(reason)
 
 
 def _answer_replays(batch: list[PendingBet], replayed: dict[int, Any], error: Exception) -> None:
