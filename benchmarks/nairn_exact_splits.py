@@ -5,10 +5,10 @@ Rerun: ``.venv/bin/python benchmarks/nairn_exact_splits.py [--up 6] [--pair 8] [
 Each published value (``tests/math/data/nairn_one_deck_exact_splits.csv``, from
 http://www.geditcom.com/Blackjack/OneDeck.html, also ``webtables/OneDeck.html`` of
 https://github.com/nairnj/Blackjack) is recomputed under his fixed basic strategy by
-:func:`boundless.math.exact.split_patterns.pattern_split_value` (up cards 2 to 9: pair-card
-states, fractions of a second a value) or
-:func:`boundless.math.exact.split_exact.exact_split_value` (an ace or a ten up, given no dealer
-blackjack: every card followed, minutes for the pairs that hit most), and
+:func:`boundless.math.exact.split_patterns.pattern_split_value` (pair-card states, a fraction of
+a second a value) or, with ``--every-card``,
+:func:`boundless.math.exact.split_exact.exact_split_value` (the same values to 1e-16, every card
+followed: minutes for the pairs that hit most against an ace or a ten), and
 the difference is printed beside half a unit of the printed last digit (he prints six
 significant digits). Values that must be equal to one already computed are reused: doubling
 rules that give the same two-card decisions, and more hands than the shoe's pair cards allow.
@@ -50,6 +50,11 @@ def main() -> None:
     parser.add_argument("--up", type=int, action="append", help="only these up cards")
     parser.add_argument("--pair", type=int, action="append", help="only these pairs")
     parser.add_argument("--out", type=Path, help="write every comparison as CSV")
+    parser.add_argument(
+        "--every-card",
+        action="store_true",
+        help="compute with exact_split_value (every card followed; minutes for some pairs)",
+    )
     args = parser.parse_args()
     with PUBLISHED.open() as handle:
         rows = [
@@ -71,7 +76,7 @@ def main() -> None:
         key = (up, h17, pair, min(hands, 2 + left), decisions if pair != 1 else ())
         if key not in done:
             rules = ExactSplitRules(shoe, up, h17, hands)
-            exact = exact_split_value if up in (1, 10) else pattern_split_value
+            exact = exact_split_value if args.every_card else pattern_split_value
             done[key] = exact(rules, pair, strategy)
         ours = done[key]
         gap = ours - float(row["value"])

@@ -1,7 +1,7 @@
 """The numba kernel for :mod:`boundless.math.exact.split_exact`: the dealer's final totals
 from one shoe composition (the plain version it is tested against is in the tests).
 
-A file of its own: it calls no other kernel, so numba's per-file cache cannot go stale.
+A file of its own: its kernels call only each other, so numba's per-file cache cannot go stale.
 """
 
 from __future__ import annotations
@@ -23,7 +23,25 @@ def dealer_finals(counts: IntArray, up: int, hits_soft_17: bool) -> FloatArray:
     ``counts[v - 1]`` cards of value ``v`` (ace 1, tens 10) are unseen; the hole card is
     drawn from them too, so a dealer blackjack is part of the 21s.
     """
+    return _finals_from(counts, up, up == 1, hits_soft_17)
+
+
+@njit(cache=True, nogil=True)
+def dealer_finals_with_hole(counts: IntArray, up: int, hole: int, hits_soft_17: bool) -> FloatArray:
+    """:func:`dealer_finals` with the hole card known (``hole``, not among ``counts``)."""
+    return _finals_from(counts, up + hole, up == 1 or hole == 1, hits_soft_17)
+
+
+@njit(cache=True, nogil=True)
+def _finals_from(
+    counts: IntArray, start_hard: int, start_ace: bool, hits_soft_17: bool
+) -> FloatArray:
     out = np.zeros(6)
+    soft = start_ace and start_hard <= 11
+    total = start_hard + 10 if soft else start_hard
+    if total >= 17 and not (hits_soft_17 and soft and total == 17):
+        out[5 if total > 21 else total - 17] = 1.0
+        return out
     left = counts.copy()
     unseen = 0
     for value in range(10):
@@ -34,8 +52,8 @@ def dealer_finals(counts: IntArray, up: int, hits_soft_17: bool) -> FloatArray:
     next_value = np.zeros(MAX_DEPTH, dtype=np.int64)
     drawn = np.zeros(MAX_DEPTH, dtype=np.int64)
     depth = 0
-    hard[0] = up
-    ace[0] = up == 1
+    hard[0] = start_hard
+    ace[0] = start_ace
     chance[0] = 1.0
     next_value[0] = 1
     while depth >= 0:

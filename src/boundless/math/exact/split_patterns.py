@@ -1,6 +1,6 @@
 """Exact value of splitting with resplits under a fixed split-hand strategy, from states that
 know only how many pair cards are gone: the method of the public combinatorial analysers
-(E. Farmer's, MGP's), which give it under CDZ- (:func:`unsplit_optimal_strategy`).
+(E. Farmer's, MGP's), which give it under CDZ- (:class:`UnsplitOptimalStrategy`).
 
 An analysis option beside :mod:`.split_exact` (which follows every card of every hand) and
 the main analysis (whose split hands play a post-split optimal strategy, see
@@ -28,9 +28,12 @@ only that hand's cards and the pattern's second cards, as Farmer's program does 
 published small-shoe figure is reproduced so; see docs/math.md), where :mod:`.split_exact`
 removes the hands played before it too. Neither is a game a table could deal.
 
-**Dealer blackjack.** Only up cards that cannot make one (2 to 9), or rules that count a
-dealer's two-card 21 as any 21 (``no_dealer_blackjack=False``): a peeked hole card would make
-a pattern's chance depend on which non-pair cards were drawn, which this method cannot see.
+**Dealer blackjack.** With ``no_dealer_blackjack`` (the dealer peeks under an ace or a ten, as
+in Nairn's tables) the value is given no dealer blackjack: it is summed over the hole cards that
+do not make one, each weighted by its chance beside the up card and the pair, with that hole
+card out of the shoe and known to the dealer (the player's cards are then plain draws from the
+rest, so the method holds as it is). Without it, as in :mod:`.split_exact`, a dealer's
+two-card 21 counts as any other 21.
 """
 
 from __future__ import annotations
@@ -47,7 +50,7 @@ from boundless.math.exact.split_exact import (
     SplitStrategy,
     check_split,
 )
-from boundless.math.exact.split_exact_dealer import dealer_finals
+from boundless.math.exact.split_exact_dealer import dealer_finals, dealer_finals_with_hole
 
 
 def pattern_split_value(rules: ExactSplitRules, pair: int, strategy: SplitStrategy) -> float:
@@ -55,15 +58,39 @@ def pattern_split_value(rules: ExactSplitRules, pair: int, strategy: SplitStrate
     first bet; every hand's bet counts, a double twice), every split hand playing
     ``strategy`` (a function of its cards, the pair card first)."""
     check_split(rules, pair)
-    if rules.no_dealer_blackjack and rules.up in (1, 10):
-        raise ValueError(
-            "the pattern method does not condition on a peeked hole card: "
-            "use exact_split_value for an ace or a ten up"
-        )
     shoe = list(rules.shoe)
     shoe[rules.up - 1] -= 1
+    beside_pair = list(shoe)
+    beside_pair[pair - 1] -= 2
+    total = 0.0
+    for hole, weight in hole_cards(rules, beside_pair):
+        without_hole = _without(shoe, hole) if hole else tuple(shoe)
+        total += weight * _pattern_value(rules, pair, strategy, without_hole, hole)
+    return total
+
+
+def hole_cards(rules: ExactSplitRules, unseen: Sequence[int]) -> list[tuple[int, float]]:
+    """Each hole card the value is summed over, with its chance given the ``unseen`` cards:
+    under a peek, every card that does not make a blackjack (known to the dealer); otherwise
+    one unknown card (0), which the dealer draws."""
+    if not (rules.no_dealer_blackjack and rules.up in (1, 10)):
+        return [(0, 1.0)]
+    blackjack = 11 - rules.up
+    others = sum(unseen) - unseen[blackjack - 1]
+    if others == 0:
+        raise ValueError("every card left makes a dealer blackjack")
+    return [
+        (hole, count / others)
+        for hole, count in enumerate(unseen, start=1)
+        if count and hole != blackjack
+    ]
+
+
+def _pattern_value(
+    rules: ExactSplitRules, pair: int, strategy: SplitStrategy, shoe: Shoe, hole: int
+) -> float:
     most = rules.max_hands if pair != 1 or rules.resplit_aces else 2
-    hands = _HandValues(rules, pair, strategy, tuple(shoe))
+    hands = _HandValues(rules, pair, strategy, shoe, hole)
     total = 0.0
     for chance, kinds in _patterns(shoe[pair - 1], sum(shoe), most):
         non_pairs = kinds.count(NON_PAIR)
@@ -113,7 +140,8 @@ class _HandValues:
     rules: ExactSplitRules
     pair: int
     strategy: SplitStrategy
-    shoe: Shoe  # without the up card, both pair cards in it
+    shoe: Shoe  # without the up card (and a known hole card), both pair cards in it
+    hole: int  # the dealer's hole card where it is known, else 0
     stand_memo: dict[Shoe, list[float]] = field(default_factory=dict)
     actions: dict[tuple[int, ...], str] = field(default_factory=dict)
 
@@ -191,15 +219,19 @@ class _HandValues:
     def stand_values(self, shoe: Shoe) -> list[float]:
         values = self.stand_memo.get(shoe)
         if values is None:
-            values = stand_values(shoe, self.rules.up, self.rules.hits_soft_17)
+            values = stand_values(shoe, self.rules.up, self.rules.hits_soft_17, self.hole)
             self.stand_memo[shoe] = values
         return values
 
 
-def stand_values(shoe: Shoe, up: int, hits_soft_17: bool) -> list[float]:
+def stand_values(shoe: Shoe, up: int, hits_soft_17: bool, hole: int = 0) -> list[float]:
     """A standing total's expected result (index: total 0..21) against a dealer drawing from
-    ``shoe`` (hole card included; a dealer's two-card 21 counts as any 21)."""
-    finals = dealer_finals(np.array(shoe, dtype=np.int64), up, hits_soft_17)
+    ``shoe``: the hole card too when ``hole`` is 0 (a two-card 21 then counts as any 21)."""
+    counts = np.array(shoe, dtype=np.int64)
+    if hole:
+        finals = dealer_finals_with_hole(counts, up, hole, hits_soft_17)
+    else:
+        finals = dealer_finals(counts, up, hits_soft_17)
     bust = float(finals[5])
     values = []
     for total in range(22):
@@ -213,7 +245,8 @@ def stand_values(shoe: Shoe, up: int, hits_soft_17: bool) -> list[float]:
 class UnsplitOptimalStrategy:
     """CDZ-: a split hand plays as the hand of the same cards would, unsplit, played
     optimally: the best of standing, hitting (then playing on optimally) and doubling (on two
-    cards, where ``double_after_split``), from the shoe without the up card and those cards."""
+    cards, where ``double_after_split``), from the shoe without the up card and those cards
+    (given no dealer blackjack where the dealer peeks)."""
 
     rules: ExactSplitRules
     double_after_split: bool = True
@@ -232,29 +265,45 @@ class UnsplitOptimalStrategy:
             shoe[card - 1] -= 1
         if min(shoe) < 0:
             raise ValueError(f"the shoe holds no hand {cards} beside an up card {self.rules.up}")
-        stand = stand_values(tuple(shoe), self.rules.up, self.rules.hits_soft_17)
-        choices = {"stand": stand[_total(cards)] if _total(cards) <= 21 else -1.0}
-        unseen = sum(shoe)
-        if unseen and _total(cards) < 21:
+        total = _total(cards)
+        choices = {"stand": self._stand(shoe, total)}
+        if total < 21:
             hit = double = 0.0
-            for card, count in enumerate(shoe, start=1):
-                if count:
-                    drawn = tuple(sorted((*cards, card)))
-                    hit += count / unseen * (self.best(drawn)[0] if _total(drawn) <= 21 else -1.0)
-                    after = _total(drawn)
-                    if after <= 21:
-                        shoe[card - 1] -= 1
-                        value = stand_values(tuple(shoe), self.rules.up, self.rules.hits_soft_17)
-                        shoe[card - 1] += 1
-                        double += count / unseen * 2 * value[after]
-                    else:
-                        double -= count / unseen * 2
+            for card, chance in self._draws(shoe):
+                drawn = tuple(sorted((*cards, card)))
+                after = _total(drawn)
+                hit += chance * (self.best(drawn)[0] if after <= 21 else -1.0)
+                double += (
+                    chance * 2 * (self._stand(_without(shoe, card), after) if after <= 21 else -1.0)
+                )
             choices["hit"] = hit
             if len(cards) == 2 and self.double_after_split:
                 choices["double"] = double
         chosen = max(choices, key=choices.__getitem__)  # ties: stand, then hit
         self.memo[cards] = (choices[chosen], chosen)
         return self.memo[cards]
+
+    def _stand(self, shoe: Sequence[int], total: int) -> float:
+        rules = self.rules
+        return sum(
+            weight
+            * stand_values(
+                _without(shoe, hole) if hole else tuple(shoe), rules.up, rules.hits_soft_17, hole
+            )[total]
+            for hole, weight in hole_cards(rules, shoe)
+        )
+
+    def _draws(self, shoe: Sequence[int]) -> list[tuple[int, float]]:
+        """Each next card's chance (given no dealer blackjack where the dealer peeks)."""
+        chances = [0.0] * 10
+        for hole, weight in hole_cards(self.rules, shoe):
+            rest = _without(shoe, hole) if hole else tuple(shoe)
+            unseen = sum(rest)
+            if unseen == 0:
+                raise ValueError("the shoe runs out of cards before the hand is played out")
+            for card, count in enumerate(rest, start=1):
+                chances[card - 1] += weight * count / unseen
+        return [(card, chance) for card, chance in enumerate(chances, start=1) if chance]
 
 
 def _without(shoe: Sequence[int], card: int) -> Shoe:

@@ -42,6 +42,10 @@ class GatewayWatcher(Protocol):
         """An event of the table's log, before the gateway acts on it."""
         ...
 
+    def taken(self, stored: StoredEvent) -> None:
+        """The same event once the gateway has acted on it (its own writes for it done)."""
+        ...
+
 
 class Gateway:
     def __init__(
@@ -95,6 +99,11 @@ class Gateway:
             await self._report(ReportKind.DECIDED, key, {})
 
     async def _take(self, stored: StoredEvent, *, following: bool = False) -> None:
+        await self._act(stored, following)
+        if self.watcher is not None:
+            self.watcher.taken(stored)
+
+    async def _act(self, stored: StoredEvent, following: bool) -> None:
         event = stored.event
         kind = Public(event.kind)
         body = event.body

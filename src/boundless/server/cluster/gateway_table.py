@@ -284,13 +284,16 @@ class GatewayTable(TableDesk):
             and not round_.position_count()
         ):
             self.end_settled_without_positions(round_)
-        if kind in (Public.ROUND_CLOSED, Public.ROUND_CANCELLED):
-            # After this gateway ended its own part (it tells its players itself).
-            loop = asyncio.get_running_loop()
-            loop.call_soon(self._tell_ended, event.table, event.round_number)
-        elif kind is Public.TABLE and body.get("type") == "RoundOpened" and event.round_number > 1:
+        if kind is Public.TABLE and body.get("type") == "RoundOpened" and event.round_number > 1:
             # A new coordinator records a gone gateway's players after its round_cancelled.
             self._tell_ended(event.table, event.round_number - 1)
+
+    def taken(self, stored: StoredEvent) -> None:
+        """The round ended and this gateway ended its own part (its refund or settlement
+        written, its players told): tell those whose part ended elsewhere."""
+        event = stored.event
+        if Public(event.kind) in (Public.ROUND_CLOSED, Public.ROUND_CANCELLED):
+            self._tell_ended(event.table, event.round_number)
 
     def _tell_ended(self, table_id: str, round_no: int) -> None:
         """The round ended: tell the players connected here whose part of it ended elsewhere (on
