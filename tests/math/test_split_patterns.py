@@ -157,14 +157,20 @@ NAIRN_TABLE = Path(__file__).parent / "data" / "nairn_one_deck_exact_splits.csv"
 
 
 @pytest.mark.slow
-def test_every_nairn_value() -> None:
-    """All 1,440 of his values (every up card, 2 to 4 hands, S17 and H17 where he gives it,
-    each doubling rule): within 3.4e-6, his single precision (his own two split-once
-    computations differ by up to 4e-6 against a 2); within 1e-6 against a 5 and a 6 (measured
-    9.2e-7), 1.8e-6 against an ace and 1.5e-6 against a ten."""
+def test_nairns_values() -> None:
+    """Every one of his values against 2 to 9 (1,170: 2 to 4 hands, S17 and H17 where he gives
+    it, each doubling rule) and, against an ace and a ten, those of aces, nines and tens (81;
+    all 270 there take minutes: ``benchmarks/nairn_exact_splits.py`` runs the whole table).
+    Within 3.4e-6, his single precision (his own two split-once computations differ by up to
+    4e-6 against a 2); within 1e-6 against a 5 and a 6 (measured 9.2e-7), 1.8e-6 against an
+    ace and 1.5e-6 against a ten (the largest over all 1,440)."""
     with NAIRN_TABLE.open() as handle:
-        rows = list(csv.DictReader(handle))
-    assert len(rows) == 1440
+        rows = [
+            row
+            for row in csv.DictReader(handle)
+            if 2 <= int(row["up"]) <= 9 or int(row["pair"]) in (1, 9, 10)
+        ]
+    assert len(rows) == 1170 + 81
     allowed = {1: 1.8e-6, 5: 1e-6, 6: 1e-6, 10: 1.5e-6}
     values: dict[tuple[object, ...], float] = {}
     for row in rows:
@@ -178,7 +184,7 @@ def test_every_nairn_value() -> None:
         assert values[key] == pytest.approx(float(row["value"]), abs=tolerance), row
     # resplitting moves values by far more than the tolerances
     assert values[10, False, 10, 4, "none"] - values[10, False, 10, 2, "none"] < -0.05
-    assert values[1, False, 8, 4, "any"] - values[1, False, 8, 2, "any"] > 0.005
+    assert values[6, False, 8, 4, "any"] - values[6, False, 8, 2, "any"] > 0.02
 
 
 def test_refusals_name_the_problem() -> None:
