@@ -26,7 +26,7 @@ peek game nor a no-hole-card game, so use it only where the up card cannot make 
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
 import numpy as np
@@ -69,6 +69,17 @@ def exact_split_value(rules: ExactSplitRules, pair: int, strategy: SplitStrategy
     shoe[rules.up - 1] -= 1
     shoe[pair - 1] -= 2
     return _ExactSplit(rules, pair, strategy).waiting(tuple(shoe), 2, 2)
+
+
+def standing_values(finals: Sequence[float]) -> list[float]:
+    """A standing total's expected result (index: total 0..21) given the dealer's chances of
+    ending on 17 to 21 and of busting (``finals[5]``)."""
+    values = []
+    for total in range(22):
+        above = sum(finals[dealer - 17] for dealer in range(max(total + 1, 17), 22))
+        below = sum(finals[dealer - 17] for dealer in range(17, min(total, 22)))
+        values.append(finals[5] + below - above)
+    return values
 
 
 def check_split(rules: ExactSplitRules, pair: int) -> None:
@@ -126,12 +137,7 @@ class _ExactSplit:
             finals[4] -= shoe[self.blackjack_card - 1] / sum(shoe)
             kept = sum(finals)
             finals = [chance / kept for chance in finals]
-        bust = finals[5]
-        values = []
-        for total in range(22):
-            above = sum(finals[dealer - 17] for dealer in range(max(total + 1, 17), 22))
-            below = sum(finals[dealer - 17] for dealer in range(17, min(total, 22)))
-            values.append(bust + below - above)
+        values = standing_values([float(chance) for chance in finals])
         self.stand_memo[shoe] = values
         return values
 

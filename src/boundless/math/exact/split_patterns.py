@@ -49,6 +49,7 @@ from boundless.math.exact.split_exact import (
     Shoe,
     SplitStrategy,
     check_split,
+    standing_values,
 )
 from boundless.math.exact.split_exact_dealer import dealer_finals, dealer_finals_with_hole
 
@@ -232,13 +233,7 @@ def stand_values(shoe: Shoe, up: int, hits_soft_17: bool, hole: int = 0) -> list
         finals = dealer_finals_with_hole(counts, up, hole, hits_soft_17)
     else:
         finals = dealer_finals(counts, up, hits_soft_17)
-    bust = float(finals[5])
-    values = []
-    for total in range(22):
-        above = sum(float(finals[dealer - 17]) for dealer in range(max(total + 1, 17), 22))
-        below = sum(float(finals[dealer - 17]) for dealer in range(17, min(total, 22)))
-        values.append(bust + below - above)
-    return values
+    return standing_values([float(chance) for chance in finals])
 
 
 @dataclass(frozen=True, slots=True)
