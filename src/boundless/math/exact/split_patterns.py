@@ -65,8 +65,7 @@ def pattern_split_value(rules: ExactSplitRules, pair: int, strategy: SplitStrate
     beside_pair[pair - 1] -= 2
     total = 0.0
     for hole, weight in hole_cards(rules, beside_pair):
-        without_hole = _without(shoe, hole) if hole else tuple(shoe)
-        total += weight * _pattern_value(rules, pair, strategy, without_hole, hole)
+        total += weight * _pattern_value(rules, pair, strategy, _beside_hole(shoe, hole), hole)
     return total
 
 
@@ -188,13 +187,11 @@ class _HandValues:
         return value
 
     def play(self, shoe: Shoe, cards: tuple[int, ...], bet: int) -> float:
-        hard = sum(cards)
-        if hard > 21:
+        total = _total(cards)
+        if total > 21:
             return -bet
-        total = hard + 10 if 1 in cards and hard <= 11 else hard
-        if total == 21 or bet == 2 or self.one_card:
-            return bet * self.stand_values(shoe)[total]
-        chosen = self.action(cards)
+        settled = total == 21 or bet == 2 or self.one_card
+        chosen = "stand" if settled else self.action(cards)
         if chosen == "stand":
             return bet * self.stand_values(shoe)[total]
         unseen = sum(shoe)
@@ -282,9 +279,7 @@ class UnsplitOptimalStrategy:
         rules = self.rules
         return sum(
             weight
-            * stand_values(
-                _without(shoe, hole) if hole else tuple(shoe), rules.up, rules.hits_soft_17, hole
-            )[total]
+            * stand_values(_beside_hole(shoe, hole), rules.up, rules.hits_soft_17, hole)[total]
             for hole, weight in hole_cards(rules, shoe)
         )
 
@@ -292,7 +287,7 @@ class UnsplitOptimalStrategy:
         """Each next card's chance (given no dealer blackjack where the dealer peeks)."""
         chances = [0.0] * 10
         for hole, weight in hole_cards(self.rules, shoe):
-            rest = _without(shoe, hole) if hole else tuple(shoe)
+            rest = _beside_hole(shoe, hole)
             unseen = sum(rest)
             if unseen == 0:
                 raise ValueError("the shoe runs out of cards before the hand is played out")
@@ -303,6 +298,11 @@ class UnsplitOptimalStrategy:
 
 def _without(shoe: Sequence[int], card: int) -> Shoe:
     return (*shoe[: card - 1], shoe[card - 1] - 1, *shoe[card:])
+
+
+def _beside_hole(shoe: Sequence[int], hole: int) -> Shoe:
+    """The cards the player draws from: without the hole card where the dealer's is known."""
+    return _without(shoe, hole) if hole else tuple(shoe)
 
 
 def _total(cards: tuple[int, ...]) -> int:
