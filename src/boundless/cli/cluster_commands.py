@@ -18,7 +18,7 @@ from typing import TYPE_CHECKING, Annotated, Any
 import typer
 
 from boundless.cli.timer_options import DEFAULT_TIMERS, timer_arguments, with_timer_options
-from boundless.server.config import TimerSettings
+from boundless.server.config import ADMIN_TOKEN_ENV, TimerSettings
 
 if TYPE_CHECKING:
     from boundless.server.cluster.processes import ClusterSettings
@@ -199,8 +199,6 @@ def cluster(
 def _with_admin_token(admin_token: str | None) -> dict[str, str] | None:
     """The gateways' environment: this one, with ``--admin-token`` as $BOUNDLESS_ADMIN_TOKEN
     when it was given (else they inherit $BOUNDLESS_ADMIN_TOKEN, or have no token at all)."""
-    from boundless.server.config import ADMIN_TOKEN_ENV
-
     if not admin_token:
         return None
     return {**os.environ, ADMIN_TOKEN_ENV: admin_token}
