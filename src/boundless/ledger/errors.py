@@ -60,11 +60,15 @@ class RoundClosedError(LedgerError):
 
     code = "round_closed"
 
-    def __init__(self, table_id: str, round_no: int, status: str, action: str) -> None:
+    def __init__(
+        self, table_id: str, round_no: int, status: str, action: str, *, within: str = ""
+    ) -> None:
         self.table_id = table_id
         self.round_no = round_no
         self.status = status
-        super().__init__(f"cannot {action}: round {round_no} of table {table_id!r} is {status}")
+        super().__init__(
+            f"cannot {action}: {within}round {round_no} of table {table_id!r} is {status}"
+        )
 
 
 class SliceClosedError(RoundClosedError):
@@ -73,14 +77,7 @@ class SliceClosedError(RoundClosedError):
 
     def __init__(self, table_id: str, round_no: int, owner: str, status: str, action: str) -> None:
         self.owner = owner
-        LedgerError.__init__(
-            self,
-            f"cannot {action}: the slice of {owner!r} in round {round_no} of table {table_id!r} "
-            f"is {status}",
-        )
-        self.table_id = table_id
-        self.round_no = round_no
-        self.status = status
+        super().__init__(table_id, round_no, status, action, within=f"the slice of {owner!r} in ")
 
 
 class SlicesStillOpenError(InvalidLedgerInputError):

@@ -67,6 +67,10 @@ class PlayerSettlement:
     staked: int
     paid: int
 
+    @property
+    def net(self) -> int:
+        return self.paid - self.staked
+
 
 @dataclass(frozen=True, slots=True)
 class StatementLine:

@@ -15,8 +15,8 @@ import numpy as np
 
 from boundless.core.round import Action, RoundState
 from boundless.core.round.state import FINAL_STAGES, ExtraStakes
-from boundless.ledger.records import StakeOrder
-from boundless.server.tables.service import BetRequest, PlayerLine, position_key
+from boundless.ledger.records import PlayerSettlement, StakeOrder
+from boundless.server.tables.service import BetRequest, position_key
 
 """Payment stages paid with the settlement; the others are paid during the round (early)."""
 EXTRA_KINDS = {int(Action.DOUBLE): "double", int(Action.SPLIT): "split"}
@@ -94,11 +94,11 @@ class TableMoney:
         ]
 
     @staticmethod
-    def round_lines(round_: RoundState) -> list[PlayerLine]:
+    def round_lines(round_: RoundState) -> list[PlayerSettlement]:
         """Each player's staked and paid as the round counts them (for a settlement)."""
         staked = round_.staked_by_player()
         paid = round_.paid_by_player()
         return [
-            PlayerLine(player_id, int(staked[index]), int(paid[index]))
+            PlayerSettlement(player_id, int(staked[index]), int(paid[index]))
             for index, player_id in enumerate(round_.player_ids)
         ]

@@ -102,23 +102,10 @@ class BetBatchOutcome:
 
 
 @dataclass(frozen=True, slots=True)
-class PlayerLine:
-    """One player's figures for a round: what they staked, what the round paid back."""
-
-    player_id: str
-    staked: int
-    paid: int
-
-    @property
-    def net(self) -> int:
-        return self.paid - self.staked
-
-
-@dataclass(frozen=True, slots=True)
 class CancelOutcome:
     refunds: dict[str, int]
     """What the cancellation moved into each wallet (stakes back, early payments taken back)."""
-    lines: list[PlayerLine]
+    lines: list[PlayerSettlement]
     """Each player's figures for the whole round, from the ledger: net zero once reversed."""
     balances: dict[str, int]
     """Each player's wallet after the cancellation."""
@@ -319,7 +306,7 @@ class TableService:
     def settle(
         self,
         record: RoundRecord,
-        lines: Sequence[PlayerLine],
+        lines: Sequence[PlayerSettlement],
         balance_before: dict[str, int],
         results: dict[str, Any],
         credited: dict[str, int],
@@ -378,7 +365,7 @@ class TableService:
         else:
             by_player = self._reversed_lines(record, player_ids, credited or {})
         players = sorted(set(player_ids) | set(by_player))
-        lines = [by_player.get(player, PlayerLine(player, 0, 0)) for player in players]
+        lines = [by_player.get(player, PlayerSettlement(player, 0, 0)) for player in players]
         after = self.wallet_balances(players)
         if lines:
             self._write_record(
@@ -393,7 +380,7 @@ class TableService:
 
     def _reversed_lines(
         self, record: RoundRecord, player_ids: Sequence[str], credited: dict[str, int]
-    ) -> dict[str, PlayerLine]:
+    ) -> dict[str, PlayerSettlement]:
         """A reversed slice's figures from its reversal alone (not the whole round's
         transactions, thousands in a large round): each player got back what they staked less
         what the round had paid them early, so both their staked and their paid are that
@@ -411,12 +398,12 @@ class TableService:
         for player, refund in wallet_amounts(reversal).items():
             if ours is None or player in ours:
                 total = refund + credited.get(player, 0)
-                lines[player] = PlayerLine(player, total, total)
+                lines[player] = PlayerSettlement(player, total, total)
         return lines
 
     def record_reversed(
         self, table_id: str, round_no: int, reason: str, *, untold: bool = False
-    ) -> list[PlayerLine]:
+    ) -> list[PlayerSettlement]:
         """The play record of a round (or of this owner's slice) the ledger reversed after the
         table that played it was gone (a crash, a stopped gateway): every player's figures from
         the ledger, each netting zero, the round's row made if missing. ``untold``: the players
@@ -487,7 +474,7 @@ class TableService:
         record: RoundRecord,
         status: str,
         reason: str | None,
-        lines: Sequence[PlayerLine],
+        lines: Sequence[PlayerSettlement],
         balance_before: dict[str, int],
         balance_after: dict[str, int],
         results: dict[str, Any],
@@ -505,7 +492,7 @@ class TableService:
 
     @staticmethod
     def _record_lines(
-        lines: Sequence[PlayerLine],
+        lines: Sequence[PlayerSettlement],
         balance_before: dict[str, int],
         balance_after: dict[str, int],
         results: dict[str, Any],
@@ -538,7 +525,7 @@ def wallet_amounts(transaction: PostedTransaction) -> dict[str, int]:
 
 def round_lines(
     ledger: LedgerService, table_id: str, round_no: int, owner: str | None = None
-) -> dict[str, PlayerLine]:
+) -> dict[str, PlayerSettlement]:
     """Each player's figures for a round from its ledger transactions: ``staked`` what left the
     wallet as stakes, ``paid`` everything the round moved back into it (early payments, the
     settlement or the cancellation's reversal). ``owner``: that owner's slice only (and the
@@ -554,6 +541,6 @@ def round_lines(
             into[player] = into.get(player, 0) + sign * amount
     players = set(staked) if owner is not None else set(staked) | set(paid)
     return {
-        player: PlayerLine(player, staked.get(player, 0), paid.get(player, 0))
+        player: PlayerSettlement(player, staked.get(player, 0), paid.get(player, 0))
         for player in sorted(players)
     }
