@@ -34,6 +34,23 @@ class ChartFormat(StrEnum):
     png = "png"
 
 
+class SplitPlayChoice(StrEnum):
+    """``boundless.math.exact.SPLIT_PLAYS`` (kept here so the CLI starts without numba)."""
+
+    post_split = "post-split"
+    cdz = "cdz"
+
+
+SplitPlayOption = Annotated[
+    SplitPlayChoice,
+    typer.Option(
+        "--split-play",
+        help="How the optimal player decides split hands: post-split (for the shoe the hand "
+        "sees) or cdz (CDZ-: as the unsplit hand of its cards would); basic is unchanged",
+    ),
+]
+
+
 @contextmanager
 def _working(message: str) -> Iterator[None]:
     """A spinner on stderr while the exact computation runs (its first run compiles)."""
@@ -124,13 +141,14 @@ def rtp(
     title: TitleArgument = None,
     rules_file: RulesOption = None,
     as_json: Annotated[bool, typer.Option("--json", help="One JSON object on stdout")] = False,
+    split_play: SplitPlayOption = SplitPlayChoice.post_split,
 ) -> None:
     """Exact return of the title's main game (optimal and basic strategy) and its side bets."""
     from boundless.math.exact import analyse_main_game, insurance_return, outcome_distribution
 
     rules, _ = read_game(title, rules_file, derive_chart=False)
     with _working(f"Computing the exact returns of {rules.key}"):
-        analysis = analyse_main_game(rules)
+        analysis = analyse_main_game(rules, split_play=split_play.value)
         outcomes = outcome_distribution(rules, analysis.chart)
         insurance = insurance_return(rules)
         side_bets = side_bet_returns_of(rules)
@@ -146,6 +164,7 @@ def rtp(
                 "stdev_optimal": analysis.optimal.standard_deviation,
                 "house_edge_optimal": analysis.optimal.house_edge,
                 "house_edge_basic": analysis.basic.house_edge,
+                "split_play": split_play.value,
                 "documented": documented,
                 "decks": rules.shoe.decks,
             },
@@ -171,6 +190,7 @@ def rtp(
             claim if report.strategy == "optimal" else "",
         )
     console.print(table)
+    console.print(f"Optimal split hands: {split_play.value} (--split-play; see docs/math.md).")
     if documented is not None:
         gap = analysis.optimal.return_to_player - documented
         console.print(

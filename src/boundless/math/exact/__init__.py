@@ -5,6 +5,7 @@ the same definitions in plain fractions, held equal by the tests on small shoes.
 """
 
 from boundless.math.exact.basic_strategy import derive_basic_strategy
+from boundless.math.exact.fast import SPLIT_PLAYS, SplitPlay
 from boundless.math.exact.main_game import (
     STRATEGIES,
     InsuranceReport,
@@ -20,12 +21,14 @@ from boundless.math.exact.outcomes import OutcomeDistribution, outcome_distribut
 from boundless.math.exact.params import GameParams, standard_shoe
 
 __all__ = [
+    "SPLIT_PLAYS",
     "STRATEGIES",
     "GameParams",
     "InsuranceReport",
     "MainGameAnalysis",
     "MainGameReport",
     "OutcomeDistribution",
+    "SplitPlay",
     "Strategy",
     "analyse_main_game",
     "derive_basic_strategy",

@@ -11,7 +11,7 @@ from __future__ import annotations
 from collections.abc import Callable, Sequence
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
-from typing import TypeAlias
+from typing import Literal, TypeAlias
 
 import numpy as np
 import numpy.typing as npt
@@ -62,6 +62,12 @@ from boundless.math.exact.strategy_cells import (
 UP_VALUES = tuple(range(1, 11))
 ROOT_TIE_ORDER = ("stand", "hit", "double", "split", "surrender", "surrender20")
 MOST_ROUNDS = 30
+SplitPlay = Literal["post-split", "cdz"]
+"""How the optimal player decides a split hand: ``post-split`` for the shoe it sees (without
+the up card, its own cards and the split cards so far); ``cdz`` (CDZ-, the public analysers'
+convention) as the unsplit hand of its cards would, from the shoe without the up card and those
+cards. Either way the hand is then worth its moves on its own shoe."""
+SPLIT_PLAYS: tuple[SplitPlay, ...] = ("post-split", "cdz")
 THREADS = 2
 Hand = tuple[int, int]
 Chooser = Callable[[Hand, frozenset[str], int | None], str]
@@ -236,8 +242,9 @@ class UpCard:
         )  # fmt: skip
         self.by_removal = np.ascontiguousarray(self.chances.T)
 
-    def evaluate(self, column: Column | None) -> HandTables:
-        """Figures of every state under optimal play (``None``) or the chart ``column``."""
+    def evaluate(self, column: Column | None, unsplit_decisions: bool = False) -> HandTables:
+        """Figures of every state under optimal play (``None``) or the chart ``column``;
+        ``unsplit_decisions``: optimal split hands decide as CDZ- (see ``SplitPlay``)."""
         space = self.space
         shape = (self.contexts, len(space.counts))
         tables = HandTables(
@@ -254,8 +261,8 @@ class UpCard:
             space.counts, space.size, space.total, space.soft, space.child, space.removal,
             space.removal_plus, self.by_removal, self.base, win, self.blackjack_card,
             self.excluded, all_bets, self.contexts_on, self.params.double_allowed,
-            self.double_split, self.params.split_aces_one_card, column is None, first, second,
-            tables.figures, moves, tables.valid,
+            self.double_split, self.params.split_aces_one_card, column is None,
+            unsplit_decisions, first, second, tables.figures, moves, tables.valid,
         )  # fmt: skip
         split_parts(
             space.counts, space.size, space.total, space.child, space.removal_plus,
@@ -525,9 +532,14 @@ class UpCardResult:
 
 
 class FastAnalysis:
-    def __init__(self, params: GameParams, title_key: str = "analysis") -> None:
+    def __init__(
+        self, params: GameParams, title_key: str = "analysis", split_play: SplitPlay = "post-split"
+    ) -> None:
+        if split_play not in SPLIT_PLAYS:
+            raise ValueError(f"split play must be one of {SPLIT_PLAYS}, got {split_play!r}")
         self.params = params
         self.title_key = title_key
+        self.split_play = split_play
         self.space: HandSpace = hand_space(params.max_hands - 1)
         self.trie = dealer_trie(params.dealer_hits_soft_17)
         self.shoe = np.array(params.value_counts, dtype=np.int64)
@@ -537,7 +549,7 @@ class FastAnalysis:
         where the dealer peeks, else including it."""
         card = UpCard(self, up)
         card.compute_dealer()
-        tables = card.evaluate(None)
+        tables = self.optimal_tables(card)
         deal = next(deal for deal in card.deals if deal.hand == hand)
         moves = ["stand", "hit"]
         if self.params.double_allowed:
@@ -554,9 +566,18 @@ class FastAnalysis:
             values[move] = mean
         return values
 
+    def optimal_tables(self, card: UpCard, post_split: HandTables | None = None) -> HandTables:
+        """The optimal player's tables under this analysis's split play (``post-split``: the
+        post-split tables when already computed)."""
+        if self.split_play == "cdz":
+            return card.evaluate(None, unsplit_decisions=True)
+        return post_split or card.evaluate(None)
+
     def analyse_up(self, up: int, chart: StrategyChart | None, want_basic: bool) -> UpCardResult:
         card = UpCard(self, up)
         card.compute_dealer()
+        # The chart is derived from post-split tables whatever the split play: a basic
+        # strategy does not depend on how the optimal player decides split hands.
         optimal_tables = card.evaluate(None)
         needs_column = want_basic or self.params.split_only_where_chart_splits
         if chart is not None:
@@ -565,7 +586,8 @@ class FastAnalysis:
             column = card.derive_column(optimal_tables)
         else:
             column = baseline_column()
-        optimal = card.figures(column, card.optimal_chooser(optimal_tables), optimal_tables)
+        played = self.optimal_tables(card, optimal_tables)
+        optimal = card.figures(column, card.optimal_chooser(played), played)
         basic = None
         if want_basic:
             column_chart = chart_from_columns(self.title_key, {up: column})

@@ -180,6 +180,7 @@ def evaluate_hands(
     double_split: BoolArray,
     aces_one_card: bool,
     optimal: bool,
+    unsplit_decisions: bool,
     first: IntArray,
     second: IntArray,
     figures: FloatArray,
@@ -189,7 +190,9 @@ def evaluate_hands(
     """Every state's figures for one up card, under optimal play or a fixed chart column.
 
     ``chances[removal, outcome]``; fills ``figures[context, hand, column]`` and the move
-    taken at each state.
+    taken at each state. ``unsplit_decisions`` (optimal play only) is CDZ-: a split hand
+    chooses its move by the means of the unsplit hand of its cards (context 0, computed
+    first) and is then worth that move on its own shoe.
     """
     hands = counts.shape[0]
     left = np.zeros(10, dtype=np.int64)
@@ -248,11 +251,14 @@ def evaluate_hands(
             elif optimal:
                 # Exact ties go to the earlier move (stand, hit, double) as in the reference;
                 # a difference within rounding is a tie.
+                twin = unsplit_decisions and context > 0
+                judged = figures[0, hand] if twin else row
+                judged_double = can_double and (double_first or not twin)
                 move = STAND
-                best = s_mean
-                if h_mean > best + TIE:
-                    move, best = HIT, h_mean
-                if can_double and 2.0 * d_mean > best + TIE:
+                best = judged[STAND_MEAN]
+                if judged[HIT_MEAN] > best + TIE:
+                    move, best = HIT, judged[HIT_MEAN]
+                if judged_double and judged[DOUBLE_MEAN] > best + TIE:
                     move = DOUBLE
             else:
                 move = _chart_move(first, second, soft[hand], total[hand], can_double)

@@ -43,7 +43,7 @@ from typing import Literal
 from boundless.core.rules import RuleSet
 from boundless.core.strategy_chart import StrategyChart
 from boundless.math.exact.basic_strategy import derive_basic_strategy
-from boundless.math.exact.fast import FastAnalysis, Figures
+from boundless.math.exact.fast import FastAnalysis, Figures, SplitPlay
 from boundless.math.exact.params import GameParams, check_shoe, standard_shoe, value_counts_of
 
 Strategy = Literal["optimal", "basic"]
@@ -104,14 +104,20 @@ def _report(rules: RuleSet, strategy: Strategy, figures: Figures) -> MainGameRep
 
 
 def analyse_main_game(
-    rules: RuleSet, *, shoe: Sequence[int] | None = None, chart: StrategyChart | None = None
+    rules: RuleSet,
+    *,
+    shoe: Sequence[int] | None = None,
+    chart: StrategyChart | None = None,
+    split_play: SplitPlay = "post-split",
 ) -> MainGameAnalysis:
     """Optimal and basic-strategy figures in one pass (the chart is derived unless given).
 
     ``shoe`` (13 rank counts, ace to king) replaces the title's full shoe, for checks on
-    reduced shoes.
+    reduced shoes; ``split_play`` is how the optimal player decides split hands (the basic
+    figures do not depend on it).
     """
-    result = FastAnalysis(GameParams.from_rules(rules, shoe), rules.key).analyse(chart)
+    params = GameParams.from_rules(rules, shoe)
+    result = FastAnalysis(params, rules.key, split_play).analyse(chart)
     assert result.basic is not None and result.chart is not None
     return MainGameAnalysis(
         optimal=_report(rules, "optimal", result.optimal),
@@ -126,6 +132,7 @@ def main_game_return(
     *,
     shoe: Sequence[int] | None = None,
     chart: StrategyChart | None = None,
+    split_play: SplitPlay = "post-split",
 ) -> MainGameReport:
     """The main game's exact figures under ``strategy``.
 
@@ -135,22 +142,28 @@ def main_game_return(
         raise ValueError(f"strategy must be one of {STRATEGIES}, got {strategy!r}")
     if strategy == "basic":
         return analyse_main_game(rules, shoe=shoe, chart=chart).basic
-    result = FastAnalysis(GameParams.from_rules(rules, shoe), rules.key).analyse(
-        chart, want_basic=False
-    )
+    params = GameParams.from_rules(rules, shoe)
+    result = FastAnalysis(params, rules.key, split_play).analyse(chart, want_basic=False)
     return _report(rules, "optimal", result.optimal)
 
 
 def first_move_values(
-    rules: RuleSet, up: int, first: int, second: int, *, shoe: Sequence[int] | None = None
+    rules: RuleSet,
+    up: int,
+    first: int,
+    second: int,
+    *,
+    shoe: Sequence[int] | None = None,
+    split_play: SplitPlay = "post-split",
 ) -> dict[str, float]:
     """Expected net result per initial unit of each first move for a two-card hand.
 
     Card values 1 (ace) to 10. Moves: stand, hit, double, split (pairs), surrender; each
-    played optimally afterwards. Where the dealer peeks behind ``up`` the values are given
-    no dealer blackjack (as published tables print them); otherwise they include it.
+    played optimally afterwards (split hands as ``split_play`` says). Where the dealer peeks
+    behind ``up`` the values are given no dealer blackjack (as published tables print them);
+    otherwise they include it.
     """
-    analysis = FastAnalysis(GameParams.from_rules(rules, shoe), rules.key)
+    analysis = FastAnalysis(GameParams.from_rules(rules, shoe), rules.key, split_play)
     return analysis.first_move_values(up, (min(first, second), max(first, second)))
 
 
