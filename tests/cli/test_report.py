@@ -53,6 +53,9 @@ def _check(text: str, title: tuple[str, ...], rule_bytes: bytes) -> None:
     assert isinstance(main, dict)
     for key in ("optimal", "basic"):
         assert f"{main[key]:.6%}" in text, key
+    cdz = _json("rtp", *title, "--json", "--split-play", "cdz")["main"]
+    assert isinstance(cdz, dict)
+    assert f"{cdz['optimal']:.6%}" in text
     assert f"{main['stdev']:.4f}" in text
     side_bets = exact["side_bets"]
     assert isinstance(side_bets, dict) and side_bets

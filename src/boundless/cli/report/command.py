@@ -48,13 +48,20 @@ def exact_figures_of(rules: RuleSet) -> ExactFigures:
     """The figures ``boundless rtp --json`` prints, from the same functions."""
     from boundless.cli.math_commands import side_bet_returns_of
     from boundless.cli.report.sections import ExactFigures
-    from boundless.math.exact import analyse_main_game, insurance_return, outcome_distribution
+    from boundless.math.exact import (
+        analyse_main_game,
+        insurance_return,
+        main_game_return,
+        outcome_distribution,
+    )
 
     analysis = analyse_main_game(rules)
+    cdz = main_game_return(rules, "optimal", chart=analysis.chart, split_play="cdz")
     outcomes = outcome_distribution(rules, analysis.chart)
     insurance = insurance_return(rules)
     return ExactFigures(
         optimal=analysis.optimal.return_to_player,
+        optimal_cdz=cdz.return_to_player,
         basic=analysis.basic.return_to_player,
         stdev=analysis.basic.standard_deviation,
         stdev_optimal=analysis.optimal.standard_deviation,

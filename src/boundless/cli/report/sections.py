@@ -46,6 +46,7 @@ class ExactFigures:
     """As ``boundless rtp --json`` prints them."""
 
     optimal: float
+    optimal_cdz: float  # the optimal return with split hands deciding as CDZ-
     basic: float
     stdev: float
     stdev_optimal: float
@@ -165,6 +166,12 @@ def _returns(rules: RuleSet, exact: ExactFigures) -> Section:
                 _pct(1 - exact.optimal),
                 f"{exact.stdev_optimal:.4f}",
             ),
+            (
+                "optimal, split hands CDZ-",
+                _pct(exact.optimal_cdz, 6),
+                _pct(1 - exact.optimal_cdz),
+                "",
+            ),
             ("basic chart", _pct(exact.basic, 6), _pct(1 - exact.basic), f"{exact.stdev:.4f}"),
         ),
     )
@@ -178,8 +185,11 @@ def _returns(rules: RuleSet, exact: ExactFigures) -> Section:
         )
     notes = [
         "Optimal: the best decision in every situation (composition of the hand, dealer up "
-        "card); basic chart: the title's strategy chart. Insurance and even money are never "
-        "part of the main figure.",
+        "card; a split hand decides for the cards it sees, its own and the pair cards put "
+        "down so far); optimal, split hands CDZ-: the same, except that a split hand decides "
+        "as the unsplit hand of its cards would (the convention of most published "
+        "analysers); basic chart: the title's strategy chart. Insurance and even money are "
+        "never part of the main figure.",
     ]
     if rules.title.documented_rtp is not None:
         gap = exact.optimal - rules.title.documented_rtp
