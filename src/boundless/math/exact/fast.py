@@ -46,6 +46,7 @@ from boundless.math.exact.params import (
     context_pair,
     split_context,
 )
+from boundless.math.exact.split_cdz import exact_cdz_split_mean
 from boundless.math.exact.split_rounds import HandFigures, split_flows, split_totals, split_value
 from boundless.math.exact.strategy_cells import (
     CELL_ORDER,
@@ -106,6 +107,7 @@ class HandTables:
     valid: npt.NDArray[np.bool_]
     moves: IntArray  # [context, hand]: the move taken there (HIT, STAND, DOUBLE)
     splits: dict[int, tuple[float, float]] = field(default_factory=dict)  # pair: split figures
+    unsplit_decisions: bool = False  # optimal split hands decide as CDZ- (see ``SplitPlay``)
 
     def column(self, name: str) -> FloatArray:
         return self.figures[:, :, FIGURE_COLUMNS.index(name)]
@@ -252,6 +254,7 @@ class UpCard:
             parts=np.zeros((self.contexts, 2, OUTCOME_COUNT)),
             valid=np.zeros(shape, dtype=np.bool_),
             moves=np.zeros(shape, dtype=np.int64),
+            unsplit_decisions=unsplit_decisions,
         )
         first, second = column_arrays(column or baseline_column())
         moves = tables.moves
@@ -333,7 +336,14 @@ class UpCard:
                 tuple(self.chances[:, removal].tolist()),
             )
 
-        tables.splits[pair] = split_totals(self.params, self.up, pair, figures, float)
+        mean, square = split_totals(self.params, self.up, pair, figures, float)
+        exact = (
+            exact_cdz_split_mean(self.params, self.up, pair) if tables.unsplit_decisions else None
+        )
+        if exact is not None:
+            # the pattern method's exact CDZ- value; the mean square stays the levels' own
+            mean = exact * (1 - self.blackjack_chance((pair, pair))) if self.excluded else exact
+        tables.splits[pair] = (mean, square)
         return tables.splits[pair]
 
     def split_value(self, pair: int, value: FloatArray) -> float:
