@@ -25,17 +25,12 @@ def pattern_rules(params: GameParams, up: int, pair: int) -> ExactSplitRules | N
         return None
     if pair == 10 and params.pair_by_rank:
         return None
+    # A peeked blackjack, or one that takes only the original bet: either way the split
+    # hands' results count only where there is none (no_dealer_blackjack).
     return ExactSplitRules(
-        shoe=params.value_counts,
-        up=up,
-        hits_soft_17=params.dealer_hits_soft_17,
-        max_hands=params.max_hands,
-        resplit_aces=params.resplit_aces,
-        split_aces_one_card=params.split_aces_one_card,
-        # a peeked blackjack, or one that takes only the original bet: either way every
-        # split hand's result counts only where there is none
-        no_dealer_blackjack=True,
-    )
+        params.value_counts, up, params.dealer_hits_soft_17, params.max_hands,
+        params.resplit_aces, params.split_aces_one_card, no_dealer_blackjack=True,
+    )  # fmt: skip
 
 
 def exact_cdz_split_mean(params: GameParams, up: int, pair: int) -> float | None:
