@@ -69,10 +69,9 @@ def test_pay_tables_carry_every_pattern_and_the_rounds_they_are_open() -> None:
 
 
 def _figures(exact_main: float) -> ReportFigures:
+    returns = {"optimal": 0.995, "optimal_cdz": 0.9949, "basic": 0.994}
     exact = ExactFigures(
-        optimal=0.995,
-        optimal_cdz=0.9949,
-        basic=0.994,
+        **returns,
         stdev=1.14,
         stdev_optimal=1.15,
         outcomes={"-1": 0.5, "0": 0.1, "1": 0.4},
