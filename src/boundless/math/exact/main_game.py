@@ -12,9 +12,10 @@ freshly shuffled), with no infinite-deck shortcut:
 the dealer's up card. By default a split hand is played optimally knowing its own cards, the
 up card and the *split cards so far*, but not the other cards of the other split hands
 (``split_play="post-split"``); ``split_play="cdz"`` is CDZ-, deciding as the unsplit hand
-would, with resplits valued exactly by :mod:`.split_cdz` (see docs/math.md for both). Split once, both hands then have the same expected value, so a split is
-worth exactly twice one split hand dealt from the shoe without the up card and both pair
-cards (exact for that strategy, by the exchangeability of the shoe's order); resplits
+would, with resplits valued exactly by :mod:`.split_cdz` (see docs/math.md for both). Split
+once, both hands then have the same expected value, so a split is worth exactly twice one
+split hand dealt from the shoe without the up card and both pair cards (exact for that
+strategy, by the exchangeability of the shoe's order); post-split resplits
 (``split.max_hands``, ``split.resplit_aces``) are valued level by level as
 :mod:`boundless.math.exact.split_rounds` describes, with a known small approximation.
 
