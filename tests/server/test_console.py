@@ -113,6 +113,15 @@ def test_the_console_needs_the_admin_token(played: LiveServer, path: str) -> Non
     assert mine.status_code == 403 and mine.json()["error"] == "forbidden"
 
 
+@pytest.mark.parametrize("path", ["/api/v1/admin/tables", "/api/v1/admin/returns"])
+def test_a_token_with_non_ascii_bytes_is_refused_not_a_fault(played: LiveServer, path: str) -> None:
+    """Header bytes arrive as Latin-1 text; the admin comparison must not fail on them (500)."""
+    for token in ("café".encode(), b"\xff\xfe", f"{ADMIN_TOKEN}é".encode()):
+        answer = played.http.get(path, headers={"Authorization": b"Bearer " + token})
+        assert answer.status_code == 401, answer.text
+        assert answer.json()["error"] == "unauthorized"
+
+
 def test_the_floor_shows_every_table(played: LiveServer) -> None:
     rows = played.http.get("/api/v1/admin/tables", headers=ADMIN).json()
     assert [row["table_id"] for row in rows] == [f"{TITLE}-1"]
