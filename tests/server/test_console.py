@@ -16,6 +16,7 @@ from prometheus_client.parser import text_string_to_metric_families
 from boundless.ledger import check_books, make_engine, make_session_factory
 from boundless.server.admin.exact_figures import compute_figures
 from boundless.server.metrics import ServerMetrics
+from boundless.server.tables.schemas import OperatorReason
 from boundless.server.titles import TitleCatalog
 from tests.server.live import ADMIN_TOKEN, BOT_TIMERS, LiveServer, serving, wait_until
 
@@ -120,6 +121,36 @@ def test_a_token_with_non_ascii_bytes_is_refused_not_a_fault(played: LiveServer,
         answer = played.http.get(path, headers={"Authorization": b"Bearer " + token})
         assert answer.status_code == 401, answer.text
         assert answer.json()["error"] == "unauthorized"
+
+
+@pytest.mark.parametrize("action", ["pause", "resume", "cancel"])
+@pytest.mark.parametrize(
+    "reason",
+    [
+        "   ",  # blank: nothing to show the players or keep with the round
+        "shoe check\nWARNING boundless.server.admin: operator resumed boundless-1: ok",
+        "shoe\rcheck",
+        "red \x1b[31malert",  # a terminal escape in the operator log
+        "check\u2028done",
+        "\u202eevil",  # a right-to-left override
+    ],
+)
+def test_a_reason_must_be_one_printable_line(played: LiveServer, action: str, reason: str) -> None:
+    """The reason goes to the players, the play record and the log: one line, no controls."""
+    answer = played.http.post(
+        f"/api/v1/admin/tables/{TITLE}-1/{action}", json={"reason": reason}, headers=ADMIN
+    )
+    assert answer.status_code == 422, answer.text
+    body = answer.json()
+    assert body["error"] == "bad_message" and "reason" in body["detail"]
+    assert "\n" not in body["detail"]
+    row = played.http.get("/api/v1/admin/tables", headers=ADMIN).json()[0]
+    assert row["paused"] and row["pause_reason"] == "audit"  # nothing changed
+
+
+def test_a_reason_is_kept_without_its_surrounding_spaces() -> None:
+    assert OperatorReason(reason="  한국어 テーブル check\t").reason == "한국어 テーブル check"
+    assert OperatorReason().reason == "operator action"
 
 
 def test_the_floor_shows_every_table(played: LiveServer) -> None:
