@@ -2,10 +2,13 @@
 
 from __future__ import annotations
 
+import asyncio
 import logging
 from typing import Any
 
 from fastapi import APIRouter
+from sqlalchemy import text
+from sqlalchemy.orm import Session, sessionmaker
 
 from boundless.server.admin.floor import table_row
 from boundless.server.dependencies import Admin, State
@@ -43,12 +46,21 @@ async def resume(
     return table.state_message()
 
 
+def check_database(sessions: sessionmaker[Session]) -> None:
+    """Raises the driver's error (answered 503 ``ledger_unavailable``) when the database is
+    away: a cancel voids the round in play before its refund is written, so it must not begin
+    when the refund cannot be written."""
+    with sessions.begin() as session:
+        session.execute(text("SELECT 1"))
+
+
 @router.post("/tables/{table_id}/cancel")
 async def cancel(
     table_id: str, state: State, _: Admin, body: OperatorReason | None = None
 ) -> dict[str, Any]:
     table = state.registry.get(table_id)
     reason = (body or OperatorReason()).reason
+    await asyncio.to_thread(check_database, state.sessions)
     answer = table.cancel(reason)
     log.warning("operator cancelled %s: %s", answer["round_id"], reason)
     return answer

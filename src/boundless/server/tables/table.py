@@ -16,9 +16,10 @@ import numpy as np
 
 from boundless.core.random_source import RandomSource
 from boundless.core.round import SharedRound
+from boundless.ledger.outage import is_transient
 from boundless.server.clock import now_ms
 from boundless.server.config import TimerSettings
-from boundless.server.errors import ConflictError, SideBetsLockedError
+from boundless.server.errors import ConflictError, RefundPendingError, SideBetsLockedError
 from boundless.server.event_codec import encode_events
 from boundless.server.players.service import PlayerIdentity
 from boundless.server.tables.clock import TableClock
@@ -174,7 +175,18 @@ class Table(TableDesk):
         if round_ is None or round_.over or (not round_.position_count() and not self.bets):
             raise ConflictError(f"table {self.table_id!r} has no round with bets to cancel")
         round_id = self.round_id
-        refunds = self.void(reason)
+        try:
+            refunds = self.void(reason)
+        except Exception as error:
+            if not is_transient(error):
+                raise
+            # Voided in the core already; the ledger still holds the stakes in the open round,
+            # which this server's next start cancels and refunds (crash recovery, same key).
+            raise RefundPendingError(
+                f"round {round_id} is cancelled, but the database went away before its refund "
+                "was written: the stakes stay held in the ledger and the server's next start "
+                "refunds them"
+            ) from error
         return {
             "table_id": self.table_id,
             "round_id": round_id,
