@@ -153,6 +153,18 @@ def test_a_reason_is_kept_without_its_surrounding_spaces() -> None:
     assert OperatorReason().reason == "operator action"
 
 
+@pytest.mark.parametrize("action", ["pause", "resume", "cancel"])
+@pytest.mark.parametrize("table_id", ["x" * 5000, "%00", "boundless-1%20"])
+def test_a_malformed_table_id_is_refused_without_echoing_it(
+    played: LiveServer, action: str, table_id: str
+) -> None:
+    answer = played.http.post(
+        f"/api/v1/admin/tables/{table_id}/{action}", json={"reason": "x"}, headers=ADMIN
+    )
+    assert answer.status_code == 422, answer.text
+    assert answer.json()["error"] == "bad_message" and len(answer.json()["detail"]) < 200
+
+
 def test_the_floor_shows_every_table(played: LiveServer) -> None:
     rows = played.http.get("/api/v1/admin/tables", headers=ADMIN).json()
     assert [row["table_id"] for row in rows] == [f"{TITLE}-1"]

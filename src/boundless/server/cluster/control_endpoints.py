@@ -22,7 +22,7 @@ from boundless.server.errors import (
     CoordinatorUnavailableError,
     NotFoundError,
 )
-from boundless.server.tables.schemas import OperatorReason
+from boundless.server.tables.schemas import OperatorReason, TableId
 
 router = APIRouter(prefix="/api/v1/admin", tags=["admin"])
 log = logging.getLogger("boundless.cluster.admin")
@@ -98,14 +98,14 @@ async def _pause_or_resume(
 
 @router.post("/tables/{table_id}/pause")
 async def pause(
-    table_id: str, request: Request, _: Admin, body: OperatorReason | None = None
+    table_id: TableId, request: Request, _: Admin, body: OperatorReason | None = None
 ) -> dict[str, Any]:
     return await _pause_or_resume(request, table_id, True, (body or OperatorReason()).reason)
 
 
 @router.post("/tables/{table_id}/resume")
 async def resume(
-    table_id: str, request: Request, _: Admin, body: OperatorReason | None = None
+    table_id: TableId, request: Request, _: Admin, body: OperatorReason | None = None
 ) -> dict[str, Any]:
     # the notice's detail stays null without a reason, as serve's
     return await _pause_or_resume(request, table_id, False, None if body is None else body.reason)
@@ -113,7 +113,7 @@ async def resume(
 
 @router.post("/tables/{table_id}/cancel")
 async def cancel(
-    table_id: str, request: Request, _: Admin, body: OperatorReason | None = None
+    table_id: TableId, request: Request, _: Admin, body: OperatorReason | None = None
 ) -> dict[str, Any]:
     answer = await _operate(request, table_id, "cancel", (body or OperatorReason()).reason)
     return {key: value for key, value in answer.items() if key != "ok"}

@@ -12,7 +12,7 @@ from sqlalchemy.orm import Session, sessionmaker
 
 from boundless.server.admin.floor import table_row
 from boundless.server.dependencies import Admin, State
-from boundless.server.tables.schemas import OperatorReason
+from boundless.server.tables.schemas import OperatorReason, TableId
 
 router = APIRouter(prefix="/api/v1/admin", tags=["admin"])
 log = logging.getLogger("boundless.server.admin")
@@ -26,7 +26,7 @@ async def admin_tables(state: State, _: Admin) -> list[dict[str, Any]]:
 
 @router.post("/tables/{table_id}/pause")
 async def pause(
-    table_id: str, state: State, _: Admin, body: OperatorReason | None = None
+    table_id: TableId, state: State, _: Admin, body: OperatorReason | None = None
 ) -> dict[str, Any]:
     table = state.registry.get(table_id)
     reason = (body or OperatorReason()).reason
@@ -37,7 +37,7 @@ async def pause(
 
 @router.post("/tables/{table_id}/resume")
 async def resume(
-    table_id: str, state: State, _: Admin, body: OperatorReason | None = None
+    table_id: TableId, state: State, _: Admin, body: OperatorReason | None = None
 ) -> dict[str, Any]:
     table = state.registry.get(table_id)
     reason = None if body is None else body.reason  # the notice's detail stays null without one
@@ -56,7 +56,7 @@ def check_database(sessions: sessionmaker[Session]) -> None:
 
 @router.post("/tables/{table_id}/cancel")
 async def cancel(
-    table_id: str, state: State, _: Admin, body: OperatorReason | None = None
+    table_id: TableId, state: State, _: Admin, body: OperatorReason | None = None
 ) -> dict[str, Any]:
     table = state.registry.get(table_id)
     reason = (body or OperatorReason()).reason

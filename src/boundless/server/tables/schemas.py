@@ -5,11 +5,14 @@ from __future__ import annotations
 import unicodedata
 from typing import Annotated
 
+from fastapi import Path
 from pydantic import BaseModel, ConfigDict, Field, field_validator
 
 # Table ids are a title key and a suffix (`boundless-1`, `boo-bucks-3fa9c2d1`): printable ASCII
 # only, so a NUL or a control character never reaches a database query (PostgreSQL refuses NUL).
 TABLE_ID_PATTERN = r"^[A-Za-z0-9][A-Za-z0-9._-]{0,99}$"
+TableId = Annotated[str, Path(pattern=TABLE_ID_PATTERN)]
+"""A table id in a path: refused (422) before any lookup when malformed, never echoed back."""
 
 
 class NewPrivateTable(BaseModel):
