@@ -178,6 +178,28 @@ def test_a_malformed_table_id_is_refused_without_echoing_it(
     assert answer.json()["error"] == "bad_message" and len(answer.json()["detail"]) < 200
 
 
+def test_a_cancel_of_a_round_no_longer_in_play_cancels_nothing(played: LiveServer) -> None:
+    """The console names the round its operator confirmed; the table may have moved on since
+    (rounds last seconds): then nothing is cancelled, rather than the next round."""
+    table = played.table(f"{TITLE}-1")
+    stale = f"{TITLE}-1:{table.round_no - 1}"
+    answer = played.http.post(
+        f"/api/v1/admin/tables/{TITLE}-1/cancel",
+        json={"reason": "dealer error", "round_id": stale},
+        headers=ADMIN,
+    )
+    assert answer.status_code == 409, answer.text
+    assert answer.json()["error"] == "conflict" and stale in answer.json()["detail"]
+    malformed = played.http.post(
+        f"/api/v1/admin/tables/{TITLE}-1/cancel",
+        json={"reason": "dealer error", "round_id": "yesterday"},
+        headers=ADMIN,
+    )
+    assert malformed.status_code == 422 and malformed.json()["error"] == "bad_message"
+    row = played.http.get("/api/v1/admin/tables", headers=ADMIN).json()[0]
+    assert row["round_no"] == table.round_no and row["paused"]
+
+
 def test_the_floor_shows_every_table(played: LiveServer) -> None:
     rows = played.http.get("/api/v1/admin/tables", headers=ADMIN).json()
     assert [row["table_id"] for row in rows] == [f"{TITLE}-1"]

@@ -163,9 +163,9 @@ async function act(action, table) {
     return;
   }
   try {
-    const answer = await api("POST", `tables/${encodeURIComponent(table.table_id)}/${action}`, {
-      reason,
-    });
+    // A cancel names the round confirmed: if the table has moved on, nothing is cancelled.
+    const body = action === "cancel" ? { reason, round_id: table.round_id } : { reason };
+    const answer = await api("POST", `tables/${encodeURIComponent(table.table_id)}/${action}`, body);
     if (action === "cancel") {
       const total = answer.refunds.reduce((sum, line) => sum + line.amount, 0);
       say(

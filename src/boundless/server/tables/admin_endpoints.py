@@ -12,7 +12,7 @@ from sqlalchemy.orm import Session, sessionmaker
 
 from boundless.server.admin.floor import table_row
 from boundless.server.dependencies import Admin, State
-from boundless.server.tables.schemas import OperatorReason, TableId
+from boundless.server.tables.schemas import CancelRequest, OperatorReason, TableId
 
 router = APIRouter(prefix="/api/v1/admin", tags=["admin"])
 log = logging.getLogger("boundless.server.admin")
@@ -56,11 +56,12 @@ def check_database(sessions: sessionmaker[Session]) -> None:
 
 @router.post("/tables/{table_id}/cancel")
 async def cancel(
-    table_id: TableId, state: State, _: Admin, body: OperatorReason | None = None
+    table_id: TableId, state: State, _: Admin, body: CancelRequest | None = None
 ) -> dict[str, Any]:
     table = state.registry.get(table_id)
-    reason = (body or OperatorReason()).reason
+    request = body or CancelRequest()
     await asyncio.to_thread(check_database, state.sessions)
-    answer = table.cancel(reason)
+    reason = request.reason
+    answer = table.cancel(reason, request.round_id)
     log.warning("operator cancelled %s: %s", answer["round_id"], reason)
     return answer

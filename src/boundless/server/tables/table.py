@@ -170,7 +170,13 @@ class Table(TableDesk):
         self.broadcast_state()
         self.clock.wake.set()
 
-    def cancel(self, reason: str) -> dict[str, Any]:
+    def cancel(self, reason: str, round_id: str | None = None) -> dict[str, Any]:
+        """Void the round in play; ``round_id``: only if it is still that round."""
+        if round_id is not None and round_id != self.round_id:
+            raise ConflictError(
+                f"round {round_id} is not the round in play (the table is at "
+                f"{self.round_id or f'round {self.round_no}'}): nothing was cancelled"
+            )
         round_ = self.round
         if round_ is None or round_.over or (not round_.position_count() and not self.bets):
             raise ConflictError(f"table {self.table_id!r} has no round with bets to cancel")
