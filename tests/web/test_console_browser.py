@@ -200,3 +200,33 @@ def _pause_a_round_with_bets(page: Any, row: Any) -> None:
         row.locator('button[data-action="resume"]').click()
         page.wait_for_selector(f'#tables tr[data-table-id="{TABLE}"][data-paused="false"]')
     raise AssertionError("no round with bets could be paused")
+
+
+def test_a_slow_figures_refresh_is_not_asked_again_meanwhile(
+    server: tuple[str, Path], browser: Any, failure_shots: list[Any]
+) -> None:
+    """The figures read the whole ledger: while one read is answering (seconds on a big
+    ledger, or the first exact analysis of a title), the timer and the Refresh button must not
+    pile more of them onto the database."""
+    server_url, _ = server
+    page = browser.new_page()
+    failure_shots.append(page)
+    held: list[Any] = []
+    page.route("**/api/v1/admin/returns", lambda route: held.append(route))
+    page.goto(f"{server_url}/admin/")
+    page.fill("#token", ADMIN_TOKEN)
+    page.click("#sign-in button[type=submit]")
+    page.wait_for_selector(f'#tables tr[data-table-id="{TABLE}"]')
+    while not held:
+        page.wait_for_timeout(50)
+    for _ in range(3):
+        page.click("#refresh")
+    page.evaluate("() => new Promise((done) => setTimeout(done, 0))")
+    assert len(held) == 1  # the three clicks asked nothing more while the first was answering
+    held[0].continue_()
+    page.wait_for_selector('#ledger-verdict[data-ok="true"]', timeout=60_000)
+    page.click("#refresh")  # answered: a new refresh asks again
+    while len(held) < 2:
+        page.wait_for_timeout(50)
+    held[1].continue_()
+    page.close()

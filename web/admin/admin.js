@@ -10,6 +10,7 @@ const $ = (selector) => document.querySelector(selector);
 let tablesTimer = null;
 let figuresTimer = null;
 let figuresAt = null; // when the figures shown were read
+let figuresInFlight = false;
 
 class ApiError extends Error {
   constructor(status, code, detail) {
@@ -187,6 +188,17 @@ async function act(action, table) {
 
 // ---- returns and the ledger check ---------------------------------------------------------
 async function refreshFigures() {
+  // One read at a time: each reads the whole ledger, and may take longer than the interval.
+  if (figuresInFlight) return;
+  figuresInFlight = true;
+  try {
+    await readFigures();
+  } finally {
+    figuresInFlight = false;
+  }
+}
+
+async function readFigures() {
   const status = $("#returns-status");
   if (!$("#returns tbody").children.length) status.textContent = "Computing the exact figures…";
   try {
