@@ -237,6 +237,10 @@ def test_a_cancel_without_bets_and_bad_requests_change_nothing(
                 table_id, {"action": "pause", "reason": "x" * 201}, timeout=5
             )
             answers["number"] = await ask(table_id, {"action": "pause", "reason": 7}, timeout=5)
+            stale = {"action": "cancel", "round_no": 99}  # the round the operator confirmed
+            answers["stale"] = await ask(table_id, stale, timeout=5)
+            odd = {"action": "cancel", "round_no": "one"}
+            answers["odd"] = await ask(table_id, odd, timeout=5)
 
         await asyncio.gather(coordinator.run(rounds=1), follow.run(rounds=1), operate())
         return [s.event.kind for s in await log_of(bus, table_id)]
@@ -244,6 +248,9 @@ def test_a_cancel_without_bets_and_bad_requests_change_nothing(
     kinds = run(body(), timeout=30)
     assert answers["cancel"]["detail"] == f"table {table_id!r} has no round with bets to cancel"
     assert answers["long"]["error"] == answers["number"]["error"] == "bad_message"
+    assert answers["stale"]["error"] == "conflict"
+    assert f"{table_id}:99 is not the round in play" in answers["stale"]["detail"]
+    assert answers["odd"]["error"] == "bad_message"
     assert Public.TABLE_PAUSED not in kinds and not gateway.table.paused
     assert kinds[-1] == Public.ROUND_CANCELLED  # nobody bet: the round's own ending
 

@@ -59,6 +59,8 @@ def test_a_gateway_serves_the_operator_routes_and_sends_pause_to_the_coordinator
                 seen["again"] = await http.post(f"{path}/pause", headers=ADMIN)
                 seen["resume"] = await http.post(f"{path}/resume", headers=ADMIN)
                 seen["cancel"] = await http.post(f"{path}/cancel", headers=ADMIN)
+                stale = {"reason": "late", "round_id": f"{table_id}:7"}  # not the round in play
+                seen["stale"] = await http.post(f"{path}/cancel", headers=ADMIN, json=stale)
                 seen["check"] = await http.get("/api/v1/admin/ledger-check", headers=ADMIN)
                 seen["metrics_after"] = await http.get("/metrics")
 
@@ -83,7 +85,9 @@ def test_a_gateway_serves_the_operator_routes_and_sends_pause_to_the_coordinator
     assert seen["resume"].status_code == 200 and seen["resume"].json()["paused"] is False
     assert seen["cancel"].status_code == 409  # nobody bet
     assert "no round with bets to cancel" in seen["cancel"].json()["detail"]
+    assert seen["stale"].status_code == 409
+    assert f"{table_id}:7 is not the round in play" in seen["stale"].json()["detail"]
     assert seen["check"].json()["ok"] is True
     after = seen["metrics_after"].text  # serve's error counter counts the gateway's refusals
     assert 'boundless_errors_total{code="coordinator_unavailable"} 1.0' in after
-    assert 'boundless_errors_total{code="conflict"} 2.0' in after
+    assert 'boundless_errors_total{code="conflict"} 3.0' in after

@@ -16,6 +16,7 @@ from sqlalchemy import select
 
 from boundless.ledger import Category, LedgerService, make_engine, make_session_factory
 from boundless.server.storage.models import Round, RoundPlayer
+from boundless.server.tables import admin_endpoints
 from boundless.server.tables.service import TableService
 from tests.outage_proxy import OutageProxy, outage_proxy
 from tests.postgres import postgres_schema
@@ -151,3 +152,53 @@ def test_a_settlement_during_an_outage_is_retried_and_settles_once(
             for (player, _), result in zip(players, results, strict=True)
         },
     )
+
+
+def test_an_operator_cancel_during_an_outage_is_refused_and_changes_nothing(
+    proxied_server: tuple[LiveServer, OutageProxy, str],
+) -> None:
+    """The answer says nothing changed: then the round must still be in play, its stakes
+    held, and the same cancel once the database is back must refund them (not 409)."""
+    live, proxy, url = proxied_server
+    player, client = live.seated("Ana")
+    assert client.request(bet_message("before-outage", 1000))["type"] == "ack"
+    assert live.admin("pause", reason="checking").status_code == 200  # the round stays put
+    table = live.table(TABLE)
+    round_id, phase = table.round_id, table.round.phase
+    proxy.cut()
+    refused = live.admin("cancel", reason="dealer error")
+    assert refused.status_code == 503, refused.text
+    assert refused.json()["error"] == "ledger_unavailable"
+    assert table.round_id == round_id and table.round.phase == phase and not table.round.over
+    proxy.restore()
+    answer = live.admin("cancel", reason="dealer error")
+    assert answer.status_code == 200, answer.text
+    assert answer.json()["round_id"] == round_id
+    assert answer.json()["refunds"] == [{"player_id": player["player_id"], "amount": 1000}]
+    notice = client.wait_for("notice", lambda m: m["kind"] == "cancelled")
+    assert notice["detail"]["reason"] == "dealer error"
+    client.close()
+    assert_books(url, {player["player_id"]: GRANT})
+
+
+def test_a_cancel_whose_refund_cannot_be_written_says_so_and_is_refunded_later(
+    proxied_server: tuple[LiveServer, OutageProxy, str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The database goes away after the cancel's check and before its write: the round is
+    voided already, so the answer must not say that nothing changed; the refund comes later
+    (here at the orderly stop, else at the next start), once."""
+    live, proxy, url = proxied_server
+    player, client = live.seated("Ana")
+    assert client.request(bet_message("before-outage", 1000))["type"] == "ack"
+    assert live.admin("pause", reason="checking").status_code == 200
+    monkeypatch.setattr(admin_endpoints, "check_database", lambda sessions: None)
+    proxy.cut()
+    answer = live.admin("cancel", reason="dealer error")
+    assert answer.status_code == 503, answer.text
+    body = answer.json()
+    assert body["error"] == "ledger_unavailable" and "refunds them" in body["detail"]
+    assert "nothing was written" not in body["detail"]
+    client.close()
+    proxy.restore()
+    live.stop()
+    assert_books(url, {player["player_id"]: GRANT})

@@ -9,6 +9,8 @@ const MINOR_DIGITS = 2;
 const $ = (selector) => document.querySelector(selector);
 let tablesTimer = null;
 let figuresTimer = null;
+let figuresAt = null; // when the figures shown were read
+let figuresInFlight = false;
 
 class ApiError extends Error {
   constructor(status, code, detail) {
@@ -81,12 +83,16 @@ async function showConsole() {
   try {
     await refreshTables();
   } catch (error) {
-    if (error instanceof ApiError && (error.status === 401 || error.status === 403)) {
-      sessionStorage.removeItem(TOKEN_KEY);
-      showSignIn(`The server refused the token (${error.message}).`);
-      return;
-    }
-    throw error;
+    // Whatever failed (a refusal, no server, a token fetch cannot send), say it here: the
+    // console's own notice is hidden until signed in.
+    sessionStorage.removeItem(TOKEN_KEY);
+    const refused = error instanceof ApiError && (error.status === 401 || error.status === 403);
+    showSignIn(
+      refused
+        ? `The server refused the token (${error.message}).`
+        : `Could not sign in: ${error.message}`,
+    );
+    return;
   }
   $("#sign-in").hidden = true;
   $("#console").hidden = false;
@@ -116,6 +122,7 @@ function tableRow(table) {
   const row = document.createElement("tr");
   row.dataset.tableId = table.table_id;
   row.dataset.phase = table.phase || "";
+  row.dataset.roundId = table.round_id || "";
   row.dataset.players = String(table.players);
   row.dataset.paused = String(table.paused);
   cell(row, table.private ? `${table.table_id} (private)` : table.table_id);
@@ -157,9 +164,9 @@ async function act(action, table) {
     return;
   }
   try {
-    const answer = await api("POST", `tables/${encodeURIComponent(table.table_id)}/${action}`, {
-      reason,
-    });
+    // A cancel names the round confirmed: if the table has moved on, nothing is cancelled.
+    const body = action === "cancel" ? { reason, round_id: table.round_id } : { reason };
+    const answer = await api("POST", `tables/${encodeURIComponent(table.table_id)}/${action}`, body);
     if (action === "cancel") {
       const total = answer.refunds.reduce((sum, line) => sum + line.amount, 0);
       say(
@@ -181,15 +188,41 @@ async function act(action, table) {
 
 // ---- returns and the ledger check ---------------------------------------------------------
 async function refreshFigures() {
+  // One read at a time: each reads the whole ledger, and may take longer than the interval.
+  if (figuresInFlight) return;
+  figuresInFlight = true;
+  try {
+    await readFigures();
+  } finally {
+    figuresInFlight = false;
+  }
+}
+
+async function readFigures() {
   const status = $("#returns-status");
   if (!$("#returns tbody").children.length) status.textContent = "Computing the exact figures…";
   try {
     const [returns, check] = await Promise.all([api("GET", "returns"), api("GET", "ledger-check")]);
     $("#returns tbody").replaceChildren(...returns.map(returnRow));
     status.textContent = returns.length ? "" : "No settled round yet.";
+    status.classList.remove("bad");
+    figuresAt = new Date();
     showCheck(check);
   } catch (error) {
-    handleFailure(error);
+    if (error instanceof ApiError && (error.status === 401 || error.status === 403)) {
+      handleFailure(error); // signs out
+      return;
+    }
+    // Said in the figures' own lines, so the notice keeps what the operator's last action got.
+    // Never leave an old verdict showing as if current (the database may be away).
+    const since = figuresAt ? ` The figures above are from ${figuresAt.toLocaleTimeString()}.` : "";
+    status.textContent = `Could not refresh the figures: ${error.message}.${since}`;
+    status.classList.add("bad");
+    const verdict = $("#ledger-verdict");
+    verdict.textContent = `Not checked: ${error.message}`;
+    verdict.className = "bad";
+    verdict.dataset.ok = "unknown";
+    $("#ledger-summary").textContent = "";
   }
 }
 
@@ -229,6 +262,11 @@ $("#sign-in").addEventListener("submit", (event) => {
   event.preventDefault();
   const typed = $("#token").value.trim();
   if (!typed) return;
+  // An HTTP header carries Latin-1 only: fetch would throw on anything else.
+  if (/[^\x20-\x7e\xa0-\xff]/.test(typed)) {
+    showSignIn("That is not an admin token: it holds characters no token can have.");
+    return;
+  }
   sessionStorage.setItem(TOKEN_KEY, typed);
   $("#token").value = "";
   showConsole().catch(handleFailure);

@@ -121,6 +121,10 @@ def serve(
         SignUpLimit(signup_rate)
     except ValueError as error:
         fail(f"--signup-rate: {error}")
+    from boundless.server.config import ADMIN_TOKEN_ENV, admin_token_problem
+
+    if problem := admin_token_problem(admin_token or os.environ.get(ADMIN_TOKEN_ENV, "")):
+        fail(f"--admin-token / ${ADMIN_TOKEN_ENV}: {problem}")
     _check_folder("--data-dir", data_dir, create=True)
     from boundless.cli.rule_files import titles_catalog
 

@@ -11,6 +11,23 @@ from typing import Any
 from boundless.server.protocol import MAX_MESSAGE_BYTES
 
 ADMIN_TOKEN_ENV = "BOUNDLESS_ADMIN_TOKEN"
+
+
+def admin_token_problem(token: str) -> str | None:
+    """Why no client could present this admin token, or None. It travels as ``Authorization:
+    Bearer <token>``: a header carries Latin-1 bytes only (a browser refuses to send anything
+    else) and the server strips the spaces around it, so only printable ASCII without spaces
+    is sure to arrive as typed. The message never repeats the token (a secret)."""
+    for character in token:
+        if not "!" <= character <= "~":
+            held = "a space" if character.isspace() else f"U+{ord(character):04X}"
+            return (
+                "the admin token must be printable ASCII without spaces (it is sent in an HTTP "
+                f"header); it holds {held}"
+            )
+    return None
+
+
 DEFAULT_STARTING_GRANT = 100_000
 """Coins (minor units) a new player receives at sign-up: 1,000.00."""
 

@@ -75,7 +75,9 @@ def require_admin(state: State, authorization: Annotated[str | None, Header()] =
     """The admin token, or 401; a player's own token is known but not allowed here: 403."""
     token = bearer(authorization)
     expected = state.config.admin_token
-    if token and expected and hmac.compare_digest(token, expected):
+    # As bytes: compare_digest refuses str with non-ASCII characters (a TypeError, a 500), and
+    # header bytes arrive as Latin-1 text, so any client could send such a token.
+    if token and expected and hmac.compare_digest(token.encode(), expected.encode()):
         return
     if token:
         with state.read_sessions.begin() as session:

@@ -75,6 +75,14 @@ class CoordinatorUnavailableError(ServerError):
     status = 503
 
 
+class RefundPendingError(ServerError):
+    """An operator's cancel voided the round but its refund could not be written: the
+    database went away between the check and the write. The next start refunds it."""
+
+    code = "ledger_unavailable"
+    status = 503
+
+
 class TooLargeError(ServerError):
     """A request body or WebSocket message over the size limit."""
 

@@ -22,11 +22,18 @@ ROUNDS_RECORDED = PlayRound.__table__
 
 @dataclass(frozen=True, slots=True)
 class KindStakes:
-    """Stakes of one kind: their sum and the sum of their squares (each bet on its own)."""
+    """Stakes of one kind: their sum, and the sum over rounds of the round's stakes squared.
+
+    Squared per round, not per bet: every position of a round shares its cards (in a shared
+    title all players play one hand; insurance pays on the one dealer's blackjack), so one
+    round's stakes of a kind win or lose together and count as one draw in the band. For the
+    extras (``double``, ``split``) the squares are per ledger kind (``double:1``...) and unused.
+    """
 
     total: int
     squares: int
-    count: int
+    rounds: int
+    """Settled rounds that held a stake of this kind."""
 
 
 @dataclass(slots=True)
@@ -87,24 +94,30 @@ def title_ledgers(session: Session) -> dict[str, TitleLedger]:
     )
     for title, amount in session.execute(house):
         of(title).house_result = int(amount or 0)
-    stakes = (
+    per_round = (
         select(
-            ROUNDS_RECORDED.c.title,
-            TRANSACTIONS.c.kind,
-            func.sum(-ENTRIES.c.amount),
-            func.sum(ENTRIES.c.amount * ENTRIES.c.amount),
-            func.count(),
+            ROUNDS_RECORDED.c.title.label("title"),
+            TRANSACTIONS.c.kind.label("kind"),
+            func.sum(-ENTRIES.c.amount).label("staked"),
         )
         .select_from(joined)
         .where(ACCOUNTS.c.kind == "wallet", TRANSACTIONS.c.category == "stake")
-        .group_by(ROUNDS_RECORDED.c.title, TRANSACTIONS.c.kind)
+        .group_by(ROUNDS_RECORDED.c.title, TRANSACTIONS.c.kind, ROUNDS.c.id)
+        .subquery()
     )
+    stakes = select(
+        per_round.c.title,
+        per_round.c.kind,
+        func.sum(per_round.c.staked),
+        func.sum(per_round.c.staked * per_round.c.staked),
+        func.count(),
+    ).group_by(per_round.c.title, per_round.c.kind)
     for title, kind, total, squares, number in session.execute(stakes):
         label = stake_kind(kind)
         before = of(title).stakes.get(label, KindStakes(0, 0, 0))
         of(title).stakes[label] = KindStakes(
             before.total + int(total or 0),
             before.squares + int(squares or 0),
-            before.count + int(number),
+            before.rounds + int(number),
         )
     return ledgers

@@ -8,9 +8,15 @@ extra stakes are not units of their own. Hence
   (the ledger's payouts over its stakes, counted per initial unit);
 * exact return = sum over kinds of (initial stakes of the kind x its exact return) / initial
   stakes: the figure for the mix of bets actually placed;
-* 95% band = exact +- 1.96 sqrt(sum over kinds of variance x sum of squared stakes) / initial
-  stakes: each bet's result has the exact variance per unit, scaled by its size, bets taken as
-  independent (hands at one table share the dealer's cards, so the band is a little narrow).
+* 95% band = exact +- 1.96 sqrt(sum over kinds of variance x sum over rounds of the round's
+  stakes of the kind squared) / initial stakes. A round is the unit, not a bet: every position
+  of a round shares its cards (a shared title deals one hand to all its players, and one
+  dealer's blackjack decides every insurance), so a round's stakes of one kind win or lose
+  together. Taken bet by bet, as if independent, the band of a table of ``n`` equal bettors
+  on one hand would be ``sqrt(n)`` times too narrow. Rounds and kinds are taken as independent
+  (rounds of one shoe share it; a player's insurance pays when the main hand loses), and on a
+  title with several spots the spots' hands are only partly alike, so there the band is wider
+  than the true one: it errs towards calling a table's return normal.
 
 The main game's exact figure is that of the table's basic-strategy chart: players who play
 otherwise (or take even money) move the realised figure, which is what the band shows.

@@ -147,7 +147,7 @@ class TableControl:
                 return await self._pause(str(reason or DEFAULT_REASON))
             if action == "resume":
                 return await self._resume(None if reason is None else str(reason))
-            return await self._request_cancel(str(reason or DEFAULT_REASON))
+            return await self._request_cancel(str(reason or DEFAULT_REASON), body.get("round_no"))
         except BusError as error:  # this coordinator lost the table meanwhile
             return refusal("coordinator_unavailable", one_line(error))
         except Exception as error:
@@ -188,8 +188,18 @@ class TableControl:
         self._signal()
         return {"ok": True, "paused": False, "reason": reason}
 
-    async def _request_cancel(self, reason: str) -> JsonBody:
+    async def _request_cancel(self, reason: str, wanted: object = None) -> JsonBody:
+        """``wanted``: the round number the operator means, if given; another round in play
+        (or none) is not cancelled in its place."""
         number = self._round
+        if wanted is not None:
+            if not isinstance(wanted, int) or isinstance(wanted, bool):
+                return refusal("bad_message", "round_no must be a round number")
+            if wanted != number:
+                return refusal(
+                    "conflict",
+                    f"round {self.table}:{wanted} is not the round in play: nothing was cancelled",
+                )
         if number is None or self._cancel is not None:
             return refusal("conflict", self._no_round())
         if self._bets_in is not None and not await asyncio.to_thread(self._bets_in, number):

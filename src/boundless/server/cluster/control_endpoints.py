@@ -22,7 +22,7 @@ from boundless.server.errors import (
     CoordinatorUnavailableError,
     NotFoundError,
 )
-from boundless.server.tables.schemas import OperatorReason
+from boundless.server.tables.schemas import CancelRequest, OperatorReason, TableId
 
 router = APIRouter(prefix="/api/v1/admin", tags=["admin"])
 log = logging.getLogger("boundless.cluster.admin")
@@ -78,11 +78,14 @@ async def admin_tables(request: Request, _: Admin) -> list[dict[str, Any]]:
     return [gateway_table_row(request.app.state.cluster_table)]
 
 
-async def _operate(request: Request, table_id: str, action: str, reason: str | None) -> JsonBody:
+async def _operate(
+    request: Request, table_id: str, action: str, reason: str | None, round_no: int | None = None
+) -> JsonBody:
     table = _table(request, table_id)
-    answer = await ask_coordinator(
-        request.app.state.cluster_bus, table.table_id, {"action": action, "reason": reason}
-    )
+    body: dict[str, object] = {"action": action, "reason": reason}
+    if round_no is not None:
+        body["round_no"] = round_no  # the coordinator cancels only that round
+    answer = await ask_coordinator(request.app.state.cluster_bus, table.table_id, body)
     log.warning("operator %s %s: %s", action, table_id, reason or "no reason given")
     return answer
 
@@ -98,14 +101,14 @@ async def _pause_or_resume(
 
 @router.post("/tables/{table_id}/pause")
 async def pause(
-    table_id: str, request: Request, _: Admin, body: OperatorReason | None = None
+    table_id: TableId, request: Request, _: Admin, body: OperatorReason | None = None
 ) -> dict[str, Any]:
     return await _pause_or_resume(request, table_id, True, (body or OperatorReason()).reason)
 
 
 @router.post("/tables/{table_id}/resume")
 async def resume(
-    table_id: str, request: Request, _: Admin, body: OperatorReason | None = None
+    table_id: TableId, request: Request, _: Admin, body: OperatorReason | None = None
 ) -> dict[str, Any]:
     # the notice's detail stays null without a reason, as serve's
     return await _pause_or_resume(request, table_id, False, None if body is None else body.reason)
@@ -113,7 +116,8 @@ async def resume(
 
 @router.post("/tables/{table_id}/cancel")
 async def cancel(
-    table_id: str, request: Request, _: Admin, body: OperatorReason | None = None
+    table_id: TableId, request: Request, _: Admin, body: CancelRequest | None = None
 ) -> dict[str, Any]:
-    answer = await _operate(request, table_id, "cancel", (body or OperatorReason()).reason)
+    wanted = body or CancelRequest()
+    answer = await _operate(request, table_id, "cancel", wanted.reason, wanted.round_no())
     return {key: value for key, value in answer.items() if key != "ok"}

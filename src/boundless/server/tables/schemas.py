@@ -2,13 +2,18 @@
 
 from __future__ import annotations
 
+import unicodedata
 from typing import Annotated
 
-from pydantic import BaseModel, ConfigDict, Field
+from fastapi import Path
+from pydantic import BaseModel, ConfigDict, Field, field_validator
 
 # Table ids are a title key and a suffix (`boundless-1`, `boo-bucks-3fa9c2d1`): printable ASCII
 # only, so a NUL or a control character never reaches a database query (PostgreSQL refuses NUL).
 TABLE_ID_PATTERN = r"^[A-Za-z0-9][A-Za-z0-9._-]{0,99}$"
+ROUND_ID_PATTERN = TABLE_ID_PATTERN[:-1] + r":[0-9]{1,18}$"
+TableId = Annotated[str, Path(pattern=TABLE_ID_PATTERN)]
+"""A table id in a path: refused (422) before any lookup when malformed, never echoed back."""
 
 
 class NewPrivateTable(BaseModel):
@@ -18,7 +23,38 @@ class NewPrivateTable(BaseModel):
     side_bets_offered: list[Annotated[str, Field(max_length=40)]] | None = None
 
 
+# Characters a reason may not hold: it is shown to players, kept in the play record and written
+# to the operator log on one line, where a newline or an escape could forge or hide log lines.
+# C0/C1 controls, line and paragraph separators, and the bidirectional overrides.
+UNPRINTABLE_CATEGORIES = frozenset({"Cc", "Zl", "Zp"})
+BIDI_CONTROLS = frozenset("\u202a\u202b\u202c\u202d\u202e\u2066\u2067\u2068\u2069")
+
+
 class OperatorReason(BaseModel):
     model_config = ConfigDict(extra="forbid")
 
     reason: Annotated[str, Field(min_length=1, max_length=200)] = "operator action"
+
+    @field_validator("reason")
+    @classmethod
+    def one_printable_line(cls, reason: str) -> str:
+        """Surrounding spaces dropped; blank, or holding a control character: refused."""
+        for character in reason:
+            if character in BIDI_CONTROLS or (
+                unicodedata.category(character) in UNPRINTABLE_CATEGORIES and character not in " \t"
+            ):
+                code = f"U+{ord(character):04X}"
+                raise ValueError(f"the reason must be one line of printable text (it holds {code})")
+        stripped = reason.strip()
+        if not stripped:
+            raise ValueError("the reason is blank: say why, it is shown to the players")
+        return stripped
+
+
+class CancelRequest(OperatorReason):
+    round_id: Annotated[str, Field(pattern=ROUND_ID_PATTERN)] | None = None
+    """The round the operator means (``boundless-1:42``): if the table has moved on to another,
+    nothing is cancelled (409). The console always sends it; without it, the round in play."""
+
+    def round_no(self) -> int | None:
+        return None if self.round_id is None else int(self.round_id.rsplit(":", 1)[1])

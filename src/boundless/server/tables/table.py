@@ -16,9 +16,10 @@ import numpy as np
 
 from boundless.core.random_source import RandomSource
 from boundless.core.round import SharedRound
+from boundless.ledger.outage import is_transient
 from boundless.server.clock import now_ms
 from boundless.server.config import TimerSettings
-from boundless.server.errors import ConflictError, SideBetsLockedError
+from boundless.server.errors import ConflictError, RefundPendingError, SideBetsLockedError
 from boundless.server.event_codec import encode_events
 from boundless.server.players.service import PlayerIdentity
 from boundless.server.tables.clock import TableClock
@@ -169,12 +170,29 @@ class Table(TableDesk):
         self.broadcast_state()
         self.clock.wake.set()
 
-    def cancel(self, reason: str) -> dict[str, Any]:
+    def cancel(self, reason: str, round_id: str | None = None) -> dict[str, Any]:
+        """Void the round in play; ``round_id``: only if it is still that round."""
+        if round_id is not None and round_id != self.round_id:
+            raise ConflictError(
+                f"round {round_id} is not the round in play (the table is at "
+                f"{self.round_id or f'round {self.round_no}'}): nothing was cancelled"
+            )
         round_ = self.round
         if round_ is None or round_.over or (not round_.position_count() and not self.bets):
             raise ConflictError(f"table {self.table_id!r} has no round with bets to cancel")
         round_id = self.round_id
-        refunds = self.void(reason)
+        try:
+            refunds = self.void(reason)
+        except Exception as error:
+            if not is_transient(error):
+                raise
+            # Voided in the core already; the ledger still holds the stakes in the open round,
+            # which this server's next start cancels and refunds (crash recovery, same key).
+            raise RefundPendingError(
+                f"round {round_id} is cancelled, but the database went away before its refund "
+                "was written: the stakes stay held in the ledger and the server's next start "
+                "refunds them"
+            ) from error
         return {
             "table_id": self.table_id,
             "round_id": round_id,
