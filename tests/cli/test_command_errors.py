@@ -117,7 +117,8 @@ def test_replay_refuses_amounts_beyond_the_maximum(tmp_path: Path, field: str) -
     assert_refused(invoke("replay", str(path)), f"{MAX_AMOUNT:,}")
 
 
-def test_serve_announces_the_url_once_it_answers_there(tmp_path: Path) -> None:
+@pytest.mark.parametrize("level", ["warning", "trace"])
+def test_serve_announces_the_url_once_it_answers_there(tmp_path: Path, level: str) -> None:
     import signal
     import subprocess
     import sys
@@ -125,11 +126,11 @@ def test_serve_announces_the_url_once_it_answers_there(tmp_path: Path) -> None:
 
     port = _free_port()
     command = [sys.executable, "-m", "boundless.cli.main", "serve", "--port", str(port)]
-    command += ["--data-dir", str(tmp_path), "--log-level", "warning"]
-    server = subprocess.Popen(command, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
+    command += ["--data-dir", str(tmp_path), "--log-level", level]
+    server = subprocess.Popen(command, stdout=subprocess.PIPE, text=True)
     try:
         assert server.stdout is not None
-        first = server.stdout.readline()
+        first = server.stdout.readline()  # the log goes to stderr, at any level
         assert first == f"Boundless is serving at http://127.0.0.1:{port}/\n", first
         with urllib.request.urlopen(f"http://127.0.0.1:{port}/", timeout=10) as response:
             assert response.status == 200

@@ -172,7 +172,10 @@ def _run(
     from boundless.server.app import create_app
     from boundless.server.config import transport_options
 
-    logging.basicConfig(level=level.upper(), format="%(levelname)s %(name)s: %(message)s")
+    # uvicorn's numbers: "trace" is its own level (5), unknown to logging by name
+    logging.basicConfig(
+        level=uvicorn.config.LOG_LEVELS[level], format="%(levelname)s %(name)s: %(message)s"
+    )
     bound_port = sock.getsockname()[1]
     shown_host = "127.0.0.1" if config.host in ("0.0.0.0", "::") else config.host
 
