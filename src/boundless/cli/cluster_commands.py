@@ -17,6 +17,7 @@ from typing import TYPE_CHECKING, Annotated, Any
 
 import typer
 
+from boundless.cli.cli_errors import check_admin_token
 from boundless.cli.timer_options import DEFAULT_TIMERS, timer_arguments, with_timer_options
 from boundless.server.config import ADMIN_TOKEN_ENV, TimerSettings
 
@@ -112,6 +113,8 @@ def gateway(
     from boundless.server.cluster.processes import GatewaySettings, run_gateway
     from boundless.server.config import default_web_dir
 
+    check_admin_token(admin_token)
+
     settings = _settings(database_url, nats_url, table, title, namespace, TimerSettings())
     web = web_dir or default_web_dir()
     if not web.is_dir():
@@ -158,6 +161,7 @@ def cluster(
     if port + gateways - 1 > 65535:
         typer.echo(f"error: ports {port}..{port + gateways - 1} run past 65535", err=True)
         raise typer.Exit(code=2)
+    check_admin_token(admin_token)
     settings = _settings(database_url, nats_url, table, title, namespace, timers)
 
     async def preflight() -> None:

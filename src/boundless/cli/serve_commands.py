@@ -17,7 +17,7 @@ from typing import TYPE_CHECKING, Annotated
 
 import typer
 
-from boundless.cli.cli_errors import fail
+from boundless.cli.cli_errors import check_admin_token, fail
 from boundless.cli.timer_options import DEFAULT_TIMERS, timer_arguments, with_timer_options
 from boundless.server.config import TimerSettings
 
@@ -121,10 +121,7 @@ def serve(
         SignUpLimit(signup_rate)
     except ValueError as error:
         fail(f"--signup-rate: {error}")
-    from boundless.server.config import ADMIN_TOKEN_ENV, admin_token_problem
-
-    if problem := admin_token_problem(admin_token or os.environ.get(ADMIN_TOKEN_ENV, "")):
-        fail(f"--admin-token / ${ADMIN_TOKEN_ENV}: {problem}")
+    check_admin_token(admin_token)
     _check_folder("--data-dir", data_dir, create=True)
     from boundless.cli.rule_files import titles_catalog
 
