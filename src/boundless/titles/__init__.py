@@ -50,10 +50,20 @@ def _read_text(path: Path, what: str, prefix: str = "") -> str:
         raise InvalidRuleSetError(f"{prefix}{what} {path} is not UTF-8 text") from None
 
 
+def _identity(path: Path) -> str:
+    """One name per file however a path spells it (``./``, ``..``, links): how loops are found."""
+    return str(path.resolve())
+
+
 def _resolved(
-    text: str, source: str, folder: Path | None, chain: tuple[str, ...]
+    text: str,
+    source: str,
+    folder: Path | None,
+    chain: tuple[str, ...],
+    seen: frozenset[str] = frozenset(),
 ) -> dict[str, Any]:
-    """The file's data with its ``extends`` chain merged in (not yet validated)."""
+    """The file's data with its ``extends`` chain merged in (not yet validated); ``chain``
+    names the files so far as written, ``seen`` as :func:`_identity` names them."""
     data = rule_data_from_toml(text, source)
     base_name = data.get(EXTENDS)
     if base_name is None:
@@ -68,26 +78,27 @@ def _resolved(
                 f"{where}: no shipped title {base_name!r} (shipped: {', '.join(known)}; "
                 "a file is named by its path, e.g. 'base.toml')"
             )
-        base_source, base_text, base_folder = f"{base_name}{RULES_SUFFIX}", None, None
+        base_source, base_id, base_path = f"{base_name}{RULES_SUFFIX}", base_name, None
     elif folder is None:
         raise InvalidRuleSetError(f"{where}: a shipped title extends shipped titles only")
     else:
-        path = folder / base_name
-        base_source, base_text, base_folder = str(path), None, path.parent
-        if base_source not in chain:
-            base_text = _read_text(path, "the base rule file", f"{where}: ")
-    if base_source in chain:
+        base_path = folder / base_name
+        base_source, base_id = str(base_path), _identity(base_path)
+    if base_id in seen:
         loop = " -> ".join((*chain, base_source))
         raise InvalidRuleSetError(f"{where}: {base_name!r} makes a loop ({loop})")
-    if base_text is None:
-        base_text = _shipped_text(base_name)
-    base = _resolved(base_text, base_source, base_folder, (*chain, base_source))
+    if base_path is None:
+        base_text, base_folder = _shipped_text(base_name), None
+    else:
+        base_text = _read_text(base_path, "the base rule file", f"{where}: ")
+        base_folder = base_path.parent
+    base = _resolved(base_text, base_source, base_folder, (*chain, base_source), seen | {base_id})
     return extend_rule_data(base, data, source)
 
 
-def _load(text: str, source: str, folder: Path | None) -> RuleSet:
+def _load(text: str, source: str, folder: Path | None, identity: str) -> RuleSet:
     """Resolve and validate; a merged file's errors say what it extends."""
-    data = _resolved(text, source, folder, (source,))
+    data = _resolved(text, source, folder, (source,), frozenset({identity}))
     base = rule_data_from_toml(text, source).get(EXTENDS)
     return rule_set_from_data(data, source if base is None else f"{source} (extends {base})")
 
@@ -99,7 +110,7 @@ def load_title(key: str) -> RuleSet:
     if key not in known:
         raise InvalidRuleSetError(f"unknown title {key!r}; shipped titles: {', '.join(known)}")
     source = f"{key}{RULES_SUFFIX}"
-    rules = _load(_shipped_text(key), source, None)
+    rules = _load(_shipped_text(key), source, None, key)
     if rules.key != key:
         raise InvalidRuleSetError(f"{source}: title.key is {rules.key!r}, expected {key!r}")
     return rules
@@ -145,7 +156,7 @@ def load_rule_file(path: Path) -> tuple[RuleSet, StrategyChart | None]:
         raise InvalidRuleSetError(f"{path} is a strategy chart, not a rule set")
     source = str(path)
     text = _read_text(path, "the rule file")
-    rules = _load(text, source, path.parent)
+    rules = _load(text, source, path.parent, _identity(path))
     chart_file = chart_path_beside(path)
     if not chart_file.is_file():
         return rules, None
