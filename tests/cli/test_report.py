@@ -102,6 +102,26 @@ def test_the_report_of_a_rule_file_that_extends_a_title(tmp_path: Path) -> None:
     assert "Blackjack pays 6:5." in text
 
 
+def test_the_report_fingerprints_every_file_the_rules_were_read_from(tmp_path: Path) -> None:
+    base = tmp_path / "base" / "h17.toml"
+    base.parent.mkdir()
+    base.write_bytes(b'extends = "boundless"\r\n[dealer]\r\nhits_soft_17 = true\r\n')
+    mine = tmp_path / "mine.toml"
+    mine.write_bytes(b"\xef\xbb\xbf" + SIX_FIVE.replace('"boundless"', '"base/h17.toml"').encode())
+    text = _report(tmp_path, "--rules", str(mine))
+    shipped = resources.files("boundless.titles").joinpath("boundless.toml").read_bytes()
+    for data in (mine.read_bytes(), base.read_bytes(), shipped):
+        assert hashlib.sha256(data).hexdigest() in text
+    assert f"SHA-256 of {base}" in text and "SHA-256 of boundless.toml (shipped)" in text
+
+
+def test_the_report_of_a_preset_fingerprints_the_title_it_extends(tmp_path: Path) -> None:
+    text = _report(tmp_path, "boo-bucks-h17")
+    titles = resources.files("boundless.titles")
+    for name in ("boo-bucks-h17.toml", "boo-bucks.toml", "boo-bucks-h17.chart.toml"):
+        assert hashlib.sha256(titles.joinpath(name).read_bytes()).hexdigest() in text, name
+
+
 @pytest.mark.parametrize(
     ("name", "words"),
     [
