@@ -128,12 +128,21 @@ def test_the_report_of_a_preset_fingerprints_the_title_it_extends(tmp_path: Path
         ("missing/report.html", ("--out", "does not exist")),
         ("report.txt", ("--out", "must end in .html or .pdf")),
         (".", ("--out", "is a folder")),
+        ("x" * 300 + ".html", ("--out", "cannot write there", "File name too long")),
     ],
 )
 def test_a_bad_out_is_refused_before_any_work(
     tmp_path: Path, name: str, words: tuple[str, ...]
 ) -> None:
     assert_refused(invoke("report", "no-such-title", "--out", str(tmp_path / name)), *words)
+    assert sorted(tmp_path.iterdir()) == []  # nothing written
+
+
+def test_an_out_file_that_exists_is_probed_without_being_changed(tmp_path: Path) -> None:
+    out = tmp_path / "old.html"
+    out.write_text("an older report")
+    assert_refused(invoke("report", "no-such-title", "--out", str(out)), "unknown title")
+    assert out.read_text() == "an older report"
 
 
 def test_a_pdf_is_written_with_weasyprint_and_refused_without(tmp_path: Path) -> None:
