@@ -208,10 +208,14 @@ def read_rule_file(path: Path) -> tuple[RuleSet, StrategyChart | None, tuple[Sou
 
 def load_titles_dir(folder: Path) -> dict[str, tuple[RuleSet, StrategyChart | None]]:
     """Every rule file of ``folder`` by its key; each file is named after its title's key."""
-    if not folder.is_dir():
-        raise InvalidRuleSetError(f"titles folder {folder} is not a folder")
+    try:
+        if not folder.is_dir():
+            raise InvalidRuleSetError(f"titles folder {folder} is not a folder")
+        files = sorted(folder.glob(f"*{RULES_SUFFIX}"))
+    except OSError as error:  # a name the system refuses (too long, ...)
+        problem = error.strerror or str(error)
+        raise InvalidRuleSetError(f"cannot read titles folder {folder}: {problem}") from None
     games: dict[str, tuple[RuleSet, StrategyChart | None]] = {}
-    files = sorted(folder.glob(f"*{RULES_SUFFIX}"))
     for path in (path for path in files if not path.name.endswith(CHART_SUFFIX)):
         rules, chart = load_rule_file(path)
         expected = path.name.removesuffix(RULES_SUFFIX)
