@@ -180,6 +180,8 @@ def test_simulate_names_the_seed_option() -> None:
         (["rng-test", "--loud"], ("No such option: --loud",)),
         (["rtp", "--rules"], ("--rules", "requires an argument")),
         (["report", "boundless"], ("Missing option '--out'",)),
+        (["simulate", "boundless", "--rounds", HUGE], ("--rounds", "less than or equal to")),
+        (["report", "boundless", "--out", "r.html", "--rounds", HUGE], ("--rounds",)),
     ],
 )
 def test_a_command_line_typer_refuses_is_one_line_too(

@@ -21,6 +21,7 @@ from boundless.cli.rule_files import RulesOption, TitleArgument, read_game_files
 from boundless.cli.words import checked_output, write_failed
 from boundless.core.rules import RuleSet
 from boundless.core.strategy_chart import StrategyChart
+from boundless.math.run_limits import MAX_ROUNDS
 
 if TYPE_CHECKING:
     from boundless.cli.report.sections import ExactFigures, SimulationFigures
@@ -118,7 +119,10 @@ def report(
         typer.Option("--out", help="Report file: .html, or .pdf where WeasyPrint is installed"),
     ],
     rounds: Annotated[
-        int, typer.Option("--rounds", min=1, help="Rounds for the simulation cross-check")
+        int,
+        typer.Option(
+            "--rounds", min=1, max=MAX_ROUNDS, help="Rounds for the simulation cross-check"
+        ),
     ] = DEFAULT_ROUNDS,
     shuffles: Annotated[
         int,
