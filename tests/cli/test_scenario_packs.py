@@ -180,3 +180,13 @@ def test_json_nested_too_deeply_is_a_one_line_problem(tmp_path: Path) -> None:
 def test_a_path_the_system_refuses_is_a_one_line_error(tmp_path: Path) -> None:
     name = str(tmp_path / ("x" * 300 + ".json"))
     assert_refused(invoke("replay", name), "File name too long")
+
+
+def test_a_scenario_saved_with_a_byte_order_mark_plays(tmp_path: Path) -> None:
+    path = tmp_path / "marked.json"
+    path.write_bytes(b"\xef\xbb\xbf" + (PACK / "blackjack-pays-3-to-2.json").read_bytes())
+    outcome = invoke("replay", str(path))
+    assert outcome.code == 0 and outcome.stdout.splitlines() == [
+        f"ok    {path}",
+        "1 passed, 0 failed",
+    ]

@@ -9,7 +9,9 @@ import pytest
 
 from boundless.core.errors import InvalidRuleSetError
 from boundless.core.scenario import run_scenario
-from boundless.titles import load_rule_file
+from boundless.titles import load_game, load_rule_file
+
+TITLES = Path(__file__).resolve().parents[2] / "src" / "boundless" / "titles"
 
 
 def _write(folder: Path, name: str, text: str) -> Path:
@@ -130,6 +132,10 @@ def test_a_file_saved_with_a_byte_order_mark_reads_as_without(tmp_path: Path) ->
     marked.write_bytes(b"\xef\xbb\xbf" + text.encode("utf-8"))
     assert load_rule_file(marked) == load_rule_file(plain)
     assert str(load_rule_file(marked)[0].payouts.blackjack) == "6:5"
+    chart = (TITLES / "boundless.chart.toml").read_bytes()
+    (tmp_path / "boundless.toml").write_bytes(b'\xef\xbb\xbfextends = "boundless"\n')
+    (tmp_path / "boundless.chart.toml").write_bytes(b"\xef\xbb\xbf" + chart)
+    assert load_rule_file(tmp_path / "boundless.toml") == load_game("boundless")
 
 
 def test_nesting_too_deep_for_the_parser_is_a_rule_error(tmp_path: Path) -> None:

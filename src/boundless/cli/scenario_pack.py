@@ -84,7 +84,7 @@ def scenario_files(paths: Iterable[Path]) -> list[Path]:
 def read_json(path: Path) -> tuple[Any, str | None]:
     """The file's JSON, or ``None`` and what is wrong with it (one line, without the path)."""
     try:
-        return json.loads(path.read_text(encoding="utf-8")), None
+        return json.loads(path.read_text(encoding="utf-8-sig")), None  # a byte-order mark too
     except OSError as error:
         return None, f"cannot read it: {error.strerror or error}"
     except UnicodeDecodeError:

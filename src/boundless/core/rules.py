@@ -367,11 +367,9 @@ def rule_set_from_data(data: object, source: str = "rule set") -> RuleSet:
 
 
 def rule_data_from_toml(text: str, source: str = "rule set") -> dict[str, Any]:
-    """The TOML text as plain data, not yet validated (it may extend another rule set).
-
-    A leading byte-order mark (what some editors save first) is not part of the text."""
+    """The TOML text as plain data, not yet validated (it may extend another rule set)."""
     try:
-        return tomllib.loads(text.removeprefix("\ufeff"))
+        return tomllib.loads(text)
     except tomllib.TOMLDecodeError as error:
         raise InvalidRuleSetError(f"{source}: not valid TOML: {error}") from None
     except RecursionError:

@@ -50,10 +50,11 @@ def _shipped_text(key: str, read: list[SourceFile] | None = None) -> str:
 def _read_text(
     path: Path, what: str, prefix: str = "", read: list[SourceFile] | None = None
 ) -> str:
-    """The file's text; its bytes, exactly those decoded, are added to ``read``."""
+    """The file's text; its bytes, exactly those decoded, are added to ``read``. A leading
+    byte-order mark (some editors save one) is not part of the text."""
     try:
         data = path.read_bytes()
-        text = data.decode("utf-8")
+        text = data.decode("utf-8-sig")
     except OSError as error:
         problem = error.strerror or str(error)
         raise InvalidRuleSetError(f"{prefix}cannot read {what} {path}: {problem}") from None
