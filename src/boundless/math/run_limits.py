@@ -6,3 +6,8 @@ from __future__ import annotations
 # A simulation's rounds: about two days of one core at five million rounds a second. The runner
 # plans its chunks as a list, and a number past the machine's index size was a traceback.
 MAX_ROUNDS = 10**12
+
+# The RNG battery's shoes: at least 600, so every chi-square cell expects 5 or more (120 orders
+# of five cards, 5 each); at most ten million (hours of one core).
+MIN_SHUFFLES = 600
+MAX_SHUFFLES = 10_000_000

@@ -21,7 +21,7 @@ from boundless.cli.rule_files import RulesOption, TitleArgument, read_game_files
 from boundless.cli.words import checked_output, write_failed
 from boundless.core.rules import RuleSet
 from boundless.core.strategy_chart import StrategyChart
-from boundless.math.run_limits import MAX_ROUNDS
+from boundless.math.run_limits import MAX_ROUNDS, MAX_SHUFFLES, MIN_SHUFFLES
 
 if TYPE_CHECKING:
     from boundless.cli.report.sections import ExactFigures, SimulationFigures
@@ -30,7 +30,6 @@ if TYPE_CHECKING:
 SUFFIXES = (".html", ".pdf")
 DEFAULT_ROUNDS = 1_000_000
 DEFAULT_SHUFFLES = 5_000
-MIN_SHUFFLES = 600  # as rng-test: every chi-square cell expects at least 5
 
 
 def exact_figures_of(rules: RuleSet) -> ExactFigures:
@@ -127,7 +126,7 @@ def report(
     shuffles: Annotated[
         int,
         typer.Option(
-            "--shuffles", min=MIN_SHUFFLES, max=10_000_000, help="Shoes for the RNG battery"
+            "--shuffles", min=MIN_SHUFFLES, max=MAX_SHUFFLES, help="Shoes for the RNG battery"
         ),
     ] = DEFAULT_SHUFFLES,
     seed: Annotated[
