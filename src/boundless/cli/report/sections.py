@@ -145,7 +145,8 @@ def _identity(rules: RuleSet, provenance: Provenance) -> Section:
     if len(provenance.files) > 1:
         note += (
             "The game was read from these files: the rule-set file, each file or shipped title "
-            "it extends, its strategy chart; each one's SHA-256 is of its bytes as read.",
+            "it extends, and its strategy chart file where it has one (a chart derived from the "
+            "rules has none); each SHA-256 is of the file's bytes as they were read.",
         )
     return Section("Identification", note, (Table("", ("item", "value"), rows, text_columns=True),))
 
