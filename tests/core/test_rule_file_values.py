@@ -152,3 +152,11 @@ def test_a_loop_is_found_however_its_paths_are_spelled(tmp_path: Path) -> None:
     assert "makes a loop" in _refused(folder, 'extends = "g.toml"\n')
     (tmp_path / "link").symlink_to(folder)
     assert "makes a loop" in _refused(folder, 'extends = "../link/f.toml"\n')
+
+
+def test_a_broken_base_file_is_named_with_the_file_that_extends_it(tmp_path: Path) -> None:
+    _write(tmp_path, "base.toml", "[shoe\n")
+    message = _refused(tmp_path, 'extends = "base.toml"\n')
+    assert (
+        f"{tmp_path / 'base.toml'} (extended by {tmp_path / 'f.toml'}): not valid TOML" in message
+    )

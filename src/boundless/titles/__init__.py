@@ -109,9 +109,8 @@ def _resolved(
     else:
         base_text = _read_text(base_path, "the base rule file", f"{where}: ", read)
         base_folder = base_path.parent
-    base = _resolved(
-        base_text, base_source, base_folder, (*chain, base_source), seen | {base_id}, read
-    )
+    named = f"{base_source} (extended by {source.split(' (extended by ')[0]})"  # errors in it
+    base = _resolved(base_text, named, base_folder, (*chain, base_source), seen | {base_id}, read)
     return extend_rule_data(base, data, source)
 
 
