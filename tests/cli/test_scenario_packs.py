@@ -190,3 +190,12 @@ def test_a_scenario_saved_with_a_byte_order_mark_plays(tmp_path: Path) -> None:
         f"ok    {path}",
         "1 passed, 0 failed",
     ]
+
+
+def test_a_scenario_path_that_never_ends_is_refused(tmp_path: Path) -> None:
+    outcome = invoke("replay", "/dev/zero")  # not a plain file: read as a pack of one
+    assert outcome.code == 1 and "Traceback" not in outcome.output
+    assert outcome.stdout.splitlines() == [
+        "FAIL  /dev/zero: cannot read it: larger than 1,048,576 bytes",
+        "0 passed, 1 failed",
+    ]

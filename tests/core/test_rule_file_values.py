@@ -160,3 +160,11 @@ def test_a_broken_base_file_is_named_with_the_file_that_extends_it(tmp_path: Pat
     assert (
         f"{tmp_path / 'base.toml'} (extended by {tmp_path / 'f.toml'}): not valid TOML" in message
     )
+
+
+def test_a_file_too_large_to_be_a_rule_file_is_refused_unread(tmp_path: Path) -> None:
+    big = _write(tmp_path, "big.toml", "# " + "x" * (1 << 20) + "\n")
+    with pytest.raises(InvalidRuleSetError, match=r"big\.toml: larger than 1,048,576 bytes"):
+        load_rule_file(big)
+    with pytest.raises(InvalidRuleSetError, match="cannot read the rule file /dev/zero: larger"):
+        load_rule_file(Path("/dev/zero"))

@@ -16,6 +16,8 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from boundless.bounded_files import read_bounded
+
 EXPECTED_SUFFIX = ".expected.json"
 Replay = Callable[[object], Any]
 """Plays a scenario (without its ``expect``); raises ``RulesError`` when the engine refuses."""
@@ -84,7 +86,7 @@ def scenario_files(paths: Iterable[Path]) -> list[Path]:
 def read_json(path: Path) -> tuple[Any, str | None]:
     """The file's JSON, or ``None`` and what is wrong with it (one line, without the path)."""
     try:
-        return json.loads(path.read_text(encoding="utf-8-sig")), None  # a byte-order mark too
+        return json.loads(read_bounded(path).decode("utf-8-sig")), None  # a byte-order mark too
     except OSError as error:
         return None, f"cannot read it: {error.strerror or error}"
     except UnicodeDecodeError:

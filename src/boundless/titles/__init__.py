@@ -13,6 +13,7 @@ from importlib import resources
 from pathlib import Path
 from typing import Any
 
+from boundless.bounded_files import read_bounded
 from boundless.core.errors import InvalidRuleSetError
 from boundless.core.rules import (
     EXTENDS,
@@ -53,7 +54,7 @@ def _read_text(
     """The file's text; its bytes, exactly those decoded, are added to ``read``. A leading
     byte-order mark (some editors save one) is not part of the text."""
     try:
-        data = path.read_bytes()
+        data = read_bounded(path)
         text = data.decode("utf-8-sig")
     except OSError as error:
         problem = error.strerror or str(error)
