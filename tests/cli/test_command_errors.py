@@ -169,3 +169,26 @@ def test_serve_range_checks_counts_and_scales(args: list[str]) -> None:
 def test_simulate_names_the_seed_option() -> None:
     outcome = invoke("simulate", "boundless", "--seed", "-1", "--rounds", "10")
     assert outcome.code == 2 and "--seed" in outcome.stderr
+
+
+@pytest.mark.parametrize(
+    ("arguments", "words"),
+    [
+        (["rng-test", "--shuffles", "0"], ("--shuffles", "greater than or equal to 600")),
+        (["rng-test", "--shuffles", "-1"], ("--shuffles", "greater than or equal to 600")),
+        (["rng-test", "--shuffles", HUGE], ("--shuffles", "less than or equal to 10000000")),
+        (["rng-test", "--shuffles", "many"], ("--shuffles", "valid integer")),
+        (["rng-test", "--loud"], ("No such option: --loud",)),
+        (["rtp", "--rules"], ("--rules", "requires an argument")),
+        (["report", "boundless"], ("Missing option '--out'",)),
+        (["simulate", "boundless", "--rounds", HUGE], ("--rounds", "less than or equal to")),
+        (["report", "boundless", "--out", "r.html", "--rounds", HUGE], ("--rounds",)),
+    ],
+)
+def test_a_command_line_typer_refuses_is_one_line_too(
+    arguments: list[str], words: tuple[str, ...]
+) -> None:
+    outcome = invoke(*arguments)
+    assert_refused(outcome, *words)
+    assert len(outcome.stderr.strip().splitlines()) == 1, outcome.stderr
+    assert "--help)" in outcome.stderr

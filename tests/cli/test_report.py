@@ -102,18 +102,47 @@ def test_the_report_of_a_rule_file_that_extends_a_title(tmp_path: Path) -> None:
     assert "Blackjack pays 6:5." in text
 
 
+def test_the_report_fingerprints_every_file_the_rules_were_read_from(tmp_path: Path) -> None:
+    base = tmp_path / "base" / "h17.toml"
+    base.parent.mkdir()
+    base.write_bytes(b'extends = "boundless"\r\n[dealer]\r\nhits_soft_17 = true\r\n')
+    mine = tmp_path / "mine.toml"
+    mine.write_bytes(b"\xef\xbb\xbf" + SIX_FIVE.replace('"boundless"', '"base/h17.toml"').encode())
+    text = _report(tmp_path, "--rules", str(mine))
+    shipped = resources.files("boundless.titles").joinpath("boundless.toml").read_bytes()
+    for data in (mine.read_bytes(), base.read_bytes(), shipped):
+        assert hashlib.sha256(data).hexdigest() in text
+    assert f"SHA-256 of {base}" in text and "SHA-256 of boundless.toml (shipped)" in text
+
+
+def test_the_report_of_a_preset_fingerprints_the_title_it_extends(tmp_path: Path) -> None:
+    text = _report(tmp_path, "boo-bucks-h17")
+    titles = resources.files("boundless.titles")
+    for name in ("boo-bucks-h17.toml", "boo-bucks.toml", "boo-bucks-h17.chart.toml"):
+        assert hashlib.sha256(titles.joinpath(name).read_bytes()).hexdigest() in text, name
+
+
 @pytest.mark.parametrize(
     ("name", "words"),
     [
         ("missing/report.html", ("--out", "does not exist")),
         ("report.txt", ("--out", "must end in .html or .pdf")),
         (".", ("--out", "is a folder")),
+        ("x" * 300 + ".html", ("--out", "cannot write there", "File name too long")),
     ],
 )
 def test_a_bad_out_is_refused_before_any_work(
     tmp_path: Path, name: str, words: tuple[str, ...]
 ) -> None:
     assert_refused(invoke("report", "no-such-title", "--out", str(tmp_path / name)), *words)
+    assert sorted(tmp_path.iterdir()) == []  # nothing written
+
+
+def test_an_out_file_that_exists_is_probed_without_being_changed(tmp_path: Path) -> None:
+    out = tmp_path / "old.html"
+    out.write_text("an older report")
+    assert_refused(invoke("report", "no-such-title", "--out", str(out)), "unknown title")
+    assert out.read_text() == "an older report"
 
 
 def test_a_pdf_is_written_with_weasyprint_and_refused_without(tmp_path: Path) -> None:

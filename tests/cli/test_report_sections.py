@@ -91,7 +91,7 @@ def _figures(exact_main: float) -> ReportFigures:
         alpha=0.01,
         results=(BatteryTest("k", "monobit", 0.5, None, 0.001, False, ""),),
     )
-    provenance = Provenance("file.toml", "ab" * 32, "0.1.0", "3.11", "2.0", "2026-12-01")
+    provenance = Provenance((("file.toml", "ab" * 32),), "0.1.0", "3.11", "2.0", "2026-12-01")
     return ReportFigures(exact, SimulationFigures(1000, 1, 7, bets), battery, b"png", provenance)
 
 

@@ -152,3 +152,26 @@ def test_a_served_titles_folder_offers_its_titles(tmp_path: Path) -> None:
         assert answer.status_code == 200, answer.text
         assert answer.json()["payouts"]["blackjack"] == "6:5"
         assert server.http.get("/api/v1/titles/boundless").status_code == 200
+
+
+@pytest.mark.parametrize(
+    ("folder", "words"),
+    [
+        ("oops", "oops.toml: title.key is 'other'"),
+        ("x" * 300, "File name too long"),
+        ("missing", "is not a folder"),
+    ],
+)
+def test_a_bad_titles_folder_creates_no_data_folder(
+    tmp_path: Path, folder: str, words: str
+) -> None:
+    from cli_helpers import assert_refused, invoke
+
+    (tmp_path / "oops").mkdir()
+    _file(tmp_path / "oops", "oops.toml", 'extends = "boundless"\n[title]\nkey = "other"\n')
+    data = tmp_path / "data"
+    outcome = invoke(
+        "serve", "--titles-dir", str(tmp_path / folder), "--data-dir", str(data), "--port", "1"
+    )
+    assert_refused(outcome, words)
+    assert not data.exists()

@@ -138,3 +138,64 @@ def test_differences_match_objects_by_key_and_lists_by_position() -> None:
     ]
     assert differences({"x": 3}, actual) == ["x: missing (expected 3)"]
     assert differences({"e": {}}, actual) == ["e: expected an object, got null"]
+
+
+def _pack_with(tmp_path: Path, **expects: object) -> Path:
+    """A folder with the 3:2 blackjack scenario once per ``expect`` given (file name: key)."""
+    data = json.loads((PACK / "blackjack-pays-3-to-2.json").read_text())
+    folder = tmp_path / "pack"
+    folder.mkdir()
+    for name, expect in expects.items():
+        (folder / f"{name}.json").write_text(json.dumps({**data, "expect": expect}))
+    return folder
+
+
+def test_an_expect_that_is_not_an_object_fails_the_scenario(tmp_path: Path) -> None:
+    folder = _pack_with(tmp_path, null=None, number=5, words="win", listed=[{}])
+    outcome = invoke("replay", str(folder))
+    assert outcome.code == 1, outcome.output
+    lines = outcome.stdout.splitlines()
+    for name, shown in (("null", "null"), ("number", "5"), ("words", '"win"'), ("listed", "[{}]")):
+        problem = f"FAIL  {folder / name}.json: expect: must be an object (a part of the result)"
+        assert f'{problem} or {{"error": ...}}, got {shown}' in lines
+    assert lines[-1] == "0 passed, 4 failed"
+
+
+def test_an_expected_error_stands_alone(tmp_path: Path) -> None:
+    folder = _pack_with(tmp_path, both={"error": True, "players": []})
+    outcome = invoke("replay", str(folder))
+    assert outcome.code == 1
+    assert f'FAIL  {folder / "both"}.json: expect: "error" stands alone' in outcome.stdout
+
+
+def test_json_nested_too_deeply_is_a_one_line_problem(tmp_path: Path) -> None:
+    deep = tmp_path / "deep.json"
+    deep.write_text("[" * 100_000 + "]" * 100_000)
+    assert_refused(invoke("replay", str(deep)), f"{deep}: not valid JSON: nested too deeply")
+    outcome = invoke("replay", str(tmp_path))
+    assert outcome.code == 1
+    assert f"FAIL  {deep}: not valid JSON: nested too deeply" in outcome.stdout.splitlines()
+
+
+def test_a_path_the_system_refuses_is_a_one_line_error(tmp_path: Path) -> None:
+    name = str(tmp_path / ("x" * 300 + ".json"))
+    assert_refused(invoke("replay", name), "File name too long")
+
+
+def test_a_scenario_saved_with_a_byte_order_mark_plays(tmp_path: Path) -> None:
+    path = tmp_path / "marked.json"
+    path.write_bytes(b"\xef\xbb\xbf" + (PACK / "blackjack-pays-3-to-2.json").read_bytes())
+    outcome = invoke("replay", str(path))
+    assert outcome.code == 0 and outcome.stdout.splitlines() == [
+        f"ok    {path}",
+        "1 passed, 0 failed",
+    ]
+
+
+def test_a_scenario_path_that_never_ends_is_refused(tmp_path: Path) -> None:
+    outcome = invoke("replay", "/dev/zero")  # not a plain file: read as a pack of one
+    assert outcome.code == 1 and "Traceback" not in outcome.output
+    assert outcome.stdout.splitlines() == [
+        "FAIL  /dev/zero: cannot read it: larger than 1,048,576 bytes",
+        "0 passed, 1 failed",
+    ]

@@ -138,3 +138,22 @@ def test_progress_counts_have_thousands_separators() -> None:
         task = progress.add_task("rounds", total=1_000_000, completed=250_000)
         texts = [str(column.render(progress.tasks[task])) for column in columns]
     assert "250,000/1,000,000 rounds" in texts
+
+
+@pytest.mark.parametrize("weights", [(2048,), (2**63 - 1, 1), (2**62, 2**62)])
+def test_wheel_weights_the_kernel_cannot_draw_are_refused(
+    tmp_path: Path, weights: tuple[int, ...]
+) -> None:
+    inner = ", ".join(
+        f'{{ label = "w{index}", weight = {weight}, multiplier = 2 }}'
+        for index, weight in enumerate(weights)
+    )
+    rules = tmp_path / "heavy.toml"
+    rules.write_text(
+        'extends = "boo-bucks"\n[title]\nkey = "heavy"\nname = "Heavy"\n'
+        '[[side_bets]]\nkey = "bonus_spin_xtreme"\n[side_bets.wheel]\nexample = true\n'
+        f'inner = [{inner}]\nouter = [{{ label = "o", weight = 1, multiplier = 2 }}]\n'
+    )
+    result = runner.invoke(app(), ["simulate", "--rules", str(rules), "--rounds", "1000"])
+    assert result.exit_code == 2, result.output
+    assert "'bonus_spin_xtreme': inner weights above 2047" in result.output

@@ -14,6 +14,7 @@ from dataclasses import dataclass
 from typing import Any
 
 import typer
+import typer.rich_utils
 from typer.core import TyperCommand, TyperGroup, TyperOption
 
 
@@ -105,6 +106,17 @@ def _flag_type(option: TyperOption, ctx: Any) -> str | None:
 
 _option_type = TyperOption.display_type_rich
 TyperOption.display_type_rich = _flag_type  # type: ignore[method-assign,assignment]
+
+
+def _one_line_error(self: Any) -> None:  # a ClickException (typer bundles its own click)
+    """A command line that typer refuses (an unknown option, a number out of range) gets the
+    one ``error:`` line every other refusal gets (``cli_errors.fail``), not a drawn box."""
+    where = getattr(self, "ctx", None)
+    hint = f" (see {where.command_path if where is not None else 'boundless'} --help)"
+    typer.echo(f"error: {' '.join(self.format_message().split())}{hint}", err=True)
+
+
+typer.rich_utils.rich_format_error = _one_line_error
 
 
 class LazyCommands(TyperGroup):

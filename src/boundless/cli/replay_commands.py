@@ -12,6 +12,7 @@ import typer
 
 from boundless.cli.cli_errors import fail
 from boundless.cli.rule_files import RulesOption, read_game
+from boundless.cli.scenario_pack import check_scenario, read_json, scenario_files
 from boundless.core.errors import InvalidRuleSetError, RulesError
 from boundless.core.rules import RuleSet
 from boundless.core.scenario import run_scenario
@@ -21,17 +22,17 @@ from boundless.titles import load_game
 
 
 def _read_json(path: Path) -> object:
+    data, problem = read_json(path)
+    if problem is not None:
+        fail(f"{path}: {problem}")
+    return data
+
+
+def _exists(path: Path) -> bool:
     try:
-        text = path.read_text(encoding="utf-8")
-    except OSError as error:
-        fail(f"cannot read {path}: {error.strerror or error}")
-    except UnicodeDecodeError:
-        fail(f"{path} is not UTF-8 text")
-    try:
-        return json.loads(text)
-    except json.JSONDecodeError as error:
-        fail(f"{path} is not valid JSON: {error.msg} at line {error.lineno} column {error.colno}")
-    raise AssertionError("unreachable")
+        return path.exists()
+    except OSError as error:  # a name the system refuses (too long, ...)
+        fail(f"{path}: {error.strerror or error}")
 
 
 def _file_loader(rules_file: Path) -> Callable[[str], tuple[RuleSet, StrategyChart | None]]:
@@ -66,7 +67,7 @@ def replay(
     """
     load = load_game if rules_file is None else _file_loader(rules_file)
     for path in scenarios:
-        if not path.exists():
+        if not _exists(path):
             fail(f"{path}: no such file or folder")
     if len(scenarios) == 1 and scenarios[0].is_file():
         data = _read_json(scenarios[0])
@@ -83,8 +84,6 @@ def replay(
 def _replay_pack(
     paths: list[Path], load: Callable[[str], tuple[RuleSet, StrategyChart | None]]
 ) -> None:
-    from boundless.cli.scenario_pack import check_scenario, scenario_files
-
     files = scenario_files(paths)
     if not files:
         fail(f"no scenario files (*.json) in {', '.join(map(str, paths))}")

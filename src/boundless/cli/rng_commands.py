@@ -7,11 +7,11 @@ from typing import TYPE_CHECKING, Annotated
 
 import typer
 
+from boundless.math.run_limits import MAX_SHUFFLES, MIN_SHUFFLES
+
 if TYPE_CHECKING:
     from boundless.math.rng_battery import BatteryReport
 
-MIN_SHUFFLES = 600
-"""So that every chi-square cell expects at least 5 (120 orders of the 5-card deck)."""
 EXIT_FAILED = 1
 
 
@@ -20,7 +20,7 @@ def rng_test(
         int,
         typer.Option(
             min=MIN_SHUFFLES,
-            max=10_000_000,
+            max=MAX_SHUFFLES,
             help=f"Shoes to shuffle (at least {MIN_SHUFFLES:,}, so every chi-square cell "
             "expects 5 or more).",
         ),

@@ -16,7 +16,7 @@ from boundless.cli.cli_errors import fail
 from boundless.core.errors import RulesError
 from boundless.core.rules import RuleSet
 from boundless.core.strategy_chart import StrategyChart
-from boundless.titles import load_game, load_rule_file
+from boundless.titles import SourceFile, load_game, read_rule_file, shipped_title_files
 
 if TYPE_CHECKING:
     from boundless.server.titles import TitleCatalog
@@ -45,13 +45,26 @@ def read_game(
 ) -> Game:
     """The title's rules and chart; a chart the rules need (or ``need_chart``) is derived
     in memory when none ships with them, unless ``derive_chart`` is false."""
+    game, _ = read_game_files(title, rules_file, need_chart=need_chart, derive_chart=derive_chart)
+    return game
+
+
+def read_game_files(
+    title: str | None,
+    rules_file: Path | None,
+    *,
+    need_chart: bool = False,
+    derive_chart: bool = True,
+) -> tuple[Game, tuple[SourceFile, ...]]:
+    """:func:`read_game` with the files the game was read from (``boundless.titles``)."""
     if title is not None and rules_file is not None:
         fail(f"give a title or --rules, not both (got {title!r} and --rules {rules_file})")
     try:
         if rules_file is not None:
-            rules, chart = load_rule_file(rules_file)
+            rules, chart, files = read_rule_file(rules_file)
         elif title is not None:
             rules, chart = load_game(title)
+            files = shipped_title_files(title)
         else:
             fail("name a title (e.g. boundless) or give --rules FILE.toml")
     except RulesError as error:
@@ -63,7 +76,7 @@ def read_game(
             f"Deriving the basic strategy of {rules.key}", spinner="dots"
         ):
             chart = with_chart(rules, chart, always=True)
-    return rules, chart
+    return (rules, chart), files
 
 
 def titles_catalog(folder: Path | None) -> TitleCatalog | None:

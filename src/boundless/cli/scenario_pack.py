@@ -16,6 +16,8 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from boundless.bounded_files import read_bounded
+
 EXPECTED_SUFFIX = ".expected.json"
 Replay = Callable[[object], Any]
 """Plays a scenario (without its ``expect``); raises ``RulesError`` when the engine refuses."""
@@ -81,20 +83,35 @@ def scenario_files(paths: Iterable[Path]) -> list[Path]:
     return found
 
 
-def _read_json(path: Path) -> tuple[Any, str | None]:
+def read_json(path: Path) -> tuple[Any, str | None]:
+    """The file's JSON, or ``None`` and what is wrong with it (one line, without the path)."""
     try:
-        return json.loads(path.read_text(encoding="utf-8")), None
+        return json.loads(read_bounded(path).decode("utf-8-sig")), None  # a byte-order mark too
     except OSError as error:
         return None, f"cannot read it: {error.strerror or error}"
     except UnicodeDecodeError:
         return None, "not UTF-8 text"
     except json.JSONDecodeError as error:
         return None, f"not valid JSON: {error.msg} at line {error.lineno} column {error.colno}"
+    except RecursionError:
+        return None, "not valid JSON: nested too deeply"
+
+
+def _expect_problem(expect: Any) -> str | None:
+    """What is wrong with the shape of an ``expect`` (a part of the result, or an error)."""
+    if not isinstance(expect, dict):
+        return (
+            'expect: must be an object (a part of the result) or {"error": ...}, '
+            f"got {_short(expect)}"
+        )
+    if "error" in expect and len(expect) > 1:
+        return 'expect: "error" stands alone (a refused scenario has no result to compare)'
+    return None
 
 
 def check_scenario(path: Path, replay: Replay, refused: type[Exception]) -> Verdict:
     verdict = Verdict(path)
-    data, problem = _read_json(path)
+    data, problem = read_json(path)
     if problem is not None:
         verdict.problems.append(problem)
         return verdict
@@ -102,13 +119,16 @@ def check_scenario(path: Path, replay: Replay, refused: type[Exception]) -> Verd
     if isinstance(data, dict) and "expect" in data:
         data = dict(data)
         expect = data.pop("expect")
+        problem = _expect_problem(expect)
     else:
         sibling = path.with_name(path.name.removesuffix(".json") + EXPECTED_SUFFIX)
         if sibling.is_file():
-            expect, problem = _read_json(sibling)
-            if problem is not None:
-                verdict.problems.append(f"{sibling.name}: {problem}")
-                return verdict
+            expect, problem = read_json(sibling)
+            problem = problem or _expect_problem(expect)
+            problem = problem and f"{sibling.name}: {problem}"
+    if problem is not None:
+        verdict.problems.append(problem)
+        return verdict
     wanted = expect.get("error") if isinstance(expect, dict) and len(expect) == 1 else None
     wants_error = wanted is True or isinstance(wanted, str)
     try:

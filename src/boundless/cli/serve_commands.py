@@ -53,12 +53,14 @@ def bind_socket(host: str, port: int) -> socket.socket:
 
 
 def _check_folder(option: str, folder: Path, *, create: bool) -> None:
-    if create:
-        try:
+    try:
+        if create:
             folder.mkdir(parents=True, exist_ok=True)
-        except OSError as error:
-            fail(f"{option} {folder}: cannot create it ({error.strerror or error})")
-    if not folder.is_dir():
+        found = folder.is_dir()
+    except OSError as error:
+        doing = "cannot create it" if create else "cannot read it"
+        fail(f"{option} {folder}: {doing} ({error.strerror or error})")
+    if not found:
         fail(f"{option} {folder}: not a folder")
 
 
@@ -122,12 +124,12 @@ def serve(
     except ValueError as error:
         fail(f"--signup-rate: {error}")
     check_admin_token(admin_token)
-    _check_folder("--data-dir", data_dir, create=True)
     from boundless.cli.rule_files import titles_catalog
 
-    catalog = titles_catalog(titles_dir)  # checked before anything is printed
+    catalog = titles_catalog(titles_dir)  # checked before anything is printed or created
     web = web_dir or default_web_dir()
     _check_folder("--web-dir", web, create=False)
+    _check_folder("--data-dir", data_dir, create=True)
     config = ServerConfig(
         host=host,
         port=port,

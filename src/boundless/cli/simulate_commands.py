@@ -25,6 +25,7 @@ from boundless.cli.progress import stderr_progress
 from boundless.cli.rule_files import RulesOption, TitleArgument, read_game
 from boundless.cli.words import PLOT_SUFFIXES, checked_output, counted, side_bet_name, write_failed
 from boundless.core.rules import RuleSet
+from boundless.math.run_limits import MAX_ROUNDS
 
 if TYPE_CHECKING:  # the simulator (numba) loads only when the command runs
     from boundless.math.simulation import ExactFigure, SimulationResult
@@ -88,9 +89,9 @@ def progress_columns(key: str) -> tuple[ProgressColumn, ...]:
 def simulate_command(
     title: TitleArgument = None,
     rules_file: RulesOption = None,
-    rounds: Annotated[int, typer.Option("--rounds", min=1, help="Rounds to play (at least)")] = (
-        1_000_000
-    ),
+    rounds: Annotated[
+        int, typer.Option("--rounds", min=1, max=MAX_ROUNDS, help="Rounds to play (at least)")
+    ] = 1_000_000,
     policy: Annotated[
         PolicyChoice,
         typer.Option(help="basic: the title's chart; autoplay: its no-action policy"),

@@ -89,6 +89,14 @@ def checked_output(path: Path, option: str, suffixes: tuple[str, ...] | None = N
 
     Checked before any work is done; ``suffixes``: the endings the format allows (``""``: none).
     """
+    try:
+        _check_output(path, option, suffixes)
+    except OSError as error:  # a name the system refuses (too long, ...), a folder it hides
+        fail(f"{option} {path}: cannot write there ({error.strerror or error})")
+    return path
+
+
+def _check_output(path: Path, option: str, suffixes: tuple[str, ...] | None) -> None:
     if path.is_dir():
         fail(f"{option} {path} is a folder; name a file in it")
     folder = path.parent
@@ -98,7 +106,13 @@ def checked_output(path: Path, option: str, suffixes: tuple[str, ...] | None = N
         *others, last = [suffix for suffix in suffixes if suffix]
         named = f"{', '.join(others)} or {last}" if others else last
         fail(f"{option} {path}: the file name must end in {named}")
-    return path
+    # Open it as the write will (appending changes nothing; a file made here is removed), so a
+    # folder or name that cannot take it is refused now, not after minutes of work.
+    existed = path.exists()
+    with path.open("ab"):
+        pass
+    if not existed:
+        path.unlink()
 
 
 def write_failed(option: str, path: Path, error: OSError) -> NoReturn:

@@ -13,20 +13,27 @@ from __future__ import annotations
 
 import tomllib
 from collections.abc import Mapping
-from typing import Annotated, Any, Literal
+from typing import Annotated, Any, Literal, TypeVar
 
 from pydantic import BaseModel, ConfigDict, Field, ValidationError, model_validator
 
+from boundless.core.amount_limits import MAX_AMOUNT, MAX_PAYOUT_AMOUNT
 from boundless.core.errors import InvalidRuleSetError
 from boundless.core.money import Odds, Ratio
 from boundless.core.side_bets import SIDE_BET_KINDS
 
 UpValue = Annotated[int, Field(ge=1, le=10)]
-Amount = Annotated[int, Field(ge=0)]
+Amount = Annotated[int, Field(ge=1, le=MAX_AMOUNT)]
+Seconds = Annotated[float, Field(gt=0, allow_inf_nan=False)]
+Item = TypeVar("Item")
+# A TOML array arrives as a list; a tuple field takes one (its items stay strict).
+Array = Annotated[tuple[Item, ...], Field(strict=False)]
 
 
 class _Frozen(BaseModel):
-    model_config = ConfigDict(frozen=True, extra="forbid")
+    # Strict: a value of another TOML type is refused, never converted (true is not 1, "3" is
+    # not 3, 3.0 is not 3); a whole number still stands for a decimal one.
+    model_config = ConfigDict(frozen=True, extra="forbid", strict=True)
 
 
 class TitleInfo(_Frozen):
@@ -54,21 +61,21 @@ class TableRules(_Frozen):
 
 
 class LimitRules(_Frozen):
-    unit_amount: Annotated[int, Field(ge=1)]
-    min_main_amount: Annotated[int, Field(ge=1)]
-    max_main_amount: Annotated[int, Field(ge=1)]
+    unit_amount: Amount
+    min_main_amount: Amount
+    max_main_amount: Amount
 
 
 class DealerRules(_Frozen):
     hole_card: Literal["peek", "none"]
-    peek_up_values: tuple[UpValue, ...] = ()
+    peek_up_values: Array[UpValue] = ()
     hits_soft_17: bool
 
 
 class PayoutRules(_Frozen):
     blackjack: Odds
     win: Odds
-    blackjack_paid_at_once_up_values: tuple[UpValue, ...] = ()
+    blackjack_paid_at_once_up_values: Array[UpValue] = ()
 
 
 class DoubleRules(_Frozen):
@@ -92,7 +99,7 @@ class SplitRules(_Frozen):
 class SurrenderRules(_Frozen):
     allowed: bool
     refund: Ratio = Ratio(1, 2)
-    up_values: tuple[UpValue, ...] = (1, 2, 3, 4, 5, 6, 7, 8, 9, 10)
+    up_values: Array[UpValue] = (1, 2, 3, 4, 5, 6, 7, 8, 9, 10)
 
 
 class InsuranceRules(_Frozen):
@@ -113,9 +120,9 @@ class AutoplayRules(_Frozen):
 
 
 class TimerRules(_Frozen):
-    betting_seconds: Annotated[float, Field(gt=0)]
-    insurance_seconds: Annotated[float, Field(gt=0)]
-    decision_seconds: Annotated[float, Field(gt=0)]
+    betting_seconds: Seconds
+    insurance_seconds: Seconds
+    decision_seconds: Seconds
 
 
 class WheelWedge(_Frozen):
@@ -127,15 +134,15 @@ class WheelWedge(_Frozen):
 
 class Jackpot(_Frozen):
     label: str
-    amount: Annotated[int, Field(ge=1)]
+    amount: Amount
     chance_per_wager_unit: Annotated[float, Field(gt=0, lt=1)]
 
 
 class WheelRules(_Frozen):
     example: bool
-    inner: tuple[WheelWedge, ...]
-    outer: tuple[WheelWedge, ...]
-    jackpots: tuple[Jackpot, ...] = ()
+    inner: Array[WheelWedge]
+    outer: Array[WheelWedge]
+    jackpots: Array[Jackpot] = ()
 
 
 class SideBetRules(_Frozen):
@@ -143,8 +150,8 @@ class SideBetRules(_Frozen):
     kind: str
     pays: dict[str, Odds] = Field(default_factory=dict)
     max_round: Annotated[int, Field(ge=1)] | None = None
-    min_amount: Annotated[int, Field(ge=1)]
-    max_amount: Annotated[int, Field(ge=1)]
+    min_amount: Amount
+    max_amount: Amount
     variant: str | None = None
     target: Literal["spot", "dealer"] = "spot"
     wheel: WheelRules | None = None
@@ -201,7 +208,7 @@ class RuleSet(_Frozen):
     autoplay: AutoplayRules
     timers: TimerRules
     side_bet_offer: SideBetOffer = SideBetOffer()
-    side_bets: tuple[SideBetRules, ...] = ()
+    side_bets: Array[SideBetRules] = ()
 
     @model_validator(mode="after")
     def _consistent(self) -> RuleSet:
@@ -293,6 +300,53 @@ def _contradictions(rules: RuleSet) -> list[str]:
     offer = rules.side_bet_offer
     if offer.mode == "player_chooses" and offer.choose_count > len(rules.side_bet_groups()):
         problems.append("side_bet_offer.choose_count exceeds the number of side-bet groups")
+    problems += _payouts_too_large(rules)
+    return problems
+
+
+def _largest_multiple(term: Odds | Ratio) -> int:
+    """The most a stake is multiplied by on the way to a payout at ``term`` (stake * win before
+    the division, stake * (1 + win) after; a ratio's numerator)."""
+    return term.win + 1 if isinstance(term, Odds) else term.numerator
+
+
+def _payouts_too_large(rules: RuleSet) -> list[str]:
+    """Odds that would pay the largest stake the limits allow more than 64-bit arithmetic holds:
+    the engine pays in int64 arrays (``MAX_PAYOUT_AMOUNT``), so such a rule set is refused."""
+    main = rules.limits.max_main_amount
+    terms: list[tuple[str, int, Odds | Ratio | None]] = [
+        ("payouts.blackjack", main, rules.payouts.blackjack),
+        ("payouts.win", 2 * main, rules.payouts.win),  # a doubled hand
+        ("insurance.pays", main, rules.insurance.pays),
+        ("insurance.cost", main, rules.insurance.cost),
+        ("surrender.refund", main, rules.surrender.refund),
+        ("split.decline_refund", main, rules.split.decline_refund),
+    ]
+    for index, bet in enumerate(rules.side_bets):
+        terms += [
+            (f"side_bets.{index}.pays.{pattern}", bet.max_amount, odds)
+            for pattern, odds in bet.pays.items()
+        ]
+    problems = [
+        f"{where} {term} on a stake of {stake:,} could pay more than the engine can count "
+        f"({MAX_PAYOUT_AMOUNT:,}); lower it or the stake limit"
+        for where, stake, term in terms
+        if term is not None and stake * _largest_multiple(term) > MAX_PAYOUT_AMOUNT
+    ]
+    for index, bet in enumerate(rules.side_bets):
+        wheel = bet.wheel
+        if wheel is None:
+            continue
+        multiple = sum(
+            max((w.multiplier or 0) for w in wedges) for wedges in (wheel.inner, wheel.outer)
+        )
+        jackpot = max((jackpot.amount for jackpot in wheel.jackpots), default=0)
+        if bet.max_amount * multiple + jackpot > MAX_PAYOUT_AMOUNT:
+            problems.append(
+                f"side_bets.{index}.wheel pays {multiple} times a stake of {bet.max_amount:,} "
+                f"plus a jackpot of {jackpot:,}: more than the engine can count "
+                f"({MAX_PAYOUT_AMOUNT:,}); lower the multipliers or the stake limit"
+            )
     return problems
 
 
@@ -318,6 +372,8 @@ def rule_data_from_toml(text: str, source: str = "rule set") -> dict[str, Any]:
         return tomllib.loads(text)
     except tomllib.TOMLDecodeError as error:
         raise InvalidRuleSetError(f"{source}: not valid TOML: {error}") from None
+    except RecursionError:
+        raise InvalidRuleSetError(f"{source}: not valid TOML: nested too deeply") from None
 
 
 def parse_rule_set(text: str, source: str = "rule set") -> RuleSet:

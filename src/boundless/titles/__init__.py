@@ -13,6 +13,7 @@ from importlib import resources
 from pathlib import Path
 from typing import Any
 
+from boundless.bounded_files import read_bounded
 from boundless.core.errors import InvalidRuleSetError
 from boundless.core.rules import (
     EXTENDS,
@@ -36,24 +37,51 @@ def shipped_title_keys() -> list[str]:
     )
 
 
-def _shipped_text(key: str) -> str:
-    return resources.files(__package__).joinpath(f"{key}{RULES_SUFFIX}").read_text("utf-8")
+SourceFile = tuple[str, bytes]
+"""A file a game was read from: its name (a path, or ``<key>.toml (shipped)``) and its bytes."""
 
 
-def _read_text(path: Path, what: str, prefix: str = "") -> str:
+def _shipped_text(key: str, read: list[SourceFile] | None = None) -> str:
+    data = resources.files(__package__).joinpath(f"{key}{RULES_SUFFIX}").read_bytes()
+    if read is not None:
+        read.append((f"{key}{RULES_SUFFIX} (shipped)", data))
+    return data.decode("utf-8")
+
+
+def _read_text(
+    path: Path, what: str, prefix: str = "", read: list[SourceFile] | None = None
+) -> str:
+    """The file's text; its bytes, exactly those decoded, are added to ``read``. A leading
+    byte-order mark (some editors save one) is not part of the text."""
     try:
-        return path.read_text(encoding="utf-8")
+        data = read_bounded(path)
+        text = data.decode("utf-8-sig")
     except OSError as error:
         problem = error.strerror or str(error)
         raise InvalidRuleSetError(f"{prefix}cannot read {what} {path}: {problem}") from None
     except UnicodeDecodeError:
         raise InvalidRuleSetError(f"{prefix}{what} {path} is not UTF-8 text") from None
+    if read is not None:
+        read.append((str(path), data))
+    return text
+
+
+def _identity(path: Path) -> str:
+    """One name per file however a path spells it (``./``, ``..``, links): how loops are found."""
+    return str(path.resolve())
 
 
 def _resolved(
-    text: str, source: str, folder: Path | None, chain: tuple[str, ...]
+    text: str,
+    source: str,
+    folder: Path | None,
+    chain: tuple[str, ...],
+    seen: frozenset[str],
+    read: list[SourceFile],
 ) -> dict[str, Any]:
-    """The file's data with its ``extends`` chain merged in (not yet validated)."""
+    """The file's data with its ``extends`` chain merged in (not yet validated); ``chain``
+    names the files so far as written, ``seen`` as :func:`_identity` names them, ``read``
+    gathers each base file read."""
     data = rule_data_from_toml(text, source)
     base_name = data.get(EXTENDS)
     if base_name is None:
@@ -68,26 +96,30 @@ def _resolved(
                 f"{where}: no shipped title {base_name!r} (shipped: {', '.join(known)}; "
                 "a file is named by its path, e.g. 'base.toml')"
             )
-        base_source, base_text, base_folder = f"{base_name}{RULES_SUFFIX}", None, None
+        base_source, base_id, base_path = f"{base_name}{RULES_SUFFIX}", base_name, None
     elif folder is None:
         raise InvalidRuleSetError(f"{where}: a shipped title extends shipped titles only")
     else:
-        path = folder / base_name
-        base_source, base_text, base_folder = str(path), None, path.parent
-        if base_source not in chain:
-            base_text = _read_text(path, "the base rule file", f"{where}: ")
-    if base_source in chain:
+        base_path = folder / base_name
+        base_source, base_id = str(base_path), _identity(base_path)
+    if base_id in seen:
         loop = " -> ".join((*chain, base_source))
         raise InvalidRuleSetError(f"{where}: {base_name!r} makes a loop ({loop})")
-    if base_text is None:
-        base_text = _shipped_text(base_name)
-    base = _resolved(base_text, base_source, base_folder, (*chain, base_source))
+    if base_path is None:
+        base_text, base_folder = _shipped_text(base_name, read), None
+    else:
+        base_text = _read_text(base_path, "the base rule file", f"{where}: ", read)
+        base_folder = base_path.parent
+    named = f"{base_source} (extended by {source.split(' (extended by ')[0]})"  # errors in it
+    base = _resolved(base_text, named, base_folder, (*chain, base_source), seen | {base_id}, read)
     return extend_rule_data(base, data, source)
 
 
-def _load(text: str, source: str, folder: Path | None) -> RuleSet:
+def _load(
+    text: str, source: str, folder: Path | None, identity: str, read: list[SourceFile]
+) -> RuleSet:
     """Resolve and validate; a merged file's errors say what it extends."""
-    data = _resolved(text, source, folder, (source,))
+    data = _resolved(text, source, folder, (source,), frozenset({identity}), read)
     base = rule_data_from_toml(text, source).get(EXTENDS)
     return rule_set_from_data(data, source if base is None else f"{source} (extends {base})")
 
@@ -98,8 +130,12 @@ def load_title(key: str) -> RuleSet:
     known = shipped_title_keys()
     if key not in known:
         raise InvalidRuleSetError(f"unknown title {key!r}; shipped titles: {', '.join(known)}")
+    return _load_title(key, [])
+
+
+def _load_title(key: str, read: list[SourceFile]) -> RuleSet:
     source = f"{key}{RULES_SUFFIX}"
-    rules = _load(_shipped_text(key), source, None)
+    rules = _load(_shipped_text(key, read), source, None, key, read)
     if rules.key != key:
         raise InvalidRuleSetError(f"{source}: title.key is {rules.key!r}, expected {key!r}")
     return rules
@@ -135,30 +171,52 @@ def chart_path_beside(path: Path) -> Path:
     return path.with_name(path.name.removesuffix(RULES_SUFFIX) + CHART_SUFFIX)
 
 
+def shipped_title_files(key: str) -> tuple[SourceFile, ...]:
+    """The files the shipped title ``key`` is read from: its rule file, each title it extends,
+    its chart (what a certification report fingerprints)."""
+    read: list[SourceFile] = []
+    _load_title(key, read)
+    chart = resources.files(__package__).joinpath(f"{key}{CHART_SUFFIX}")
+    if chart.is_file():
+        read.append((f"{key}{CHART_SUFFIX} (shipped)", chart.read_bytes()))
+    return tuple(read)
+
+
 def load_rule_file(path: Path) -> tuple[RuleSet, StrategyChart | None]:
     """A rule set from any file (its ``extends`` resolved), and the chart beside it if any.
 
     The chart may be ``None`` even where the rules need one: deriving it is the math's job
     (``boundless.math.strategy.with_chart``).
     """
+    rules, chart, _ = read_rule_file(path)
+    return rules, chart
+
+
+def read_rule_file(path: Path) -> tuple[RuleSet, StrategyChart | None, tuple[SourceFile, ...]]:
+    """:func:`load_rule_file` with the files it read, in order: the rule file, each file or
+    shipped title it extends, the chart beside it (their bytes, exactly as parsed)."""
     if path.name.endswith(CHART_SUFFIX):
         raise InvalidRuleSetError(f"{path} is a strategy chart, not a rule set")
-    source = str(path)
-    text = _read_text(path, "the rule file")
-    rules = _load(text, source, path.parent)
+    read: list[SourceFile] = []
+    text = _read_text(path, "the rule file", read=read)
+    rules = _load(text, str(path), path.parent, _identity(path), read)
     chart_file = chart_path_beside(path)
     if not chart_file.is_file():
-        return rules, None
-    chart_text = _read_text(chart_file, "the chart file")
-    return rules, _checked_chart(chart_text, str(chart_file), rules.key)
+        return rules, None, tuple(read)
+    chart_text = _read_text(chart_file, "the chart file", read=read)
+    return rules, _checked_chart(chart_text, str(chart_file), rules.key), tuple(read)
 
 
 def load_titles_dir(folder: Path) -> dict[str, tuple[RuleSet, StrategyChart | None]]:
     """Every rule file of ``folder`` by its key; each file is named after its title's key."""
-    if not folder.is_dir():
-        raise InvalidRuleSetError(f"titles folder {folder} is not a folder")
+    try:
+        if not folder.is_dir():
+            raise InvalidRuleSetError(f"titles folder {folder} is not a folder")
+        files = sorted(folder.glob(f"*{RULES_SUFFIX}"))
+    except OSError as error:  # a name the system refuses (too long, ...)
+        problem = error.strerror or str(error)
+        raise InvalidRuleSetError(f"cannot read titles folder {folder}: {problem}") from None
     games: dict[str, tuple[RuleSet, StrategyChart | None]] = {}
-    files = sorted(folder.glob(f"*{RULES_SUFFIX}"))
     for path in (path for path in files if not path.name.endswith(CHART_SUFFIX)):
         rules, chart = load_rule_file(path)
         expected = path.name.removesuffix(RULES_SUFFIX)

@@ -9,7 +9,6 @@ import os
 import platform
 import tempfile
 from datetime import UTC, datetime
-from importlib import resources
 from pathlib import Path
 from typing import TYPE_CHECKING, Annotated
 
@@ -18,10 +17,11 @@ from rich.progress import Progress, TextColumn, TimeElapsedColumn
 
 from boundless.cli.cli_errors import fail
 from boundless.cli.progress import counted_progress
-from boundless.cli.rule_files import RulesOption, TitleArgument, read_game
+from boundless.cli.rule_files import RulesOption, TitleArgument, read_game_files
 from boundless.cli.words import checked_output, write_failed
 from boundless.core.rules import RuleSet
 from boundless.core.strategy_chart import StrategyChart
+from boundless.math.run_limits import MAX_ROUNDS, MAX_SHUFFLES, MIN_SHUFFLES
 
 if TYPE_CHECKING:
     from boundless.cli.report.sections import ExactFigures, SimulationFigures
@@ -30,18 +30,6 @@ if TYPE_CHECKING:
 SUFFIXES = (".html", ".pdf")
 DEFAULT_ROUNDS = 1_000_000
 DEFAULT_SHUFFLES = 5_000
-MIN_SHUFFLES = 600  # as rng-test: every chi-square cell expects at least 5
-
-
-def rule_file_bytes(title: str | None, rules_file: Path | None) -> tuple[str, bytes]:
-    """The file the rules came from (the shipped TOML of a title key), and its bytes."""
-    if rules_file is not None:
-        return str(rules_file), rules_file.read_bytes()
-    assert title is not None
-    name = f"{title}.toml"
-    return f"boundless/titles/{name} (shipped)", (
-        resources.files("boundless.titles").joinpath(name).read_bytes()
-    )
 
 
 def exact_figures_of(rules: RuleSet) -> ExactFigures:
@@ -130,12 +118,15 @@ def report(
         typer.Option("--out", help="Report file: .html, or .pdf where WeasyPrint is installed"),
     ],
     rounds: Annotated[
-        int, typer.Option("--rounds", min=1, help="Rounds for the simulation cross-check")
+        int,
+        typer.Option(
+            "--rounds", min=1, max=MAX_ROUNDS, help="Rounds for the simulation cross-check"
+        ),
     ] = DEFAULT_ROUNDS,
     shuffles: Annotated[
         int,
         typer.Option(
-            "--shuffles", min=MIN_SHUFFLES, max=10_000_000, help="Shoes for the RNG battery"
+            "--shuffles", min=MIN_SHUFFLES, max=MAX_SHUFFLES, help="Shoes for the RNG battery"
         ),
     ] = DEFAULT_SHUFFLES,
     seed: Annotated[
@@ -157,12 +148,8 @@ def report(
             f"--out {out}: writing a PDF needs WeasyPrint (pip install -e '.[pdf]'); "
             "write .html instead"
         )
-    rules, chart = read_game(title, rules_file, need_chart=True)
+    (rules, chart), files = read_game_files(title, rules_file, need_chart=True)
     assert chart is not None
-    try:
-        source, data = rule_file_bytes(title, rules_file)
-    except OSError as error:
-        fail(f"cannot read the rule-set file: {error.strerror or error}")
     from boundless.cli.report.html import report_html
     from boundless.cli.report.sections import Provenance, ReportFigures, report_sections
 
@@ -178,8 +165,7 @@ def report(
     import numpy
 
     provenance = Provenance(
-        rule_file=source,
-        rule_file_sha256=hashlib.sha256(data).hexdigest(),
+        files=tuple((name, hashlib.sha256(data).hexdigest()) for name, data in files),
         software_version=importlib.metadata.version("boundless"),
         python_version=platform.python_version(),
         numpy_version=numpy.__version__,

@@ -82,8 +82,9 @@ class SimulationFigures:
 
 @dataclass(frozen=True, slots=True)
 class Provenance:
-    rule_file: str  # the file the rules were read from
-    rule_file_sha256: str
+    # (name, SHA-256 hex) of each file the game was read from: the rule file first, then each
+    # file or shipped title it extends and the strategy chart, as ``boundless.titles`` read them
+    files: tuple[tuple[str, str], ...]
     software_version: str
     python_version: str
     numpy_version: str
@@ -131,13 +132,22 @@ def _identity(rules: RuleSet, provenance: Provenance) -> Section:
     rows = (
         ("Title", f"{rules.title.name} ({rules.key})"),
         ("Rules version", rules.title.version),
-        ("Rule-set file", provenance.rule_file),
-        ("SHA-256 of the rule-set file", provenance.rule_file_sha256),
+        ("Rule-set file", provenance.files[0][0]),
+        ("SHA-256 of the rule-set file", provenance.files[0][1]),
+        *((f"SHA-256 of {name}", digest) for name, digest in provenance.files[1:]),
         ("Software", f"boundless {provenance.software_version}"),
         ("Python / numpy", f"{provenance.python_version} / {provenance.numpy_version}"),
         ("Generated (UTC)", provenance.generated),
     )
-    note = ("The rule set is marked as an example set-up.",) if rules.title.example else ()
+    note: tuple[str, ...] = ()
+    if rules.title.example:
+        note += ("The rule set is marked as an example set-up.",)
+    if len(provenance.files) > 1:
+        note += (
+            "The game was read from these files: the rule-set file, each file or shipped title "
+            "it extends, and its strategy chart file where it has one (a chart derived from the "
+            "rules has none); each SHA-256 is of the file's bytes as they were read.",
+        )
     return Section("Identification", note, (Table("", ("item", "value"), rows, text_columns=True),))
 
 

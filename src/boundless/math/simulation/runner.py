@@ -25,6 +25,7 @@ import numpy.typing as npt
 
 from boundless.core.rules import RuleSet
 from boundless.core.strategy_chart import StrategyChart
+from boundless.math.run_limits import MAX_ROUNDS
 from boundless.math.simulation.kernels import (
     C_FIELDS,
     CUR_SIZE,
@@ -155,8 +156,8 @@ def _worker_chunk(task: ChunkTask) -> ChunkResult:
 
 def plan_chunks(rounds: int, chunk_rounds: int | None) -> list[int]:
     """Round quotas of the chunks (the last one takes the remainder)."""
-    if rounds < 1:
-        raise ValueError(f"rounds must be positive, got {rounds}")
+    if not 1 <= rounds <= MAX_ROUNDS:
+        raise ValueError(f"rounds must be from 1 to {MAX_ROUNDS:,}, got {rounds:,}")
     size = chunk_rounds or min(MAX_CHUNK, max(MIN_CHUNK, math.ceil(rounds / TARGET_CHUNKS)))
     if size < 1:
         raise ValueError(f"chunk_rounds must be positive, got {size}")

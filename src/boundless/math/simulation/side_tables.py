@@ -207,9 +207,10 @@ def build_side_tables(rules: RuleSet) -> SideTables:
                 MAX_WEDGES
             ):
                 raise ValueError(f"side bet {bet.key!r}: more than {MAX_WEDGES} wheel outcomes")
-            weights = np.cumsum([wedge.weight for wedge in inner])
-            if weights[-1] > MAX_INNER_WEIGHT:
+            # Summed as Python ints: an int64 cumsum of huge weights wraps and passed the check.
+            if sum(wedge.weight for wedge in inner) > MAX_INNER_WEIGHT:
                 raise ValueError(f"side bet {bet.key!r}: inner weights above {MAX_INNER_WEIGHT}")
+            weights = np.cumsum([wedge.weight for wedge in inner])
             inner_cum[row, : len(inner)] = weights
             inner_total[row] = weights[-1]
             inner_count[row] = len(inner)
