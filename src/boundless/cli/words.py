@@ -8,6 +8,7 @@ the variant and "on the dealer's hand"), in the title's own vocabulary.
 from __future__ import annotations
 
 import json
+import os
 import re
 from functools import cache
 from pathlib import Path
@@ -117,3 +118,15 @@ def _check_output(path: Path, option: str, suffixes: tuple[str, ...] | None) -> 
 
 def write_failed(option: str, path: Path, error: OSError) -> NoReturn:
     fail(f"cannot write {option} {path}: {error.strerror or error}")
+
+
+def write_whole(path: Path, data: bytes, option: str) -> None:
+    """Write ``data`` to ``path`` so that the file is either all there or as it was: a new
+    file beside it, renamed over it (a full disk or a stop mid-write leaves no half report)."""
+    partial = path.with_name(f".{path.name}.partial")
+    try:
+        partial.write_bytes(data)
+        os.replace(partial, path)
+    except OSError as error:
+        partial.unlink(missing_ok=True)
+        write_failed(option, path, error)

@@ -18,7 +18,7 @@ from rich.progress import Progress, TextColumn, TimeElapsedColumn
 from boundless.cli.cli_errors import fail
 from boundless.cli.progress import counted_progress
 from boundless.cli.rule_files import RulesOption, TitleArgument, read_game_files
-from boundless.cli.words import checked_output, write_failed
+from boundless.cli.words import checked_output, write_whole
 from boundless.core.rules import RuleSet
 from boundless.core.strategy_chart import StrategyChart
 from boundless.math.run_limits import MAX_ROUNDS, MAX_SHUFFLES, MIN_SHUFFLES
@@ -175,15 +175,12 @@ def report(
     heading = f"{rules.title.name}: certification report"
     footer = f"boundless {provenance.software_version}, generated {provenance.generated} UTC"
     text = report_html(heading, report_sections(rules, figures), footer)
-    try:
-        if pdf:
-            import weasyprint  # type: ignore[import-not-found, import-untyped, unused-ignore]
+    data = text.encode("utf-8")
+    if pdf:
+        import weasyprint  # type: ignore[import-not-found, import-untyped, unused-ignore]
 
-            weasyprint.HTML(string=text).write_pdf(str(out))
-        else:
-            out.write_text(text, encoding="utf-8")
-    except OSError as error:
-        write_failed("--out", out, error)
+        data = weasyprint.HTML(string=text).write_pdf()
+    write_whole(out, data, "--out")
     print(f"wrote {out}")
 
 
