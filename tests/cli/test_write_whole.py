@@ -8,7 +8,6 @@ from pathlib import Path
 import pytest
 import typer
 
-from boundless.cli import words
 from boundless.cli.words import write_whole
 
 
@@ -29,7 +28,7 @@ def test_a_failed_write_keeps_the_old_file_and_leaves_no_part(
     def disk_full(source: Path, target: Path) -> None:
         raise OSError(errno.ENOSPC, "No space left on device")
 
-    monkeypatch.setattr(words.os, "replace", disk_full)
+    monkeypatch.setattr("boundless.cli.words.os.replace", disk_full)
     with pytest.raises(typer.Exit):
         write_whole(out, b"new report", "--out")
     assert out.read_text() == "old"
