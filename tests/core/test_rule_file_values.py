@@ -3,6 +3,7 @@ written by any editor, and ``extends`` chains however their paths are spelled.""
 
 from __future__ import annotations
 
+import os
 from pathlib import Path
 
 import pytest
@@ -168,3 +169,10 @@ def test_a_file_too_large_to_be_a_rule_file_is_refused_unread(tmp_path: Path) ->
         load_rule_file(big)
     with pytest.raises(InvalidRuleSetError, match="cannot read the rule file /dev/zero: larger"):
         load_rule_file(Path("/dev/zero"))
+
+
+def test_a_named_pipe_is_refused_without_waiting_for_a_writer(tmp_path: Path) -> None:
+    pipe = tmp_path / "rules.toml"
+    os.mkfifo(pipe)
+    with pytest.raises(InvalidRuleSetError, match=r"rules\.toml: a pipe or socket, not a file"):
+        load_rule_file(pipe)
