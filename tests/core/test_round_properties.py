@@ -246,3 +246,17 @@ def test_rejected_operations_change_nothing(data: st.DataObject, seed: int) -> N
                 call()
         round_.advance()
     assert np.all(round_.paid() >= 0)
+
+
+def test_path_queries_name_the_same_paths() -> None:
+    round_ = SharedRound(RULES, chart=CHART, cards=Shoe.shuffled(8, 0.75, SeededSource(7)))
+    for index, player in enumerate("abc"):
+        round_.place_bet(player, 1, 1000 + 100 * index, {}, free_amount=5000)
+    round_.deal()
+    round_.decide("a", 1, "stand")
+    round_.advance()
+    positions = np.arange(round_.position_count())
+    nodes = round_.path_nodes(positions)
+    for position, node in zip(positions.tolist(), nodes.tolist(), strict=True):
+        assert round_.path_state(node) == round_.path_of(position)
+    assert round_.path_count() > int(nodes.max())
