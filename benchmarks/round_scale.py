@@ -23,9 +23,10 @@ from pathlib import Path
 
 import numpy as np
 
+from boundless.core.errors import InvalidRuleSetError
 from boundless.core.random_source import SeededSource
-from boundless.core.round import Action, SharedRound
-from boundless.core.round.paths import DecisionContext, PathState, legal_actions
+from boundless.core.round import DECISIONS, INSURANCE, SETTLED, Action, SharedRound
+from boundless.core.round.paths import DecisionContext, HandStatus, PathState, legal_actions
 from boundless.core.shoe import Shoe
 from boundless.titles import load_game
 
@@ -91,19 +92,21 @@ def play_round(title: str, count: int, seed: int) -> dict[str, float]:
     )
     round_.place_bets(player_ids, spots, main, sides, balances)
     round_.deal()
-    if round_.phase == "insurance":
+    if round_.phase == INSURANCE:
         seated = np.flatnonzero(main > 0)
         insurers = seated[styles[seated] == AGGRESSIVE]
         if rules.insurance.blackjack_offer == "even_money":
             # A blackjack is offered even money, not insurance: those bots say nothing.
-            states = round_.nodes.states
-            naturals = [bool(path.hands) and path.hands[0].status == "blackjack" for path in states]
+            states = [round_.path_state(node) for node in range(round_.path_count())]
+            naturals = [
+                bool(path.hands) and path.hands[0].status == HandStatus.BLACKJACK for path in states
+            ]
             insurers = insurers[~np.array(naturals, dtype=np.bool_)[round_.path_nodes(insurers)]]
         cost = rules.insurance.cost.of_array(round_.main_stakes(insurers))
         round_.take_insurance_many(insurers[round_.free_coins_of(insurers) >= cost])
         round_.close_insurance()
     steps = 0
-    while round_.phase == "decisions":
+    while round_.phase == DECISIONS:
         waiting = round_.positions_awaiting_decision()
         if len(waiting):
             context = round_.context()
@@ -113,7 +116,7 @@ def play_round(title: str, count: int, seed: int) -> dict[str, float]:
             unique_keys, inverse = np.unique(key, return_inverse=True)
             per_key = np.array(
                 [
-                    bot_action(k // 2 % 4, round_.nodes.states[k // 8], context, bool(k % 2))
+                    bot_action(k // 2 % 4, round_.path_state(k // 8), context, bool(k % 2))
                     for k in unique_keys.tolist()
                 ],
                 dtype=np.int64,
@@ -125,8 +128,8 @@ def play_round(title: str, count: int, seed: int) -> dict[str, float]:
         steps += 1
     round_.run_to_end()
     seconds = time.perf_counter() - started
-    assert round_.phase == "settled"
-    return {"seconds": seconds, "steps": steps, "paths": len(round_.nodes.states)}
+    assert round_.phase == SETTLED
+    return {"seconds": seconds, "steps": steps, "paths": round_.path_count()}
 
 
 def run_one(title: str, count: int, seeds: int) -> dict[str, object]:
@@ -152,6 +155,13 @@ def main() -> None:
     parser.add_argument("--title", default="boundless")
     parser.add_argument("--seeds", type=int, default=5)
     args = parser.parse_args()
+    try:
+        rules = load_game(args.title)[0]
+    except InvalidRuleSetError as error:
+        parser.error(str(error))
+    if not rules.table.shared:
+        # N bots at one table need a shared one: a private table seats its one owner.
+        parser.error(f"title {args.title!r} deals private tables; choose a shared title")
     if args.positions:
         result = run_one(args.title, args.positions, args.seeds)
         keys = ("positions", "seconds", "peak_mib") if args.json else tuple(result)

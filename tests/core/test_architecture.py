@@ -1,4 +1,4 @@
-"""The core stays pure: it imports nothing above it and performs no I/O (ARCHITECTURE.md)."""
+"""The core stays pure: it imports nothing above it and performs no I/O (docs/architecture.md)."""
 
 from __future__ import annotations
 

@@ -16,8 +16,8 @@ from pathlib import Path
 
 import numpy as np
 import pytest
-from tests.math.simulator_engine_play import play_engine_stacked_round
-from tests.math.simulator_helpers import (
+from simulator_engine_play import play_engine_stacked_round
+from simulator_helpers import (
     comparable,
     events,
     kernel_and_reference_agree,

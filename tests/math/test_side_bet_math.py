@@ -7,7 +7,7 @@ from fractions import Fraction
 from functools import cache
 
 import pytest
-from tests.math.side_bet_rules import boo_bucks
+from side_bet_rules import boo_bucks
 
 from boundless.core.rules import RuleSet
 from boundless.math.side_bets import (

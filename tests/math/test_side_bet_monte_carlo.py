@@ -12,7 +12,7 @@ import random
 from collections import Counter
 
 import pytest
-from tests.math.side_bet_rules import boo_bucks
+from side_bet_rules import boo_bucks
 
 from boundless.core.cards import Card, fresh_decks
 from boundless.core.hands import hand_total

@@ -12,7 +12,7 @@ from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
-from tests.math.test_simulate_cli import app
+from test_simulate_cli import app
 from typer.testing import CliRunner
 
 from boundless.core.strategy_chart import StrategyChart

@@ -12,8 +12,8 @@ from __future__ import annotations
 from collections import Counter
 
 import pytest
-from tests.math.simulator_engine_play import play_engine_shoe
-from tests.math.simulator_helpers import (
+from simulator_engine_play import play_engine_shoe
+from simulator_helpers import (
     POLICIES,
     TITLES,
     comparable,

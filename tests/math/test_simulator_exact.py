@@ -16,7 +16,7 @@ from __future__ import annotations
 import math
 
 import pytest
-from tests.math.simulator_helpers import TITLES, game
+from simulator_helpers import TITLES, game
 
 from boundless.core.rules import RuleSet
 from boundless.math.side_bets import what_if

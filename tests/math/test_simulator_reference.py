@@ -11,7 +11,7 @@ import random
 import numpy as np
 import numpy.typing as npt
 import pytest
-from tests.math.simulator_helpers import (
+from simulator_helpers import (
     POLICIES,
     TITLES,
     game,

@@ -98,15 +98,7 @@ export function cardElement(code, { small = false, fresh = false } = {}) {
   return element;
 }
 
-export function cardRow(codes, options = {}) {
-  const row = document.createElement("span");
-  row.className = "card-row";
-  for (const code of codes) row.append(cardElement(code, options));
-  return row;
-}
-
 // ---- DOM helpers -----------------------------------------------------------------------------
-/** h("button#id.primary.big", {onclick}, "text", child) → element. */
 /** ``onsubmit`` of a form of one text field: the page stays; a blank value (spaces only) shows
  * ``blank`` in ``message`` (and focuses the field where ``focus``); any other goes to ``submit``. */
 export function onTextSubmit(input, message, blank, submit, { focus = false } = {}) {
@@ -122,6 +114,7 @@ export function onTextSubmit(input, message, blank, submit, { focus = false } = 
   };
 }
 
+/** h("button#id.primary.big", {onclick}, "text", child) → element. */
 export function h(spec, attributes = {}, ...children) {
   const [, tag, rest] = spec.match(/^([a-z0-9]*)(.*)$/i);
   const element = document.createElement(tag || "div");

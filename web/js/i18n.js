@@ -87,12 +87,6 @@ export function t(key, params = {}, vocab = vocabulary) {
   return fill(text, params, vocab);
 }
 
-/** ``key`` when it exists, else ``fallbackKey`` (for data-driven names such as side bets). */
-export function tFirst(keys, params = {}, vocab = vocabulary) {
-  for (const key of keys) if (lookup(key) !== null) return t(key, params, vocab);
-  return keys[keys.length - 1];
-}
-
 function fill(text, params, vocab) {
   return text
     .replace(/\[\[([A-Za-z_]+)\]\]/g, (_, word) => term(word, vocab))

@@ -44,7 +44,7 @@ from boundless.cli.table_seats import (
 )
 from boundless.core.errors import RulesError, ShoeExhaustedError
 from boundless.core.random_source import RandomSource
-from boundless.core.round import SharedRound
+from boundless.core.round import DEALER, DECISIONS, INSURANCE, SETTLING, SharedRound
 from boundless.core.round.paths import HandState
 from boundless.core.round.results import position_result
 from boundless.core.round.views import player_view
@@ -353,15 +353,15 @@ class TableDriver:
         )
         dealer_shown = False
         while not round_.over:
-            if round_.phase == "insurance":
+            if round_.phase == INSURANCE:
                 self._insurance(round_)
-            elif round_.phase == "decisions":
+            elif round_.phase == DECISIONS:
                 self._step(round_)
-            elif round_.phase == "dealer":
+            elif round_.phase == DEALER:
                 round_.play_dealer()
                 self._dealer_played(round_, ended_at_peek=False)
                 dealer_shown = True
-            elif round_.phase == "settling":
+            elif round_.phase == SETTLING:
                 if not dealer_shown:
                     self._dealer_played(round_, ended_at_peek=True)
                     dealer_shown = True

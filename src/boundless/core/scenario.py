@@ -15,7 +15,7 @@ from boundless.core.amount_limits import MAX_AMOUNT
 from boundless.core.cards import parse_cards
 from boundless.core.errors import RulesError, ShoeExhaustedError
 from boundless.core.random_source import SeededSource
-from boundless.core.round import SharedRound
+from boundless.core.round import DECISIONS, INSURANCE, SharedRound
 from boundless.core.round.results import hand_json, position_result
 from boundless.core.rules import RuleSet
 from boundless.core.shoe import Shoe
@@ -164,7 +164,7 @@ def run_scenario(data: object, load: TitleLoader) -> dict[str, Any]:
 
 def _play(round_: SharedRound, players: list[ScenarioPlayer]) -> None:
     round_.deal()
-    if round_.phase == "insurance":
+    if round_.phase == INSURANCE:
         for player in players:
             for spot, wanted in player.insurance.items():
                 if not wanted or round_.main_stake(round_.position(player.id, spot)) <= 0:
@@ -174,7 +174,7 @@ def _play(round_: SharedRound, players: list[ScenarioPlayer]) -> None:
                 else:
                     round_.take_insurance(player.id, spot)
         round_.close_insurance()
-    while round_.phase == "decisions":
+    while round_.phase == DECISIONS:
         spot = round_.current_spot
         for player in players:
             queue = player.actions.get(spot)

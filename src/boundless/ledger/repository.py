@@ -301,13 +301,6 @@ class LedgerRepository:
         ).first()
         return None if row is None else transaction_row(row)
 
-    def find_transactions(self, keys: Sequence[str]) -> dict[str, TransactionRow]:
-        found: dict[str, TransactionRow] = {}
-        for part in chunked(sorted(set(keys))):
-            stmt = self._transactions().where(TRANSACTIONS.c.idempotency_key.in_(part))
-            found.update((row.key, row) for row in map(transaction_row, self.session.execute(stmt)))
-        return found
-
     def round_transactions(self, round_id: int) -> list[TransactionRow]:
         stmt = self._transactions().where(TRANSACTIONS.c.round_id == round_id)
         return [

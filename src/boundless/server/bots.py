@@ -68,7 +68,6 @@ class Bot:
     tasks: set[asyncio.Task[None]] = field(init=False, default_factory=set)
     state: dict[str, Any] = field(init=False, default_factory=dict)
     balance: int = field(init=False, default=0)
-    rounds_settled: int = field(init=False, default=0)
 
     def __post_init__(self) -> None:
         self.connection = BotConnection(self.inbox)
@@ -124,7 +123,6 @@ class Bot:
             if str(message.get("request_id")) == f"bet-{self.bet_round}":
                 self.bet_round = None
         elif kind == "settled":
-            self.rounds_settled += 1
             if message.get("balance") is not None:
                 self.balance = int(message["balance"])
             self._top_up()

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import dataclasses
 from collections.abc import Iterable, Sequence
-from typing import Any
+from typing import Any, get_args
 
 import numpy as np
 
@@ -18,29 +18,10 @@ from boundless.core.cards import Card
 from boundless.core.errors import EventLogError
 from boundless.core.round import events as ev
 
+# Every event the core defines: a round's own log and the table's public stream (the unions
+# in ``events.py`` are the one list of them).
 EVENT_TYPES: dict[str, type[Any]] = {
-    cls.__name__: cls
-    for cls in (
-        ev.RoundOpened,
-        ev.BetsPlaced,
-        ev.FreeCoinsSet,
-        ev.CardsDealt,
-        ev.InsuranceTaken,
-        ev.InsuranceClosed,
-        ev.DecisionsMade,
-        ev.StepClosed,
-        ev.DealerCardsDrawn,
-        ev.WheelSpun,
-        ev.RoundSettled,
-        ev.RoundPaused,
-        ev.RoundResumed,
-        ev.RoundCancelled,
-        # the table's public stream of a round spread over follower rounds
-        ev.PeekResult,
-        ev.StepOpened,
-        ev.StepDealt,
-        ev.DealerRevealed,
-    )
+    cls.__name__: cls for cls in (*get_args(ev.Event), *get_args(ev.TableEvent))
 }
 
 

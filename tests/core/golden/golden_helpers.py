@@ -25,7 +25,9 @@ from boundless.core.cards import parse_cards
 from boundless.core.errors import RulesError
 from boundless.core.random_source import SeededSource
 from boundless.core.round import SharedRound
+from boundless.core.round.follower import FollowerRound
 from boundless.core.round.results import PositionResult, position_result
+from boundless.core.round.state import RoundState
 from boundless.core.rules import RuleSet, rule_set_from_data
 from boundless.core.shoe import Shoe
 from boundless.titles import load_game
@@ -324,8 +326,8 @@ def paid_by_stage(round_: SharedRound) -> list[tuple[str, dict[str, int]]]:
 
 
 # ---- a rejected call changes nothing -----------------------------------------------------
-def snapshot(round_: SharedRound, shoe: Shoe | None = None) -> tuple[object, ...]:
-    """Everything a rejected operation must leave untouched."""
+def snapshot(round_: RoundState, shoe: Shoe | None = None) -> tuple[object, ...]:
+    """Everything a rejected operation must leave untouched (a follower's logs included)."""
     book = round_.book
     arrays = tuple(
         np.array(column, copy=True).tolist()
@@ -354,11 +356,16 @@ def snapshot(round_: SharedRound, shoe: Shoe | None = None) -> tuple[object, ...
         len(book),
         arrays,
         None if shoe is None else shoe.position,
+        (
+            (len(round_.log), len(round_.table_events))
+            if isinstance(round_, FollowerRound)
+            else None
+        ),
     )
 
 
 @contextmanager
-def unchanged(round_: SharedRound, shoe: Shoe | None = None) -> Iterator[None]:
+def unchanged(round_: RoundState, shoe: Shoe | None = None) -> Iterator[None]:
     """The block leaves the round (and the shoe) exactly as it was.
 
     ``with unchanged(round_, shoe), pytest.raises(PhaseError): round_.deal()``

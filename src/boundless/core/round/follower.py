@@ -36,7 +36,7 @@ from boundless.core.round.apply import (
     reveal_dealer,
     reveal_natural,
 )
-from boundless.core.round.checks import require
+from boundless.core.round.checks import require, succeeds
 from boundless.core.round.dealer import spin_wheels
 from boundless.core.round.paths import receive_card
 from boundless.core.round.phases import BETTING, DECISIONS, INSURANCE, SETTLING
@@ -301,10 +301,16 @@ class FollowerRound(PlayerRound):
         self._apply(event)
 
     # ---- settlement ----------------------------------------------------------------------
+    def verify_settle(self) -> None:
+        require(self, SETTLING)
+
+    def can_settle(self) -> bool:
+        return succeeds(self.verify_settle)
+
     def settle(self, wheel_spins: Sequence[ev.WheelSpun] | None = None) -> list[ev.Event]:
         """Spin this follower's triggered bonus wheels (or apply ``wheel_spins``, spun
         elsewhere, with this follower's position numbers) and pay every position."""
-        require(self, SETTLING)
+        self.verify_settle()
         spins = spin_wheels(self, self._randomness) if wheel_spins is None else list(wheel_spins)
         events: list[ev.Event] = []
         for spin in spins:

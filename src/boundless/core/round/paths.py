@@ -89,10 +89,6 @@ class PathState:
         return not self.finished and self.hand.status == HandStatus.DECIDING
 
     @property
-    def needs_card_without_decision(self) -> bool:
-        return not self.finished and self.hand.status == HandStatus.NEEDS_CARD
-
-    @property
     def stake_units(self) -> int:
         """Total stake of all hands as a multiple of the main bet."""
         return sum(hand.stake_units for hand in self.hands)

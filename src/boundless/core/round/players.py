@@ -240,10 +240,16 @@ class PlayerRound(RoundState):
         return bool(deciding_on_spot(self, self.current_spot)[1].any())
 
     # ---- money ---------------------------------------------------------------------------
-    def cancel(self, reason: str = "operator cancel") -> ev.RoundCancelled:
-        """Void the round: every position gets back exactly what it staked."""
+    def verify_cancel(self) -> None:
         if self.over:
             raise PhaseError(f"the round is already {self.phase}")
+
+    def can_cancel(self) -> bool:
+        return succeeds(self.verify_cancel)
+
+    def cancel(self, reason: str = "operator cancel") -> ev.RoundCancelled:
+        """Void the round: every position gets back exactly what it staked."""
+        self.verify_cancel()
         event = ev.RoundCancelled(reason)
         self._apply(event)
         return event

@@ -133,16 +133,28 @@ class SharedRound(PlayerRound):
         self._apply(event)
         return event
 
-    def close_insurance(self) -> ev.InsuranceClosed:
+    def verify_close_insurance(self) -> None:
         require(self, INSURANCE)
+
+    def can_close_insurance(self) -> bool:
+        return succeeds(self.verify_close_insurance)
+
+    def close_insurance(self) -> ev.InsuranceClosed:
+        self.verify_close_insurance()
         event = ev.InsuranceClosed()
         self._apply(event)
         return event
 
     # ---- steps ---------------------------------------------------------------------------
+    def verify_close_step(self) -> None:
+        require(self, DECISIONS)
+
+    def can_close_step(self) -> bool:
+        return succeeds(self.verify_close_step)
+
     def close_step(self) -> ev.StepClosed:
         """Execute this step: decisions, autoplay for the rest, and one card if anyone takes it."""
-        require(self, DECISIONS)
+        self.verify_close_step()
         plan = plan_step(self, self.current_spot, self.step)
         card = self._draw() if plan.takes_card else None
         event = ev.StepClosed(self.current_spot, self.step, card)
@@ -150,9 +162,15 @@ class SharedRound(PlayerRound):
         return event
 
     # ---- dealer and settlement -----------------------------------------------------------
+    def verify_play_dealer(self) -> None:
+        require(self, DEALER)
+
+    def can_play_dealer(self) -> bool:
+        return succeeds(self.verify_play_dealer)
+
     def play_dealer(self) -> ev.DealerCardsDrawn:
         """Reveal the hole card (or deal the second card) and draw to the dealer's rule."""
-        require(self, DEALER)
+        self.verify_play_dealer()
         assert self.up_card is not None
         hand = play_dealer_hand(self.up_card, self.hidden_hole, self._draw, self.rules)
         drawn = hand[1:] if self.hidden_hole is None else hand[2:]
@@ -160,9 +178,15 @@ class SharedRound(PlayerRound):
         self._apply(event)
         return event
 
+    def verify_settle(self) -> None:
+        require(self, SETTLING)
+
+    def can_settle(self) -> bool:
+        return succeeds(self.verify_settle)
+
     def settle(self) -> ev.RoundSettled:
         """Play any triggered bonus wheels, then pay every position what it is owed."""
-        require(self, SETTLING)
+        self.verify_settle()
         for spin in spin_wheels(self, self._randomness):
             self._apply(spin)
         event = ev.RoundSettled()
@@ -191,18 +215,30 @@ class SharedRound(PlayerRound):
             self.advance()
 
     # ---- operator ------------------------------------------------------------------------
-    def pause(self, reason: str = "operator pause") -> ev.RoundPaused:
+    def verify_pause(self) -> None:
         if self.over:
             raise PhaseError(f"the round is already {self.phase}")
         if self.paused:
             raise PhaseError("the round is already paused")
+
+    def can_pause(self) -> bool:
+        return succeeds(self.verify_pause)
+
+    def pause(self, reason: str = "operator pause") -> ev.RoundPaused:
+        self.verify_pause()
         event = ev.RoundPaused(reason)
         self._apply(event)
         return event
 
-    def resume(self) -> ev.RoundResumed:
+    def verify_resume(self) -> None:
         if not self.paused:
             raise PhaseError("the round is not paused")
+
+    def can_resume(self) -> bool:
+        return succeeds(self.verify_resume)
+
+    def resume(self) -> ev.RoundResumed:
+        self.verify_resume()
         event = ev.RoundResumed()
         self._apply(event)
         return event

@@ -220,7 +220,15 @@ class RoundState:
         return np.flatnonzero(self.book.spot == spot)
 
     def path_of(self, position: int) -> PathState:
-        return self.nodes.states[int(self.book.node[position])]
+        return self.path_state(int(self.book.node[position]))
+
+    def path_state(self, node: int) -> PathState:
+        """The hands and history of path node ``node`` (as :meth:`path_nodes` numbers them)."""
+        return self.nodes.states[node]
+
+    def path_count(self) -> int:
+        """How many distinct paths the round has made so far."""
+        return len(self.nodes.states)
 
     def has_path(self, position: int) -> bool:
         """Whether the position has been dealt (it has a path of hands)."""

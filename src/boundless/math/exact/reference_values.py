@@ -85,9 +85,6 @@ class Moments:
         )
 
 
-ZERO_OUTCOMES = (Fraction(0),) * OUTCOME_COUNT
-
-
 class HandValues:
     """Exact values of every hand state for one parameter set and shoe."""
 

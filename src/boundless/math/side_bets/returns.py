@@ -38,10 +38,6 @@ class SideBetReport:
     wager_amount: int | None = None
 
     @property
-    def expected_return(self) -> Fraction:
-        return self.rtp
-
-    @property
     def house_edge(self) -> Fraction:
         return 1 - self.rtp
 

@@ -44,7 +44,6 @@ ACTION_CODES = {
     "surrender20": SURRENDER20,
 }
 MAX_HARD = 32
-SUITS = (0, 1)
 
 
 def _card(value: int, suit: int = 0) -> Card:

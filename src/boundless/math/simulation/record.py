@@ -12,6 +12,7 @@ from collections.abc import Sequence
 import numpy as np
 
 from boundless.core.cards import Card
+from boundless.core.round.paths import HandStatus
 from boundless.math.simulation.kernels import (
     MAX_CARDS,
     MAX_HANDS,
@@ -29,7 +30,15 @@ from boundless.math.simulation.rng import seed_state
 from boundless.math.simulation.runner import work_arrays
 from boundless.math.simulation.spec import SimSpec
 
-STATUS_NAMES = ("deciding", "stood", "bust", "surrendered", "surrendered20", "blackjack")
+# The kernel's status codes (``kernels.DECIDING`` ... ``kernels.NATURAL``, 0 to 5), in order.
+STATUS_NAMES = (
+    HandStatus.DECIDING,
+    HandStatus.STOOD,
+    HandStatus.BUST,
+    HandStatus.SURRENDERED,
+    HandStatus.SURRENDERED20,
+    HandStatus.BLACKJACK,
+)
 
 
 def record_shoe(

@@ -15,6 +15,7 @@ from typing import Literal
 
 from boundless.core.cards import ACE, Card
 from boundless.core.hands import hand_total, is_natural
+from boundless.core.round.paths import HandStatus
 from boundless.core.round.settlement import side_bet_pattern
 from boundless.core.rules import RuleSet, SideBetRules
 from boundless.core.side_bets import SIDE_BET_KINDS
@@ -24,14 +25,18 @@ from boundless.math.simulation.rng import py_next_u64, py_randbelow
 
 Policy = Literal["basic", "autoplay"]
 POLICIES: tuple[Policy, ...] = ("basic", "autoplay")
-FINISHING = {"stand": "stood", "surrender": "surrendered", "surrender20": "surrendered20"}
+FINISHING = {
+    "stand": HandStatus.STOOD,
+    "surrender": HandStatus.SURRENDERED,
+    "surrender20": HandStatus.SURRENDERED20,
+}
 
 
 @dataclass
 class Hand:
     cards: list[Card]
     units: int = 1
-    status: str = "deciding"  # then stood, bust, surrendered, surrendered20, blackjack
+    status: HandStatus = HandStatus.DECIDING  # never NEEDS_CARD: the reference deals at once
     from_split: bool = False
     split_aces: bool = False
 
@@ -171,7 +176,7 @@ class ReferenceGame:
     ) -> bool:
         """Play until finished (``move`` first, when given) with the spot holding ``held``
         hands; True when the policy splits the (unsplit) hand."""
-        while hand.status == "deciding":
+        while hand.status == HandStatus.DECIDING:
             first = not hand.from_split and len(hand.cards) == 2
             move = move or self.choose(hand, up, first, held)
             if move == "split":
@@ -183,15 +188,15 @@ class ReferenceGame:
                 hand.units *= 2
             hand.cards.append(shoe.draw())
             if hand.total > 21:
-                hand.status = "bust"
+                hand.status = HandStatus.BUST
             elif hand.total == 21 or move == "double":
-                hand.status = "stood"
+                hand.status = HandStatus.STOOD
             move = None
         return False
 
     def play_spot(self, hands: list[Hand], up: Card, shoe: ReferenceShoe) -> None:
         hand = hands[0]
-        if hand.status != "deciding" or not self.play_hand(hand, up, shoe):
+        if hand.status != HandStatus.DECIDING or not self.play_hand(hand, up, shoe):
             return
         aces = hand.cards[0].rank == ACE
         hands[:] = [Hand([card], from_split=True, split_aces=aces) for card in hand.cards]
@@ -212,7 +217,7 @@ class ReferenceGame:
             if move is None and (
                 split_hand.total == 21 or (aces and self.rules.split.split_aces_one_card)
             ):
-                split_hand.status = "stood"
+                split_hand.status = HandStatus.STOOD
             else:
                 self.play_hand(split_hand, up, shoe, len(hands), move)
             index += 1
@@ -234,7 +239,7 @@ class ReferenceGame:
         spots = [[Hand([one, two])] for one, two in zip(firsts, seconds, strict=True)]
         for hands in spots:
             if is_natural(hands[0].cards):
-                hands[0].status = "blackjack"
+                hands[0].status = HandStatus.BLACKJACK
         dealer = [up]
         peek = rules.dealer.hole_card == "peek"
         if peek:
@@ -262,20 +267,20 @@ class ReferenceGame:
         for index, hand in enumerate(hands):
             units = float(hand.units)
             stake += units
-            if hand.status == "surrendered":
+            if hand.status == HandStatus.SURRENDERED:
                 refund = rules.surrender.refund
                 pay = units * (refund.numerator / refund.denominator)
-            elif hand.status == "surrendered20":
+            elif hand.status == HandStatus.SURRENDERED20:
                 decline = rules.split.decline_refund
                 assert decline is not None
                 pay = units * (decline.numerator / decline.denominator)
-            elif hand.status == "blackjack":
+            elif hand.status == HandStatus.BLACKJACK:
                 odds = rules.payouts.blackjack
                 pay = units if dealer_natural else units * (1.0 + odds.win / odds.per)
             elif dealer_natural:
                 original_only = rules.dealer.hole_card == "none"
                 pay = units - (1.0 if index == 0 else 0.0) if original_only else 0.0
-            elif hand.status == "bust":
+            elif hand.status == HandStatus.BUST:
                 pay = 0.0
             elif dealer_total > 21 or hand.total > dealer_total:
                 odds = rules.payouts.win

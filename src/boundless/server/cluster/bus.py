@@ -82,7 +82,6 @@ class ReportKind(StrEnum):
     BETS_CLOSED = "bets_closed"
     DECIDED = "decided"
     TAKERS = "takers"
-    APPLIED = "applied"
     SETTLED = "settled"
     CANCELLED = "cancelled"
     """After ``round_cancelled``: this gateway cancelled and recorded its slices itself."""

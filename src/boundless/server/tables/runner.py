@@ -54,10 +54,6 @@ async def wait_until(table: Table, done: Callable[[], bool], *, timed: bool) -> 
                 await table.clock.wake.wait()
 
 
-def _never() -> bool:
-    return False
-
-
 def _close_window(table: Table, close: Callable[[], object]) -> None:
     """End a timed window: stop the clock, make the move that closes it, tell everyone."""
     table.clock.stop()
