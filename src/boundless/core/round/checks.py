@@ -4,6 +4,7 @@
 from __future__ import annotations
 
 from collections.abc import Callable
+from typing import Concatenate, ParamSpec, TypeVar
 
 from boundless.core.errors import (
     IllegalActionError,
@@ -18,6 +19,9 @@ from boundless.core.round.paths import HandStatus, legal_actions
 from boundless.core.round.phases import DECISIONS, INSURANCE, Phase
 from boundless.core.round.state import RoundState
 
+Args = ParamSpec("Args")
+RoundT = TypeVar("RoundT", bound=RoundState)
+
 
 def succeeds(check: Callable[..., object], *args: object, **kwargs: object) -> bool:
     """The ``can_x`` of a ``verify_x``: whether it passes (it never changes anything)."""
@@ -26,6 +30,19 @@ def succeeds(check: Callable[..., object], *args: object, **kwargs: object) -> b
     except RulesError:
         return False
     return True
+
+
+def can_of(
+    verify: Callable[Concatenate[RoundT, Args], object],
+) -> Callable[Concatenate[RoundT, Args], bool]:
+    """The ``can_x`` method of a ``verify_x`` method: same arguments, a bool."""
+    name = verify.__name__  # looked up on the round: a subclass's stricter check applies too
+
+    def can(self: RoundT, /, *args: Args.args, **kwargs: Args.kwargs) -> bool:
+        return succeeds(getattr(self, name), *args, **kwargs)
+
+    can.__doc__ = f"Whether ``{name}`` passes with these arguments (nothing changes)."
+    return can
 
 
 def require(state: RoundState, *phases: Phase) -> None:

@@ -36,7 +36,7 @@ from boundless.core.round.apply import (
     reveal_dealer,
     reveal_natural,
 )
-from boundless.core.round.checks import require, succeeds
+from boundless.core.round.checks import can_of, require
 from boundless.core.round.dealer import spin_wheels
 from boundless.core.round.paths import receive_card
 from boundless.core.round.phases import BETTING, DECISIONS, INSURANCE, SETTLING
@@ -304,8 +304,7 @@ class FollowerRound(PlayerRound):
     def verify_settle(self) -> None:
         require(self, SETTLING)
 
-    def can_settle(self) -> bool:
-        return succeeds(self.verify_settle)
+    can_settle = can_of(verify_settle)
 
     def settle(self, wheel_spins: Sequence[ev.WheelSpun] | None = None) -> list[ev.Event]:
         """Spin this follower's triggered bonus wheels (or apply ``wheel_spins``, spun

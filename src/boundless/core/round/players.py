@@ -31,10 +31,10 @@ from boundless.core.round.bulk import (
     verify_insurance_many,
 )
 from boundless.core.round.checks import (
+    can_of,
     find_position,
     legal_now,
     require,
-    succeeds,
     verify_decide,
     verify_insurance,
 )
@@ -56,8 +56,7 @@ def _verified_then_applied(
         self: PlayerRound, /, *args: Args.args, **kwargs: Args.kwargs
     ) -> EventT:
         event: EventT = getattr(self, name)(*args, **kwargs)
-        self._apply(event)
-        return event
+        return self._applied(event)
 
     verified_then_applied.__doc__ = verify.__doc__
     return verified_then_applied
@@ -65,6 +64,11 @@ def _verified_then_applied(
 
 class PlayerRound(RoundState):
     """A round's state plus the calls its players make."""
+
+    def _applied(self, event: EventT) -> EventT:
+        """Apply ``event`` and hand it back: the last step of every ``x``."""
+        self._apply(event)
+        return event
 
     def _apply(self, event: ev.Event, plan: StepPlan | None = None) -> None:
         apply_event(self, event, plan)
@@ -137,8 +141,7 @@ class PlayerRound(RoundState):
         free = None if free_amount is None else [free_amount]
         return self.verify_place_bets([player_id], [spot], [main_amount], sides, free)
 
-    def can_place_bet(self, *args: object, **kwargs: object) -> bool:
-        return succeeds(self.verify_place_bet, *args, **kwargs)
+    can_place_bet = can_of(verify_place_bet)
 
     place_bet = _verified_then_applied(verify_place_bet)
 
@@ -151,17 +154,14 @@ class PlayerRound(RoundState):
                 raise UnknownPositionError(f"player {player_id!r} has no bet in this round")
             if amount < 0:
                 raise InsufficientCoinsError(f"player {player_id!r}: free coins cannot be negative")
-        event = ev.FreeCoinsSet(tuple(player_ids), ev.frozen_array(list(amounts)))
-        self._apply(event)
-        return event
+        return self._applied(ev.FreeCoinsSet(tuple(player_ids), ev.frozen_array(list(amounts))))
 
     # ---- insurance -----------------------------------------------------------------------
     def verify_take_insurance(self, player_id: str, spot: int = 1) -> ev.InsuranceTaken:
         """Check insurance for this spot; returns the event ``take_insurance`` applies."""
         return self._insurance(player_id, spot, even_money=False)
 
-    def can_take_insurance(self, player_id: str, spot: int = 1) -> bool:
-        return succeeds(self.verify_take_insurance, player_id, spot)
+    can_take_insurance = can_of(verify_take_insurance)
 
     take_insurance = _verified_then_applied(verify_take_insurance)
 
@@ -169,8 +169,7 @@ class PlayerRound(RoundState):
         """Check even money for this spot; returns the event ``take_even_money`` applies."""
         return self._insurance(player_id, spot, even_money=True)
 
-    def can_take_even_money(self, player_id: str, spot: int = 1) -> bool:
-        return succeeds(self.verify_take_even_money, player_id, spot)
+    can_take_even_money = can_of(verify_take_even_money)
 
     take_even_money = _verified_then_applied(verify_take_even_money)
 
@@ -183,9 +182,7 @@ class PlayerRound(RoundState):
         require(self, INSURANCE)
         positions = np.asarray(positions, dtype=np.int64)
         verify_insurance_many(self, positions)
-        event = ev.InsuranceTaken(ev.frozen_array(positions), even_money=False)
-        self._apply(event)
-        return event
+        return self._applied(ev.InsuranceTaken(ev.frozen_array(positions), even_money=False))
 
     # ---- decisions -----------------------------------------------------------------------
     def legal_actions(self, player_id: str, spot: int = 1) -> frozenset[Action]:
@@ -195,8 +192,7 @@ class PlayerRound(RoundState):
     def verify_decide(self, player_id: str, spot: int, action: Action | str) -> int:
         return verify_decide(self, player_id, spot, action)
 
-    def can_decide(self, player_id: str, spot: int, action: Action | str) -> bool:
-        return succeeds(self.verify_decide, player_id, spot, action)
+    can_decide = can_of(verify_decide)
 
     def decide(self, player_id: str, spot: int, action: Action | str) -> ev.DecisionsMade:
         """Record the player's decision for this step; it executes when the step closes."""
@@ -205,8 +201,7 @@ class PlayerRound(RoundState):
         event = ev.DecisionsMade(
             spot, self.step, ev.frozen_array([position]), ev.frozen_array([int(chosen)])
         )
-        self._apply(event)
-        return event
+        return self._applied(event)
 
     def decide_many(self, positions: np.ndarray, actions: np.ndarray) -> ev.DecisionsMade:
         """Bulk decisions (bots, load tests): all legal or none applied."""
@@ -220,8 +215,7 @@ class PlayerRound(RoundState):
         event = ev.DecisionsMade(
             self.current_spot, self.step, ev.frozen_array(positions), ev.frozen_array(actions)
         )
-        self._apply(event)
-        return event
+        return self._applied(event)
 
     def positions_awaiting_decision(self) -> np.ndarray:
         """Positions on the open step whose hand in play waits for a decision (none given yet)."""
@@ -244,15 +238,12 @@ class PlayerRound(RoundState):
         if self.over:
             raise PhaseError(f"the round is already {self.phase}")
 
-    def can_cancel(self) -> bool:
-        return succeeds(self.verify_cancel)
+    can_cancel = can_of(verify_cancel)
 
     def cancel(self, reason: str = "operator cancel") -> ev.RoundCancelled:
         """Void the round: every position gets back exactly what it staked."""
         self.verify_cancel()
-        event = ev.RoundCancelled(reason)
-        self._apply(event)
-        return event
+        return self._applied(ev.RoundCancelled(reason))
 
     def final_payouts(self) -> np.ndarray:
         """What each position is owed in total once the round is settled (stakes included)."""

@@ -18,7 +18,7 @@ from boundless.core.cards import Card
 from boundless.core.errors import EventLogError, InvalidRuleSetError, PhaseError
 from boundless.core.random_source import RandomSource
 from boundless.core.round import events as ev
-from boundless.core.round.checks import require, succeeds
+from boundless.core.round.checks import can_of, require
 from boundless.core.round.dealer import play_dealer_hand, spin_wheels
 from boundless.core.round.phases import BETTING, DEALER, DECISIONS, INSURANCE, SETTLING
 from boundless.core.round.players import PlayerRound
@@ -115,8 +115,7 @@ class SharedRound(PlayerRound):
         if not len(self.book):
             raise PhaseError("no bets were placed; there is nothing to deal")
 
-    def can_deal(self) -> bool:
-        return succeeds(self.verify_deal)
+    can_deal = can_of(verify_deal)
 
     def deal(self) -> ev.CardsDealt:
         """Close betting and deal: each occupied spot, the up card, each spot again, the hole."""
@@ -129,28 +128,22 @@ class SharedRound(PlayerRound):
         spot_cards = tuple(
             (spot, one, two) for spot, one, two in zip(occupied, first, second, strict=True)
         )
-        event = ev.CardsDealt(spot_cards, up, hole)
-        self._apply(event)
-        return event
+        return self._applied(ev.CardsDealt(spot_cards, up, hole))
 
     def verify_close_insurance(self) -> None:
         require(self, INSURANCE)
 
-    def can_close_insurance(self) -> bool:
-        return succeeds(self.verify_close_insurance)
+    can_close_insurance = can_of(verify_close_insurance)
 
     def close_insurance(self) -> ev.InsuranceClosed:
         self.verify_close_insurance()
-        event = ev.InsuranceClosed()
-        self._apply(event)
-        return event
+        return self._applied(ev.InsuranceClosed())
 
     # ---- steps ---------------------------------------------------------------------------
     def verify_close_step(self) -> None:
         require(self, DECISIONS)
 
-    def can_close_step(self) -> bool:
-        return succeeds(self.verify_close_step)
+    can_close_step = can_of(verify_close_step)
 
     def close_step(self) -> ev.StepClosed:
         """Execute this step: decisions, autoplay for the rest, and one card if anyone takes it."""
@@ -165,8 +158,7 @@ class SharedRound(PlayerRound):
     def verify_play_dealer(self) -> None:
         require(self, DEALER)
 
-    def can_play_dealer(self) -> bool:
-        return succeeds(self.verify_play_dealer)
+    can_play_dealer = can_of(verify_play_dealer)
 
     def play_dealer(self) -> ev.DealerCardsDrawn:
         """Reveal the hole card (or deal the second card) and draw to the dealer's rule."""
@@ -174,24 +166,19 @@ class SharedRound(PlayerRound):
         assert self.up_card is not None
         hand = play_dealer_hand(self.up_card, self.hidden_hole, self._draw, self.rules)
         drawn = hand[1:] if self.hidden_hole is None else hand[2:]
-        event = ev.DealerCardsDrawn(drawn)
-        self._apply(event)
-        return event
+        return self._applied(ev.DealerCardsDrawn(drawn))
 
     def verify_settle(self) -> None:
         require(self, SETTLING)
 
-    def can_settle(self) -> bool:
-        return succeeds(self.verify_settle)
+    can_settle = can_of(verify_settle)
 
     def settle(self) -> ev.RoundSettled:
         """Play any triggered bonus wheels, then pay every position what it is owed."""
         self.verify_settle()
         for spin in spin_wheels(self, self._randomness):
             self._apply(spin)
-        event = ev.RoundSettled()
-        self._apply(event)
-        return event
+        return self._applied(ev.RoundSettled())
 
     def advance(self) -> ev.Event:
         """Do the next step that needs no player: deal, close a window, dealer, settle."""
@@ -221,24 +208,18 @@ class SharedRound(PlayerRound):
         if self.paused:
             raise PhaseError("the round is already paused")
 
-    def can_pause(self) -> bool:
-        return succeeds(self.verify_pause)
+    can_pause = can_of(verify_pause)
 
     def pause(self, reason: str = "operator pause") -> ev.RoundPaused:
         self.verify_pause()
-        event = ev.RoundPaused(reason)
-        self._apply(event)
-        return event
+        return self._applied(ev.RoundPaused(reason))
 
     def verify_resume(self) -> None:
         if not self.paused:
             raise PhaseError("the round is not paused")
 
-    def can_resume(self) -> bool:
-        return succeeds(self.verify_resume)
+    can_resume = can_of(verify_resume)
 
     def resume(self) -> ev.RoundResumed:
         self.verify_resume()
-        event = ev.RoundResumed()
-        self._apply(event)
-        return event
+        return self._applied(ev.RoundResumed())
