@@ -2,9 +2,9 @@
 
 A title names its vocabulary (``rules.title.vocabulary``): the code always says bet, coins and
 dealer, and a player at a Boundless table reads play, coins and facilitator, at a casino-style
-table bet, chips and dealer. The shared words (bet, bets, coins, dealer, win, loss, push) are the
-web client's ``vocab.<vocabulary>.<word>`` strings in ``web/i18n/en.json``; the few words only
-the terminal shows (the side-bet noun, the hand outcomes) are in :data:`TERMINAL_WORDS`.
+table bet, chips and dealer. Every word is the web client's ``vocab.<vocabulary>.<word>``
+string in ``web/i18n/en.json`` (the terms in :data:`WORDS`), defined in every language the
+client speaks, so the terminal and the browser say the same.
 Engine messages are written in the code's words; :func:`in_title_words` retells them.
 """
 
@@ -18,23 +18,10 @@ from pathlib import Path
 from boundless.cli.words import STRINGS, read_strings, side_bet_name
 from boundless.core.rules import RuleSet
 
-SHARED_WORDS = ("bet", "bets", "coins", "dealer", "win", "loss", "push")
-TERMINAL_WORDS: dict[str, dict[str, str]] = {
-    "boundless": {
-        "side_bet": "side option",
-        "blackjack": "BJ reward",
-        "surrender": "surrendered",
-        "surrender20": "surrendered 20%",
-        "even_money": "even money",
-    },
-    "casino": {
-        "side_bet": "side bet",
-        "blackjack": "blackjack",
-        "surrender": "surrendered",
-        "surrender20": "surrendered 20%",
-        "even_money": "even money",
-    },
-}
+WORDS = (
+    "bet", "bets", "coins", "dealer", "win", "loss", "push",
+    "side_bet", "blackjack", "surrendered", "surrendered20", "even_money",
+)  # fmt: skip
 
 
 def strings_file() -> Path:
@@ -58,25 +45,24 @@ class Vocabulary:
 @cache
 def vocabulary(name: str) -> Vocabulary:
     strings = read_strings()
-    shared = {word: strings[f"vocab.{name}.{word}"] for word in SHARED_WORDS}
-    own = TERMINAL_WORDS[name]
+    word = {term: strings[f"vocab.{name}.{term}"] for term in WORDS}
     return Vocabulary(
-        bet=shared["bet"],
-        bets=shared["bets"],
-        coins=shared["coins"],
-        dealer=shared["dealer"],
-        side_bet=own["side_bet"],
+        bet=word["bet"],
+        bets=word["bets"],
+        coins=word["coins"],
+        dealer=word["dealer"],
+        side_bet=word["side_bet"],
         outcomes={
-            "blackjack": own["blackjack"],
-            "win": shared["win"],
-            "lose": shared["loss"],
-            "push": shared["push"],
-            "surrender": own["surrender"],
-            "surrender20": own["surrender20"],
-            "even_money": own["even_money"],
+            "blackjack": word["blackjack"],
+            "win": word["win"],
+            "lose": word["loss"],
+            "push": word["push"],
+            "surrender": word["surrendered"],
+            "surrender20": word["surrendered20"],
+            "even_money": word["even_money"],
         },
-        side_win=shared["win"],
-        side_lose=shared["loss"],
+        side_win=word["win"],
+        side_lose=word["loss"],
     )
 
 
