@@ -176,3 +176,37 @@ def test_a_named_pipe_is_refused_without_waiting_for_a_writer(tmp_path: Path) ->
     os.mkfifo(pipe)
     with pytest.raises(InvalidRuleSetError, match=r"rules\.toml: a pipe or socket, not a file"):
         load_rule_file(pipe)
+
+
+def test_the_dealer_bet_spins_the_seats_wheel_by_naming_it() -> None:
+    """Boo Bucks' two Bonus Spin Xtreme bets share one wheel table, written once."""
+    rules, _ = load_game("boo-bucks")
+    seats, dealer = rules.side_bet("bonus_spin_xtreme"), rules.side_bet("bonus_spin_xtreme_dealer")
+    assert seats.wheel is not None and dealer.wheel == seats.wheel
+
+
+def test_a_changed_shared_wheel_changes_both_bets(tmp_path: Path) -> None:
+    path = _write(tmp_path, "f.toml", 'extends = "boo-bucks"\n\n[title]\nkey = "f"\n\n'
+                  '[[side_bets]]\nkey = "bonus_spin_xtreme"\n\n[side_bets.wheel]\n'
+                  'example = true\ninner = [{ label = "2x", weight = 1, multiplier = 2 }]\n'
+                  'outer = [{ label = "3x", weight = 1, multiplier = 3 }]\n')  # fmt: skip
+    rules, _ = load_rule_file(path)
+    dealer = rules.side_bet("bonus_spin_xtreme_dealer").wheel
+    assert dealer is not None and [wedge.label for wedge in dealer.inner] == ["2x"]
+
+
+@pytest.mark.parametrize(
+    ("named", "words"),
+    [
+        ('"nothing"', "side_bets.6.wheel: no side bet 'nothing' with a wheel table of its own"),
+        ('"trifecta"', "no side bet 'trifecta' with a wheel table of its own"),
+        ('"bonus_spin_xtreme_dealer"', "no side bet 'bonus_spin_xtreme_dealer' with a wheel"),
+        ("7", "wheel"),
+    ],
+)
+def test_a_wheel_named_that_no_bet_holds_is_refused(tmp_path: Path, named: str, words: str) -> None:
+    text = 'extends = "boo-bucks"\n\n[title]\nkey = "g"\n\n[[side_bets]]\n'
+    text += f'key = "bonus_spin_xtreme_dealer"\nwheel = {named}\n'
+    with pytest.raises(InvalidRuleSetError, match=r"g\.toml") as caught:
+        load_rule_file(_write(tmp_path, "g.toml", text))
+    assert words in str(caught.value)

@@ -154,7 +154,7 @@ class SideBetRules(_Frozen):
     max_amount: Amount
     variant: str | None = None
     target: Literal["spot", "dealer"] = "spot"
-    wheel: WheelRules | None = None
+    wheel: WheelRules | None = None  # a file may name another bet's instead (_shared_wheels)
     offer_group: str | None = None  # bets offered together (one wheel on seats and dealer)
 
     @property
@@ -361,9 +361,35 @@ def _describe(error: ValidationError, source: str) -> str:
 
 def rule_set_from_data(data: object, source: str = "rule set") -> RuleSet:
     try:
-        return RuleSet.model_validate(data)
+        return RuleSet.model_validate(_shared_wheels(data, source))
     except ValidationError as error:
         raise InvalidRuleSetError(_describe(error, source)) from None
+
+
+def _shared_wheels(data: object, source: str) -> object:
+    """``wheel = "<key>"`` in a side bet: the same wheel table as that bet's (a spot bet and
+    its dealer twin spin one wheel), resolved before validation, so every rule set holds whole
+    wheels."""
+    bets = data.get("side_bets") if isinstance(data, Mapping) else None
+    if not isinstance(bets, list):
+        return data
+    tables = {
+        bet.get("key"): bet.get("wheel")
+        for bet in bets
+        if isinstance(bet, Mapping) and isinstance(bet.get("wheel"), Mapping)
+    }
+    resolved = []
+    for index, bet in enumerate(bets):
+        named = bet.get("wheel") if isinstance(bet, Mapping) else None
+        if isinstance(named, str):
+            if named not in tables:
+                raise InvalidRuleSetError(
+                    f"{source}: side_bets.{index}.wheel: no side bet {named!r} with a wheel "
+                    "table of its own to share"
+                )
+            bet = {**bet, "wheel": tables[named]}
+        resolved.append(bet)
+    return {**data, "side_bets": resolved}
 
 
 def rule_data_from_toml(text: str, source: str = "rule set") -> dict[str, Any]:
