@@ -370,8 +370,7 @@ def _shared_wheels(data: object, source: str) -> object:
     """``wheel = "<key>"`` in a side bet: the same wheel table as that bet's (a spot bet and
     its dealer twin spin one wheel), resolved before validation, so every rule set holds whole
     wheels."""
-    bets = data.get("side_bets") if isinstance(data, Mapping) else None
-    if not isinstance(bets, list):
+    if not isinstance(data, Mapping) or not isinstance(bets := data.get("side_bets"), list):
         return data
     tables = {
         bet.get("key"): bet.get("wheel")
