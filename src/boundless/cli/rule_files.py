@@ -45,7 +45,7 @@ def read_game(
 ) -> Game:
     """The title's rules and chart; a chart the rules need (or ``need_chart``) is derived
     in memory when none ships with them, unless ``derive_chart`` is false."""
-    game, _ = read_game_files(title, rules_file, need_chart=need_chart, derive_chart=derive_chart)
+    game, _ = _read(title, rules_file, need_chart, derive_chart, shipped_files=False)
     return game
 
 
@@ -57,6 +57,19 @@ def read_game_files(
     derive_chart: bool = True,
 ) -> tuple[Game, tuple[SourceFile, ...]]:
     """:func:`read_game` with the files the game was read from (``boundless.titles``)."""
+    return _read(title, rules_file, need_chart, derive_chart, shipped_files=True)
+
+
+def _read(
+    title: str | None,
+    rules_file: Path | None,
+    need_chart: bool,
+    derive_chart: bool,
+    *,
+    shipped_files: bool,
+) -> tuple[Game, tuple[SourceFile, ...]]:
+    """The game, and the files it was read from: a rule file's come with reading it; a
+    shipped title's are read again (a second parse), so only where ``shipped_files``."""
     if title is not None and rules_file is not None:
         fail(f"give a title or --rules, not both (got {title!r} and --rules {rules_file})")
     try:
@@ -64,7 +77,7 @@ def read_game_files(
             rules, chart, files = read_rule_file(rules_file)
         elif title is not None:
             rules, chart = load_game(title)
-            files = shipped_title_files(title)
+            files = shipped_title_files(title) if shipped_files else ()
         else:
             fail("name a title (e.g. boundless) or give --rules FILE.toml")
     except RulesError as error:
