@@ -110,7 +110,7 @@ def _resolved(
     else:
         base_text = _read_text(base_path, "the base rule file", f"{where}: ", read)
         base_folder = base_path.parent
-    named = f"{base_source} (extended by {source.split(' (extended by ')[0]})"  # errors in it
+    named = f"{base_source} (extended by {chain[-1]})"  # errors in it name both files
     base = _resolved(base_text, named, base_folder, (*chain, base_source), seen | {base_id}, read)
     return extend_rule_data(base, data, source)
 
