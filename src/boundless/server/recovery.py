@@ -1,7 +1,8 @@
 """Crash recovery on start: every round this process had in flight at the last stop is cancelled
 and refunded exactly once (the ledger's ``cancel_slice`` is keyed; it never fails on a wallet's
 balance: what a player spent of an early payment is booked to their receivable, ruling 38),
-recorded as cancelled in the play record, and every shoe left unfinished is retired so its reveal becomes public.
+recorded as cancelled in the play record, and every shoe left unfinished is retired so its
+reveal becomes public.
 
 Recovery is owner-scoped: only the slices of this process's ledger owner (``local`` for
 ``boundless serve``) are cancelled, so a restart never voids rounds that other processes sharing
