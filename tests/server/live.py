@@ -25,6 +25,7 @@ from boundless.core.random_source import RandomSource, SeededSource
 from boundless.ledger import LedgerService, check_books, make_engine, make_session_factory
 from boundless.server.app import create_app
 from boundless.server.config import ServerConfig, TimerSettings, transport_options
+from boundless.server.serving import TablesFirstServer
 from boundless.server.titles import TitleCatalog
 
 ADMIN_TOKEN = "test-admin-token"
@@ -170,7 +171,7 @@ def start_server(
     else:
         seeds = itertools.count(seed)
         app = create_app(config, catalog, lambda: SeededSource(next(seeds)))
-    server = uvicorn.Server(
+    server = TablesFirstServer(
         uvicorn.Config(
             app,
             host="127.0.0.1",
@@ -178,7 +179,8 @@ def start_server(
             log_level="warning",
             lifespan="on",
             **transport_options(),
-        )
+        ),
+        app,
     )
     thread = threading.Thread(target=server.run, daemon=True)
     thread.start()

@@ -170,6 +170,7 @@ def _run(
 
     from boundless.server.app import create_app
     from boundless.server.config import transport_options
+    from boundless.server.serving import TablesFirstServer
 
     # uvicorn's numbers: "trace" is its own level (5), unknown to logging by name
     logging.basicConfig(
@@ -178,7 +179,7 @@ def _run(
     bound_port = sock.getsockname()[1]
     shown_host = "127.0.0.1" if config.host in ("0.0.0.0", "::") else config.host
 
-    class AnnouncingServer(uvicorn.Server):
+    class AnnouncingServer(TablesFirstServer):
         """Prints the URL once the app has started and the socket is serving."""
 
         async def startup(self, sockets: list[socket.socket] | None = None) -> None:
@@ -189,14 +190,16 @@ def _run(
                 if show_token:
                     typer.echo(f"admin token (this run): {config.admin_token}")
 
+    front = create_app(config, catalog)
     server = AnnouncingServer(
         uvicorn.Config(
-            create_app(config, catalog),
+            front,
             log_level=level,
             loop="uvloop",
             http="httptools",
             **transport_options(),
-        )
+        ),
+        front,
     )
     try:
         server.run(sockets=[sock])

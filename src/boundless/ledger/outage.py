@@ -13,8 +13,11 @@ once and the player may send it again.
 from __future__ import annotations
 
 import asyncio
+import contextlib
+import contextvars
 import logging
 import sqlite3
+import threading
 from collections.abc import Callable
 from contextlib import AbstractContextManager, nullcontext
 from typing import TypeVar
@@ -84,6 +87,40 @@ def one_line(error: BaseException) -> str:
     return f"{type(cause).__name__}: {lines[0] if lines else ''}".rstrip(": ")
 
 
+async def in_daemon_thread(work: Callable[[], T]) -> T:
+    """``work()`` in a thread of its own that never holds the process up at exit.
+
+    ``asyncio.to_thread`` uses the loop's default executor, whose threads are joined when the
+    loop closes (and at interpreter exit): one write waiting on a database lock would then hold
+    a stopping server for as long as the lock, past any bound the shutdown sets. A daemon thread
+    left behind is dropped at exit instead, its transaction uncommitted (the database rolls it
+    back, and the next start's recovery finishes the round)."""
+    loop = asyncio.get_running_loop()
+    future: asyncio.Future[T] = loop.create_future()
+    context = contextvars.copy_context()
+
+    def answer(result: T | None, error: BaseException | None) -> None:
+        if future.done():  # the awaiting coroutine was cancelled (a bounded shutdown)
+            return
+        if error is not None:
+            future.set_exception(error)
+        else:
+            future.set_result(result)  # type: ignore[arg-type]
+
+    def run() -> None:
+        result: T | None = None
+        error: BaseException | None = None
+        try:
+            result = context.run(work)
+        except BaseException as failure:  # handed to the awaiting coroutine, as to_thread does
+            error = failure
+        with contextlib.suppress(RuntimeError):  # the loop closed: nobody waits any more
+            loop.call_soon_threadsafe(answer, result, error)
+
+    threading.Thread(target=run, name="ledger-write", daemon=True).start()
+    return await future
+
+
 def _log_retry(what: str, seconds: float) -> Callable[[RetryCallState], None]:
     def before_sleep(state: RetryCallState) -> None:
         failure = state.outcome.exception() if state.outcome is not None else None
@@ -112,10 +149,11 @@ async def write_until_done(
     """``work(session)`` in a committed transaction of its own, tried again on a transient
     failure (each try a fresh transaction, the same ``work``: the same idempotency keys) with
     growing pauses, for up to ``seconds`` (default :data:`WRITE_RETRY_SECONDS`). Each try runs
-    in a worker thread with a session of its own (sessions are not shared across threads), so
-    the event loop runs on during a try and between tries: ``work`` must not touch state the
-    loop changes meanwhile (compute its inputs before the call). Any other error is raised at
-    once; when time runs out, :class:`LedgerUnavailableError` saying what was given up.
+    in a worker thread (:func:`in_daemon_thread`) with a session of its own (sessions are not
+    shared across threads), so the event loop runs on during a try and between tries: ``work``
+    must not touch state the loop changes meanwhile (compute its inputs before the call). Any
+    other error is raised at once; when time runs out, :class:`LedgerUnavailableError` saying
+    what was given up.
 
     ``what`` names the write in the log lines ("settlement of boundless-1 round 42"). ``lock``
     (a :class:`threading.Lock`) is held around each try's transaction, its commit included, in
@@ -131,7 +169,7 @@ async def write_until_done(
     async def once() -> T:
         nonlocal tries
         tries += 1
-        return await asyncio.to_thread(attempt)
+        return await in_daemon_thread(attempt)
 
     retrying = AsyncRetrying(
         retry=retry_if_exception(is_transient),

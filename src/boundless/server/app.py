@@ -48,7 +48,7 @@ from boundless.server.storage.database import migrated_engine
 from boundless.server.tables.admin_endpoints import router as admin_router
 from boundless.server.tables.endpoints import router as tables_router
 from boundless.server.tables.private_endpoints import router as private_tables_router
-from boundless.server.tables.registry import TableRegistry
+from boundless.server.tables.registry import SHUTDOWN_SECONDS, TableRegistry
 from boundless.server.titles import TitleCatalog
 
 log = logging.getLogger("boundless.server")
@@ -101,13 +101,20 @@ def create_app(
                 bots.append(bot)
                 bot_tasks.append(asyncio.get_running_loop().create_task(bot.run()))
         app.state.bots = bots
+        stopping: list[asyncio.Task[None]] = []
+
+        async def stop_tables() -> None:
+            # Once, whoever asks first: the server before it closes the sockets (the players
+            # are told of the refund), or the lifespan's end.
+            if not stopping:
+                stopping.append(asyncio.ensure_future(_stop(bot_tasks, registry)))
+            await asyncio.shield(stopping[0])
+
+        app.state.stop_tables = stop_tables
         try:
             yield
         finally:
-            for task in bot_tasks:
-                task.cancel()
-            await asyncio.gather(*bot_tasks, return_exceptions=True)
-            await registry.stop()
+            await stop_tables()
             engine.dispose()
             read_engine.dispose()
 
@@ -116,6 +123,13 @@ def create_app(
     front = http_app(config, routers, metrics, lifespan)
     front.app.state.exact_figures = ExactFigures()
     return front
+
+
+async def _stop(bot_tasks: list[asyncio.Task[None]], registry: TableRegistry) -> None:
+    for task in bot_tasks:
+        task.cancel()
+    await asyncio.gather(*bot_tasks, return_exceptions=True)
+    await registry.stop(SHUTDOWN_SECONDS)
 
 
 def http_app(

@@ -101,6 +101,8 @@ class TableDesk:
         """Positions of the open step whose decision the table waits for."""
         self.recorded = False
         """Whether this round's end (settlement or cancellation) is written."""
+        self.refund_pending = False
+        """A cancellation given up while the database was away: the next start refunds it."""
         self.declined_insurance: set[tuple[str, int]] = set()
         """Insurance offers declined this round (a private table closes the window on answers)."""
         self.seated_elsewhere: Callable[[str, str], bool] = lambda _player, _table: False
@@ -599,7 +601,7 @@ class TableDesk:
         self.recorded = True
         return self._voided(reason, results, outcome)
 
-    async def void_off_loop(self, reason: str) -> dict[str, int]:
+    async def void_off_loop(self, reason: str, seconds: float | None = None) -> dict[str, int]:
         """:meth:`void` with its write in a worker thread (a gateway's slice): the loop serves
         sockets while a batch being written commits and while the refund is written, tried
         again under the same keys while the database is away. The round is cancelled in the
@@ -619,11 +621,13 @@ class TableDesk:
                 self.sessions,
                 lambda session: self.service(session).cancel(*inputs),
                 what=f"cancellation of {self.table_id} round {self.round_no}",
+                seconds=seconds,
                 lock=self.ledger_lock,
             )
         except LedgerUnavailableError:
             # Given up (logged): the stakes stay in this owner's open slice until the
             # coordinator or this gateway's next start cancels it (both by the same key).
+            self.refund_pending = True
             return {}
         except Exception:
             self.recorded = False  # nothing was written: a later cancellation may try again
@@ -674,13 +678,17 @@ class TableDesk:
         self.wake()
         return outcome.refunds
 
-    def void_in_flight(self, reason: str) -> None:
-        """At shutdown: cancel and refund the round in play, unless it is settled already."""
-        if (
+    def has_round_to_void(self) -> bool:
+        """Whether a round with bets is in play and its end is not written yet."""
+        return bool(
             self.round is not None
             and not self.recorded
             and (self.round.position_count() or self.bets)
-        ):
+        )
+
+    def void_in_flight(self, reason: str) -> None:
+        """At shutdown: cancel and refund the round in play, unless it is settled already."""
+        if self.has_round_to_void():
             self.void(reason)
 
 

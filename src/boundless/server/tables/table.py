@@ -10,6 +10,7 @@ is the same desk driven by a coordinator's stream instead.
 
 from __future__ import annotations
 
+import asyncio
 from typing import Any, Unpack
 
 import numpy as np
@@ -46,6 +47,8 @@ class Table(TableDesk):
         self.shoes = TableShoes(self.table_id, self.rules, randomness, self.sessions, self.notify)
         self.round: SharedRound | None = None
         self.recent = RecentRounds()
+        self.settling: asyncio.Task[None] | None = None
+        """The settlement being written (a shutdown lets it finish, see the runner)."""
 
     # ---- the round source ------------------------------------------------------------------
     def timer(self) -> dict[str, Any] | None:
@@ -124,10 +127,12 @@ class Table(TableDesk):
         self.broadcast_state()
 
     # ---- steps -----------------------------------------------------------------------------
-    def close_step(self) -> np.ndarray:
+    async def close_step(self) -> np.ndarray:
         """Close the open step: refresh the coins of players whose double or split the round
         may not cover, execute, send the step card to everyone, then stake the extras in the
-        ledger. Returns the positions whose view changed (for :meth:`after_step`).
+        ledger, in a worker thread (the loop serves every table and ``/healthz`` meanwhile;
+        the write is tried again while the database is busy). Returns the positions whose view
+        changed (for :meth:`after_step`).
 
         If the stakes' write fails, the round is voided and every stake the ledger holds is
         returned."""
@@ -142,7 +147,7 @@ class Table(TableDesk):
         event = round_.close_step()
         takers = round_.step_takers.get(spot, [])
         self.broadcast_step(spot, step, event.card, takers[-1] if takers else 0, closed_ms)
-        self.stake_extras(round_, stakes_before, step)
+        await self.stake_extras_off_loop(round_, stakes_before, step)
         return np.asarray(on_spot[round_.path_nodes(on_spot) != nodes_before])
 
     # ---- operator ----------------------------------------------------------------------------
