@@ -15,7 +15,9 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import contextvars
+import errno
 import logging
+import math
 import sqlite3
 import threading
 from collections.abc import Callable
@@ -44,10 +46,44 @@ WRITE_RETRY_SECONDS = 120.0
 (measured from the first try); after that it fails with :class:`LedgerUnavailableError`."""
 RETRY_FIRST_WAIT_SECONDS = 0.25
 RETRY_LONGEST_WAIT_SECONDS = 5.0
+STORAGE_FULL_DETAIL = (
+    "the server's database has no space left to write (its disk is full); nothing was written "
+    "or changed, send it again once the operator has freed space"
+)
+DISK_FULL_SQLSTATE = "53100"
 UNAVAILABLE_DETAIL = (
     "the coin ledger's database cannot be reached right now; nothing was written or changed, "
     "send it again in a moment"
 )
+
+
+def _causes(error: BaseException) -> list[BaseException]:
+    """The error, the driver's error inside it and every cause and context, once each."""
+    seen: dict[int, BaseException] = {}
+    pending: list[BaseException | None] = [error]
+    while pending:
+        item = pending.pop()
+        if item is None or id(item) in seen:
+            continue
+        seen[id(item)] = item
+        if isinstance(item, DBAPIError):
+            pending.append(item.orig)
+        pending += [item.__cause__, item.__context__]
+    return list(seen.values())
+
+
+def is_storage_full(error: BaseException) -> bool:
+    """True when the database could not write for want of space: SQLite's "database or disk
+    is full" (SQLITE_FULL), PostgreSQL's ``disk_full`` (SQLSTATE 53100), or the operating
+    system's ENOSPC. Transient: the write succeeds once space is freed."""
+    for item in _causes(error):
+        if isinstance(item, sqlite3.OperationalError) and "is full" in str(item).lower():
+            return True
+        if getattr(item, "sqlstate", None) == DISK_FULL_SQLSTATE:
+            return True
+        if isinstance(item, OSError) and item.errno == errno.ENOSPC:
+            return True
+    return False
 
 
 def is_transient(error: BaseException) -> bool:
@@ -56,7 +92,10 @@ def is_transient(error: BaseException) -> bool:
     shutting down, starting or out of resources, a deadlock or serialization failure (psycopg's
     ``OperationalError`` and its subclasses), or SQLite's write lock still busy. Bad SQL and
     constraint violations are not transient. Looks through the exception's causes, since a
-    failed rollback can hide the first error."""
+    failed rollback can hide the first error. A full disk is transient too
+    (:func:`is_storage_full`)."""
+    if is_storage_full(error):
+        return True
     seen: set[int] = set()
     pending: list[BaseException | None] = [error]
     while pending:
@@ -125,14 +164,15 @@ def _log_retry(what: str, seconds: float) -> Callable[[RetryCallState], None]:
     def before_sleep(state: RetryCallState) -> None:
         failure = state.outcome.exception() if state.outcome is not None else None
         wait = state.next_action.sleep if state.next_action is not None else 0.0
+        until = "until it is written" if math.isinf(seconds) else f"{seconds:.0f} s"
         log.warning(
-            "%s: the ledger's database is unreachable (%s); try %d failed, next in %.1f s, "
-            "giving up %.0f s after the first",
+            "%s: the ledger's database %s (%s); try %d failed, next in %.1f s, trying %s",
             what,
+            "is full" if failure is not None and is_storage_full(failure) else "is unreachable",
             "?" if failure is None else one_line(failure),
             state.attempt_number,
             wait,
-            seconds,
+            until,
         )
 
     return before_sleep

@@ -24,6 +24,7 @@ from __future__ import annotations
 
 import asyncio
 import logging
+import math
 import threading
 from collections.abc import Callable, Iterable, Sequence
 from typing import Any, NotRequired, TypedDict, Unpack
@@ -39,7 +40,7 @@ from boundless.core.round.views import public_view
 from boundless.core.rules import RuleSet
 from boundless.core.strategy_chart import StrategyChart
 from boundless.ledger import LedgerUnavailableError
-from boundless.ledger.outage import write_until_done
+from boundless.ledger.outage import is_transient, one_line, write_until_done
 from boundless.ledger.records import StakeOrder
 from boundless.server import messages
 from boundless.server.errors import ForbiddenError, TablePausedError
@@ -320,7 +321,14 @@ class TableDesk:
                 self.stake_bets, round_, self.record(with_events=False), requests
             )
         except Exception as error:
-            if not isinstance(error, RulesError):
+            if is_transient(error):  # the database away or full: one line, the bets refused
+                log.warning(
+                    "bets for %s round %s not written: %s",
+                    self.table_id,
+                    self.round_no,
+                    one_line(error),
+                )
+            elif not isinstance(error, RulesError):
                 log.exception("bets for %s round %s not written", self.table_id, self.round_no)
             for item in batch:
                 item.answer(error)
@@ -551,10 +559,13 @@ class TableDesk:
 
         try:
             # In a worker thread: the inputs are taken here, the loop serves sockets meanwhile.
+            # Tried until written (a database away, a full disk): the round is never left open
+            # while the server runs; a stop leaves it to the next start's recovery.
             after = await write_until_done(
                 self.sessions,
                 write,
                 what=f"settlement of {self.table_id} round {self.round_no}",
+                seconds=math.inf,
             )
         except LedgerUnavailableError:
             # Given up (logged): voiding could not be written either. The stakes stay in the
