@@ -191,7 +191,7 @@ class MessageHandler:
         if isinstance(message, PlaceBet):
             return await table.submit_bet(_bet_request(player.player_id, message))
         if isinstance(message, TakeInsurance):
-            balance = table.take_insurance(player, message.spot, message.kind)
+            balance = await table.insure(player, message.spot, message.kind)
             return {"table_id": table.table_id, "kind": message.kind, "balance": balance}
         if isinstance(message, Decide):
             table.decide(player, message.spot, message.step, message.action)

@@ -401,6 +401,11 @@ class TableDesk:
         self.wake()  # a window that closes on answers (a private table's) may close now
         return self.money.balances.get(player_id)
 
+    async def insure(self, player: PlayerIdentity, spot: int, kind: str) -> int | None:
+        """The handler's call for insurance: :meth:`take_insurance` here; ``serve``'s table
+        writes the stake off the loop instead."""
+        return self.take_insurance(player, spot, kind)
+
     def decide(self, player: PlayerIdentity, spot: int, step: int, action: str) -> None:
         round_ = self._playing_round()
         if round_.phase == DECISIONS and (spot, step) != (round_.current_spot, round_.step):
@@ -448,18 +453,28 @@ class TableDesk:
     def refresh_doubtful_coins(self, round_: PlayerRound, on_spot: np.ndarray) -> None:
         """Before a step executes: the wallets of players whose double or split the round may
         not cover (short by its count, or betting elsewhere too), so fall-backs use real coins."""
-        money = self.money
-        pending = np.array([round_.pending_action(p) for p in on_spot.tolist()], dtype=np.int64)
-        movers = on_spot[(pending == int(Action.DOUBLE)) | (pending == int(Action.SPLIT))]
-        doubtful = money.coins_in_doubt(
-            round_, movers, lambda player_id: self.seated_elsewhere(player_id, self.table_id)
-        )
+        doubtful = self.doubtful_players(round_, on_spot)
         if not doubtful:
             return
         with self.sessions.begin() as session:
             balances = self.service(session).wallet_balances(doubtful)
+        self.refreshed_coins(round_, doubtful, balances)
+
+    def doubtful_players(self, round_: PlayerRound, on_spot: np.ndarray) -> list[str]:
+        """The players of ``on_spot`` with a pending double or split whose coins the round may
+        overstate (their wallets are read before the step closes)."""
+        pending = np.array([round_.pending_action(p) for p in on_spot.tolist()], dtype=np.int64)
+        movers = on_spot[(pending == int(Action.DOUBLE)) | (pending == int(Action.SPLIT))]
+        return self.money.coins_in_doubt(
+            round_, movers, lambda player_id: self.seated_elsewhere(player_id, self.table_id)
+        )
+
+    def refreshed_coins(
+        self, round_: PlayerRound, doubtful: list[str], balances: dict[str, int]
+    ) -> None:
+        """The round's free coins of ``doubtful`` from their wallets as just read."""
         # The round counts coins it paid early (not yet in the wallet) as the player's.
-        early = money.uncredited(round_)
+        early = self.money.uncredited(round_)
         round_.set_free_coins(
             doubtful, [balances.get(player, 0) + early.get(player, 0) for player in doubtful]
         )

@@ -88,6 +88,7 @@ async def play_round(table: Table) -> None:
             table.broadcast_state()
             table.send_you_all()
             await wait_until(table, lambda: insurance_answered(table), timed=True)
+            await table.insurance_written()
             if round_.over:
                 return
             _close_window(table, round_.close_insurance)
