@@ -46,6 +46,35 @@ def transport_options() -> dict[str, Any]:
     }
 
 
+def forwarded_options(allow_ips: str | None) -> dict[str, Any]:
+    """uvicorn's settings for ``X-Forwarded-For`` / ``X-Forwarded-Proto``: trusted only from the
+    proxies the operator names (``--forwarded-allow-ips``); by default from nobody, so a
+    client cannot pick its own address (the sign-up limit counts per address). uvicorn alone
+    would trust 127.0.0.1 (or ``$FORWARDED_ALLOW_IPS``)."""
+    if not allow_ips:
+        return {"proxy_headers": False, "forwarded_allow_ips": ""}
+    return {"proxy_headers": True, "forwarded_allow_ips": allow_ips}
+
+
+def forwarded_ips_problem(allow_ips: str) -> str | None:
+    """Why ``--forwarded-allow-ips`` cannot be used, or None: a comma-separated list of IP
+    addresses or networks (``10.0.0.0/8``), or ``*`` for every peer."""
+    import ipaddress
+
+    items = [item.strip() for item in allow_ips.split(",")]
+    for item in items:
+        if item == "*":
+            continue
+        try:
+            ipaddress.ip_network(item, strict=False)
+        except ValueError:
+            return (
+                f"{item!r} is not an IP address or network (give addresses or networks "
+                "separated by commas, like '10.0.0.5,192.168.0.0/16', or '*' for any)"
+            )
+    return None
+
+
 def default_web_dir() -> Path:
     """``web/`` at the root of a source checkout (the static web client)."""
     return Path(__file__).resolve().parents[3] / "web"
@@ -95,6 +124,8 @@ class ServerConfig:
     """Open WebSockets per player; one more is refused (``too_many_sockets``, close 1008)."""
     titles: tuple[str, ...] | None = None
     """Title keys to open shared tables for; ``None``: every shipped title."""
+    forwarded_allow_ips: str | None = None
+    """Proxies whose ``X-Forwarded-For`` is believed (see :func:`forwarded_options`)."""
 
     def resolved_database_url(self) -> str:
         if self.database_url:
