@@ -196,7 +196,9 @@ def install_error_handlers(app: FastAPI) -> None:
             log.error("unexpected error answering %s", request.url.path, exc_info=error)
             reply = internal_reply()
             return JSONResponse(reply.body(), status_code=reply.status)
-        reply = error_reply(NotFoundError(f"nothing at {request.url.path}: a number is too large"))
+        path = request.url.path
+        shown = path if len(path) <= 120 else f"{path[:120]}... ({len(path)} characters)"
+        reply = error_reply(NotFoundError(f"nothing at {shown}: a number is too large"))
         return JSONResponse(reply.body(), status_code=reply.status)
 
     async def database_error(request: Request, error: Exception) -> JSONResponse:
