@@ -23,7 +23,7 @@ from boundless.server.admin.endpoints import router as console_router
 from boundless.server.admin.exact_figures import ExactFigures
 from boundless.server.admin.floor import open_sockets
 from boundless.server.bots import Bot, bot_seats
-from boundless.server.config import ServerConfig
+from boundless.server.config import ServerConfig, quiet_transport_logs
 from boundless.server.dependencies import ServerState
 from boundless.server.errors import (
     BadMessageError,
@@ -144,6 +144,7 @@ def http_app(
     answers the sockets). ``boundless serve`` and a cluster gateway differ only in routers and
     in what their lifespan (or their caller) puts in ``app.state``."""
     app = FastAPI(title=title, version="1", lifespan=lifespan)
+    quiet_transport_logs()
     app.state.metrics = metrics
     install_error_handlers(app)
     app.add_middleware(BodyLimit, max_bytes=config.max_body_bytes)

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import logging
 import os
 import secrets
 from dataclasses import dataclass, field
@@ -44,6 +45,29 @@ def transport_options() -> dict[str, Any]:
         "ws_per_message_deflate": False,
         "ws_max_size": MAX_MESSAGE_BYTES,
     }
+
+
+INVALID_UTF8_LINE = "a client sent a text frame that is not UTF-8: its socket is closed with 1007"
+
+
+class _InvalidUtf8InOneLine(logging.Filter):
+    """uvicorn logs a client's invalid UTF-8 text frame with a full traceback (7 lines for
+    every socket that sends one: a cheap log flood). It already closes the socket with 1007;
+    this makes the log one line without the traceback."""
+
+    def filter(self, record: logging.LogRecord) -> bool:
+        if record.msg == "Invalid UTF-8 sequence received from client.":
+            record.msg, record.args = INVALID_UTF8_LINE, ()
+            record.exc_info, record.exc_text = None, None
+            record.levelno, record.levelname = logging.INFO, "INFO"
+        return True
+
+
+def quiet_transport_logs() -> None:
+    """Install the filters above on uvicorn's logger (once per process)."""
+    logger = logging.getLogger("uvicorn.error")
+    if not any(isinstance(item, _InvalidUtf8InOneLine) for item in logger.filters):
+        logger.addFilter(_InvalidUtf8InOneLine())
 
 
 def forwarded_options(allow_ips: str | None) -> dict[str, Any]:
