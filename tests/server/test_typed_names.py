@@ -6,7 +6,6 @@ nothing is created or changed."""
 from __future__ import annotations
 
 from collections.abc import Iterator
-from pathlib import Path
 
 import pytest
 from sqlalchemy import func, select

@@ -53,6 +53,8 @@ from boundless.server.titles import TitleCatalog
 
 log = logging.getLogger("boundless.server")
 NUMERIC_OUT_OF_RANGE = "22003"
+BODY_NOT_PARSED = 400
+"""The only 400 the web framework answers by itself: "There was an error parsing the body"."""
 
 PLACEHOLDER_PAGE = """<!doctype html><html><head><meta charset="utf-8">
 <meta name="viewport" content="width=device-width, initial-scale=1"><title>Boundless</title></head>
@@ -188,6 +190,11 @@ def install_error_handlers(app: FastAPI) -> None:
 
     async def http_error(_request: Request, error: Exception) -> JSONResponse:
         assert isinstance(error, StarletteHTTPException)
+        if error.status_code == BODY_NOT_PARSED:
+            # FastAPI's own 400 for a body it could not read (bytes that are not UTF-8): a
+            # malformed body, answered 422 like every other (docs/protocol.md)
+            reply = error_reply(BadMessageError("the body is not valid JSON text (UTF-8)"))
+            return JSONResponse(reply.body(), status_code=reply.status)
         reply = http_reply(error.status_code, str(error.detail))
         return JSONResponse(reply.body(), status_code=reply.status)
 
