@@ -290,7 +290,7 @@ class TableDesk:
 
     def _replayed(self, requests: list[BetRequest]) -> dict[int, Any]:
         with self.sessions.begin() as session:
-            return self.service(session).replayed_bets(requests)
+            return self.service(session).replayed_bets(requests, self.table_id)
 
     def _answer_late(self, batch: list[PendingBet], error: Exception) -> None:
         """Bets that missed the window: replays of stored answers, the others ``error``."""
