@@ -14,6 +14,7 @@ from pydantic import ValidationError
 
 from boundless.core.errors import RulesError
 from boundless.ledger import LedgerError, LedgerUnavailableError
+from boundless.ledger.errors import StorageFullError
 from boundless.ledger.outage import (
     STORAGE_FULL_DETAIL,
     UNAVAILABLE_DETAIL,
@@ -141,7 +142,7 @@ def counted(reply: ErrorReply) -> ErrorReply:
 
 LEDGER_STATUS = {"idempotency_conflict": 409, "round_closed": 409}
 LEDGER_UNAVAILABLE = 503
-STORAGE_FULL = "storage_full"
+STORAGE_FULL = StorageFullError.code
 """The code of a refusal for want of disk space (503, like ``ledger_unavailable``)."""
 """The ledger's database is away: nothing was changed, the same request may be sent again."""
 
