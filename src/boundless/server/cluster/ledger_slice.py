@@ -26,7 +26,7 @@ from sqlalchemy.orm import Session, sessionmaker
 
 from boundless.core.round.follower import BetsReport, FollowerRound
 from boundless.ledger import LedgerService
-from boundless.ledger.errors import RoundClosedError
+from boundless.ledger.errors import LedgerUnavailableError, RoundClosedError
 from boundless.ledger.outage import is_transient, one_line, write_until_done
 from boundless.ledger.records import PlayerSettlement, StakeOrder
 from boundless.server.cluster.bus import JsonBody
@@ -208,11 +208,12 @@ class LedgerSlice(FollowerSlice):
         except Exception as error:
             if not is_transient(error):
                 raise
-            # Nothing was staked (one transaction): the bets are refused for this round.
+            # Nothing was staked (one transaction): the bets are refused for this round, and
+            # the gateway sits the round out (its other parts refunded too, see gateway.py).
             reason = f"the bets were refused, the ledger is away ({one_line(error)})"
             log.warning("%s: round %s: %s", self.ledger.owner, self.round_no, reason)
             await super().cancel(reason)
-            return BetsReport(frozenset(), frozenset())
+            raise LedgerUnavailableError(reason) from error
         self._staked = bool(orders)
         return report
 

@@ -1,0 +1,210 @@
+"""A gateway never dies of the ledger (in-memory bus, SQLite ledger): a ledger failure at the bet
+close makes it sit that round out (its players refunded and told once, no spot reported) and
+play the next; a player seen before still signs in while the database is away; the wallet read
+at a step close failing means the step's doubles and splits fall back, not a crash."""
+
+from __future__ import annotations
+
+import asyncio
+import sqlite3
+from dataclasses import replace
+from typing import Any
+
+import numpy as np
+import pytest
+from sqlalchemy.exc import OperationalError
+from sqlalchemy.orm import Session, sessionmaker
+
+from boundless.core.round import events as ev
+from boundless.core.round.follower import FollowerRound
+from boundless.ledger import LedgerService, check_books
+from boundless.server.cluster import MemoryBus
+from boundless.server.cluster.ledger_slice import ClusterLedger, LedgerSlice
+from boundless.server.cluster.protocol import Public
+from boundless.server.cluster.slices import PairSlice, SliceSide
+from boundless.server.players.service import PlayerService
+from boundless.server.tables.money import TableMoney
+from tests.cluster.conftest import run
+from tests.cluster.harness import CHART, FAST, RULES, log_of
+from tests.cluster.players import (
+    GRANT,
+    POLICIES,
+    PlayerClient,
+    Style,
+    gateway_players,
+    ledger_sessions,
+    play_cluster,
+    sign_up,
+    wallets,
+)
+
+TIMERS = replace(FAST, betting_seconds=0.4, decision_seconds=0.5, insurance_seconds=0.5)
+BOT_GRANT = 50_000
+
+
+def locked(statement: str) -> OperationalError:
+    """What SQLAlchemy raises when the database cannot be had (SQLite's busy lock)."""
+    return OperationalError(statement, {}, sqlite3.OperationalError("database is locked"))
+
+
+@pytest.fixture
+def sessions(tmp_path: Any) -> sessionmaker[Session]:
+    return ledger_sessions(tmp_path)
+
+
+def test_a_ledger_failure_at_the_bet_close_sits_the_round_out_and_the_next_round_plays(
+    sessions: sessionmaker[Session], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Gateway a's players' part is staked, then its bots' stake fails (the measured crash: the
+    bots' part cancelled while the players' part was in play). Gateway a reports nothing, its
+    players' part is refunded once and its player told; round 2 plays on both gateways."""
+    table_id = "trouble-1"
+    style = Style(1000, POLICIES[0], insures=False, resends=False)
+    a, b = gateway_players(sessions, table_id, "a"), gateway_players(sessions, table_id, "b")
+    ids = {}
+    for gateway in (a, b):
+        name = f"player-{gateway.name}"
+        ids[gateway.name], token = sign_up(sessions, name)
+        gateway.clients.append(PlayerClient(name, token, style, gateway.handler))
+    bot_ledger = ClusterLedger(sessions, "a")
+    bot_ledger.grant_once(["bot-a"], BOT_GRANT)
+    bots: list[LedgerSlice] = []
+    real_stake = ClusterLedger.stake
+
+    def stake(self: ClusterLedger, table: str, round_no: int, orders: Any) -> None:
+        if self.owner == "a" and round_no == 1:
+            raise locked("stake")
+        real_stake(self, table, round_no, orders)
+
+    monkeypatch.setattr(ClusterLedger, "stake", stake)
+
+    def a_slice(round_number: int, opened: ev.RoundOpened) -> SliceSide:
+        follower = FollowerRound(RULES, opened, chart=CHART)
+        follower.place_bet("bot-a", 1, 100, {}, free_amount=BOT_GRANT)
+        bot = LedgerSlice(follower, bot_ledger, table_id)
+        bot.round_no = round_number
+        bots.append(bot)
+        return PairSlice([a.table.new_slice(round_number, opened), bot])
+
+    a.new_slice = a_slice  # type: ignore[method-assign]
+    bus = MemoryBus()
+    run(play_cluster(bus, [a, b], table_id=table_id, seed=7, timers=TIMERS, rounds=2), timeout=60)
+    events = run(log_of(bus, table_id))
+    slices = [s.event.body["gateways"] for s in events if s.event.kind == Public.SLICES]
+    assert slices == [["b"], ["a", "b"]]
+    assert not [s for s in events if s.event.kind == Public.GATEWAY_DROPPED]
+    (refused, played) = a.clients[0].settled
+    assert refused["round_id"] == f"{table_id}:1" and refused["cancelled"]
+    assert refused["staked"] == refused["paid"] == 1000 and refused["net"] == 0
+    assert "cancelled" not in played and played["round_id"] == f"{table_id}:2"
+    ended = wallets(sessions, [ids["a"], ids["b"]])
+    assert ended[ids["a"]] == played["balance"] == GRANT + played["net"]
+    assert ended[ids["b"]] == GRANT + sum(told["net"] for told in b.clients[0].settled)
+    assert bots[0].cancelled is not None and "ledger is away" in bots[0].cancelled
+    with sessions.begin() as session:
+        ledger = LedgerService(session)
+        owners = {(s.owner, s.status) for s in ledger.slices_of(table_id, 1)}
+        assert owners == {("a:players", "cancelled"), ("b:players", "settled")}
+        bot_net = int(bots[1].follower.final_payouts()[0]) - int(bots[1].follower.staked()[0])
+        assert ledger.wallet_balances(["bot-a"])["bot-a"] == BOT_GRANT + bot_net
+        report = check_books(session)
+    assert report.ok, report.summary()
+
+
+def test_a_player_seen_before_signs_in_while_the_database_is_away(
+    sessions: sessionmaker[Session], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    table_id = "trouble-2"
+    gateway = gateway_players(sessions, table_id, "a")
+    style = Style(1000, POLICIES[0], insures=False, resends=False)
+    _, token = sign_up(sessions, "known")
+    _, stranger = sign_up(sessions, "stranger")
+    first = PlayerClient("known", token, style, gateway.handler)
+
+    async def hello(client: PlayerClient) -> None:
+        await client.sit(table_id)
+
+    run(hello(first))
+    (welcome,) = [m for m in first.seen if m["type"] == "welcome"]
+
+    def away(self: PlayerService, token: str | None) -> Any:
+        raise locked("authenticate")
+
+    monkeypatch.setattr(PlayerService, "authenticate", away)
+    again = PlayerClient("known", token, style, gateway.handler)
+    run(hello(again))
+    (back,) = [m for m in again.seen if m["type"] == "welcome"]
+    assert back["player"] == welcome["player"]  # the wallet as last read
+    assert [m["type"] for m in again.seen].count("state") == 1  # joined: watching the table
+    unknown = PlayerClient("stranger", stranger, style, gateway.handler)
+    run(hello(unknown))
+    assert [e["error"] for e in unknown.errors][:1] == ["ledger_unavailable"]
+    assert not [m for m in unknown.seen if m["type"] == "welcome"]
+
+
+class DoublingRound:
+    """The few parts of a round a step close reads: one position, its player about to double."""
+
+    def __init__(self) -> None:
+        self.free: list[tuple[list[str], list[int]]] = []
+
+    def pending_action(self, position: int) -> int:
+        from boundless.core.round import Action
+
+        return int(Action.DOUBLE)
+
+    def set_free_coins(self, players: list[str], amounts: list[int]) -> None:
+        self.free.append((list(players), list(amounts)))
+
+
+def test_the_wallet_read_at_a_step_close_failing_makes_doubles_fall_back(
+    sessions: sessionmaker[Session], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The measured crash (an OperationalError from the wallet read at the step close): the
+    step's doubles and splits now count no free coins (they fall back as for a short wallet)."""
+    table = gateway_players(sessions, "trouble-3", "a").table
+    monkeypatch.setattr(TableMoney, "coins_in_doubt", lambda *_: ["p1"])
+
+    def away(self: LedgerService, players: Any) -> Any:
+        raise locked("wallets")
+
+    monkeypatch.setattr(LedgerService, "wallet_balances", away)
+    doubling = DoublingRound()
+    table.refresh_doubtful_coins(doubling, np.array([0]))  # type: ignore[arg-type]
+    assert doubling.free == [(["p1"], [0])]
+    monkeypatch.setattr(LedgerService, "wallet_balances", lambda self, players: {"p1": 700})
+    monkeypatch.setattr(TableMoney, "uncredited", lambda *_: {})
+    table.refresh_doubtful_coins(doubling, np.array([0]))  # type: ignore[arg-type]
+    assert doubling.free[-1] == (["p1"], [700])  # the database back: the wallet as it is
+
+
+def test_a_refunded_part_of_a_pair_reports_and_settles_nothing() -> None:
+    """The bots' part refunded while the players' part plays on: the pair's step report and
+    settlement count the live part only (before, the cancelled part raised ``PhaseError``)."""
+    from boundless.server.cluster.slices import FollowerSlice
+    from tests.cluster.harness import dealer_maker
+
+    dealer = dealer_maker(7)(1)
+    parts = []
+    for player in ("p1", "bot"):
+        follower = FollowerRound(RULES, dealer.opened, chart=CHART)
+        follower.place_bet(player, 1, 100, {}, free_amount=1000)
+        parts.append(FollowerSlice(follower))
+    pair = PairSlice(parts)
+
+    async def play() -> None:
+        reports = [await part.bets_report() for part in parts]
+        await parts[1].cancel("the ledger is away")
+        assert pair.seats() == (1, 1)
+        for event in dealer.close_bets([reports[0]]):
+            await pair.apply(event)
+        while not dealer.done:
+            if dealer.phase == "insurance":
+                events = dealer.close_insurance()
+            else:
+                events = dealer.close_step([pair.step_report()])
+            for event in events:
+                await pair.apply(event)
+        assert await pair.settle() == {"positions": 1}
+
+    asyncio.run(play())
