@@ -93,10 +93,19 @@ class Gateway:
         self._refunding: asyncio.Task[None] | None = None
         """The refund of a slice this gateway sat out (written while the round goes on)."""
         self.sat_out = 0
+        self.following = False
+        """True while :meth:`run` follows the table's stream."""
         """Rounds this gateway sat out because the ledger failed (for ``/api/cluster``)."""
 
     async def run(self, *, rounds: int | None = None) -> None:
         """Follow the table (``rounds``: stop after this many rounds have ended)."""
+        self.following = True
+        try:
+            await self._follow(rounds)
+        finally:
+            self.following = False
+
+    async def _follow(self, rounds: int | None) -> None:
         replayed = await self.bus.replay_round(self.table)
         from_seq = 1
         if replayed:
