@@ -208,3 +208,90 @@ def test_a_refunded_part_of_a_pair_reports_and_settles_nothing() -> None:
         assert await pair.settle() == {"positions": 1}
 
     asyncio.run(play())
+
+
+def test_a_gateway_lost_during_betting_is_dropped_at_the_bet_close_and_refunded_once(
+    sessions: sessionmaker[Session],
+) -> None:
+    """Gateway b plays round 1, then dies during round 2's betting with its player's stake
+    written: the coordinator drops it at the bet close, refunds that stake once and records it;
+    the player, back on gateway a, is told once; a's player plays on."""
+    from boundless.server.cluster.coordinator import Coordinator
+    from boundless.server.cluster.gateway import Gateway
+    from boundless.server.cluster.slice_records import SliceRecords
+    from tests.cluster.harness import dealer_maker
+
+    table_id = "trouble-4"
+    style = Style(1000, POLICIES[0], insures=False, resends=False)
+    a, b = gateway_players(sessions, table_id, "a"), gateway_players(sessions, table_id, "b")
+    ids = {}
+    for gateway in (a, b):
+        name = f"player-{gateway.name}"
+        ids[gateway.name], token = sign_up(sessions, name)
+        gateway.clients.append(PlayerClient(name, token, style, gateway.handler))
+    bus = MemoryBus()
+
+    async def body() -> PlayerClient:
+        follow_a = Gateway(bus, table_id, "a", a.new_slice, watcher=a.table)
+        follow_b = Gateway(bus, table_id, "b", b.new_slice, watcher=b.table)
+        a.table.gateway, b.table.gateway = follow_a, follow_b
+        for client in a.clients + b.clients:
+            await client.sit(table_id)
+        coordinator = Coordinator(
+            bus, table_id, "c1", dealer_maker(3), replace(TIMERS, report_seconds=0.5),
+            gateways=frozenset({"a", "b"}), ledger=ClusterLedger(sessions, "c1"),
+            records=SliceRecords(sessions),
+        )  # fmt: skip
+        doomed = asyncio.ensure_future(follow_b.run())
+
+        def staked_in_round_2() -> bool:
+            return any(m["type"] == "ack" and m.get("round_id") == f"{table_id}:2"
+                       for m in b.clients[0].seen)  # fmt: skip
+
+        async def kill_b_during_betting() -> None:
+            async for stored in bus.events(table_id, from_seq=1):
+                if stored.event.round_number == 2 and not doomed.done():
+                    for _ in range(100):
+                        if staked_in_round_2():
+                            break
+                        await asyncio.sleep(0.01)
+                    doomed.cancel()  # like kill -9: no goodbye, no more reports
+                    for client in b.clients:
+                        b.handler.forget(client)
+                    return
+
+        await asyncio.gather(coordinator.run(rounds=2), follow_a.run(rounds=2),
+                             kill_b_during_betting())  # fmt: skip
+        back = PlayerClient("player-b", b.clients[0].token, style, a.handler)
+        await back.sit(table_id)
+        await asyncio.sleep(0.1)  # what a tells at hello has gone out
+        return back
+
+    back = run(body(), timeout=60)
+    events = run(log_of(bus, table_id))
+    dropped = [s.event for s in events if s.event.kind == Public.GATEWAY_DROPPED]
+    assert [(e.round_number, e.body["gateway"], e.body["missed"]) for e in dropped] == [
+        (2, "b", "bets_closed")
+    ]
+    (told,) = back.settled
+    assert told["round_id"] == f"{table_id}:2" and told["cancelled"]
+    assert told["staked"] == told["paid"] == 1000 and told["net"] == 0
+    ended = wallets(sessions, [ids["a"], ids["b"]])
+    (first_b,) = b.clients[0].settled
+    assert ended[ids["b"]] == GRANT + first_b["net"]
+    assert ended[ids["a"]] == GRANT + sum(s["net"] for s in a.clients[0].settled)
+    with sessions.begin() as session:
+        ledger = LedgerService(session)
+        statuses = {(s.owner, s.status) for s in ledger.slices_of(table_id, 2)}
+        assert statuses == {("a:players", "settled"), ("b:players", "cancelled")}
+        report = check_books(session)
+    assert report.ok, report.summary()
+    again = PlayerClient("player-b", b.clients[0].token, style, a.handler)
+
+    async def hello_again() -> None:
+        await again.sit(table_id)
+        await asyncio.sleep(0.1)
+
+    run(hello_again())
+    assert [m["type"] for m in again.seen].count("welcome") == 1
+    assert not again.settled  # told once, not at every hello
