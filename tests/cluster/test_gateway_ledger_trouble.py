@@ -295,3 +295,74 @@ def test_a_gateway_lost_during_betting_is_dropped_at_the_bet_close_and_refunded_
     run(hello_again())
     assert [m["type"] for m in again.seen].count("welcome") == 1
     assert not again.settled  # told once, not at every hello
+
+
+def test_a_paused_cluster_table_shows_the_pause_and_the_time_left(
+    sessions: sessionmaker[Session],
+) -> None:
+    """``state`` while paused: ``public.paused`` true (what the web client reads) and the
+    window's time left, frozen; after the resume, its new deadline."""
+    from tests.cluster.test_cluster_control import Waiting, first, played, seated
+
+    table_id = "trouble-pause"
+    gateway = seated(sessions, table_id, 1, Waiting)
+    client = gateway.clients[0]
+    seen: dict[str, Any] = {}
+
+    def last_state() -> dict[str, Any]:
+        return [m for m in client.seen if m["type"] == "state"][-1]
+
+    async def operate(bus: MemoryBus) -> None:
+        await first(bus, table_id, "StepOpened")
+        await bus.control(table_id, {"action": "pause", "reason": "tea"}, timeout=5)
+        await asyncio.sleep(0.2)
+        seen["paused"] = last_state()
+        await bus.control(table_id, {"action": "resume"}, timeout=5)
+        await asyncio.sleep(0.2)
+        seen["resumed"] = last_state()
+        client.send({"type": "decide", "table_id": table_id, "spot": 1,
+                     "step": client.last_you["step"], "action": "stand"})  # type: ignore[attr-defined]  # fmt: skip
+
+    played(sessions, gateway, operate, decision_seconds=2.0)
+    paused, resumed = seen["paused"], seen["resumed"]
+    assert paused["paused"] is True and paused["public"]["paused"] is True
+    assert paused["timer"]["kind"] == "decision" and paused["timer"]["deadline_ms"] is None
+    assert 0 < paused["timer"]["remaining_ms"] <= 2000
+    assert resumed["paused"] is False and resumed["public"]["paused"] is False
+    assert resumed["timer"]["deadline_ms"] > resumed["server_ms"]
+
+
+def test_a_gateway_the_coordinator_does_not_know_yet_plays_its_first_round() -> None:
+    """Gateway b is new (started, or restarted after the coordinator dropped it) and slower at
+    the bet close than the known gateway a: its ``joined`` report during betting makes the bet
+    close wait for it, so its bets are in its first round (before, that round went without)."""
+    from boundless.server.cluster.coordinator import Coordinator
+    from boundless.server.cluster.gateway import Gateway
+    from boundless.server.cluster.slices import FollowerSlice
+    from tests.cluster.harness import TABLE, ClusterRun, dealer_maker
+
+    class SlowAtTheClose(FollowerSlice):
+        async def bets_report(self) -> Any:
+            await asyncio.sleep(0.3)  # its last bets still being written
+            return await super().bets_report()
+
+    def slow_maker(round_number: int, opened: ev.RoundOpened) -> SliceSide:
+        follower = FollowerRound(RULES, opened, chart=CHART)
+        follower.place_bet("b1", 1, 100, {}, free_amount=10_000)
+        return SlowAtTheClose(follower)
+
+    async def body() -> list[Any]:
+        bus = MemoryBus()
+        known = ClusterRun().slice_maker("a", [("a1", 100)])
+        coordinator = Coordinator(
+            bus, TABLE, "c1", dealer_maker(5), replace(TIMERS, betting_seconds=0.3),
+            gateways=frozenset({"a"}),
+        )  # fmt: skip
+        a = Gateway(bus, TABLE, "a", known)
+        b = Gateway(bus, TABLE, "b", slow_maker)
+        await asyncio.gather(coordinator.run(rounds=1), a.run(rounds=1), b.run(rounds=1))
+        return list(await log_of(bus, TABLE))
+
+    events = run(body(), timeout=30)
+    (slices,) = [s.event.body for s in events if s.event.kind == Public.SLICES]
+    assert slices["gateways"] == ["a", "b"]

@@ -294,6 +294,7 @@ class Coordinator:
         await self._table(writer, [dealer.opened], opened)
         await self.control.window("betting", timers.betting_seconds, asyncio.sleep)
         await writer.append(Public.BETTING_CLOSED, {})
+        self._known |= box.senders(number, ReportKind.JOINED, 0)  # restarted gateways too
         bets = await box.wait(
             number,
             ReportKind.BETS_CLOSED,

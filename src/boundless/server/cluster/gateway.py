@@ -95,6 +95,7 @@ class Gateway:
         self.sat_out = 0
         self.following = False
         """True while :meth:`run` follows the table's stream."""
+        self._joining: asyncio.Future[None] | None = None
         """Rounds this gateway sat out because the ledger failed (for ``/api/cluster``)."""
 
     async def run(self, *, rounds: int | None = None) -> None:
@@ -198,6 +199,11 @@ class Gateway:
             self._decision_key = None
             if following:
                 await self.slice.bets_report()  # too late to bet here: closed at once, not reported
+            elif self._joining is None:
+                # New here (a start or a restart): the coordinator may not know this gateway
+                # yet; this makes its bet close wait for this gateway's bets too. Sent beside
+                # the round's events, which need not wait for it.
+                self._joining = asyncio.ensure_future(self._report(ReportKind.JOINED, 0, {}))
         self.public.append(stored)
         if event.round_number != self.round_number:
             return

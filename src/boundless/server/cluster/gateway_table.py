@@ -126,8 +126,11 @@ class GatewayTable(TableDesk):
 
     def public(self) -> dict[str, Any] | None:
         view = super().public()
-        if view is not None and self._table_seats is not None:
-            view["positions"] = self._table_seats[1]
+        if view is not None:
+            # The pause is the coordinator's (its follower round here is never paused itself).
+            view["paused"] = self.paused
+            if self._table_seats is not None:
+                view["positions"] = self._table_seats[1]
         return view
 
     def record(self, with_events: bool = True) -> RoundRecord:
