@@ -366,3 +366,54 @@ def test_a_gateway_the_coordinator_does_not_know_yet_plays_its_first_round() -> 
     events = run(body(), timeout=30)
     (slices,) = [s.event.body for s in events if s.event.kind == Public.SLICES]
     assert slices["gateways"] == ["a", "b"]
+
+
+def test_a_gateway_starting_after_the_bet_close_stakes_nothing_in_that_round(
+    tmp_path: Any,
+) -> None:
+    """Gateway b starts while round 1 is past its bet close: it follows that round holding
+    nothing (before, its bots were staked and their slice left open, their coins held until
+    its next restart) and plays round 2."""
+    from boundless.ledger import make_engine, make_session_factory, upgrade_database
+    from boundless.server.cluster.coordinator import Coordinator
+    from boundless.server.cluster.gateway import Gateway
+    from tests.cluster.harness import TABLE, dealer_maker
+    from tests.cluster.test_cluster_ledger import GRANT as BOOKS_GRANT
+    from tests.cluster.test_cluster_ledger import Books
+
+    url = f"sqlite:///{tmp_path / 'late.sqlite'}"
+    upgrade_database(url)
+    books = Books(make_session_factory(make_engine(url)))
+
+    async def body() -> None:
+        bus = MemoryBus()
+        coordinator = Coordinator(
+            bus, TABLE, "c1", dealer_maker(7), TIMERS, gateways=frozenset({"a"}),
+            ledger=books.ledger("c1"),
+        )  # fmt: skip
+        a = Gateway(bus, TABLE, "a", books.maker("a", ["a1"]))
+        late = Gateway(bus, TABLE, "b", books.maker("b", ["b1", "b2"]))
+
+        async def start_b_after_the_bet_close() -> None:
+            async for stored in bus.events(TABLE, from_seq=1):
+                if stored.event.kind == Public.SLICES:
+                    await late.run(rounds=2)  # round 1 followed, round 2 played
+                    return
+
+        await asyncio.gather(
+            coordinator.run(rounds=2), a.run(rounds=2), start_b_after_the_bet_close()
+        )
+
+    run(body(), timeout=60)
+    with books.sessions.begin() as session:  # type: ignore[attr-defined]
+        ledger = LedgerService(session)
+        assert {s.owner for s in ledger.slices_of(TABLE, 1)} == {"a"}
+        assert {(s.owner, s.status) for s in ledger.slices_of(TABLE, 2)} == {
+            ("a", "settled"), ("b", "settled")
+        }  # fmt: skip
+        assert not ledger.open_slices("b")
+        nets = books.nets()
+        found = ledger.wallet_balances(["b1", "b2"])
+        assert found == {p: BOOKS_GRANT + nets.get(p, 0) for p in ("b1", "b2")}
+        report = check_books(session)
+    assert report.ok, report.summary()

@@ -69,17 +69,21 @@ class Processes:
     def errors(self, name: str) -> str:
         return (self.folder / f"{name}.err").read_text()
 
-    def stop(self) -> None:
-        """The coordinator first (no new events), then the gateways, each with SIGTERM."""
+    def stop(self) -> dict[str, int | None]:
+        """The coordinator first (no new events), then the gateways, each with SIGTERM; the
+        exit status of each process stopped here (a gateway refunds its slice, then exits 0)."""
+        stopped: dict[str, int | None] = {}
         for name, process in sorted(self.running.items(), key=lambda item: item[0] != "c1"):
             if process.poll() is None:
                 process.send_signal(signal.SIGTERM)
                 try:
-                    process.wait(timeout=30)
+                    stopped[name] = process.wait(timeout=30)
                 except subprocess.TimeoutExpired:
                     kill(process.pid)
+                    stopped[name] = None
             if name == "c1":
                 time.sleep(1.0)  # a settlement under way is written and reported
+        return stopped
 
 
 def wait_for_rounds(ports: list[int], more: int) -> None:
@@ -155,10 +159,11 @@ def test_a_database_cut_across_the_bet_close_stops_no_process(
                 assert process.poll() is None, (name, cluster.errors(name))
             sat_out = [int((status(p) or {}).get("rounds_sat_out", 0)) for p in ports]
         finally:
-            cluster.stop()
+            stopped = cluster.stop()
     assert sum(sat_out) >= 1  # the bets at the cut bet close were refused, not a crash
     for name in cluster.running:
         assert "Traceback" not in cluster.errors(name), cluster.errors(name)
+    assert stopped["g1"] == stopped["g2"] == 0, stopped  # an orderly stop, its slice refunded
     nets = reported_nets(services)
     engine = make_engine(services.database_url)
     try:
@@ -167,6 +172,8 @@ def test_a_database_cut_across_the_bet_close_stops_no_process(
             assert report.ok, report.summary()
             ledger = LedgerService(session)
             for gateway in ("g1", "g2"):
+                for owner in (gateway, f"{gateway}:players"):
+                    assert not ledger.open_slices(owner), (owner, cluster.errors(gateway))
                 bots = [f"bot-{gateway}-{index + 1}" for index in range(BOTS)]
                 held = sum(ledger.wallet_balances(bots).values())
                 assert held == BOTS * BOT_GRANT + nets.get(gateway, 0), gateway

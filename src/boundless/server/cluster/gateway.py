@@ -198,7 +198,7 @@ class Gateway:
             self._listed = not following
             self._decision_key = None
             if following:
-                await self.slice.bets_report()  # too late to bet here: closed at once, not reported
+                await self.slice.follow_only()  # too late to bet here: nothing staked or reported
             elif self._joining is None:
                 # New here (a start or a restart): the coordinator may not know this gateway
                 # yet; this makes its bet close wait for this gateway's bets too. Sent beside

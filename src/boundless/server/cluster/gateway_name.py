@@ -9,12 +9,17 @@ A second process finds the name held: it waits one lease life (a process killed 
 leaves its lease to lapse), then gives up with one line (exit 2) having changed nothing. A
 renewal that finds the lease lapsed (the bus was away longer than its life) takes the name
 again if it is still free, else the gateway stops: someone else serves that name now.
+
+The other start-up and stop steps of a gateway process that must come before (or after) the
+ledger are here too: its port bound before its recovery (a port in use stops the start), and an
+orderly stop that lets the gateway refund its slice before the process ends.
 """
 
 from __future__ import annotations
 
 import asyncio
 import logging
+import signal
 import socket
 
 from boundless.server.cluster.bus import Bus, BusError, Lease, LeaseLostError
@@ -124,3 +129,10 @@ def bind_port(host: str, port: int) -> socket.socket:
         raise ClusterSetupError(f"cannot listen on {host}:{port}: {error.strerror}") from None
     listening.set_inheritable(True)
     return listening
+
+
+def quiet_after_serving() -> None:
+    """Let an orderly stop (SIGTERM) run the gateway's shutdown: uvicorn stops serving on the
+    signal, then raises it again once it has; under the default handler that would end the
+    process before the gateway refunds its slice and gives its name back."""
+    signal.signal(signal.SIGTERM, lambda _signal, _frame: None)

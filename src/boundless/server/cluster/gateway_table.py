@@ -520,6 +520,9 @@ class PlayerSlice:
         await self.desk.bets.drain()  # every bet that came in time is written before the close
         return self.follower.bets_report()
 
+    async def follow_only(self) -> None:
+        await self.bets_report()  # no player could bet yet: nothing to stake
+
     def seats(self) -> tuple[int, int]:
         if self.voided:
             return 0, 0

@@ -301,7 +301,11 @@ async def run_gateway(
 
     from boundless.ledger.database import make_engine, make_session_factory
     from boundless.server.cluster.gateway_app import create_gateway_app
-    from boundless.server.cluster.gateway_name import bind_port, hold_gateway_name
+    from boundless.server.cluster.gateway_name import (
+        bind_port,
+        hold_gateway_name,
+        quiet_after_serving,
+    )
     from boundless.server.cluster.gateway_table import SHUTDOWN_REASON, GatewayTable
     from boundless.server.config import ServerConfig, transport_options
     from boundless.server.gateway.hub import Hub
@@ -371,6 +375,7 @@ async def run_gateway(
 
     following.add_done_callback(stop_serving)
     keeping.add_done_callback(stop_serving)
+    quiet_after_serving()
     try:
         await server.serve(sockets=[listening])
     finally:

@@ -26,6 +26,11 @@ class SliceSide(Protocol):
         holds."""
         ...
 
+    async def follow_only(self) -> None:
+        """Too late to bet in this round (the gateway joined it after its bet close): close
+        this slice's betting without staking anything; it only follows the round."""
+        ...
+
     def seats(self) -> tuple[int, int]:
         """Players and positions held (after the bets closed)."""
         ...
@@ -65,6 +70,9 @@ class FollowerSlice:
 
     async def bets_report(self) -> BetsReport:
         return self.follower.bets_report()
+
+    async def follow_only(self) -> None:
+        await self.bets_report()
 
     def seats(self) -> tuple[int, int]:
         if self.cancelled is not None:
@@ -118,6 +126,10 @@ class PairSlice:
             frozenset().union(*(report.spots for report in reports)),
             frozenset().union(*(report.seated_spots for report in reports)),
         )
+
+    async def follow_only(self) -> None:
+        for part in self.parts:
+            await part.follow_only()
 
     def seats(self) -> tuple[int, int]:
         counts = [part.seats() for part in self.parts]
