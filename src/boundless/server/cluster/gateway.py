@@ -93,10 +93,11 @@ class Gateway:
         self._refunding: asyncio.Task[None] | None = None
         """The refund of a slice this gateway sat out (written while the round goes on)."""
         self.sat_out = 0
+        """Rounds this gateway sat out because the ledger failed (for ``/api/cluster``)."""
         self.following = False
         """True while :meth:`run` follows the table's stream."""
         self._joining: asyncio.Future[None] | None = None
-        """Rounds this gateway sat out because the ledger failed (for ``/api/cluster``)."""
+        """This process's ``joined`` report (sent once, in its first round it can bet in)."""
 
     async def run(self, *, rounds: int | None = None) -> None:
         """Follow the table (``rounds``: stop after this many rounds have ended)."""
