@@ -371,6 +371,9 @@ class Coordinator:
                 await self.records.cancel_dropped(
                     self.table, writer.round_number, gateway, DROPPED_REASON
                 )
+            elif self.ledger is not None:
+                for owner in slice_owners(gateway):
+                    await self.ledger.cancel_slice(self.table, writer.round_number, owner)
 
     async def _end_in_ledger(self, number: int) -> None:
         if self.ledger is None:
