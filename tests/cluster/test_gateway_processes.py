@@ -1,7 +1,8 @@
 """Gateways as an operator runs them (``boundless coordinator`` and ``boundless gateway`` processes
 on the machine's NATS and PostgreSQL) through the failures that used to stop them:
 
-- the database cut for 15 s across a bet close: no process exits, the next rounds play, the
+- the database cut for 15 s across a bet close: no process exits, a player seen before signs in
+  and watches during the cut, the next rounds play, the
   books balance and every bot's wallet is its grant plus the nets its gateway reported;
 - a second process started with a live gateway's name: exit 2 with one line, nothing touched
   (no slice of the live gateway cancelled, its rounds settle);
@@ -141,6 +142,8 @@ def test_a_database_cut_across_the_bet_close_stops_no_process(
             cluster.gateway("g2", ports[1])
             wait_for_rounds(ports, 1)
             assert ready(ports[0]) == (200, {"ready": True})
+            player = sign_up(ports[0], "Cy")
+            socket_client(ports[0], player["token"]).close()  # seen by g1 before the cut
             betting = int((status(ports[0]) or {})["round"]) + 1
             wait_for(
                 lambda: int((status(ports[0]) or {}).get("round", 0)) >= betting,
@@ -152,6 +155,15 @@ def test_a_database_cut_across_the_bet_close_stops_no_process(
             wait_for(lambda: ready(ports[0])[0] == 503, 10, "/readyz to see the database away")
             reasons = ready(ports[0])[1]["reasons"]
             assert [r for r in reasons if r.startswith("the database does not answer")], reasons
+            # During the cut: signing in again and watching work; a bet is refused in one line.
+            during = socket_client(ports[0], player["token"])
+            assert during.seen[0]["type"] == "welcome" and during.seen[-1]["type"] == "ack"
+            assert [m for m in during.seen if m["type"] == "state"]
+            refused = during.request({"type": "bet", "table_id": TABLE, "bet_id": "cut-1",
+                                      "bets": {"1": {"main": 100}}})  # fmt: skip
+            assert refused["type"] == "error", refused
+            assert refused["error"] in ("ledger_unavailable", "wrong_phase"), refused
+            during.close()
             time.sleep(max(0.0, CUT_SECONDS - (time.monotonic() - cut_at)))
             proxy.restore()
             wait_for_rounds(ports, 2)
