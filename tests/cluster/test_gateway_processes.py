@@ -2,8 +2,9 @@
 on the machine's NATS and PostgreSQL) through the failures that used to stop them:
 
 - the database cut for 15 s across a bet close: no process exits, a player seen before signs in
-  and watches during the cut, the next rounds play, the
-  books balance and every bot's wallet is its grant plus the nets its gateway reported;
+  and watches during the cut, the next rounds play, the books balance and every bot's wallet
+  is its grant plus the nets its gateway reported; each gateway's orderly stop exits 0 with
+  nothing of it left open;
 - a second process started with a live gateway's name: exit 2 with one line, nothing touched
   (no slice of the live gateway cancelled, its rounds settle);
 - a gateway killed during betting: its player's stake is refunded once at the bet close and the
