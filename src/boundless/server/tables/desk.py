@@ -456,9 +456,25 @@ class TableDesk:
         doubtful = self.doubtful_players(round_, on_spot)
         if not doubtful:
             return
-        with self.sessions.begin() as session:
-            balances = self.service(session).wallet_balances(doubtful)
+        try:
+            with self.sessions.begin() as session:
+                balances = self.service(session).wallet_balances(doubtful)
+        except Exception as error:
+            self.wallets_unreadable(round_, doubtful, error)
+            return
         self.refreshed_coins(round_, doubtful, balances)
+
+    def wallets_unreadable(
+        self, round_: PlayerRound, doubtful: list[str], error: Exception
+    ) -> None:
+        """The wallets of ``doubtful`` could not be read at a step close: no coins are known to
+        cover their doubles and splits, so they fall back as for a short wallet (the step goes
+        on; nothing is staked). An error that is not the database away is raised."""
+        if not is_transient(error):
+            raise error
+        log.warning("table %s: wallets unreadable at a step close, doubles and splits fall "
+                    "back: %s", self.table_id, one_line(error))  # fmt: skip
+        round_.set_free_coins(doubtful, [0] * len(doubtful))
 
     def doubtful_players(self, round_: PlayerRound, on_spot: np.ndarray) -> list[str]:
         """The players of ``on_spot`` with a pending double or split whose coins the round may

@@ -153,8 +153,12 @@ class Table(TableDesk):
         nodes_before = round_.path_nodes(on_spot)
         doubtful = self.doubtful_players(round_, on_spot)
         if doubtful:  # their wallets, read in a worker thread (SQLite may be busy writing)
-            balances = await in_daemon_thread(lambda: self._wallets(doubtful))
-            self.refreshed_coins(round_, doubtful, balances)
+            try:
+                balances = await in_daemon_thread(lambda: self._wallets(doubtful))
+            except Exception as error:
+                self.wallets_unreadable(round_, doubtful, error)
+            else:
+                self.refreshed_coins(round_, doubtful, balances)
         stakes_before = len(round_.extra_stakes)
         event = round_.close_step()
         takers = round_.step_takers.get(spot, [])
