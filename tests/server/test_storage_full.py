@@ -89,3 +89,23 @@ def test_a_settlement_on_a_full_disk_is_retried_until_space_returns(
     client.close()
     assert_books(live.database_url, {player["player_id"]: settled["balance"]})
     assert any("written on try" in r.getMessage() for r in caplog.records)
+
+
+def test_an_operator_cancel_on_a_full_disk_is_refunded_once_space_returns(
+    live: LiveServer, disk_full: threading.Event
+) -> None:
+    """The round is voided at once; its refund (it used to wait for a restart) is tried until
+    written, and the players get ``settled`` with the cancellation then."""
+    player, client = live.seated("Una")
+    bet = {"type": "bet", "table_id": "boundless-1", "bet_id": "b1", "bets": {"1": {"main": 500}}}
+    assert client.request(bet)["type"] == "ack"
+    assert live.admin("pause", reason="checking").status_code == 200
+    disk_full.set()
+    answer = live.admin("cancel", reason="dealer error")
+    assert answer.status_code == 503, answer.text
+    assert "refunds them as soon as it can" in answer.json()["detail"]
+    disk_full.clear()
+    settled = client.wait_for("settled", timeout=30)
+    assert settled["cancelled"] == "dealer error" and settled["balance"] == GRANT
+    assert_books(live.database_url, {player["player_id"]: GRANT})
+    client.close()

@@ -128,6 +128,8 @@ async def stop_in_flight(table: Table) -> None:
     settling = table.settling
     if settling is not None and not settling.done():
         await asyncio.shield(settling)
+    if table.refunds_pending:  # an operator's cancel whose refund waits for the database
+        await asyncio.shield(asyncio.gather(*table.refunds_pending, return_exceptions=True))
     if not table.has_round_to_void():
         return
     round_id = table.round_id
@@ -143,34 +145,41 @@ async def stop_in_flight(table: Table) -> None:
 
 
 async def run_table(table: Table) -> None:
-    """Rounds forever (until the task is cancelled); a failing round is voided, not fatal."""
+    """Rounds forever (until the task is cancelled); a failing round is voided, not fatal.
+    Cancelled (the server is stopping) wherever it waits, even between rounds or while
+    paused: :func:`stop_in_flight` first."""
     table.load_counters()
-    while True:
-        exhausted = False
+    try:
+        while True:
+            await _next_round(table)
+    except asyncio.CancelledError:
         try:
-            await play_round(table)
-        except asyncio.CancelledError:  # the server is stopping
+            await stop_in_flight(table)
+        except Exception:  # the next start's crash recovery refunds it then
+            log.exception("could not cancel %s round %s", table.table_id, table.round_no)
+        raise
+
+
+async def _next_round(table: Table) -> None:
+    exhausted = False
+    try:
+        await play_round(table)
+    except ShoeExhaustedError as error:
+        exhausted = True
+        table.void(f"the shoe ran out of cards ({error}); every stake is returned")
+    except Exception:
+        log.exception("table %s round %s failed", table.table_id, table.round_no)
+        if table.round is not None and not table.recorded:
             try:
-                await stop_in_flight(table)
-            except Exception:  # the next start's crash recovery refunds it then
-                log.exception("could not cancel %s round %s", table.table_id, table.round_no)
-            raise
-        except ShoeExhaustedError as error:
-            exhausted = True
-            table.void(f"the shoe ran out of cards ({error}); every stake is returned")
-        except Exception:
-            log.exception("table %s round %s failed", table.table_id, table.round_no)
-            if table.round is not None and not table.recorded:
-                try:
-                    table.void("the round failed on the server; every stake is returned")
-                except Exception:
-                    log.exception("could not void %s round %s", table.table_id, table.round_no)
-                    await asyncio.sleep(1.0)
-        if table.round is not None and table.round.over:
-            table.end_round(exhausted)
-        gap = table.clock.round_gap()
-        if gap:
-            await asyncio.sleep(gap)
-        while table.paused:
-            table.clock.wake.clear()
-            await table.clock.wake.wait()
+                table.void("the round failed on the server; every stake is returned")
+            except Exception:
+                log.exception("could not void %s round %s", table.table_id, table.round_no)
+                await asyncio.sleep(1.0)
+    if table.round is not None and table.round.over:
+        table.end_round(exhausted)
+    gap = table.clock.round_gap()
+    if gap:
+        await asyncio.sleep(gap)
+    while table.paused:
+        table.clock.wake.clear()
+        await table.clock.wake.wait()

@@ -11,6 +11,7 @@ is the same desk driven by a coordinator's stream instead.
 from __future__ import annotations
 
 import asyncio
+import math
 from typing import Any, Unpack
 
 import numpy as np
@@ -22,6 +23,7 @@ from boundless.core.round.phases import INSURANCE
 from boundless.core.round.players import PlayerRound
 from boundless.ledger.outage import in_daemon_thread, is_transient, write_until_done
 from boundless.ledger.records import StakeOrder
+from boundless.server import messages
 from boundless.server.clock import now_ms
 from boundless.server.config import TimerSettings
 from boundless.server.errors import ConflictError, RefundPendingError, SideBetsLockedError
@@ -56,6 +58,8 @@ class Table(TableDesk):
         self.recent = RecentRounds()
         self.settling: asyncio.Task[None] | None = None
         """The settlement being written (a shutdown lets it finish, see the runner)."""
+        self.refunds_pending: set[asyncio.Task[None]] = set()
+        """Refunds of cancelled rounds still being tried (the database was away or full)."""
         self.insurance_writes: set[asyncio.Task[int | None]] = set()
         """Insurance stakes being written: the window closes only once they are."""
 
@@ -170,6 +174,44 @@ class Table(TableDesk):
         with self.sessions.begin() as session:
             return self.service(session).wallet_balances(player_ids)
 
+    def _refund_later(self, reason: str) -> None:
+        """The refund of the round just cancelled in the core, written in a worker thread and
+        tried until it is (the same keys: exactly once); then its players get ``settled``."""
+        round_ = self.round
+        assert round_ is not None
+        results = self.results(round_)
+        inputs = self._cancel_inputs(reason, results)
+        round_id = self.round_id
+        self.recorded = True  # this round's end is the task's; the next round's is the table's
+        self.stop_timer()
+        self.broadcast_state()
+        self.wake()
+        task = asyncio.ensure_future(self._write_refund(inputs, results, reason, round_id))
+        self.refunds_pending.add(task)
+        task.add_done_callback(self.refunds_pending.discard)
+
+    async def _write_refund(
+        self, inputs: tuple[Any, ...], results: dict[str, Any], reason: str, round_id: str | None
+    ) -> None:
+        outcome = await write_until_done(
+            self.sessions,
+            lambda session: self.service(session).cancel(*inputs),
+            what=f"refund of the cancelled round {round_id}",
+            seconds=math.inf,
+            lock=self.ledger_lock,
+        )
+        if outcome.lines:
+            self.metrics.cancelled(self.rules.key, outcome.refunds)
+        self.money.balances.update(outcome.balances)
+        self.notify("cancelled", {"round_id": round_id, "reason": reason})
+        for line in outcome.lines:
+            self.hub.send_player(
+                line.player_id,
+                messages.settled(self.table_id, round_id, results.get(line.player_id, []),
+                                 line.staked, line.paid, outcome.balances.get(line.player_id),
+                                 cancelled=reason),
+            )  # fmt: skip
+
     # ---- insurance, written off the loop ---------------------------------------------------
     async def insure(self, player: PlayerIdentity, spot: int, kind: str) -> int | None:
         """Take insurance with the wallet's read and the stake's write in worker threads, the
@@ -260,12 +302,13 @@ class Table(TableDesk):
         except Exception as error:
             if not is_transient(error):
                 raise
-            # Voided in the core already; the ledger still holds the stakes in the open round,
-            # which this server's next start cancels and refunds (crash recovery, same key).
+            # Voided in the core already; the ledger still holds the stakes in the open round:
+            # the refund is tried again until written, and the players are told then.
+            self._refund_later(reason)
             raise RefundPendingError(
-                f"round {round_id} is cancelled, but the database went away before its refund "
-                "was written: the stakes stay held in the ledger and the server's next start "
-                "refunds them"
+                f"round {round_id} is cancelled, but the database cannot write its refund right "
+                "now: the stakes stay held in the ledger and the server refunds them as soon as "
+                "it can (tried again until written; a stop first leaves it to the next start)"
             ) from error
         return {
             "table_id": self.table_id,
