@@ -22,7 +22,7 @@ from boundless.server.records.service import RecordService
 from boundless.server.recovery import recover
 from boundless.server.storage.database import migrated_engine
 from tests.postgres import postgres_schema
-from tests.server.live import bet, serving
+from tests.server.live import ADMIN_TOKEN, bet, serving
 from tests.server.test_early_payments import EARLY_BLACKJACK_SEED, SLOW_DECISIONS
 
 
@@ -124,3 +124,7 @@ def test_the_operator_cancels_a_round_whose_early_payment_was_spent(
         elsewhere.close()
         owing, owed, _ = _books(live.database_url)
         assert (owing, owed) == (1, 1000)
+        check = live.http.get(
+            "/api/v1/admin/ledger-check", headers={"Authorization": f"Bearer {ADMIN_TOKEN}"}
+        ).json()
+        assert check["ok"] and (check["receivable_players"], check["receivable_total"]) == (1, 1000)
