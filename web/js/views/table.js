@@ -12,7 +12,8 @@ import { dock, statusLine } from "./table/dock.js";
 import { dealerZone, drawTimer, feltText, header, spotZones } from "./table/felt.js";
 import { helpPanel, onKey } from "./table/keys.js";
 import { dealing, retarget, setLanded, stopPacing } from "./table/pacing.js";
-import { logPanel, recentStrip, resultPanel, stepPanel } from "./table/panels.js";
+import { recentStrip, sidePanel } from "./table/panels.js";
+import { fitFelt, watchFit } from "./table/fit.js";
 import { LAST_TITLE_KEY } from "./rules.js";
 import { loadTableRow } from "./table/private_controls.js";
 import { betsFromPositions, changed, chipValues, fresh, pub, setView, settledNet, v } from "./table/state.js";
@@ -45,6 +46,8 @@ export function mount(element, tableId) {
   document.addEventListener("keydown", onKey);
   unsubscribers.push(() => document.removeEventListener("keydown", onKey));
   v.tick = setInterval(drawTimer, 200);
+  document.body.classList.add("at-table");
+  unsubscribers.push(() => document.body.classList.remove("at-table"), watchFit());
   // Redraws replace v.body only: the live region stays in place so screen readers announce it.
   v.body = h("div.table-view", {}, h("p.loading", {}, t("app.loading")));
   v.live = h("div.sr-only#table-live", { "aria-live": "polite", "aria-atomic": "true" });
@@ -244,22 +247,27 @@ function draw() {
   v.drawn = drawn;
   setVocabulary(v.rules.title.vocabulary);
   const focused = document.activeElement?.id;
+  // One screen: the header, the felt (scaled to fit what is left), the dock and the panels'
+  // tabs; a panel opens beside the felt on wide screens and as a drawer elsewhere.
   v.body.replaceChildren(
     header(),
     recentStrip() ?? "",
     h("div.table-layout", {},
       h("section.felt", { "aria-label": t("table.felt"), dataset: { roundId: v.roundId ?? "", phase: pub().phase } },
-        dealerZone(),
-        h("p.felt-arc", { "aria-hidden": "true" }, feltText()),
-        spotZones(),
+        h("div.felt-fit", {},
+          dealerZone(),
+          h("p.felt-arc", { "aria-hidden": "true" }, feltText()),
+          spotZones(),
+        ),
         pub().paused ? h("div.paused-overlay", { role: "status" }, t("table.paused")) : null,
       ),
-      h("section.dock#dock", { "aria-label": t("table.controls") }, dock(),
-        h("button.btn.btn-ghost.key-help-open#key-help-open", { type: "button", "aria-keyshortcuts": "?", onclick: () => { v.help = !v.help; changed(); } }, t("keys.open"))),
-      h("aside.side-panel", {}, helpPanel(), resultPanel(), stepPanel(), logPanel()),
+      h("section.dock#dock", { "aria-label": t("table.controls") }, dock()),
+      sidePanel(),
     ),
+    helpPanel() ?? "",
   );
   announce(statusLine());
   if (focused) document.getElementById(focused)?.focus();
   drawTimer();
+  fitFelt();
 }

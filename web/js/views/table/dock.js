@@ -84,23 +84,33 @@ function actionBar() {
   );
 }
 
+/** Insurance and even money: one banner with its own countdown, one row and one tap per spot. */
 function insuranceOffers() {
-  return openOffers().map((position, index) => {
-    const kind = position.insurance_offer;
-    const cost = Math.floor(position.main * ratioNumber(v.rules.insurance.cost));
-    const first = index === 0;
-    return h("div.insurance-offer", { role: "group", "aria-label": t(`insurance.${kind}`) },
-      h("p", {}, kind === "even_money"
+  const offers = openOffers();
+  if (!offers.length) return [];
+  return [h("div.insurance-banner#insurance-banner", { role: "group", "aria-label": t("insurance.insurance") },
+    h("p.insurance-head", {}, h("span", {}, t("insurance.banner", { pays: v.rules.insurance.pays })),
+      h("span.insurance-countdown#insurance-countdown", { "aria-hidden": "true" }, "")),
+    offers.map((position, index) => {
+      const kind = position.insurance_offer;
+      const cost = Math.floor(position.main * ratioNumber(v.rules.insurance.cost));
+      const first = index === 0;
+      const sentence = kind === "even_money"
         ? t("insurance.even_money_text", { spot: position.spot, pays: v.rules.payouts.win })
-        : t("insurance.insurance_text", { spot: position.spot, cost: money(cost), pays: v.rules.insurance.pays })),
-      h("div.button-row", {},
-        h("button.btn.btn-gold", { type: "button", id: `insure-${position.spot}`, "aria-keyshortcuts": first ? "I" : undefined, onclick: () => insure(position.spot, kind) },
-          first ? withKey(t(`insurance.take_${kind}`), "insure") : t(`insurance.take_${kind}`)),
-        h("button.btn.btn-ghost", { type: "button", id: `decline-${position.spot}`, "aria-keyshortcuts": first ? "N" : undefined, onclick: () => insure(position.spot, null) },
-          first ? withKey(t("insurance.decline"), "decline") : t("insurance.decline")),
-      ),
-    );
-  });
+        : t("insurance.insurance_text", { spot: position.spot, cost: money(cost), pays: v.rules.insurance.pays });
+      return h("div.insurance-offer", { role: "group", "aria-label": sentence, title: sentence },
+        h("p.offer-text", {}, kind === "even_money"
+          ? t("insurance.row_even_money", { spot: position.spot, pays: v.rules.payouts.win })
+          : t("insurance.row_insurance", { spot: position.spot, cost: money(cost) })),
+        h("div.button-row", {},
+          h("button.btn.btn-gold.btn-small", { type: "button", id: `insure-${position.spot}`, "aria-keyshortcuts": first ? "I" : undefined, onclick: () => insure(position.spot, kind) },
+            first ? withKey(t(`insurance.take_${kind}`), "insure") : t(`insurance.take_${kind}`)),
+          h("button.btn.btn-ghost.btn-small", { type: "button", id: `decline-${position.spot}`, "aria-keyshortcuts": first ? "N" : undefined, onclick: () => insure(position.spot, null) },
+            first ? withKey(t("insurance.decline"), "decline") : t("insurance.decline")),
+        ),
+      );
+    }),
+  )];
 }
 
 function bettingControls() {

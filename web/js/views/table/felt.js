@@ -72,6 +72,9 @@ export function drawTimer() {
   box.classList.toggle("timer-urgent", left < 3000);
   document.getElementById("timer-text").textContent = String(Math.ceil(left / 1000));
   document.getElementById("timer-kind").textContent = t(`timer_kind.${timer.kind}`);
+  // The insurance banner counts down on its own, beside the offers it is about.
+  const countdown = document.getElementById("insurance-countdown");
+  if (countdown) countdown.textContent = timer.kind === "insurance" ? t("insurance.seconds_left", { seconds: Math.ceil(left / 1000) }) : "";
 }
 
 export function feltText() {

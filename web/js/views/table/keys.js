@@ -62,6 +62,11 @@ export function onKey(event) {
   if (done) event.preventDefault();
 }
 
+export function helpToggle() {
+  v.help = !v.help;
+  changed();
+}
+
 /** The "?" panel: every shortcut with what it does at this table. */
 export function helpPanel() {
   if (!v.help) return null;
@@ -76,7 +81,7 @@ export function helpPanel() {
     [keyHint("rebet"), t("bet.rebet")],
     ["?", t("keys.help")],
   ];
-  return h("section.panel.key-help#key-help", { role: "dialog", "aria-labelledby": "key-help-heading" },
+  return h("section.panel.key-help#key-help", { role: "dialog", "aria-modal": "true", "aria-labelledby": "key-help-heading" },
     h("h2#key-help-heading", {}, t("keys.heading")),
     h("dl.key-list", {}, rows.map(([key, what]) => h("div.key-row", {}, h("dt", {}, h("kbd", {}, key)), h("dd", {}, what)))),
     h("button.btn.btn-ghost#key-help-close", { type: "button", onclick: () => { v.help = false; changed(); } }, t("common.close")),

@@ -3,7 +3,44 @@
 import { cardElement, h, money, signedMoney } from "../../format.js";
 import { t } from "../../i18n.js";
 import { patternName, sideBetName } from "../rule_text.js";
-import { myPositions, netOfPositions, pub, settledNet, v } from "./state.js";
+import { helpToggle } from "./keys.js";
+import { changed, myPositions, netOfPositions, pub, settledNet, v } from "./state.js";
+
+/** The panels, one at a time under tabs: beside the felt on wide screens, a drawer elsewhere. */
+const PANELS = {
+  results: () => [resultPanel(), stepPanel()],
+  log: () => [logPanel()],
+};
+
+export function sidePanel() {
+  const open = v.panel in PANELS ? v.panel : "results";
+  const tabs = h("div.panel-tabs", { role: "tablist", "aria-label": t("table.panels") },
+    Object.keys(PANELS).map((name) =>
+      h(`button.panel-tab${name === open ? ".panel-tab-on" : ""}`, {
+        type: "button",
+        role: "tab",
+        id: `tab-${name}`,
+        "aria-selected": String(name === open),
+        "aria-controls": "panel-body",
+        "aria-expanded": String(name === open && Boolean(v.drawer)),
+        onclick: () => openPanel(name),
+      }, t(`table.tab_${name}`)),
+    ),
+    h("button.panel-tab.key-help-open#key-help-open", { type: "button", "aria-keyshortcuts": "?", onclick: helpToggle }, t("keys.open")),
+  );
+  const body = h("div.panel-body#panel-body", { role: "tabpanel", "aria-labelledby": `tab-${open}` },
+    h("button.btn.btn-ghost.btn-small.drawer-close#drawer-close", { type: "button", onclick: () => { v.drawer = false; changed(); } }, t("common.close")),
+    PANELS[open](),
+  );
+  return h(`aside.side-panel${v.drawer ? ".drawer-open" : ""}`, { dataset: { panel: open } }, tabs, body);
+}
+
+/** A tab opens its panel; on a narrow screen the same tab again closes the drawer. */
+function openPanel(name) {
+  v.drawer = !(v.drawer && v.panel === name);
+  v.panel = name;
+  changed();
+}
 
 /** This round's results once its `settled` is shown; until then the last settled round. */
 export function resultPanel() {
