@@ -3,16 +3,16 @@
 // version moved. Everything is driven by the title's rule set and the server's state/you
 // messages: no branch on a title's name. The paced reveal lives in table/pacing.js.
 import { api } from "../api.js";
-import { cardText, h, signedMoney } from "../format.js";
+import { h } from "../format.js";
 import { currentLanguage, setVocabulary, t } from "../i18n.js";
 import { errorText, session, toast } from "../session.js";
 import { on, send, serverNow } from "../socket.js";
-import { log } from "./table/actions.js";
+import { log, logParts } from "./table/actions.js";
 import { dock, statusLine } from "./table/dock.js";
 import { dealerZone, drawTimer, feltText, header, spotZones } from "./table/felt.js";
 import { helpPanel, onKey } from "./table/keys.js";
 import { dealing, retarget, setLanded, stopPacing } from "./table/pacing.js";
-import { recentStrip, sidePanel } from "./table/panels.js";
+import { logText, recentStrip, sidePanel } from "./table/panels.js";
 import { fitFelt, watchFit } from "./table/fit.js";
 import { LAST_TITLE_KEY } from "./rules.js";
 import { loadTableRow } from "./table/private_controls.js";
@@ -169,7 +169,7 @@ function onYou(message) {
 function onStep(message) {
   if (!message.card) return; // the step closed with nobody taking a card
   v.step = { ...message, at: performance.now() };
-  log(t("table.step_card", { n: message.step, card: cardText(message.card), count: message.takers }));
+  log("table.step_card", { n: message.step, card: { card: message.card }, count: message.takers });
 }
 
 function onSettled(message) {
@@ -191,7 +191,7 @@ function landed(message) {
   if (Array.isArray(message.results) && message.results.length) {
     v.lastResult = { roundId: message.round_id, positions: message.results, balance: message.balance, net };
   }
-  if (net !== null) log(t("table.round_net", { n: v.state?.round_no ?? "", amount: signedMoney(net) }));
+  if (net !== null) log("table.round_net", { n: v.state?.round_no ?? "", amount: { signed: net } });
   const dealer = v.target.state?.public?.dealer;
   if (dealer?.cards?.length && !v.recent.some((entry) => entry.roundNo === v.target.state.round_no)) {
     v.recent.unshift({ roundNo: v.target.state.round_no, total: dealer.total, cards: dealer.cards });
@@ -208,7 +208,7 @@ function onNotice(message) {
   if (everyRound && (message.kind === "shuffle" || message.kind === "shoe_finished")) {
     if (!v.saidReshuffle) {
       v.saidReshuffle = true;
-      log(t("notice.reshuffle_every_round"));
+      log("notice.reshuffle_every_round");
     }
     return;
   }
@@ -217,15 +217,16 @@ function onNotice(message) {
     location.hash = "#/lobby";
     return;
   }
-  let text = t(`notice.${message.kind}`, {
+  const parts = [[`notice.${message.kind}`, {
     n: detail.shoe_number ?? "",
     commitment: String(detail.commitment ?? "").slice(0, 12),
-  });
+  }]];
   if (message.kind === "shuffle" && detail.burn?.revealed) {
     const count = detail.burn.burned_count ?? detail.burn.burned?.length ?? 0;
-    text += " " + t("notice.burn", { card: cardText(detail.burn.revealed), count });
+    parts.push(["notice.burn", { card: { card: detail.burn.revealed }, count }]);
   }
-  log(text);
+  logParts(parts);
+  const text = logText({ parts });
   if (["paused", "resumed", "cancelled"].includes(message.kind)) toast(text, message.kind === "resumed" ? "info" : "warn");
 }
 

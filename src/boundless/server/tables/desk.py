@@ -274,6 +274,10 @@ class TableDesk:
             raise PhaseError("betting is closed for this round; wait for the next one")
         return round_
 
+    def betting_round(self) -> PlayerRound:
+        """The round taking bets now (``wrong_phase`` or ``table_paused`` otherwise)."""
+        return self._betting_round()
+
     def submit_bet(self, request: BetRequest) -> asyncio.Future[Answer]:
         """Queue a bet for the next batch; the future answers it (ack body or refusal). Outside
         the betting window a retry of a bet already taken still gets its stored answer."""

@@ -4,7 +4,7 @@ import { h, money, shortMoney } from "../../format.js";
 import { t } from "../../i18n.js";
 import { toast } from "../../session.js";
 import { actionName, sideBetGroups, sideBetName, sideBetRules } from "../rule_text.js";
-import { chooseSideBets, clearDraft, decide, insure, placeBets, rebet, selectChip, undo } from "./actions.js";
+import { canRebet, chooseSideBets, clearDraft, decide, insure, placeBets, rebet, selectChip, undo } from "./actions.js";
 import { actionShown, DECISIONS, keyHint } from "./keys.js";
 import {
   awaitingStep,
@@ -138,7 +138,8 @@ function bettingControls() {
     h("div.button-row", {},
       h("button.btn.btn-ghost#bet-undo", { type: "button", disabled: !v.history.length, "aria-keyshortcuts": keyHint("undo"), onclick: undo }, withKey(t("bet.undo"), "undo")),
       h("button.btn.btn-ghost#bet-clear", { type: "button", disabled: !total, "aria-keyshortcuts": keyHint("clear"), onclick: clearDraft }, withKey(t("bet.clear"), "clear")),
-      h("button.btn.btn-ghost#bet-rebet", { type: "button", disabled: !v.lastBets, "aria-keyshortcuts": keyHint("rebet"), onclick: rebet }, withKey(t("bet.rebet"), "rebet")),
+      h("button.btn.btn-ghost#bet-rebet", { type: "button", disabled: !canRebet() || v.placing, "aria-keyshortcuts": keyHint("rebet"), onclick: () => rebet(1) }, withKey(t("bet.rebet"), "rebet")),
+      h("button.btn.btn-ghost#bet-double", { type: "button", disabled: !canRebet() || v.placing, "aria-keyshortcuts": keyHint("rebet2"), onclick: () => rebet(2) }, withKey(t("bet.rebet_double"), "rebet2")),
       h("button.btn.btn-gold#bet-place", {
         type: "button",
         disabled: !total || problems.length > 0 || v.placing,

@@ -1,6 +1,6 @@
 // The side panel (results, the step card, the table log) and the strip of the last rounds'
 // dealer results above the felt.
-import { cardElement, h, money, signedMoney } from "../../format.js";
+import { cardElement, cardText, h, money, signedMoney } from "../../format.js";
 import { t } from "../../i18n.js";
 import { patternName, sideBetName } from "../rule_text.js";
 import { helpToggle } from "./keys.js";
@@ -112,9 +112,22 @@ export function logPanel() {
   return h("section.panel.log-panel", {},
     h("h2", {}, t("table.log")),
     v.log.length
-      ? h("ol.table-log", { reversed: true, start: v.log.length }, v.log.map((entry) => h("li", {}, entry.text)))
+      ? h("ol.table-log#table-log", { reversed: true, start: v.log.length }, v.log.map((entry) => h("li", {}, logText(entry))))
       : h("p.muted", {}, t("table.log_empty")),
   );
+}
+
+/** A log line in the language shown now: amounts and cards are formatted here too. */
+export function logText(entry) {
+  const worded = (params) => Object.fromEntries(Object.entries(params).map(([name, value]) => {
+    if (value && typeof value === "object") {
+      if ("money" in value) return [name, money(value.money)];
+      if ("signed" in value) return [name, signedMoney(value.signed)];
+      if ("card" in value) return [name, cardText(value.card)];
+    }
+    return [name, value];
+  }));
+  return entry.parts.map(([key, params]) => t(key, worded(params || {}))).join(" ");
 }
 
 /** The dealer's final hand of each of the last rounds this page saw, newest first. */
