@@ -11,6 +11,7 @@ import pytest
 
 from boundless.core.errors import InsufficientCoinsError
 from boundless.server.tables.rebet import bets_of_positions, repeated_bets
+from boundless.server.tables.stats import card_value, dealer_result
 from boundless.titles import load_title
 from tests.server.live import Client, LiveServer, bet, play_to_settlement
 
@@ -111,3 +112,33 @@ def test_rebet_over_the_protocol_and_the_table_history(server: LiveServer) -> No
     assert elsewhere.json()["items"] == []
     odd = server.http.get("/api/v1/records?table_id=no%20such", headers=headers)
     assert odd.status_code == 422 and odd.json()["error"] == "bad_message", odd.text
+
+
+def test_the_table_statistics(server: LiveServer) -> None:
+    player, client = server.seated("Stella")
+    headers = {"Authorization": f"Bearer {player['token']}"}
+    empty = server.http.get("/api/v1/tables/boundless-1/stats", headers=headers).json()
+    assert (empty["rounds"], empty["bust_rate"], empty["shoe_number"]) == (0, None, None)
+    assert bet(client, 1000)["type"] == "ack"
+    settled = play_to_settlement(client)
+    client.close()
+    stats = server.http.get("/api/v1/tables/boundless-1/stats", headers=headers).json()
+    assert stats["rounds"] == 1 and sum(stats["dealer_results"].values()) == 1
+    # Every card of the round was shown by its end: the player's and the dealer's.
+    hands = settled["results"][0]["hands"]
+    shown = sum(len(hand["cards"]) for hand in hands)
+    assert sum(stats["cards_this_shoe"].values()) >= shown + 2
+    assert list(stats["cards_this_shoe"]) == ["A", "2", "3", "4", "5", "6", "7", "8", "9", "10"]
+    missing = server.http.get("/api/v1/tables/nowhere-9/stats", headers=headers)
+    assert missing.status_code == 404
+    anonymous = server.http.get("/api/v1/tables/boundless-1/stats")
+    assert anonymous.status_code == 401
+
+
+def test_a_dealer_hand_and_a_card_as_the_statistics_count_them() -> None:
+    assert dealer_result(["AS", "KD"]) == "blackjack"
+    assert dealer_result(["TS", "6D", "9C"]) == "bust"
+    assert dealer_result(["TS", "7D"]) == "17"
+    assert dealer_result(["5S", "AD", "AC"]) == "17"
+    assert dealer_result(["9H"]) is None
+    assert [card_value(code) for code in ("AS", "TD", "KC", "9H")] == ["A", "10", "10", "9"]
