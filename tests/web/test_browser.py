@@ -179,6 +179,24 @@ def test_sign_up_play_record_and_languages(
     me = get_json(f"{server}/api/v1/me", token)
     assert me["balance"] == start_balance + sum(nets.values())
 
+    # This table's history lists the rounds just played, each a link to its record; the
+    # statistics show the dealer's results; Repeat places the last bets again (server's rebet).
+    page.click("#tab-history")
+    page.wait_for_selector("#history .record-link")
+    here = set(page.locator("#history .record-link").all_inner_texts())
+    assert {f"#{round_id.rsplit(':', 1)[1]}" for round_id in nets} <= here
+    page.click("#tab-stats")
+    page.wait_for_selector("#stats-dealer tr[data-result='bust']")
+    for _ in range(3):
+        page.wait_for_selector("#bet-rebet:not([disabled])", timeout=30000)
+        if _try_click(page.locator("#bet-rebet:not([disabled])")):
+            try:
+                page.wait_for_selector("#dock-status:has-text('placed')", timeout=3000)
+                break
+            except PlaywrightTimeout:
+                continue  # the window closed first: the next one
+    assert "placed" in page.inner_text("#dock-status")
+
     # The play record lists the rounds, newest first, with the same nets.
     page.click("a[data-nav='records']")
     page.wait_for_selector(".record-row")

@@ -187,14 +187,19 @@ REQUIRED = {
 }
 
 
+# Photographed at every size (each failing check is too): the busiest moments of a round.
+PHOTOGRAPHED = ("betting", "decisions")
+
+
 def _check(page: Any, phase: str, label: str, problems: list[str]) -> None:
     page.wait_for_selector(f".felt[data-phase='{phase}']")
     page.evaluate(SETTLE_JS)
     found = page.evaluate(CHECK_JS, REQUIRED[phase])
     if found:
         problems.append(f"{label}: {found}")
-    SCREENSHOTS.mkdir(parents=True, exist_ok=True)
-    page.screenshot(path=str(SCREENSHOTS / f"one-screen-{label}.png"))
+    if found or phase in PHOTOGRAPHED:
+        SCREENSHOTS.mkdir(parents=True, exist_ok=True)
+        page.screenshot(path=str(SCREENSHOTS / f"one-screen-{label}.png"))
 
 
 @pytest.mark.parametrize("title", TITLES)

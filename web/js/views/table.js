@@ -16,6 +16,7 @@ import { logText, recentStrip, sidePanel } from "./table/panels.js";
 import { fitFelt, watchFit } from "./table/fit.js";
 import { LAST_TITLE_KEY } from "./rules.js";
 import { loadTableRow } from "./table/private_controls.js";
+import { loadHistory, loadStats } from "./table/history.js";
 import { betsFromPositions, changed, chipValues, fresh, pub, setView, settledNet, v } from "./table/state.js";
 
 const MAX_RECENT = 12;
@@ -33,7 +34,10 @@ export function mount(element, tableId) {
     );
     return;
   }
-  setLanded(landed, drainQueue);
+  setLanded(landed, () => {
+    noteRecent();
+    drainQueue();
+  });
   unsubscribers.push(
     on("state", (m) => m.table_id === v.tableId && later(m, onState)),
     on("you", (m) => m.table_id === v.tableId && later(m, onYou)),
@@ -54,6 +58,7 @@ export function mount(element, tableId) {
   root.replaceChildren(v.body, v.live);
   join();
   loadTableRow();
+  loadHistory();
 }
 
 export function unmount() {
@@ -192,12 +197,21 @@ function landed(message) {
     v.lastResult = { roundId: message.round_id, positions: message.results, balance: message.balance, net };
   }
   if (net !== null) log("table.round_net", { n: v.state?.round_no ?? "", amount: { signed: net } });
-  const dealer = v.target.state?.public?.dealer;
-  if (dealer?.cards?.length && !v.recent.some((entry) => entry.roundNo === v.target.state.round_no)) {
-    v.recent.unshift({ roundNo: v.target.state.round_no, total: dealer.total, cards: dealer.cards });
-    v.recent.length = Math.min(v.recent.length, MAX_RECENT);
-  }
+  loadHistory();
   session.setBalance(message.balance);
+  changed();
+}
+
+/** Every round the table finished goes on the strip, watched ones too, once its cards show. */
+function noteRecent() {
+  const shown = v?.state;
+  const dealer = shown?.public?.dealer;
+  if (shown?.public?.phase !== "settled" || !dealer?.cards?.length) return;
+  if (v.recent.some((entry) => entry.roundNo === shown.round_no)) return;
+  v.recent.unshift({ roundNo: shown.round_no, total: dealer.total, cards: dealer.cards });
+  v.recent.sort((a, b) => b.roundNo - a.roundNo);
+  v.recent.length = Math.min(v.recent.length, MAX_RECENT);
+  if (v.panel === "stats") loadStats();
   changed();
 }
 

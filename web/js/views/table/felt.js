@@ -38,10 +38,10 @@ export function header() {
     ),
     privateControls(),
     h("dl.table-facts", {},
-      fact(t("table.round"), v.state.round_no ?? "–"),
-      fact(t("table.shoe_round"), p.round_in_shoe ?? "–"),
-      fact(t("table.seated"), v.state.seated ?? p.positions ?? 0),
-      fact(t("table.phase"), h("span#phase-label", { dataset: { phase } }, t(`phase.${phase}`))),
+      fact("round", t("table.round"), v.state.round_no ?? "–"),
+      fact("shoe_round", t("table.shoe_round"), p.round_in_shoe ?? "–"),
+      v.rules.table.shared ? fact("seated", t("table.seated"), v.state.seated ?? p.positions ?? 0) : null,
+      fact("phase", t("table.phase"), h("span#phase-label", { dataset: { phase } }, t(`phase.${phase}`))),
     ),
     h("div.timer#timer", { role: "timer", "aria-label": t("table.timer") },
       h("span.timer-ring", { "aria-hidden": "true" }),
@@ -51,8 +51,8 @@ export function header() {
   );
 }
 
-function fact(label, value) {
-  return h("div.fact", {}, h("dt", {}, label), h("dd", {}, value));
+function fact(name, label, value) {
+  return h("div.fact", { dataset: { fact: name } }, h("dt", {}, label), h("dd", {}, value));
 }
 
 /** The timer ring, redrawn five times a second outside the version-driven draw. */
@@ -104,9 +104,11 @@ function spotZone(spot) {
   const shared = p.spots?.[String(spot)] || { cards: [], step_cards: [], step_takers: [] };
   const position = positionOn(spot);
   const current = p.phase === "decisions" && p.current_spot === spot;
+  // At a table of one's own the spot's cards are the player's hand: drawn once, as the hand.
+  const ownHand = position && !v.rules.table.shared;
   return h(`div.spot${current ? ".spot-current" : ""}`, { dataset: { spot } },
     v.rules.table.spots > 1 ? h("div.spot-label", {}, t("table.spot", { n: spot })) : null,
-    h("div.shared-cards", {},
+    ownHand ? null : h("div.shared-cards", {},
       h("div.card-row", { "aria-label": t("table.shared_cards") }, shared.cards.map((code, i) => card(`s${spot}c${i}`, code))),
       shared.step_cards.length ? stepRail(spot, shared) : null,
     ),
@@ -121,7 +123,8 @@ function stepRail(spot, shared) {
     shared.step_cards.map((code, i) =>
       h(`li.step-card${latest === i + 1 ? ".step-latest" : ""}`, {},
         card(`s${spot}t${i}`, code, { small: true }),
-        h("span.step-takers", {}, t("table.took_it", { count: shared.step_takers?.[i] ?? 0 })),
+        // How many took a step card only tells something where others play the same spot.
+        v.rules.table.shared ? h("span.step-takers", {}, t("table.took_it", { count: shared.step_takers?.[i] ?? 0 })) : null,
       ),
     ),
   );

@@ -3,14 +3,18 @@
 import { cardElement, cardText, h, money, signedMoney } from "../../format.js";
 import { t } from "../../i18n.js";
 import { patternName, sideBetName } from "../rule_text.js";
+import { historyPanel, loadHistory, loadStats, statsPanel } from "./history.js";
 import { helpToggle } from "./keys.js";
 import { changed, myPositions, netOfPositions, pub, settledNet, v } from "./state.js";
 
 /** The panels, one at a time under tabs: beside the felt on wide screens, a drawer elsewhere. */
 const PANELS = {
   results: () => [resultPanel(), stepPanel()],
+  history: () => [historyPanel()],
+  stats: () => [statsPanel()],
   log: () => [logPanel()],
 };
+const TAB_LABELS = { results: "table.tab_results", history: "table.tab_history", stats: "table.tab_stats", log: "table.tab_log" };
 
 export function sidePanel() {
   const open = v.panel in PANELS ? v.panel : "results";
@@ -24,7 +28,7 @@ export function sidePanel() {
         "aria-controls": "panel-body",
         "aria-expanded": String(name === open && Boolean(v.drawer)),
         onclick: () => openPanel(name),
-      }, t(`table.tab_${name}`)),
+      }, t(TAB_LABELS[name])),
     ),
     h("button.panel-tab.key-help-open#key-help-open", { type: "button", "aria-keyshortcuts": "?", onclick: helpToggle }, t("keys.open")),
   );
@@ -39,6 +43,8 @@ export function sidePanel() {
 function openPanel(name) {
   v.drawer = !(v.drawer && v.panel === name);
   v.panel = name;
+  if (name === "stats") loadStats();
+  if (name === "history") loadHistory();
   changed();
 }
 
