@@ -10,8 +10,8 @@ from typing import Any
 
 import pytest
 
-from tests.web.kit import ROOT, open_page, shot, sign_up
-from tests.web.mock_table import TABLE_ID, MockSocket, position, state, you
+from tests.web.kit import ROOT, get_json, open_page, shot, sign_up
+from tests.web.mock_table import TABLE_ID, MockSocket, position, settled, state, you
 
 pytestmark = pytest.mark.slow
 
@@ -98,4 +98,90 @@ def test_own_table_shows_each_card_once_and_a_join_shows_the_table_as_it_stands(
     assert page.locator(".step-takers").count() == 0
     assert page.locator(".fact[data-fact='seated']").count() == 0
     shot(page, "own-table-once", full_page=False)
+    context.close()
+
+
+def _landing(wedges: list[dict[str, Any]], label: str) -> float:
+    """Where a wedge's middle sits, clockwise from the top, and so how far its ring turns back."""
+    total = sum(wedge["weight"] for wedge in wedges)
+    start = 0.0
+    for wedge in wedges:
+        end = start + 360 * wedge["weight"] / total
+        if wedge["label"] == label:
+            return (360 - (start + end) / 2) % 360
+        start = end
+    raise AssertionError(f"no wedge {label}")
+
+
+def test_the_wheels_land_on_the_wedges_the_server_drew(
+    server: str, browser: Any, failure_shots: list[Any]
+) -> None:
+    rules = get_json(f"{server}/api/v1/titles/boo-bucks")
+    wheel = next(bet["wheel"] for bet in rules["side_bets"] if bet["key"] == "bonus_spin_xtreme")
+    inner = next(wedge["label"] for wedge in wheel["inner"] if wedge.get("power_up"))
+    outer = wheel["outer"][2]["label"]
+    sides = ("bonus_spin_xtreme", "trifecta")
+    spin = {
+        "stake": 100,
+        "outcome": "win",
+        "pattern": None,
+        "payout": 10_000,
+        "wheel": [inner, outer],
+    }
+    spots = {1: ["AS", "KD"]}
+    won = position(
+        1,
+        spots[1],
+        outcome="blackjack",
+        payout=2500,
+        status="stood",
+        side_bets={"bonus_spin_xtreme": spin},
+    )
+    initial = [
+        state("settled", 9, ["9H", "7C"], spots, timer="betting", side_bets=sides),
+        you("settled", 9, [won]),
+        settled(9, [won]),
+    ]
+    context, page, _ = _open(browser, server, TABLE_ID, initial)
+    failure_shots.append(page)
+    figure = page.wait_for_selector(f".wheel-svg[data-inner='{inner}'][data-outer='{outer}']")
+    assert figure.is_visible()
+    # Each ring turned so that the drawn wedge sits under the pointer (no extra turns here:
+    # reduced motion), by the rule set's weights.
+    for ring, label, wedges in (("inner", inner, wheel["inner"]), ("outer", outer, wheel["outer"])):
+        angle = float(figure.get_attribute(f"data-{ring}-angle"))
+        assert angle == pytest.approx(_landing(wedges, label), abs=0.01)
+        center = float(page.get_attribute(f".wheel-{ring} .wedge-landed", "data-center"))
+        turned = (center + angle) % 360
+        assert min(turned, 360 - turned) == pytest.approx(0, abs=0.01)
+        assert page.get_attribute(f".wheel-{ring} .wedge-landed", "data-label") == label
+    assert page.locator(".wheel-inner .wedge").count() == len(wheel["inner"])
+    assert page.locator(".wheel-outer .wedge").count() == len(wheel["outer"])
+    # The results name the wedges; the badge on the circle is the net win, labelled so.
+    assert f"{inner} · {outer}" in page.inner_text("#results")
+    assert page.inner_text("#bet-1-bonus_spin_xtreme .result-paid") == "+99 net"
+    shot(page, "wheel-landed", full_page=False)
+    context.close()
+
+
+def test_phone_toast_leaves_the_nav_free_and_the_key_field_is_styled(
+    server: str, browser: Any, failure_shots: list[Any]
+) -> None:
+    context, page = open_page(browser, (390, 844), failure_shots, reduced_motion="reduce")
+    sign_up(page, server, "Toasty")
+    toast = page.wait_for_selector(".toast").bounding_box()
+    nav = page.locator(".top-bar").bounding_box()
+    assert toast["y"] >= nav["y"] + nav["height"], (toast, nav)
+    # The account-key field (a password field) has the same look as the name field.
+    page.evaluate("localStorage.clear()")
+    page.goto(server + "/#/lobby")
+    page.reload()
+    page.wait_for_selector("#key-input")
+    looks = page.evaluate(
+        """() => ['#key-input', '#signup-name'].map((s) => {
+            const c = getComputedStyle(document.querySelector(s));
+            return [c.backgroundColor, c.borderRadius, c.minHeight];
+        })"""
+    )
+    assert looks[0] == looks[1]
     context.close()

@@ -156,6 +156,7 @@ function newRound(message) {
   v.decided = null;
   v.step = null;
   v.seen = new Set();
+  v.wheels = new Map();
   v.target.settled = null;
   if (v.target.you && v.target.you.round_id !== message.round_id) v.target.you = null;
 }

@@ -6,6 +6,7 @@ import { toast } from "../../session.js";
 import { actionName, sideBetGroups, sideBetName, sideBetRules } from "../rule_text.js";
 import { canRebet, chooseSideBets, clearDraft, decide, insure, placeBets, rebet, selectChip, undo } from "./actions.js";
 import { actionShown, DECISIONS, keyHint } from "./keys.js";
+import { wheelShows } from "./wheel.js";
 import {
   awaitingStep,
   changed,
@@ -28,6 +29,10 @@ export function dock() {
   if (p.phase === "insurance") items.push(...insuranceOffers());
   if (p.phase === "decisions" && positionOn(p.current_spot)) items.push(actionBar());
   if (p.phase === "betting") items.push(bettingControls());
+  if (p.phase === "settled") {
+    const wheels = wheelShows(myPositions());
+    if (wheels.length) items.push(h("div.wheel-shows#wheel-shows", {}, wheels));
+  }
   return items;
 }
 

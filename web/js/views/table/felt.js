@@ -199,7 +199,8 @@ function betCircle({ spot, key, label, fullLabel, amount, disabled, main = false
   const won = result?.outcome === "win";
   const resultText = result?.outcome
     ? won
-      ? [h("span.result-pattern", {}, patternName(v.rules, key, result.pattern)), h("span.result-paid", {}, `+${shortMoney(result.payout)}`)]
+      ? [h("span.result-pattern", {}, result.wheel?.length ? result.wheel.join(" · ") : patternName(v.rules, key, result.pattern)),
+          h("span.result-paid", { title: t("bet.net_win_title") }, t("bet.net_win", { amount: shortMoney(result.payout - result.stake) }))]
       : t("bet.side_lost")
     : null;
   return h(`button.bet-circle${main ? ".bet-main" : ".bet-side"}${amount ? ".has-chips" : ""}${won ? ".bet-won" : ""}`, {

@@ -30,7 +30,7 @@ export function sidePanel() {
         onclick: () => openPanel(name),
       }, t(TAB_LABELS[name])),
     ),
-    h("button.panel-tab.key-help-open#key-help-open", { type: "button", "aria-keyshortcuts": "?", onclick: helpToggle }, t("keys.open")),
+    h("button.panel-tab.key-help-open#key-help-open", { type: "button", "aria-keyshortcuts": "?", "aria-label": t("keys.open"), title: t("keys.open"), onclick: helpToggle }, "?"),
   );
   const body = h("div.panel-body#panel-body", { role: "tabpanel", "aria-labelledby": `tab-${open}` },
     h("button.btn.btn-ghost.btn-small.drawer-close#drawer-close", { type: "button", onclick: () => { v.drawer = false; changed(); } }, t("common.close")),
@@ -83,7 +83,7 @@ export function resultPanel() {
     for (const [key, side] of Object.entries(position.side_bets || {})) {
       rows.push([
         sideBetName(v.rules, key),
-        side.outcome === "win" ? patternName(v.rules, key, side.pattern) || t("outcome.win") : side.outcome ? t("bet.side_lost") : "–",
+        side.wheel?.length ? side.wheel.join(" · ") : side.outcome === "win" ? patternName(v.rules, key, side.pattern) || t("outcome.win") : side.outcome ? t("bet.side_lost") : "–",
         money(side.stake),
         money(side.payout ?? 0),
       ]);
