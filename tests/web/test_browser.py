@@ -25,7 +25,7 @@ except ImportError:  # the browser fixture skips these tests
 
 from boundless.core.cards import parse_cards
 from boundless.core.shoe import commitment_of
-from tests.web.kit import STARTING_GRANT, get_json, open_page, shot, submit
+from tests.web.kit import BROKEN_WORDS_JS, STARTING_GRANT, get_json, open_page, shot, submit
 
 pytestmark = pytest.mark.slow
 
@@ -242,6 +242,7 @@ def test_sign_up_play_record_and_languages(
     page.select_option("#lang-select", "ja")
     page.wait_for_selector("a[data-nav='records']:has-text('プレイ履歴')")
     assert "カード" in page.inner_text("#detail-cards h2")
+    assert page.evaluate(BROKEN_WORDS_JS, "td, th, dt, dd, .btn, label") == []
     assert page.evaluate("localStorage.getItem('boundless.lang')") == "ja"
     page.click("a[data-nav='rules']")
     page.wait_for_selector(".rules-page[data-title]")
@@ -263,6 +264,7 @@ def test_sign_up_play_record_and_languages(
     shot(page, "phone-table-ko", full_page=False)
     page.goto(server + "/#/records")
     page.wait_for_selector(".record-row")
+    assert page.evaluate(BROKEN_WORDS_JS, "td, th, .btn, label") == []
     shot(page, "phone-records-ko")
     page.select_option("#lang-select", "en")
     page.goto(server + "/#/rules/boundless")

@@ -76,6 +76,12 @@ export function render() {
   changed();
 }
 
+/** A "you" of a round being settled at this table: its balance already holds the result, which
+ * the wallet shows only with the result line (when the cards have landed). */
+export function holdsBalance(message) {
+  return holdsResult(message) && ["settling", "settled"].includes(message?.phase);
+}
+
 /** Whether this view shows a result when its cards have landed (the wallet waits for it). */
 export function holdsResult(message) {
   return Boolean(v && root && message?.table_id === v.tableId);

@@ -200,6 +200,8 @@ class TableDesk:
             "phase": None if self.round is None else self.round.phase,
             "round_no": self.round_no,
             "paused": self.paused,
+            # The side bets open at this table (a private table offers the ones its owner chose).
+            "side_bets": None if self.round is None else list(self.round.offered_side_bets),
         }
 
     # ---- messages out ----------------------------------------------------------------------
