@@ -114,7 +114,11 @@ class TerminalTable:
             self.screen.redraw()
 
     def error(self, message: str) -> None:
-        self.say(f"  [red]✗ {escape(message)}[/red]")
+        line = f"  [red]✗ {escape(message)}[/red]"
+        if self.screen is not None:
+            self.screen.error(line)
+        else:
+            self.say(line)
 
     def engine_error(self, message: str) -> None:
         """A refusal from the engine, retold in the title's words."""
@@ -129,6 +133,8 @@ class TerminalTable:
         except (EOFError, KeyboardInterrupt):
             self.say()
             raise PlayerLeft from None
+        if self.screen is not None:
+            self.screen.answered()
         if answer.strip().lower() in QUIT_WORDS:
             raise PlayerLeft
         if answer.strip() in HELP_WORDS:
