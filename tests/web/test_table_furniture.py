@@ -185,3 +185,23 @@ def test_phone_toast_leaves_the_nav_free_and_the_key_field_is_styled(
     )
     assert looks[0] == looks[1]
     context.close()
+
+
+def test_sound_is_off_until_turned_on_and_the_choice_is_kept(
+    server: str, browser: Any, failure_shots: list[Any]
+) -> None:
+    betting = state("betting", 3, [], {1: [], 2: [], 3: []}, timer="betting")
+    context, page, _ = _open(browser, server, TABLE_ID, [betting])
+    failure_shots.append(page)
+    page.wait_for_selector("#bet-1-main:not([disabled])")
+    assert page.get_attribute("#sound-toggle", "aria-pressed") == "false"
+    page.locator(".chip").first.click()
+    page.click("#bet-1-main")
+    assert page.get_attribute("body", "data-last-sound") is None
+    page.click("#sound-toggle")
+    page.wait_for_selector("#sound-toggle[aria-pressed='true']")
+    page.click("#bet-1-main")
+    page.wait_for_selector("body[data-last-sound='chip']")
+    page.reload()
+    page.wait_for_selector("#sound-toggle[aria-pressed='true']")
+    context.close()

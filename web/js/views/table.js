@@ -15,6 +15,7 @@ import { dealing, retarget, setLanded, stopPacing } from "./table/pacing.js";
 import { logText, recentStrip, sidePanel } from "./table/panels.js";
 import { fitFelt, watchFit } from "./table/fit.js";
 import { LAST_TITLE_KEY } from "./rules.js";
+import { play } from "./table/sound.js";
 import { loadTableRow } from "./table/private_controls.js";
 import { loadHistory, loadStats } from "./table/history.js";
 import { betsFromPositions, changed, chipValues, fresh, pub, setView, settledNet, v } from "./table/state.js";
@@ -204,6 +205,7 @@ function landed(message) {
     v.lastResult = { roundId: message.round_id, positions: message.results, balance: message.balance, net };
   }
   if (net !== null) log("table.round_net", { n: v.state?.round_no ?? "", amount: { signed: net } });
+  if (net > 0) play("win");
   loadHistory();
   session.setBalance(message.balance);
   changed();

@@ -5,6 +5,7 @@ import { t } from "../../i18n.js";
 import { errorText, toast } from "../../session.js";
 import { newBetId, send } from "../../socket.js";
 import { sideBetRules } from "../rule_text.js";
+import { play } from "./sound.js";
 import { bettingOpen, changed, draftProblems, draftTotal, occupiedSpots, pub, v } from "./state.js";
 
 /** A log line kept as its string key and values, so it is worded when drawn, in the language
@@ -36,6 +37,7 @@ export function addChip(spot, key) {
     return;
   }
   entry[key] = after;
+  play("chip");
   v.draft = { ...v.draft, [spot]: entry };
   v.history.push({ spot, key, amount: after - before });
   changed();

@@ -5,6 +5,7 @@ import { t } from "../../i18n.js";
 import { serverNow } from "../../socket.js";
 import { patternName, sideBetName, sideBetRules, sideBetShortName, titleName } from "../rule_text.js";
 import { addChip } from "./actions.js";
+import { play } from "./sound.js";
 import { privateControls, tableName } from "./private_controls.js";
 import {
   bettingOpen,
@@ -24,6 +25,7 @@ function card(slot, code, options = {}) {
   const id = `${slot}:${code ?? "back"}`;
   const isNew = !v.seen.has(id);
   v.seen.add(id);
+  if (isNew && code !== null) play("deal");
   return cardElement(code, { ...options, fresh: isNew });
 }
 
@@ -70,11 +72,25 @@ export function drawTimer() {
   box.hidden = false;
   box.style.setProperty("--left", String(Math.min(1, left / (seconds * 1000))));
   box.classList.toggle("timer-urgent", left < 3000);
+  // The last seconds tick once each (only while this player has something to answer).
+  const second = Math.ceil(left / 1000);
+  if (left > 0 && left < 3000 && second !== v.tickedSecond && timerConcernsMe(timer.kind)) play("tick");
+  v.tickedSecond = second;
   document.getElementById("timer-text").textContent = String(Math.ceil(left / 1000));
   document.getElementById("timer-kind").textContent = t(`timer_kind.${timer.kind}`);
   // The insurance banner counts down on its own, beside the offers it is about.
   const countdown = document.getElementById("insurance-countdown");
   if (countdown) countdown.textContent = timer.kind === "insurance" ? t("insurance.seconds_left", { seconds: Math.ceil(left / 1000) }) : "";
+}
+
+function timerConcernsMe(kind) {
+  if (kind === "betting") return bettingOpen();
+  if (kind === "insurance") return myPositionsNow().some((position) => position.insurance_offer);
+  return kind === "decision" && Boolean(positionOn(pub().current_spot)?.legal_actions?.length);
+}
+
+function myPositionsNow() {
+  return v.you?.player?.positions || [];
 }
 
 export function feltText() {

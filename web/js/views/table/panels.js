@@ -5,6 +5,7 @@ import { t } from "../../i18n.js";
 import { patternName, sideBetName } from "../rule_text.js";
 import { historyPanel, loadHistory, loadStats, statsPanel } from "./history.js";
 import { helpToggle } from "./keys.js";
+import { setSound, soundOn } from "./sound.js";
 import { changed, myPositions, netOfPositions, pub, settledNet, v } from "./state.js";
 
 /** The panels, one at a time under tabs: beside the felt on wide screens, a drawer elsewhere. */
@@ -30,6 +31,13 @@ export function sidePanel() {
         onclick: () => openPanel(name),
       }, t(TAB_LABELS[name])),
     ),
+    h(`button.panel-tab.sound-toggle#sound-toggle${soundOn() ? ".panel-tab-on" : ""}`, {
+      type: "button",
+      "aria-pressed": String(soundOn()),
+      "aria-label": t("table.sound"),
+      title: t("table.sound"),
+      onclick: () => { setSound(!soundOn()); changed(); },
+    }, soundOn() ? "🔊" : "🔇"),
     h("button.panel-tab.key-help-open#key-help-open", { type: "button", "aria-keyshortcuts": "?", "aria-label": t("keys.open"), title: t("keys.open"), onclick: helpToggle }, "?"),
   );
   const body = h("div.panel-body#panel-body", { role: "tabpanel", "aria-labelledby": `tab-${open}` },
