@@ -161,6 +161,14 @@ def test_the_wheels_land_on_the_wedges_the_server_drew(
     assert f"{inner} · {outer}" in page.inner_text("#results")
     assert page.inner_text("#bet-1-bonus_spin_xtreme .result-paid") == "+99 net"
     shot(page, "wheel-landed", full_page=False)
+    # The rules page draws the same wheels and lists every wedge with its chance, from the rule
+    # set the table plays.
+    page.goto(f"{server}/#/rules/boo-bucks")
+    page.wait_for_selector(".wheel-rest .wheel-svg")
+    assert page.locator(".wheel-rest .wheel-inner .wedge").count() == len(wheel["inner"])
+    assert page.locator(".wheel-rules tbody tr").count() == len(wheel["inner"]) + len(
+        wheel["outer"]
+    )
     context.close()
 
 

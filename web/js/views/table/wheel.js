@@ -75,8 +75,9 @@ function reducedMotion() {
   return window.matchMedia?.("(prefers-reduced-motion: reduce)").matches ?? false;
 }
 
-/** One spin: the wheels of ``bet`` (its rule set) landing on ``labels`` (inner, outer...). */
-function wheelFigure(bet, labels) {
+/** One spin: the wheels of ``bet`` (its rule set) landing on ``labels`` (inner, outer...);
+ * with no labels, the wheels at rest (the rules page). */
+export function wheelFigure(bet, labels) {
   const wheel = bet.wheel;
   const [innerLabel, outerLabel] = labels;
   const powered = wheel.inner.some((wedge) => wedge.power_up && wedge.label === innerLabel);
