@@ -165,10 +165,9 @@ def test_the_wheels_land_on_the_wedges_the_server_drew(
     # set the table plays.
     page.goto(f"{server}/#/rules/boo-bucks")
     page.wait_for_selector(".wheel-rest .wheel-svg")
-    assert page.locator(".wheel-rest .wheel-inner .wedge").count() == len(wheel["inner"])
-    assert page.locator(".wheel-rules tbody tr").count() == len(wheel["inner"]) + len(
-        wheel["outer"]
-    )
+    rest = page.locator(".wheel-rules").first  # the seats' bet (the dealer's has the same)
+    assert rest.locator(".wheel-inner .wedge").count() == len(wheel["inner"])
+    assert rest.locator("tbody tr").count() == len(wheel["inner"]) + len(wheel["outer"])
     context.close()
 
 
