@@ -13,7 +13,7 @@ from boundless.core.errors import InsufficientCoinsError
 from boundless.server.tables.rebet import bets_of_positions, repeated_bets
 from boundless.server.tables.stats import card_value, dealer_result
 from boundless.titles import load_title
-from tests.server.live import Client, LiveServer, bet, play_to_settlement
+from tests.server.live import Client, LiveServer, bet, open_private_table, play_to_settlement
 
 RULES = load_title("boundless")  # main 1.00-1,000.00, each side bet 1.00-100.00, unit 1.00
 OPEN = {"pair": 3, "bust_bonus": 8, "lucky_trio": 8, "poker_trio": 8}
@@ -133,6 +133,13 @@ def test_the_table_statistics(server: LiveServer) -> None:
     assert missing.status_code == 404
     anonymous = server.http.get("/api/v1/tables/boundless-1/stats")
     assert anonymous.status_code == 401
+    # Someone else's private table is not there for this player; its owner reads it.
+    owner, other_client, private_id = open_private_table(server, "boo-bucks", "Olga")
+    other_client.close()
+    hidden = server.http.get(f"/api/v1/tables/{private_id}/stats", headers=headers)
+    assert hidden.status_code == 404
+    own = {"Authorization": f"Bearer {owner['token']}"}
+    assert server.http.get(f"/api/v1/tables/{private_id}/stats", headers=own).json()["rounds"] == 0
 
 
 def test_a_dealer_hand_and_a_card_as_the_statistics_count_them() -> None:
