@@ -37,7 +37,7 @@ export function sidePanel() {
       "aria-label": t("table.sound"),
       title: t("table.sound"),
       onclick: () => { setSound(!soundOn()); changed(); },
-    }, soundOn() ? "🔊" : "🔇"),
+    }, "♪"),
     h("button.panel-tab.key-help-open#key-help-open", { type: "button", "aria-keyshortcuts": "?", "aria-label": t("keys.open"), title: t("keys.open"), onclick: helpToggle }, "?"),
   );
   const body = h("div.panel-body#panel-body", { role: "tabpanel", "aria-labelledby": `tab-${open}` },
