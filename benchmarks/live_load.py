@@ -15,7 +15,9 @@ cost little CPU). Players are created directly in the database before the server
 Measured: the step broadcast latency (the ``step`` message's ``closed_ms``, the server's clock when
 the step closed (a cluster: the coordinator's), to the moment a client parsed it), messages per
 second through the server, each server process's CPU and peak memory, each HTTP server's event
-loop lag (how long ``/healthz`` takes to answer, polled every 0.2 s), and whether every round
+loop lag (how long ``/healthz`` takes to answer, polled every 0.2 s: a loop-lag probe from
+outside; ``loop_lag_p99_ms`` and ``loop_lag_max_ms`` are the worst server's, the targets 100 and
+250 ms), the load average before and after the run (``load_average``), and whether every round
 settled exactly once in the ledger (one ``settle`` transaction per round and slice, each player
 one ``settled`` message per round, ``check_books`` clean).
 """
@@ -472,6 +474,17 @@ def probe_lag(servers: list[Served], stop: threading.Event) -> None:
                 served.lag_ms.append((time.perf_counter() - began) * 1000)
 
 
+def worst_lag(servers: list[Served]) -> dict[str, float | None]:
+    """The loop-lag probe's p99 and maximum of the worst HTTP server (None: nothing probed)."""
+    probed = [percentiles(s.lag_ms) for s in servers if s.port is not None and s.lag_ms]
+    if not probed:
+        return {"loop_lag_p99_ms": None, "loop_lag_max_ms": None}
+    return {
+        "loop_lag_p99_ms": max(float(p["p99"] or 0) for p in probed),
+        "loop_lag_max_ms": max(float(p["max"] or 0) for p in probed),
+    }
+
+
 def settled_once(
     database_url: str, players: int, per_client_settled: dict[str, int], slices: int
 ) -> dict[str, Any]:
@@ -592,6 +605,7 @@ def drive(
         pipes.append(ours)
         workers.append(worker)
     connected = sum(pipe.recv()[1] for pipe in pipes)
+    load_before = os.getloadavg()[0]
     cpu_before = {label: handle.cpu_times() for label, handle in handles.items()}
     stop = threading.Event()
     prober = threading.Thread(target=probe_lag, args=(servers, stop), daemon=True)
@@ -649,6 +663,8 @@ def drive(
         "messages_per_s": round((received + sent) / elapsed),
         "processes": processes_seen,
         "loop_lag_ms": {s.label: percentiles(s.lag_ms) for s in servers if s.port is not None},
+        **worst_lag(servers),
+        "load_average": [load_before, os.getloadavg()[0]],
         "seconds": round(elapsed, 1),
         "errors": {k: v for r in results for k, v in r["errors"].items()},
         "p99_ms_by_step": {key: percentiles(values)["p99"] for key, values in by_step.items()},
@@ -682,7 +698,8 @@ def main() -> None:
         )
         if args.json:
             keys = ("players", "gateways", "p50_ms", "p99_ms", "rounds", "settled_once")
-            keys += ("loop_lag_ms", "processes", "errors")
+            keys += ("loop_lag_p99_ms", "loop_lag_max_ms", "load_average", "loop_lag_ms")
+            keys += ("processes", "errors")
             print(json.dumps({key: result[key] for key in keys}), flush=True)
         else:
             print(json.dumps(result, indent=1), flush=True)
