@@ -91,8 +91,8 @@ class TimedSlice(FollowerSlice):
         super().__init__(follower)
         self.round_number = round_number
 
-    def apply(self, event: ev.TableEvent) -> None:
-        super().apply(event)
+    async def apply(self, event: ev.TableEvent) -> None:
+        await super().apply(event)
         if isinstance(event, ev.StepDealt):
             note("applied", (self.round_number, event.spot, event.step), now())
 
