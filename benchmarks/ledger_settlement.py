@@ -32,8 +32,9 @@ where client and server take turns on the CPU.
 ``stake_cpu_us_per_bet`` splits the stake phase's CPU time per bet into this process's
 (``client``) and its PostgreSQL server process's (``server``).
 
-``--statements`` adds ``stake_statement_us``: the wall time of each SQL statement (and each
-``COPY``) of the stake phase, in microseconds per bet, keyed by the statement's first words.
+``--statements`` adds ``stake_statement_us`` and ``settle_statement_us``: the wall time of each
+SQL statement (and each ``COPY``) of the stake and of the settlement phase, in microseconds per
+bet, keyed by the statement's first words.
 """
 
 from __future__ import annotations
@@ -156,6 +157,14 @@ def time_statements(engine: Any, spent: dict[str, float]) -> None:
     timed("new_ids", lambda *_: "new ids (nextval)")
 
 
+def per_bet(spent: dict[str, float], players: int) -> dict[str, float]:
+    return {
+        head: round(seconds / players * 1e6, 1)
+        for head, seconds in sorted(spent.items(), key=lambda item: -item[1])
+        if seconds / players >= 1e-7
+    }
+
+
 def run(
     url: str, players: int, batch: int, owners: int, statements: bool = False
 ) -> dict[str, Any]:
@@ -200,14 +209,13 @@ def run(
         rates.append(round(len(orders) / (timings["stake_many_s"] - before)))
         lines_by_owner[owner].extend((names[i], *outcome(i)) for i in part)
     if statements:
-        timings["stake_statement_us"] = {
-            head: round(seconds / players * 1e6, 1)
-            for head, seconds in sorted(spent.items(), key=lambda item: -item[1])
-            if seconds / players >= 1e-7
-        }
+        timings["stake_statement_us"] = per_bet(spent, players)
     settled = {}
+    spent.clear()
     for owner, lines in lines_by_owner.items():
         settled[owner] = phase("settle_s", partial(settle, lines=lines), owner)
+    if statements:
+        timings["settle_statement_us"] = per_bet(spent, players)
     for owner, lines in lines_by_owner.items():
         replay = phase("settle_retry_s", partial(settle, lines=lines), owner)
         assert replay.replayed and replay.id == settled[owner].id
