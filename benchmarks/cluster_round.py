@@ -20,7 +20,9 @@ The floor, measured after the round in the same database and NATS server with th
 stopped: ``ledger_floor_seconds`` (``ledger_floor.py``: each gateway's bets as one batch and its
 settlement, the slices written at once on their own connections, by plain ``COPY`` and one
 ``UPDATE ... FROM`` each) and ``bus_floor_seconds`` (the round's ``events`` times the median bare
-JetStream publish/ack round trip, ``jetstream_floor.py``). ``floor_seconds`` is their sum and
+JetStream publish/ack round trip, ``jetstream_floor.py``); ``stake_seconds`` and
+``settle_seconds`` split ``ledger_seconds``, beside the ledger floor's two parts. ``floor_seconds``
+is the floors' sum and
 ``ratio_to_floor`` is ``seconds`` over it (the target: at most 3). The round's fixed windows
 (betting, insurance: 0.5 s each here) are in ``seconds`` but not in the floor.
 ``load_average``: the 1-minute load average before and after the run.
@@ -131,12 +133,13 @@ async def one_round(
     await watching
     await bus.close()
     seconds = times[Public.ROUND_CLOSED] - times[Public.TABLE]
-    ledger_seconds = (times[Public.SLICES] - times[Public.BETTING_CLOSED]) + (
-        times[Public.ROUND_CLOSED] - times[Public.ROUND_SETTLING]
-    )
+    stake_seconds = times[Public.SLICES] - times[Public.BETTING_CLOSED]
+    settle_seconds = times[Public.ROUND_CLOSED] - times[Public.ROUND_SETTLING]
+    ledger_seconds = stake_seconds + settle_seconds
     settled_once = closed.get("settled") == sorted(gateways) and closed.get("dropped") == []
     return {"seconds": seconds, "ledger_seconds": ledger_seconds, "settled_once": settled_once,
-            "events": events[0]}  # fmt: skip
+            "events": events[0], "stake_seconds": stake_seconds,
+            "settle_seconds": settle_seconds}  # fmt: skip
 
 
 def peak_rss_mib(pid: int) -> float | None:
@@ -165,6 +168,8 @@ def measure_floors(
     ledger = measure_floor(database_url, positions, slices, gateways, bot_outcome, parallel=True)
     acks = asyncio.run(publish_ack_ms(nats_url, 200))
     return {
+        "ledger_floor_stake_seconds": ledger["stake_seconds"],
+        "ledger_floor_settle_seconds": ledger["settle_seconds"],
         "ledger_floor_seconds": ledger["stake_seconds"] + ledger["settle_seconds"],
         "bus_floor_seconds": percentile(acks, 0.5) / 1000,
     }
@@ -259,6 +264,10 @@ def main() -> None:
             2,
         ),
         "ledger_floor_seconds": round(floor["ledger_floor_seconds"], 3),
+        "stake_seconds": round(float(figures["stake_seconds"]), 3),
+        "ledger_floor_stake_seconds": round(floor["ledger_floor_stake_seconds"], 3),
+        "settle_seconds": round(float(figures["settle_seconds"]), 3),
+        "ledger_floor_settle_seconds": round(floor["ledger_floor_settle_seconds"], 3),
         "bus_floor_seconds": round(floor["bus_floor_seconds"], 3),
         "events": figures["events"],
         "load_average": [load_before, os.getloadavg()[0]],
