@@ -1,10 +1,12 @@
 """SIGTERM while a settlement waits on the database: ``boundless serve`` exits within its bound
 (it used to wait as long as the lock) and says in its log that the round is left to the next
-start's recovery, which then refunds it: no coin lost, the books balance.
+start's recovery, which then refunds it: no coin lost, the books balance. And without a lock, the
+signal path of ``boundless serve`` itself tells the player of the round in flight.
 """
 
 from __future__ import annotations
 
+import contextlib
 import signal
 import sqlite3
 import subprocess
@@ -17,13 +19,15 @@ import httpx
 import psycopg
 import pytest
 from sqlalchemy.engine import make_url
+from websockets.exceptions import ConnectionClosed
 
 from boundless.ledger import make_session_factory
 from boundless.server.recovery import recover
 from boundless.server.storage.database import migrated_engine
 from boundless.server.tables.registry import SHUTDOWN_SECONDS
+from boundless.server.tables.runner import SHUTDOWN_REASON
 from tests.postgres import libpq_dsn, postgres_schema
-from tests.server.live import assert_books, free_port, serve_process, socket_client
+from tests.server.live import assert_books, bet, free_port, serve_process, socket_client
 
 GRANT = 100_000
 LOCK_HELD_SECONDS = 60.0
@@ -114,3 +118,46 @@ def wait_until_logged_or_waiting(alive: Callable[[], bool]) -> None:
     while time.monotonic() < deadline:
         assert alive(), "serve exited before the signal"
         time.sleep(0.05)
+
+
+def test_sigterm_tells_the_player_of_the_round_in_flight_before_the_socket_closes(
+    tmp_path: Path,
+) -> None:
+    """The signal path of ``boundless serve`` itself (its uvicorn server stops the tables
+    first): the player gets ``settled`` with the cancellation, then the close."""
+    port = free_port()
+    log = tmp_path / "serve.log"
+    options = ["--admin-token", "bound-test", "--betting-seconds", "0.3"]
+    options += ["--insurance-seconds", "30", "--decision-seconds", "30"]
+    process = serve_process(tmp_path / "data", port, log, options)
+    try:
+        player = httpx.post(
+            f"http://127.0.0.1:{port}/api/v1/players", json={"display_name": "Una"}
+        ).json()
+        client = socket_client(port, player["token"])
+        state = None
+        for _ in range(8):  # a round that ends at the deal (a blackjack) is played again
+            assert bet(client, 500)["type"] == "ack"
+            message = client.wait_for(
+                "state", lambda m: m["public"]["phase"] in ("insurance", "decisions", "settling")
+            )
+            if message["public"]["phase"] != "settling":
+                state = message
+                break
+            client.wait_for("settled")
+        assert state is not None, "no round stopped for a decision in eight rounds"
+        process.send_signal(signal.SIGTERM)
+        rest = []
+        with contextlib.suppress(ConnectionClosed, TimeoutError):
+            while True:
+                rest.append(client.recv(SHUTDOWN_SECONDS + 10))
+        process.wait(timeout=SHUTDOWN_SECONDS + 20)
+    finally:
+        if process.poll() is None:
+            process.kill()
+            process.wait(timeout=30)
+    settled = [m for m in rest if m["type"] == "settled" and m["round_id"] == state["round_id"]]
+    assert len(settled) == 1, [m["type"] for m in rest]
+    assert settled[0]["cancelled"] == SHUTDOWN_REASON and settled[0]["net"] == 0, settled
+    assert "Traceback" not in log.read_text()
+    assert_books(f"sqlite:///{tmp_path / 'data' / 'boundless.sqlite'}")
