@@ -81,10 +81,10 @@ def observe(table: AgentTable, player: str, betting: bool) -> dict[str, Any]:
                 hands[row, VALUES + 1] = int(soft)
                 hands[row, VALUES + 2] = hand.stake_units
     return {
-        "phase": phase,
+        "phase": np.int64(phase),
         "hands": hands,
-        "current_hand": current,
-        "up_card": up,
+        "current_hand": np.int64(current),
+        "up_card": np.int64(up),
         "seen": seen_by_value(table),
         "penetration": np.array([table.penetration], dtype=np.float32),
     }
