@@ -118,15 +118,20 @@ class AgentTable:
         """Cards seen since the shuffle by rank (ace..king): earlier rounds, the burn's shown
         card, and this round's public cards."""
         seen = self._seen_before.copy()
-        for card in self.public_cards():
-            seen[card.rank - 1] += 1
+        if self.round is not None and not self.round.over:  # a finished round is counted in
+            for card in self.public_cards():
+                seen[card.rank - 1] += 1
         return seen
 
     def unseen_ranks_before_round(self) -> IntArray:
         """Rank counts of the shoe as a player saw it when this round was dealt: the full shoe
         less the cards seen in earlier rounds (what the exact analysis is given)."""
         full = np.full(RANKS, 4 * self.rules.shoe.decks, dtype=np.int64)
-        return full - self._seen_before
+        before = self._seen_before.copy()
+        if self.round is not None and self.round.over:
+            for card in self.public_cards():
+                before[card.rank - 1] -= 1
+        return full - before
 
     # ---- a round -----------------------------------------------------------------------------
     def open_round(self, bets: Mapping[str, Bet]) -> None:
