@@ -30,7 +30,6 @@ import numpy as np
 
 from boundless.agents.table import SPOT, AgentTable
 from boundless.core.cards import Card
-from boundless.core.round.paths import PathState
 from boundless.core.rules import RuleSet
 from boundless.math.exact.fast import FIGURE_COLUMNS, FastAnalysis, HandTables, UpCard
 from boundless.math.exact.params import (
@@ -105,24 +104,24 @@ def decision_values(
     rules: RuleSet,
     ranks: Sequence[int],
     up_card: Card,
-    path: PathState,
+    cards: Sequence[Card],
+    split_hands: int,
     legal: Sequence[str],
 ) -> dict[str, float] | None:
-    """Exact values of the ``legal`` moves for ``path``'s hand in play against ``up_card``.
+    """Exact values of the ``legal`` moves for the hand ``cards`` against ``up_card``;
+    ``split_hands``: how many other hands the split made (0 for an unsplit hand).
 
     ``ranks``: rank counts (ace..king) of the cards unseen by the player, plus the up card and
     the hand's own cards. None where the shoe is too small for the analysis."""
-    hand = path.hand
-    split_hands = len(path.hands) - 1 if hand.from_split else 0
-    pair = hand.cards[0].value
+    pair = cards[0].value
     shoe = [int(count) for count in ranks]
     for _ in range(split_hands):
-        shoe[hand.cards[0].rank - 1] += 1  # the other split cards: the context removes them
+        shoe[cards[0].rank - 1] += 1  # the other split cards: the context removes them
     if shoe_worth(shoe) <= MOST_VALUE_ONE_ROUND_USES:
         return None
     card, tables = _tables(rules, tuple(shoe), up_card.value)
     values_left = np.array(card.base, dtype=np.int64)
-    hand_values = [c.value for c in hand.cards]
+    hand_values = [c.value for c in cards]
     for value in hand_values:
         values_left[value - 1] -= 1
     if split_hands:
@@ -189,13 +188,30 @@ def grade_now(table: AgentTable, player: str) -> Grade | None:
     hand = path.hands[0] if asked != "decision" else path.hand
     for card in (round_.up_card, *hand.cards):
         ranks[card.rank - 1] += 1
+    split_hands = len(path.hands) - 1 if hand.from_split else 0
+    return grade_answer(
+        table.rules, ranks.tolist(), round_.up_card, hand.cards, split_hands, asked, legal
+    )
+
+
+def grade_answer(
+    rules: RuleSet,
+    ranks: Sequence[int],
+    up_card: Card,
+    cards: Sequence[Card],
+    split_hands: int,
+    asked: str,
+    legal: Sequence[str],
+) -> Grade | None:
+    """The grade of one question (``asked``: ``decision``, ``insurance`` or ``even_money``);
+    ``ranks`` as :func:`decision_values` takes them."""
     if asked == "decision":
-        values = decision_values(table.rules, ranks.tolist(), round_.up_card, path, legal)
+        values = decision_values(rules, ranks, up_card, cards, split_hands, legal)
         order: tuple[str, ...] = DECISION_ORDER
     else:
-        values = insurance_values(table.rules, ranks.tolist(), hand.cards, asked)
+        values = insurance_values(rules, ranks, cards, asked)
         order = ("decline", asked)
-    if values is None or not values:
+    if not values:
         return None
     return Grade(values, best_of(values, order))
 
