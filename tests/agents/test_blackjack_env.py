@@ -132,3 +132,19 @@ def test_bad_arguments_get_one_line_errors() -> None:
         BlackjackEnv(title="boundless", betting=True, bet_units=(0,))
     with pytest.raises(ValueError, match="unknown title"):
         BlackjackEnv(title="nope")
+
+
+def test_a_reset_in_the_middle_of_a_round_cancels_it() -> None:
+    env = BlackjackEnv(title="boundless")
+    env.reset(seed=4)
+    for _ in range(20):
+        _, _, done, _, info = env.step(env.action_words.index("bet_1"))
+        if not done:
+            break
+    round_ = env.table.round
+    assert round_ is not None and not round_.over
+    env.reset()
+    assert round_.phase == "cancelled"
+    assert env.table.net_amounts()[PLAYER] == 0
+    _, _, _, _, info = env.step(env.action_words.index("bet_1"))
+    assert env.table.round is not round_

@@ -90,6 +90,7 @@ class BlackjackEnv(gym.Env[dict[str, Any], np.int64]):
         self, *, seed: int | None = None, options: dict[str, Any] | None = None
     ) -> tuple[dict[str, Any], dict[str, Any]]:
         super().reset(seed=seed)
+        self.table.abandon()  # a reset in the middle of a round cancels it (stakes returned)
         if seed is not None or self.table.cycle.shoe is None:
             self.table.reseed(int(self.np_random.integers(SEED_BOUND)))
         self._betting = True

@@ -86,6 +86,7 @@ class SharedTableEnv(AECEnv[str, dict[str, Any], int | None]):
     def reset(self, seed: int | None = None, options: dict[str, Any] | None = None) -> None:
         if seed is not None:
             self.np_random, _ = seeding.np_random(seed)
+        self.table.abandon()  # a reset in the middle of a round cancels it (stakes returned)
         if seed is not None or self.table.cycle.shoe is None:
             self.table.reseed(int(self.np_random.integers(SEED_BOUND)))
         self.agents = list(self.possible_agents)

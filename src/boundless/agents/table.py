@@ -111,7 +111,7 @@ class AgentTable:
         for drawn in round_.step_cards.values():
             cards += drawn
         dealer = list(round_.dealer_cards)
-        cards += dealer if round_.hole_revealed or round_.over else dealer[:1]
+        cards += dealer if round_.hole_revealed else dealer[:1]
         return cards
 
     def seen_ranks(self) -> IntArray:
@@ -176,6 +176,14 @@ class AgentTable:
             self._finish(voided=True)
             return
         self._run()
+
+    def abandon(self) -> None:
+        """Cancel the round in progress, if any (every stake comes back; its public cards stay
+        seen): what a reset in the middle of an episode does."""
+        round_ = self.round
+        if round_ is not None and not round_.over:
+            round_.cancel("abandoned by the agent")
+            self._finish(voided=False)
 
     def asked(self) -> list[str]:
         """The players the table waits for now, in seat order (empty when the round is over)."""
