@@ -138,7 +138,7 @@ def test_a_reset_in_the_middle_of_a_round_cancels_it() -> None:
     env = BlackjackEnv(title="boundless")
     env.reset(seed=4)
     for _ in range(20):
-        _, _, done, _, info = env.step(env.action_words.index("bet_1"))
+        _, _, done, _, _ = env.step(env.action_words.index("bet_1"))
         if not done:
             break
     round_ = env.table.round
@@ -146,5 +146,5 @@ def test_a_reset_in_the_middle_of_a_round_cancels_it() -> None:
     env.reset()
     assert round_.phase == "cancelled"
     assert env.table.net_amounts()[PLAYER] == 0
-    _, _, _, _, info = env.step(env.action_words.index("bet_1"))
+    env.step(env.action_words.index("bet_1"))
     assert env.table.round is not round_
