@@ -258,12 +258,13 @@ def step_tables(
     paid: IntArray, staked: IntArray, phase: IntArray, must_shuffle: IntArray, P: IntArray,
     fast_shuffle: bool, rewards: FloatArray, dones: IntArray, masks: IntArray,
 ) -> None:  # fmt: skip
-    """One action per table; an illegal one is no answer (hit to 12, decline, bet)."""
-    legal = np.zeros(ACTIONS, dtype=np.int64)
+    """One action per table; an illegal one is no answer (hit to 12, decline, bet).
+    ``masks`` holds each table's legal actions now (the last step's, or the wrapper's after a
+    reset); it is refreshed for the next step."""
     for k in range(actions.shape[0]):
         rewards[k] = 0.0
         dones[k] = 0
-        legal_row(k, phase, hc, hn, nh, cur, fs, sa, mv, dc, P, legal)
+        legal = masks[k]
         action = actions[k]
         if action < 0 or action >= ACTIONS or legal[action] == 0:
             action = _silent(k, phase, hc, hn, cur, legal)
