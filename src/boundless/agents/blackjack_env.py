@@ -84,6 +84,7 @@ class BlackjackEnv(gym.Env[dict[str, Any], np.int64]):
         self._betting = True
         self._episode_regret = 0.0
         self._grade: Grade | None = None
+        self._legal: tuple[str, ...] | None = None
 
     # ---- the API -----------------------------------------------------------------------------
     def reset(
@@ -96,6 +97,7 @@ class BlackjackEnv(gym.Env[dict[str, Any], np.int64]):
         self._betting = True
         self._episode_regret = 0.0
         self._grade = None
+        self._legal = None
         return self._observation(), self._info()
 
     def step(
@@ -112,6 +114,7 @@ class BlackjackEnv(gym.Env[dict[str, Any], np.int64]):
         if self._betting:
             units = self.bet_units[index - len(ACTION_WORDS)] if legal else self.bet_units[0]
             self._bet(units)
+            self._legal = None
         else:
             # An illegal action is no answer: the table's autoplay plays the hand (insurance
             # is declined), as for a player who lets the timer run out.
@@ -121,6 +124,7 @@ class BlackjackEnv(gym.Env[dict[str, Any], np.int64]):
                 graded = self._grade.of(taken)
                 self._episode_regret += graded.regret or 0.0
             self.table.answer(PLAYER, answer)
+        self._legal = None
         terminated = self.table.over
         reward = 0.0
         if terminated:
@@ -142,9 +146,10 @@ class BlackjackEnv(gym.Env[dict[str, Any], np.int64]):
         self.table.open_round({PLAYER: bet})
 
     def legal_words(self) -> tuple[str, ...]:
-        if self._betting:
-            return self.action_words[len(ACTION_WORDS) :]
-        return self.table.legal_words(PLAYER)
+        if self._legal is None:  # asked once per state: the round only changes in a step
+            betting = self.action_words[len(ACTION_WORDS) :]
+            self._legal = betting if self._betting else self.table.legal_words(PLAYER)
+        return self._legal
 
     def action_mask(self) -> np.ndarray:
         legal = set(self.legal_words())
