@@ -6,6 +6,8 @@ import pytest
 
 gym = pytest.importorskip("gymnasium", reason="the agents extra is not installed (.[agents])")
 
+from importlib.resources import files  # noqa: E402
+
 import numpy as np  # noqa: E402
 from gymnasium.utils.env_checker import check_env  # noqa: E402
 
@@ -50,6 +52,12 @@ def play(env: BlackjackEnv, seed: int, rounds: int, chooser_seed: int) -> list[o
 def test_the_gymnasium_checker_passes() -> None:
     env = gym.make(ENV_ID, title="boundless", betting=True, side_bets=True)
     check_env(env.unwrapped)
+
+
+def test_made_by_id_from_a_rule_file() -> None:
+    path = files("boundless.titles").joinpath("unlimited.toml")
+    env = gym.make(f"boundless.agents:{ENV_ID}", rules=str(path))
+    assert env.unwrapped.rules.key == "unlimited"
 
 
 @pytest.mark.parametrize("title", shipped_title_keys())
