@@ -12,6 +12,10 @@ import numpy as np
 from boundless.agents.baselines import BasicStrategyAgent, OptimalAgent
 from boundless.agents.blackjack_env import PLAYER, BlackjackEnv
 from boundless.agents.table import SPOT
+from boundless.core.cards import Card
+from boundless.core.hands import best_total, is_natural
+from boundless.core.round.dealer import dealer_draws
+from boundless.core.rules import RuleSet
 from boundless.math.exact import first_move_values
 
 
@@ -107,3 +111,71 @@ def test_basic_strategy_agent_plays_the_chart_and_loses_a_little_to_the_optimum(
         _obs, info = env.reset()
     assert min(regrets) >= 0.0
     assert float(np.mean(regrets)) < 0.02  # basic strategy is within a few % of the optimum
+
+
+def dealer_result(total: int, up: Card, cards: list[Card], rules: RuleSet) -> float:
+    """Standing on ``total``: +1, 0 or -1 against the dealer drawing ``cards`` after ``up``."""
+    hand = [up]
+    for card in cards:
+        if not dealer_draws(hand, rules):
+            break
+        hand.append(card)
+    dealer = best_total(hand)
+    return 1.0 if dealer > 21 or total > dealer else 0.0 if total == dealer else -1.0
+
+
+def sampled_stand_value(env: BlackjackEnv, samples: int) -> tuple[float, float]:
+    """Standing's mean and standard error by dealing the dealer's hand from the cards the player
+    has not seen (no dealer blackjack where the dealer peeked): an independent check."""
+    table = env.table
+    round_ = table.round
+    assert round_ is not None and round_.up_card is not None
+    unseen = table.unseen_ranks_before_round()
+    for card in table.public_cards():
+        unseen[card.rank - 1] -= 1
+    deck = [Card.of(rank, 0) for rank, count in enumerate(unseen.tolist(), start=1)
+            for _ in range(count)]  # fmt: skip
+    total = round_.path_of(round_.position(PLAYER, SPOT)).hand.total
+    rng = np.random.default_rng(0)
+    results = []
+    while len(results) < samples:
+        order = rng.permutation(len(deck))[:12]
+        cards = [deck[i] for i in order]
+        if is_natural((round_.up_card, cards[0])):
+            continue  # the peek found none
+        results.append(dealer_result(total, round_.up_card, cards, env.rules))
+    values = np.array(results)
+    return float(values.mean()), float(values.std() / np.sqrt(samples))
+
+
+def test_stand_values_agree_with_dealing_from_the_unseen_cards() -> None:
+    env = BlackjackEnv(title="boundless", grade=True)
+    _, info = env.reset(seed=21)
+    checked = {"first": 0, "split": 0}
+    for _ in range(400):
+        done = False
+        while not done:
+            grade, legal = info["grade"], info["legal_actions"]
+            round_ = env.table.round
+            if grade is not None and "stand" in grade["values"] and round_ is not None:
+                path = round_.path_of(round_.position(PLAYER, SPOT))
+                kind = "split" if path.hand.from_split and path.current >= 1 else "first"
+                if checked[kind] < 1 and path.hand.total >= 12:
+                    mean, error = sampled_stand_value(env, 20_000)
+                    assert abs(grade["values"]["stand"] - mean) < 4.5 * error
+                    checked[kind] += 1
+            word = "split" if "split" in legal else ("hit" if "hit" in legal else legal[0])
+            word = (
+                "stand" if "stand" in legal and round_ is not None and _total(env) >= 15 else word
+            )
+            _, _, done, _, info = env.step(env.action_words.index(word))
+        if all(checked.values()):
+            break
+        _, info = env.reset()
+    assert all(checked.values()), checked
+
+
+def _total(env: BlackjackEnv) -> int:
+    round_ = env.table.round
+    assert round_ is not None
+    return round_.path_of(round_.position(PLAYER, SPOT)).hand.total
