@@ -73,3 +73,34 @@ def test_a_non_shared_title_takes_one_player_only() -> None:
     with pytest.raises(ValueError, match="not a shared table"):
         SharedTableEnv(title="boo-bucks", players=2)
     assert len(ACTION_WORDS) == 9
+
+
+def test_graded_agents_regret_their_gaps_and_the_optimum_nothing() -> None:
+    env = SharedTableEnv(title="boundless", players=2, rounds=12, grade=True)
+    env.reset(seed=5)
+    gaps = {agent: 0.0 for agent in env.possible_agents}
+    graded = 0
+    final = {}
+    last: dict[str, str] = {}
+    for agent in env.agent_iter():
+        _, _, done, _, info = env.last()
+        if done:
+            final[agent] = info["episode_regret"]
+            env.step(None)
+            continue
+        grade = info.get("grade")
+        if grade is None:
+            env.step(env.action_words.index(info["legal_actions"][0]))
+            continue
+        if info["graded"] is not None:  # what the agent's last answer cost
+            assert info["graded"]["taken"] == last[agent]
+        values = grade["values"]
+        word = grade["best"] if agent == "player_0" else min(values, key=values.get)
+        last[agent] = word
+        gaps[agent] += values[grade["best"]] - values[word]
+        graded += 1
+        env.step(env.action_words.index(word))
+    assert graded > 20
+    assert final["player_0"] == 0.0
+    assert final["player_1"] == pytest.approx(gaps["player_1"], abs=1e-9)
+    assert final["player_1"] > 0

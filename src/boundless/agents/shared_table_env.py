@@ -9,7 +9,9 @@ plays its hand (insurance declined, the first bet size bet), as at a live table;
 illegal action. Rewards (net coins in initial units) come at each round's end; the shoe
 carries on across episodes until ``reset(seed=...)``.
 
-Observations are ``{"observation": <as Blackjack-v0's>, "action_mask": ...}``.
+Observations are ``{"observation": <as Blackjack-v0's>, "action_mask": ...}``. With
+``grade=True`` the infos carry the exact grade as Blackjack-v0's do: ``grade`` for the agent
+whose turn it is, ``graded`` (the answer it gave last and its regret) and ``episode_regret``.
 """
 
 from __future__ import annotations
@@ -24,8 +26,9 @@ from gymnasium.utils import seeding
 from pettingzoo import AECEnv
 
 from boundless.agents.blackjack_env import SEED_BOUND, load_rules
+from boundless.agents.grading import Grade, grade_now
 from boundless.agents.observation import observation_space, observe
-from boundless.agents.table import ACTION_WORDS, AgentTable, Bet
+from boundless.agents.table import ACTION_WORDS, AgentTable, Bet, autoplay_word
 from boundless.agents.text import describe
 
 
@@ -44,6 +47,7 @@ class SharedTableEnv(AECEnv[str, dict[str, Any], int | None]):
         players: int = 3,
         rounds: int = 1,
         bet_units: Sequence[int] = (1,),
+        grade: bool = False,
         render_mode: str | None = None,
     ) -> None:
         super().__init__()
@@ -60,6 +64,10 @@ class SharedTableEnv(AECEnv[str, dict[str, Any], int | None]):
         self.unit_amount = unit
         self.bet_units = units
         self.rounds = rounds
+        self.grade = grade
+        self._grades: dict[str, Grade | None] = {}
+        self._graded: dict[str, Grade] = {}
+        self._regrets: dict[str, float] = {}
         self.render_mode = render_mode
         self.action_words = ACTION_WORDS + tuple(f"bet_{u}" for u in units)
         inner = observation_space(self.table)
@@ -96,6 +104,8 @@ class SharedTableEnv(AECEnv[str, dict[str, Any], int | None]):
         self.truncations = dict.fromkeys(self.agents, False)
         self.infos: dict[str, dict[str, Any]] = {agent: {} for agent in self.agents}
         self._rounds_left = self.rounds
+        self._grades = {}
+        self._regrets = dict.fromkeys(self.agents, 0.0)
         self._start_betting()
 
     def observe(self, agent: str) -> dict[str, Any]:
@@ -121,6 +131,12 @@ class SharedTableEnv(AECEnv[str, dict[str, Any], int | None]):
                 self.table.open_round(self._bets)
         else:
             word = self.action_words[int(action)] if legal and action is not None else None
+            asked = self._grades.pop(agent, None)
+            self._graded.pop(agent, None)
+            if asked is not None:
+                graded = asked.of(word or autoplay_word(self.table, agent))
+                self._regrets[agent] += graded.regret or 0.0
+                self._graded[agent] = graded
             self.table.answer(agent, word)
         self._next_turn()
         self._accumulate_rewards()
@@ -175,7 +191,18 @@ class SharedTableEnv(AECEnv[str, dict[str, Any], int | None]):
 
     def _set_infos(self) -> None:
         for agent in self.agents:
-            self.infos[agent] = {"legal_actions": list(self._legal(agent))}
+            info: dict[str, Any] = {"legal_actions": list(self._legal(agent))}
+            if self.grade:
+                asked = (
+                    not self._betting and agent == self.agent_selection and info["legal_actions"]
+                )
+                grade = grade_now(self.table, agent) if asked else None
+                self._grades[agent] = grade
+                graded = self._graded.get(agent)  # kept until the agent's next answer
+                info["grade"] = None if grade is None else grade.to_json()
+                info["graded"] = None if graded is None else graded.to_json()
+                info["episode_regret"] = self._regrets.get(agent, 0.0)
+            self.infos[agent] = info
 
 
 def env(**kwargs: Any) -> SharedTableEnv:
