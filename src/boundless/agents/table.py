@@ -83,6 +83,9 @@ class AgentTable:
         self.round: SharedRound | None = None
         self._answered: set[str] = set()
         self._answered_at: tuple[str, int, int] = ("", 0, 0)
+        self._legal_round: SharedRound | None = None
+        self._legal_stamp = 0
+        self._legal_of: dict[str, frozenset[Action]] = {}
         self.reseed(seed)
 
     # ---- the shoe ----------------------------------------------------------------------------
@@ -209,9 +212,21 @@ class AgentTable:
             return None
         if round_.phase == INSURANCE:
             return insurance_offer(round_, player, SPOT)
-        if round_.phase == DECISIONS and round_.legal_actions(player, SPOT):
+        if round_.phase == DECISIONS and self._legal_actions(player):
             return "decision"
         return None
+
+    def _legal_actions(self, player: str) -> frozenset[Action]:
+        """The round's legal actions for ``player``, asked once per round state (every change
+        of a round appends one event to its log)."""
+        round_ = self.round
+        assert round_ is not None
+        if self._legal_round is not round_ or self._legal_stamp != len(round_.events):
+            self._legal_round, self._legal_stamp = round_, len(round_.events)
+            self._legal_of = {}
+        if player not in self._legal_of:
+            self._legal_of[player] = round_.legal_actions(player, SPOT)
+        return self._legal_of[player]
 
     def legal_words(self, player: str) -> tuple[str, ...]:
         """The answers the engine accepts from ``player`` now, in :data:`ACTION_WORDS` order."""
@@ -220,8 +235,7 @@ class AgentTable:
             return ()
         if asked != "decision":
             return (asked, "decline")
-        assert self.round is not None
-        legal = self.round.legal_actions(player, SPOT)
+        legal = self._legal_actions(player)
         return tuple(word for word in DECISION_WORDS if Action.from_word(word) in legal)
 
     def answer(self, player: str, word: str | None) -> None:
