@@ -59,7 +59,7 @@ def _settings(
 
 def _run(main: Coroutine[Any, Any, None]) -> None:
     """Run a process until interrupted; a setup problem is one line on stderr and exit 2."""
-    from boundless.server.cluster.processes import ClusterSetupError
+    from boundless.server.cluster.startup import ClusterSetupError
 
     logging.basicConfig(level=logging.INFO, format="%(levelname)s %(name)s: %(message)s")
     import uvloop
@@ -151,12 +151,8 @@ def cluster(
     timers: TimerSettings = DEFAULT_TIMERS,
 ) -> None:
     """Start one coordinator and N gateways on this machine (gateway i on port P+i-1)."""
-    from boundless.server.cluster.processes import (
-        ClusterSetupError,
-        check_database,
-        connect_bus,
-        load_rules,
-    )
+    from boundless.server.cluster.processes import check_database, connect_bus, load_rules
+    from boundless.server.cluster.startup import ClusterSetupError
 
     if port + gateways - 1 > 65535:
         typer.echo(f"error: ports {port}..{port + gateways - 1} run past 65535", err=True)

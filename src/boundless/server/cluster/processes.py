@@ -11,8 +11,6 @@ from __future__ import annotations
 
 import asyncio
 import logging
-import os
-import socket
 from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
@@ -32,6 +30,7 @@ from boundless.server.cluster.ledger_slice import ClusterLedger, LedgerSlice
 from boundless.server.cluster.protocol import slice_owners
 from boundless.server.cluster.slice_records import SliceRecords
 from boundless.server.cluster.slices import PairSlice, SliceSide
+from boundless.server.cluster.startup import ClusterSetupError, holder_name
 from boundless.server.config import DEFAULT_STARTING_GRANT, TimerSettings, default_web_dir
 
 if TYPE_CHECKING:
@@ -43,10 +42,6 @@ DEFAULT_TABLE = "boundless-1"
 BOT_STAKE = 100
 BOT_GRANT = 100_000
 """Coins each bot gets once, when its gateway first starts."""
-
-
-class ClusterSetupError(ValueError):
-    """A setting the cluster cannot start with; the message is one line for the operator."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -129,10 +124,6 @@ def coordinator_timers(settings: TimerSettings, rules: RuleSet) -> CoordinatorTi
         decision_seconds=settings.seconds("decision", title.decision_seconds),
         round_gap_seconds=settings.round_gap(),
     )
-
-
-def holder_name(role: str, detail: str = "") -> str:
-    return f"{role}-{socket.gethostname()}-{detail or os.getpid()}"
 
 
 class ShoeDealer:
