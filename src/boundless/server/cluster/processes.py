@@ -12,6 +12,7 @@ from __future__ import annotations
 import asyncio
 import logging
 import os
+import re
 import socket
 from dataclasses import dataclass, field, replace
 from pathlib import Path
@@ -24,7 +25,7 @@ from boundless.core.rules import RuleSet
 from boundless.core.shoe_cycle import ShoeCycle
 from boundless.core.strategy_chart import StrategyChart
 from boundless.entropy import CryptoSource
-from boundless.server.cluster.bus import Bus, BusError, check_table_name
+from boundless.server.cluster.bus import BusError, check_table_name
 from boundless.server.cluster.control import TableControl
 from boundless.server.cluster.coordinator import Coordinator, CoordinatorTimers
 from boundless.server.cluster.gateway import Gateway, SliceMaker
@@ -36,6 +37,8 @@ from boundless.server.config import DEFAULT_STARTING_GRANT, TimerSettings, defau
 
 if TYPE_CHECKING:
     from sqlalchemy.orm import Session, sessionmaker
+
+    from boundless.server.cluster.jetstream_bus import JetStreamBus
 
 log = logging.getLogger("boundless.cluster.processes")
 
@@ -70,6 +73,34 @@ class ClusterSettings:
     title: str = "boundless"
     namespace: str = "boundless"
     timers: TimerSettings = field(default_factory=TimerSettings)
+    replicas: int | None = None
+    """Copies of each stream and of the lease bucket; ``None``: 3 on a NATS cluster of at least
+    3 servers, else 1."""
+
+
+DATABASE_SCHEMES = ("postgresql", "sqlite")
+NAMESPACE_PATTERN = re.compile(r"[A-Za-z0-9_-]{1,32}")
+
+
+def check_cluster_database(url: str, *, whole_cluster: bool = True) -> None:
+    """PostgreSQL for a cluster (several processes write the ledger at once); SQLite only for a
+    single process tried on its own. One line for anything else."""
+    scheme = url.split(":", 1)[0].split("+", 1)[0].lower()
+    if scheme not in DATABASE_SCHEMES:
+        raise ClusterSetupError(
+            f"database URL {url!r}: the cluster needs PostgreSQL (postgresql+psycopg://...)"
+        )
+    if whole_cluster and scheme == "sqlite":
+        raise ClusterSetupError(
+            "a whole cluster needs PostgreSQL: several processes write the ledger at once "
+            "(sqlite: is for one process only)"
+        )
+
+
+def check_namespace(namespace: str) -> str:
+    if not NAMESPACE_PATTERN.fullmatch(namespace):
+        raise ClusterSetupError(f"namespace {namespace!r}: use 1 to 32 letters, digits, '_' or '-'")
+    return namespace
 
 
 def check_database(url: str) -> None:
@@ -79,9 +110,10 @@ def check_database(url: str) -> None:
 
     from boundless.ledger.database import make_engine
 
+    check_cluster_database(url, whole_cluster=False)
     try:
         engine = make_engine(url)
-    except (ArgumentError, NoSuchModuleError, ValueError) as error:
+    except (ArgumentError, NoSuchModuleError, ValueError, ImportError) as error:
         raise ClusterSetupError(f"bad database URL {url!r}: {error}") from None
     try:
         with engine.connect() as connection:
@@ -104,8 +136,9 @@ def load_rules(title: str) -> tuple[RuleSet, StrategyChart | None]:
         raise ClusterSetupError(f"unknown or invalid title {title!r}: {error}") from None
 
 
-async def connect_bus(settings: ClusterSettings) -> Bus:
+async def connect_bus(settings: ClusterSettings) -> JetStreamBus:
     """The JetStream bus (the ``cluster`` extra); one clear line when it cannot be had."""
+    check_namespace(settings.namespace)
     try:
         check_table_name(settings.table)
         from boundless.server.cluster.jetstream_bus import JetStreamBus
@@ -116,9 +149,14 @@ async def connect_bus(settings: ClusterSettings) -> Bus:
     except BusError as error:
         raise ClusterSetupError(str(error)) from None
     try:
-        return await JetStreamBus.connect(settings.nats_url, namespace=settings.namespace)
+        bus = await JetStreamBus.connect(
+            settings.nats_url, namespace=settings.namespace, replicas=settings.replicas
+        )
     except BusError as error:
         raise ClusterSetupError(str(error)) from None
+    for note in bus.notes:
+        log.warning("%s", note)
+    return bus
 
 
 def coordinator_timers(settings: TimerSettings, rules: RuleSet) -> CoordinatorTimers:
