@@ -14,9 +14,10 @@ import logging
 import os
 import re
 import socket
+from collections.abc import Mapping
 from dataclasses import dataclass, field, replace
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, cast
 
 from boundless.core.round import events as ev
 from boundless.core.round.dealer_table import TableDealer
@@ -230,6 +231,45 @@ class StoredShoes:
         notices, self._notices = self._notices, []
         return notices
 
+    def round_mark(self) -> dict[str, object]:
+        """The shoe and the cards dealt from it before the round (recorded on its opening)."""
+        shoe = self._shoes.cycle.shoe
+        assert shoe is not None, "asked before the round's dealer was made"
+        return {"shoe_number": self.shoe_number, "shoe_dealt": shoe.position}
+
+    def resume(self, mark: Mapping[str, object]) -> TableDealer:
+        """A dealer of the marked round (``mark``: its opening's body) from the stored shoe,
+        its cards where they stood at the opening."""
+        from boundless.core.shoe import Shoe
+        from boundless.server.cluster.takeover import CannotContinue
+        from boundless.server.tables.repository import TableRepository
+        from boundless.server.tables.shoes import stored_reveal
+
+        number, dealt = mark.get("shoe_number"), mark.get("shoe_dealt")
+        if not isinstance(number, int) or not isinstance(dealt, int):
+            raise CannotContinue("its shoe's position was not recorded")
+        with self.sessions.begin() as session:
+            row = TableRepository(session).shoe(self.table, number)
+            if row is None:
+                raise CannotContinue(f"shoe {number} is not stored")
+            if row.finished:
+                raise CannotContinue(f"shoe {number} was already revealed")
+            reveal = stored_reveal(row)
+        shoe = Shoe(reveal.cards, None, reveal.salt_hex)
+        if shoe.commitment != reveal.commitment or not 0 <= dealt <= len(shoe):
+            raise CannotContinue(f"shoe {number} does not match its commitment or position")
+        shoe.position = dealt
+        try:
+            return TableDealer(
+                self.rules,
+                cards=shoe,
+                round_in_shoe=int(cast(int, mark["round_in_shoe"])),
+                offered_side_bets=[str(key) for key in cast(list[str], mark["offered_side_bets"])],
+                shoe_commitment=cast(str | None, mark.get("shoe_commitment")),
+            )
+        except (KeyError, TypeError, ValueError) as error:  # RulesError is a ValueError
+            raise CannotContinue(f"its opening cannot be dealt again: {error}") from None
+
     def __call__(self, round_number: int) -> TableDealer:
         if self._started:
             self._shoes.end_round(exhausted=False)
@@ -260,6 +300,7 @@ async def run_coordinator(settings: ClusterSettings, *, name: str | None = None)
         records=records,
         shoes=shoes,
         control=TableControl(settings.table, lambda n: records.has_bets(settings.table, n)),
+        resume=shoes,
     )
     try:
         await coordinator.run()
