@@ -3,6 +3,7 @@ PostgreSQL, a standby coordinator, kill -9 of the active one; and the command li
 
 from __future__ import annotations
 
+import socket
 import subprocess
 import time
 import urllib.error
@@ -64,6 +65,20 @@ from tests.cluster.nats_cluster import free_port_run
             ],
             "run past 65535",
         ),
+        (
+            ["coordinator", "--database-url", "mysql://u@127.0.0.1/db", "--nats-url", NATS_URL],
+            "needs PostgreSQL",
+        ),
+        (
+            ["coordinator", "--database-url", "sqlite://", "--nats-url", NATS_URL]
+            + ["--namespace", "a b"],
+            "namespace 'a b'",
+        ),
+        (
+            ["cluster", "--gateways", "1", "--database-url", "sqlite:///cluster.sqlite"]
+            + ["--nats-url", NATS_URL],
+            "a whole cluster needs PostgreSQL",
+        ),
     ],
 )
 def test_bad_or_unreachable_urls_are_one_line_and_exit_2(args: list[str], expected: str) -> None:
@@ -75,6 +90,22 @@ def test_bad_or_unreachable_urls_are_one_line_and_exit_2(args: list[str], expect
     lines = [line for line in result.output.splitlines() if line.strip()]
     assert len(lines) == 1 and expected in lines[0], result.output
     assert "Traceback" not in result.output
+
+
+def test_cluster_on_a_port_in_use_starts_nothing_and_says_so_in_one_line(
+    services: Services,
+) -> None:
+    with socket.socket() as taken:
+        taken.bind(("127.0.0.1", 0))
+        taken.listen()
+        port = taken.getsockname()[1]
+        result = CliRunner().invoke(
+            app,
+            ["cluster", "--gateways", "1", "--port", str(port), *services.options()]
+            + ["--namespace", services.namespace],
+        )
+    assert result.exit_code == 2, result.output
+    assert result.output.strip() == f"error: port {port} is already in use; choose another --port"
 
 
 def coordinator_of(port: int) -> object:

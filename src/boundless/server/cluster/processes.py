@@ -89,7 +89,7 @@ def check_cluster_database(url: str, *, whole_cluster: bool = True) -> None:
     scheme = url.split(":", 1)[0].split("+", 1)[0].lower()
     if scheme not in DATABASE_SCHEMES:
         raise ClusterSetupError(
-            f"database URL {url!r}: the cluster needs PostgreSQL (postgresql+psycopg://...)"
+            f"bad database URL {url!r}: the cluster needs PostgreSQL (postgresql+psycopg://...)"
         )
     if whole_cluster and scheme == "sqlite":
         raise ClusterSetupError(
