@@ -26,6 +26,9 @@ from tests.cluster.launch import (
 )
 from tests.cluster.nats_cluster import free_port_run
 
+SQLITE_COORDINATOR = ["coordinator", "--database-url", "sqlite://", "--nats-url", NATS_URL]
+ONE_GATEWAY = ["cluster", "--gateways", "1"]
+
 
 @pytest.mark.parametrize(
     ("args", "expected"),
@@ -70,13 +73,11 @@ from tests.cluster.nats_cluster import free_port_run
             "needs PostgreSQL",
         ),
         (
-            ["coordinator", "--database-url", "sqlite://", "--nats-url", NATS_URL]
-            + ["--namespace", "a b"],
+            [*SQLITE_COORDINATOR, "--namespace", "a b"],
             "namespace 'a b'",
         ),
         (
-            ["cluster", "--gateways", "1", "--database-url", "sqlite:///cluster.sqlite"]
-            + ["--nats-url", NATS_URL],
+            [*ONE_GATEWAY, "--database-url", "sqlite:///cluster.sqlite", "--nats-url", NATS_URL],
             "a whole cluster needs PostgreSQL",
         ),
     ],
@@ -101,8 +102,14 @@ def test_cluster_on_a_port_in_use_starts_nothing_and_says_so_in_one_line(
         port = taken.getsockname()[1]
         result = CliRunner().invoke(
             app,
-            ["cluster", "--gateways", "1", "--port", str(port), *services.options()]
-            + ["--namespace", services.namespace],
+            [
+                *ONE_GATEWAY,
+                "--port",
+                str(port),
+                *services.options(),
+                "--namespace",
+                services.namespace,
+            ],
         )
     assert result.exit_code == 2, result.output
     assert result.output.strip() == f"error: port {port} is already in use; choose another --port"
