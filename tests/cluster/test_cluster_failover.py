@@ -119,6 +119,10 @@ def _books(url: str, bots: list[str], faults: list[int]) -> tuple[list[str], dic
         with make_session_factory(engine).begin() as session:
             ledger = LedgerService(session)
             endings = [str(getattr(ledger.round_info(TABLE, n), "status", None)) for n in faults]
+            # The orderly stop ended the round it found in flight: the last round is not open.
+            every = [r for status in ("open", "closed", "cancelled") for r in ledger.rounds(status)]
+            last = max(every, key=lambda r: r.round_no)
+            assert last.status != "open", every
             wallets: dict[str, tuple] = {}  # type: ignore[type-arg]
             for bot in bots:
                 page = ledger.statement(bot, limit=MAX_STATEMENT_PAGE)

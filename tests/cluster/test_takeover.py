@@ -8,13 +8,14 @@ The in-memory bus, gateways and followers of ``harness``; the first coordinator 
 from __future__ import annotations
 
 import asyncio
+from dataclasses import replace
 
 import pytest
 
 from boundless.core.round.dealer_table import TableDealer
 from boundless.server.cluster import MemoryBus
 from boundless.server.cluster.bus import JsonBody
-from boundless.server.cluster.coordinator import Coordinator
+from boundless.server.cluster.coordinator import STOP_REASON, Coordinator
 from boundless.server.cluster.protocol import Public
 from boundless.server.cluster.takeover import TAKEOVER_REASON, CannotContinue
 from tests.cluster.conftest import run
@@ -107,6 +108,34 @@ def test_a_round_that_cannot_be_dealt_on_is_cancelled_saying_why() -> None:
     (cancelled,) = [e for e in first_round if e.kind == Public.ROUND_CANCELLED]
     reason = str(cancelled.body["reason"])
     assert reason.startswith(TAKEOVER_REASON) and "its shoe is gone" in reason
+    for name in ("a", "b"):
+        (only,) = cluster.slices[name]
+        assert only.cancelled and only.settled == 0
+
+
+def test_an_orderly_stop_cancels_the_round_in_flight_and_gives_the_lease_back() -> None:
+    async def body() -> tuple[ClusterRun, list, str | None]:  # type: ignore[type-arg]
+        bus = MemoryBus(lease_seconds=0.3)
+        cluster = ClusterRun()
+        dealt = SeededShoes(5)
+        timers = replace(FAST, betting_seconds=2.0)
+        coordinator = Coordinator(
+            bus, TABLE, "c1", dealt, timers, gateways=frozenset({"a", "b"}), resume=dealt
+        )
+        gateways = gateways_for(bus, cluster, {"a": BETS[:2], "b": BETS[2:]})
+        following = [asyncio.ensure_future(g.run(rounds=1)) for g in gateways.values()]
+        leading = asyncio.ensure_future(coordinator.run())
+        async for stored in bus.events(TABLE, from_seq=1):
+            if stored.event.kind == Public.TABLE:  # the betting window is open
+                coordinator.stop()  # SIGTERM
+                break
+        await asyncio.wait_for(asyncio.gather(leading, *following), 30)
+        return cluster, await log_of(bus), await bus.lease_holder(TABLE)
+
+    cluster, log, holder = run(body())
+    assert holder is None
+    ended = log[-1].event
+    assert ended.kind == Public.ROUND_CANCELLED and ended.body["reason"] == STOP_REASON
     for name in ("a", "b"):
         (only,) = cluster.slices[name]
         assert only.cancelled and only.settled == 0

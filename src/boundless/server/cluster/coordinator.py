@@ -65,6 +65,7 @@ from boundless.server.event_codec import encode_event
 
 log = logging.getLogger("boundless.cluster.coordinator")
 Continuation = tuple[RoundInFlight, Rebuilt]
+STOP_REASON = "the table was stopped during the round; every stake was returned"
 
 
 @dataclass(frozen=True, slots=True)
@@ -179,32 +180,84 @@ class Coordinator:
         """Set while this coordinator holds the lease (tests and status pages watch it)."""
         self._dropped: set[str] = set()
         self._lease: Lease | None = None
+        self.stopping = asyncio.Event()
         self._known: set[str] = set(gateways)
         """Gateways expected at the next bet close: the betting report waits for these at most
         (others may still join within the report deadline)."""
 
     async def run(self, *, rounds: int | None = None) -> None:
-        """Stand by for the lease, then play rounds while holding it (``rounds``: stop after)."""
+        """Stand by for the lease, then play rounds while holding it (``rounds``: stop after;
+        :meth:`stop`: end the round in flight and stop)."""
         while rounds is None or self.rounds_played < rounds:
-            self._lease = await self._wait_for_lease()
+            lease = await self._wait_for_lease()
+            if lease is None:
+                return  # stopped while standing by
+            self._lease = lease
             self.active.set()
+            stopped = False
             try:
-                await self._lead(self._lease, rounds)
+                stopped = await self._lead_until_stopped(lease, rounds)
             except* (LeaseLostError, StaleWriterError) as lost:
                 log.warning("%s lost table %s: %s", self.holder, self.table, lost.exceptions[0])
             finally:
                 self.active.clear()
+            if stopped:
+                await self._stop_leading()
+                return
             if rounds is not None and self.rounds_played >= rounds:
                 with contextlib.suppress(LeaseLostError):
                     await self.bus.release_lease(self._lease)
 
-    async def _wait_for_lease(self) -> Lease:
-        while True:
+    def stop(self) -> None:
+        """An orderly stop (SIGTERM): the round in flight is cancelled and ended in the ledger,
+        the lease released."""
+        self.stopping.set()
+
+    async def _wait_for_lease(self) -> Lease | None:
+        while not self.stopping.is_set():
             lease = await self.bus.acquire_lease(self.table, self.holder)
             if lease is not None:
                 log.info("%s holds the lease of table %s", self.holder, self.table)
                 return lease
-            await asyncio.sleep(self.timers.standby_poll_seconds)
+            with contextlib.suppress(TimeoutError):
+                await asyncio.wait_for(self.stopping.wait(), self.timers.standby_poll_seconds)
+        return None
+
+    async def _lead_until_stopped(self, lease: Lease, rounds: int | None) -> bool:
+        """Lead until done (False) or until :meth:`stop` (True: leading was interrupted)."""
+        leading = asyncio.ensure_future(self._lead(lease, rounds))
+        stopping = asyncio.ensure_future(self.stopping.wait())
+        try:
+            await asyncio.wait({leading, stopping}, return_when=asyncio.FIRST_COMPLETED)
+        except asyncio.CancelledError:
+            leading.cancel()  # this coordinator itself is cancelled: its leading with it
+            raise
+        finally:
+            stopping.cancel()
+        if leading.done():
+            leading.result()
+            return False
+        leading.cancel()
+        with contextlib.suppress(asyncio.CancelledError, Exception):
+            await leading
+        return True
+
+    async def _stop_leading(self) -> None:
+        """Cancel the round the interrupted leading left in flight (its slices refunded, the
+        ledger round ended; a settling one is let finish), then give the lease back."""
+        assert self._lease is not None
+        box = ReportBox()
+        reading = asyncio.ensure_future(self._read_reports(box, await self._report_start()))
+        try:
+            writer, settling = await self._recover(box, stop_reason=STOP_REASON)
+            if settling is not None:
+                await self._continue_round(writer, box, *settling)
+        except (LeaseLostError, StaleWriterError) as lost:
+            log.warning("%s stopping: %s", self.holder, lost)  # a successor has the round
+        finally:
+            reading.cancel()
+        with contextlib.suppress(LeaseLostError):
+            await self.bus.release_lease(self._lease)
 
     async def _lead(self, lease: Lease, rounds: int | None) -> None:
         box = ReportBox()
@@ -256,9 +309,11 @@ class Coordinator:
         async for stored in in_sequence(self.bus.reports(self.table, from_seq=from_seq)):
             box.add(stored.report)
 
-    async def _recover(self, box: ReportBox) -> tuple[_Writer, Continuation | None]:
+    async def _recover(
+        self, box: ReportBox, *, stop_reason: str | None = None
+    ) -> tuple[_Writer, Continuation | None]:
         """The writer, and the round the previous coordinator left in flight rebuilt to go on
-        (one that cannot be is cancelled here)."""
+        (one that cannot be is cancelled here; every one is, with ``stop_reason``)."""
         while True:
             last = await self.bus.last_event_seq(self.table)
             replayed = await self.bus.replay_round(self.table)
@@ -278,7 +333,9 @@ class Coordinator:
                 flight = round_in_flight(played)
                 if flight is None:
                     raise CannotContinue("its opening is not in the log")
-                return writer, (flight, flight.rebuild(self.resume))
+                if stop_reason is None or flight.settling:  # a settling round is let finish
+                    return writer, (flight, flight.rebuild(self.resume))
+                reason = stop_reason
             except CannotContinue as why:
                 log.warning("table %s round %s: %s", self.table, writer.round_number, why)
                 reason = cancel_reason(why)

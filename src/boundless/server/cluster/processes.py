@@ -13,6 +13,7 @@ import asyncio
 import logging
 import os
 import re
+import signal
 import socket
 from collections.abc import Mapping
 from dataclasses import dataclass, field, replace
@@ -302,6 +303,9 @@ async def run_coordinator(settings: ClusterSettings, *, name: str | None = None)
         control=TableControl(settings.table, lambda n: records.has_bets(settings.table, n)),
         resume=shoes,
     )
+    loop = asyncio.get_running_loop()
+    for stop_signal in (signal.SIGTERM, signal.SIGINT):  # an orderly stop ends the round
+        loop.add_signal_handler(stop_signal, coordinator.stop)
     try:
         await coordinator.run()
     finally:

@@ -3,8 +3,9 @@
 Each child is started once and watched; a child that exits while the cluster runs is started
 again after a back-off (tenacity's exponential wait over its quick deaths in a row; a child that
 ran a minute starts over at the shortest wait), with one line on stderr per restart. A signal
-stops them all: standby coordinators first, then the active one, then the gateways, so no
-coordinator runs a round whose gateways are already gone.
+stops them all: the coordinators first, all at once (the active one ends its round in flight;
+the standbys, told to stop, take no lease), then the gateways, so no coordinator runs a round
+whose gateways are already gone.
 """
 
 from __future__ import annotations
@@ -109,7 +110,7 @@ def supervise(children: list[Child], *, restart: bool, say: Callable[..., None])
 
 
 def _stop_all(children: list[Child]) -> None:
-    """Standbys, then the coordinator, then the gateways; each group given 10 s to stop."""
+    """The coordinators, then the gateways; each group given 10 s to stop."""
     order = sorted(children, key=lambda child: _stop_rank(child.label))
     for rank in sorted({_stop_rank(child.label) for child in order}):
         group = [c.process for c in order if _stop_rank(c.label) == rank and c.process]
@@ -125,6 +126,6 @@ def _stop_all(children: list[Child]) -> None:
 
 
 def _stop_rank(label: str) -> int:
-    if label.startswith("standby"):
-        return 0
-    return 1 if label == "coordinator" else 2
+    """Every coordinator at once (which one leads changes with each takeover; a standby told
+    to stop takes no lease), then the gateways."""
+    return 0 if label == "coordinator" or label.startswith("standby") else 1
