@@ -479,13 +479,16 @@ async def _retry(call: Callable[[], Awaitable[T]], seconds: float) -> T:
 
 
 def cluster_size(client: Client) -> int:
-    """How many servers the connected one says its cluster has (its INFO's client URLs: every
-    member advertises its own); 1 for a server outside any cluster."""
+    """How many servers the connected one's cluster has: the client URLs its INFO advertises
+    (every member advertises its own) or the servers the client knows, whichever is more (a
+    cluster just formed may not advertise them all yet); 1 for a server outside any cluster."""
     info: dict[str, object] = getattr(client, "_server_info", None) or {}
     if not info.get("cluster"):
         return 1
     urls = info.get("connect_urls")
-    return max(1, len(set(urls)) if isinstance(urls, list) else 1)
+    advertised = len(set(urls)) if isinstance(urls, list) else 1
+    known = len({server.netloc for server in client.servers})
+    return max(1, advertised, known)
 
 
 def default_replicas(servers: int) -> int:
@@ -497,10 +500,10 @@ async def _ensure_stream(js: JetStreamContext, config: api.StreamConfig) -> tupl
     """Make the stream, or bring an existing one to ``config`` except for its replicas when it
     has more than asked (never downgraded). Returns its replicas and a line when they differ."""
     try:
+        info = await js.stream_info(str(config.name))
+    except nats.js.errors.NotFoundError:
         await js.add_stream(config)
         return config.num_replicas or 1, ""
-    except nats.js.errors.BadRequestError:
-        info = await js.stream_info(str(config.name))
     have = info.config.num_replicas or 1
     wanted = config.num_replicas or 1
     kept = replace(config, num_replicas=max(have, wanted))
