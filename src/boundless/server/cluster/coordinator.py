@@ -39,6 +39,7 @@ from boundless.server.cluster.bus import (
     ReportKind,
     RoundEvent,
     StaleWriterError,
+    StoredEvent,
     in_sequence,
 )
 from boundless.server.cluster.control import OperatorCancel, TableControl
@@ -322,6 +323,7 @@ class Coordinator:
             played = [s for s in replayed if s.event.kind not in OPERATOR_EVENTS]
             if not played:
                 return writer, None
+            self._known |= _gateways_in(played)
             tail = played[-1]
             writer.round_number = tail.event.round_number
             writer.start_round(
@@ -589,6 +591,19 @@ class Coordinator:
                 for owner in slice_owners(gateway):
                     await self.ledger.cancel_slice(self.table, writer.round_number, owner)
         return {gateway: body for gateway, body in got.items() if gateway in playing}
+
+
+def _gateways_in(played: Iterable[StoredEvent]) -> set[str]:
+    """The gateways a predecessor's last round had in play: the next bet close waits for them
+    (under load a new coordinator's first round would otherwise close on nobody's bets)."""
+    found: set[str] = set()
+    for stored in played:
+        kind, body = stored.event.kind, stored.event.body
+        listed = body.get("gateways") if kind == Public.SLICES else None
+        listed = body.get("settled") if kind == Public.ROUND_CLOSED else listed
+        if isinstance(listed, list):
+            found |= {str(gateway) for gateway in listed}
+    return found
 
 
 def _decided(
