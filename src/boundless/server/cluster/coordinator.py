@@ -67,6 +67,7 @@ from boundless.server.event_codec import encode_event
 log = logging.getLogger("boundless.cluster.coordinator")
 Continuation = tuple[RoundInFlight, Rebuilt]
 STOP_REASON = "the table was stopped during the round; every stake was returned"
+NO_BETS_REASON = "no bets were placed"
 
 
 @dataclass(frozen=True, slots=True)
@@ -457,8 +458,8 @@ class Coordinator:
         reports = {gateway: bets_report_of(body) for gateway, body in bets.items()}
         playing = {gateway for gateway, report in reports.items() if report.spots}
         if not playing:
-            await writer.append(Public.ROUND_CANCELLED, {"reason": "no bets were placed"})
-            await self._end_in_ledger(number)
+            await writer.append(Public.ROUND_CANCELLED, {"reason": NO_BETS_REASON})
+            await self._end_in_ledger(number, unplayed=box)
             self._known |= box.senders(number, ReportKind.BETS_CLOSED, 0) - set(bets)
             return set()
         held = [reports[g] for g in sorted(playing)]
@@ -537,12 +538,21 @@ class Coordinator:
         self._known |= set(settled)
         await self._end_in_ledger(number)
 
-    async def _end_in_ledger(self, number: int) -> None:
+    async def _end_in_ledger(self, number: int, *, unplayed: ReportBox | None = None) -> None:
+        """End the round in the ledger; ``unplayed``: a round cancelled for want of bets, whose
+        slices staked by gateways that reported too late are cancelled here."""
         if self.ledger is None:
             return
         try:
             await self.ledger.end_round(self.table, number)
         except SlicesStillOpenError as error:
+            if unplayed is not None and self.records is not None:
+                # Bets staked but reported after the close: refunded (their gateways cancel
+                # their own; what is left after the report deadline is cancelled here, once).
+                await self.records.cancel_in_flight(
+                    unplayed, self.table, number, NO_BETS_REASON, self.timers.report_seconds
+                )
+                return
             # A slow gateway's settlement is still coming (retried under the same keys); the
             # round ends in the ledger when its last slice does.
             log.warning("table %s round %s: %s", self.table, number, error)
