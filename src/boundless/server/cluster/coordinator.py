@@ -445,6 +445,7 @@ class Coordinator:
     ) -> set[str]:
         """The gateways' bets: the deal, or the round cancelled when nobody bet."""
         timers = self.timers
+        self._known |= box.senders(number, ReportKind.JOINED, 0)  # restarted gateways too
         bets = await box.wait(
             number,
             ReportKind.BETS_CLOSED,
@@ -454,6 +455,7 @@ class Coordinator:
             # can take as long as the window, and a late report cancels all its players' bets.
             seconds=timers.report_seconds + (timers.betting_seconds if self._known else 0.0),
         )
+        await self._drop_silent_at_bet_close(writer, set(bets))
         self._known = set(bets)
         reports = {gateway: bets_report_of(body) for gateway, body in bets.items()}
         playing = {gateway for gateway, report in reports.items() if report.spots}
@@ -538,6 +540,25 @@ class Coordinator:
         self._known |= set(settled)
         await self._end_in_ledger(number)
 
+    async def _drop_silent_at_bet_close(self, writer: _Writer, reported: set[str]) -> None:
+        """A gateway known from earlier rounds that did not report the bet close is gone (lost
+        during betting): dropped as one lost mid-step, the stakes its players placed during
+        betting refunded and recorded for them to be told (``slice_records``)."""
+        for gateway in sorted(self._known - reported):
+            log.warning("table %s: gateway %s missed the bet close", self.table, gateway)
+            await writer.append(
+                Public.GATEWAY_DROPPED,
+                {"gateway": gateway, "missed": ReportKind.BETS_CLOSED.value, "key": 0},
+            )
+            self._dropped.add(gateway)
+            if self.records is not None:
+                await self.records.cancel_dropped(
+                    self.table, writer.round_number, gateway, DROPPED_REASON
+                )
+            elif self.ledger is not None:
+                for owner in slice_owners(gateway):
+                    await self.ledger.cancel_slice(self.table, writer.round_number, owner)
+
     async def _end_in_ledger(self, number: int, *, unplayed: ReportBox | None = None) -> None:
         """End the round in the ledger; ``unplayed``: a round cancelled for want of bets, whose
         slices staked by gateways that reported too late are cancelled here."""
@@ -612,7 +633,9 @@ def _gateways_in(played: Iterable[StoredEvent]) -> set[str]:
         listed = body.get("gateways") if kind == Public.SLICES else None
         listed = body.get("settled") if kind == Public.ROUND_CLOSED else listed
         if isinstance(listed, list):
-            found |= {str(gateway) for gateway in listed}
+            found = {str(gateway) for gateway in listed}
+        elif kind == Public.GATEWAY_DROPPED:
+            found.discard(str(body.get("gateway")))
     return found
 
 
