@@ -139,3 +139,42 @@ def test_an_orderly_stop_cancels_the_round_in_flight_and_gives_the_lease_back() 
     for name in ("a", "b"):
         (only,) = cluster.slices[name]
         assert only.cancelled and only.settled == 0
+
+
+class LateBetsLedger:
+    """A ledger whose round still holds slices staked by gateways that reported too late."""
+
+    def __init__(self) -> None:
+        self.calls: list[str] = []
+
+    async def open_round(self, table: str, round_no: int) -> None:
+        self.calls.append("open")
+
+    async def end_round(self, table: str, round_no: int) -> None:
+        from boundless.ledger.errors import SlicesStillOpenError
+
+        self.calls.append("end")
+        raise SlicesStillOpenError(table, round_no, ["gateway-1"])
+
+    async def cancel_round(self, table: str, round_no: int) -> None:
+        self.calls.append("cancel")
+
+    async def cancel_slice(self, table: str, round_no: int, owner: str) -> None:
+        self.calls.append("cancel_slice")
+
+
+def test_a_round_without_bets_in_time_refunds_the_stakes_written_after_the_close() -> None:
+    """Nobody's bets reached the close in time, but a gateway had staked them: the round is not
+    left open in the ledger with those stakes in play; it is cancelled (the stakes refunded)."""
+
+    async def body() -> tuple[list[str], list]:  # type: ignore[type-arg]
+        bus = MemoryBus()
+        ledger = LateBetsLedger()
+        coordinator = Coordinator(bus, TABLE, "c1", SeededShoes(5), FAST, ledger=ledger)
+        await coordinator.run(rounds=1)
+        return ledger.calls, await log_of(bus)
+
+    calls, log = run(body())
+    assert log[-1].event.kind == Public.ROUND_CANCELLED
+    assert log[-1].event.body["reason"] == "no bets were placed"
+    assert calls == ["open", "end", "cancel"]

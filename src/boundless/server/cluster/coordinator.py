@@ -567,12 +567,15 @@ class Coordinator:
         try:
             await self.ledger.end_round(self.table, number)
         except SlicesStillOpenError as error:
-            if unplayed is not None and self.records is not None:
+            if unplayed is not None:
                 # Bets staked but reported after the close: refunded (their gateways cancel
                 # their own; what is left after the report deadline is cancelled here, once).
-                await self.records.cancel_in_flight(
-                    unplayed, self.table, number, NO_BETS_REASON, self.timers.report_seconds
-                )
+                if self.records is not None:
+                    await self.records.cancel_in_flight(
+                        unplayed, self.table, number, NO_BETS_REASON, self.timers.report_seconds
+                    )
+                else:
+                    await self.ledger.cancel_round(self.table, number)
                 return
             # A slow gateway's settlement is still coming (retried under the same keys); the
             # round ends in the ledger when its last slice does.
