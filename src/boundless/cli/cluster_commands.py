@@ -13,8 +13,14 @@ from typing import TYPE_CHECKING, Annotated, Any
 
 import typer
 
-from boundless.cli.cli_errors import check_admin_token
-from boundless.cli.timer_options import DEFAULT_TIMERS, timer_arguments, with_timer_options
+from boundless.cli.cli_errors import check_admin_token, fail
+from boundless.cli.serve_commands import ForwardedAllowIps, check_forwarded_allow_ips
+from boundless.cli.timer_options import (
+    DEFAULT_TIMERS,
+    timer_arguments,
+    timer_problem,
+    with_timer_options,
+)
 from boundless.server.config import ADMIN_TOKEN_ENV, TimerSettings
 
 if TYPE_CHECKING:
@@ -93,6 +99,8 @@ def coordinator(
     """Run a table's coordinator (active while it holds the table's lease, else standby)."""
     from boundless.server.cluster.processes import run_coordinator
 
+    if (timer_error := timer_problem(timers)) is not None:
+        fail(timer_error)
     settings = _settings(database_url, nats_url, table, title, namespace, timers, replicas)
     _run(run_coordinator(settings, name=name))
 
@@ -116,12 +124,14 @@ def gateway(
         str, typer.Option(help="Sign-ups per client address across the cluster, as for serve.")
     ] = "10/minute;100/day",
     replicas: Replicas = None,
+    forwarded_allow_ips: ForwardedAllowIps = None,
 ) -> None:
     """Run a gateway: serves players the table (web client, REST, WebSocket) with its bots."""
     from boundless.server.cluster.processes import GatewaySettings, run_gateway
     from boundless.server.config import default_web_dir
 
     check_admin_token(admin_token)
+    check_forwarded_allow_ips(forwarded_allow_ips)
 
     settings = _settings(database_url, nats_url, table, title, namespace, TimerSettings(), replicas)
     web = web_dir or default_web_dir()
@@ -141,6 +151,7 @@ def gateway(
         web_dir=web,
         signup_rate=signup_rate,
         admin_token=admin_token or "",
+        forwarded_allow_ips=forwarded_allow_ips or None,
     )
     _run(run_gateway(settings, port=port, bots=bots, name=name, serving=serving))
 
@@ -163,6 +174,7 @@ def cluster(
     restart: Annotated[
         bool, typer.Option(help="Restart a child that dies (with back-off); --no-restart: not.")
     ] = True,
+    forwarded_allow_ips: ForwardedAllowIps = None,
     timers: TimerSettings = DEFAULT_TIMERS,
 ) -> None:
     """Start a coordinator, its standbys and N gateways on this machine (gateway i on port
@@ -179,7 +191,10 @@ def cluster(
     if port + gateways - 1 > 65535:
         typer.echo(f"error: ports {port}..{port + gateways - 1} run past 65535", err=True)
         raise typer.Exit(code=2)
+    if (timer_error := timer_problem(timers)) is not None:
+        fail(timer_error)
     check_admin_token(admin_token)
+    check_forwarded_allow_ips(forwarded_allow_ips)
     settings = _settings(database_url, nats_url, table, title, namespace, timers, replicas)
     used: list[int] = []
     notes: list[str] = []
@@ -223,6 +238,8 @@ def cluster(
     for index in range(1, gateways + 1):
         gateway_port = port + index - 1
         argv = [*command, "gateway", *common, "--port", str(gateway_port), "--bots", str(bots)]
+        if forwarded_allow_ips:
+            argv += ["--forwarded-allow-ips", forwarded_allow_ips]
         child = Child(f"gateway {index}", argv, gateway_env)
         child.url = f"http://127.0.0.1:{gateway_port}/"
         children.append(child)

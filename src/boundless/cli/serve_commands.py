@@ -28,6 +28,22 @@ Seconds = Annotated[float | None, typer.Option(min=0.0)]
 LOG_LEVELS = ("critical", "error", "warning", "info", "debug", "trace")
 MAX_PORT = 65535
 MAX_BOTS = 50
+ForwardedAllowIps = Annotated[
+    str | None,
+    typer.Option(
+        help="Reverse proxies (IP addresses or networks, comma-separated; '*' for any) "
+        "whose X-Forwarded-For names the client. Default: none, the peer's address counts."
+    ),
+]
+"""``--forwarded-allow-ips``: one option for ``serve`` and a cluster's gateways alike."""
+
+
+def check_forwarded_allow_ips(allow_ips: str | None) -> None:
+    """Refuse a ``--forwarded-allow-ips`` that is not addresses or networks (one line, exit 2)."""
+    from boundless.server.config import forwarded_ips_problem
+
+    if allow_ips is not None and (problem := forwarded_ips_problem(allow_ips)):
+        fail(f"--forwarded-allow-ips: {problem}")
 
 
 def bind_socket(host: str, port: int) -> socket.socket:
@@ -102,13 +118,7 @@ def serve(
     log_level: Annotated[
         str, typer.Option(help=f"uvicorn log level: {', '.join(LOG_LEVELS)}.")
     ] = "info",
-    forwarded_allow_ips: Annotated[
-        str | None,
-        typer.Option(
-            help="Reverse proxies (IP addresses or networks, comma-separated; '*' for any) "
-            "whose X-Forwarded-For names the client. Default: none, the peer's address counts."
-        ),
-    ] = None,
+    forwarded_allow_ips: ForwardedAllowIps = None,
 ) -> None:
     """Serve the live tables and the web client; prints the URL to open."""
     from boundless.server.config import ServerConfig, default_web_dir
@@ -129,10 +139,7 @@ def serve(
     except ValueError as error:
         fail(f"--signup-rate: {error}")
     check_admin_token(admin_token)
-    from boundless.server.config import forwarded_ips_problem
-
-    if forwarded_allow_ips is not None and (problem := forwarded_ips_problem(forwarded_allow_ips)):
-        fail(f"--forwarded-allow-ips: {problem}")
+    check_forwarded_allow_ips(forwarded_allow_ips)
     from boundless.cli.rule_files import titles_catalog
 
     catalog = titles_catalog(titles_dir)  # checked before anything is printed or created

@@ -37,6 +37,7 @@ from boundless.server.cluster.startup import ClusterSetupError, holder_name
 from boundless.server.config import DEFAULT_STARTING_GRANT, TimerSettings, default_web_dir
 
 if TYPE_CHECKING:
+    import uvicorn
     from sqlalchemy.orm import Session, sessionmaker
 
     from boundless.server.cluster.jetstream_bus import JetStreamBus
@@ -60,6 +61,8 @@ class GatewaySettings:
     admin_token: str = ""
     """The operator's token (``serve``'s; the same on every gateway); empty: $BOUNDLESS_ADMIN_TOKEN,
     else the admin routes refuse every request."""
+    forwarded_allow_ips: str | None = None
+    """Proxies whose ``X-Forwarded-For`` is believed, as for ``serve``; None: nobody's."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -363,6 +366,24 @@ def check_gateway_name(name: str) -> str:
     return name
 
 
+def gateway_server_config(app: Any, serving: GatewaySettings, port: int) -> uvicorn.Config:
+    """uvicorn's settings for a gateway: ``serve``'s transport, and ``X-Forwarded-For`` believed
+    only from the proxies the operator named (else a client could pick the address the sign-up
+    limit counts)."""
+    import uvicorn
+
+    from boundless.server.config import forwarded_options, transport_options
+
+    return uvicorn.Config(
+        app,
+        host=serving.host,
+        port=port,
+        log_level="warning",
+        **transport_options(),
+        **forwarded_options(serving.forwarded_allow_ips),
+    )
+
+
 async def run_gateway(
     settings: ClusterSettings,
     *,
@@ -381,7 +402,7 @@ async def run_gateway(
         quiet_after_serving,
     )
     from boundless.server.cluster.gateway_table import SHUTDOWN_REASON, GatewayTable
-    from boundless.server.config import ServerConfig, transport_options
+    from boundless.server.config import ServerConfig
     from boundless.server.gateway.hub import Hub
 
     rules, chart = load_rules(settings.title)
@@ -428,17 +449,14 @@ async def run_gateway(
         starting_grant=serving.starting_grant,
         web_dir=serving.web_dir,
         signup_rate=serving.signup_rate,
+        forwarded_allow_ips=serving.forwarded_allow_ips,
     )
     if serving.admin_token:
         config = replace(config, admin_token=serving.admin_token)
     app = create_gateway_app(
         gateway, bus, table, config, sessions, make_session_factory(read_engine)
     )
-    server = uvicorn.Server(
-        uvicorn.Config(
-            app, host=serving.host, port=port, log_level="warning", **transport_options()
-        )
-    )
+    server = uvicorn.Server(gateway_server_config(app, serving, port))
     following = asyncio.ensure_future(gateway.run())
     keeping = asyncio.ensure_future(held.keep())
 
