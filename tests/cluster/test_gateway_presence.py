@@ -8,11 +8,12 @@ import time
 from dataclasses import replace
 
 from boundless.server.cluster import MemoryBus
-from boundless.server.cluster.bus import BusUnavailableError
+from boundless.server.cluster.bus import BusUnavailableError, ReportKind
 from boundless.server.cluster.coordinator import Coordinator
 from boundless.server.cluster.gateway_name import GatewayName
-from boundless.server.cluster.gateway_presence import GatewayPresence
+from boundless.server.cluster.gateway_presence import GatewayPresence, watch_gateways
 from boundless.server.cluster.protocol import Public
+from boundless.server.cluster.reports import ReportBox
 from tests.cluster.conftest import LEASE_SECONDS, BusMaker, FakeClock, run
 from tests.cluster.harness import FAST, TABLE, ClusterRun, dealer_maker, gateways_for, log_of
 
@@ -60,6 +61,36 @@ def test_a_name_given_back_or_taken_by_a_new_process_means_the_old_one_is_gone()
         assert await presence.gone({"stopped", "restarted"}) == {"restarted"}
         clock.advance(GRACE)
         assert await presence.gone({"stopped", "restarted"}) == {"stopped"}
+
+    run(body())
+
+
+def test_a_restarted_gateway_is_not_taken_for_gone_in_the_round_it_joins() -> None:
+    """Its old process was dropped (the name lapsed); the new one takes the name while no wait
+    expects it, then joins a round: that round waits for it as for any live gateway."""
+
+    async def body() -> None:
+        clock = FakeClock()
+        bus = MemoryBus(clock=clock, lease_seconds=LEASE_SECONDS)
+        presence = GatewayPresence(bus, TABLE, clock=clock, grace_seconds=GRACE)
+        box = ReportBox()
+        known: set[str] = {"g"}
+        watching = asyncio.ensure_future(watch_gateways(box, presence, lambda: known, every=0.02))
+        await held(bus, "g", "old-process")
+        await asyncio.sleep(0.1)
+        clock.advance(LEASE_SECONDS + GRACE + 0.1)  # killed: its name lapses
+        await asyncio.sleep(0.1)
+        known.clear()  # dropped, no longer known (nor awaited)
+        await held(bus, "g", "new-process")  # restarted
+        await asyncio.sleep(0.1)
+        # it joined round 2: that round's bet close expects it
+        waiting = asyncio.ensure_future(
+            box.wait(2, ReportKind.BETS_CLOSED, 0, expected={"g"}, seconds=600.0)
+        )
+        await asyncio.sleep(0.3)
+        assert not waiting.done() and box.gone(2) == set()
+        watching.cancel()
+        waiting.cancel()
 
     run(body())
 

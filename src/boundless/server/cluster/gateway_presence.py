@@ -50,6 +50,11 @@ class GatewayPresence:
         """The holder each name was last seen held by."""
         self._free_since: dict[str, float] = {}
 
+    def seen(self) -> set[str]:
+        """Every name seen held so far (read on, so a restart under it is seen as it happens,
+        not later, when the new process may already be in a round)."""
+        return set(self._holders)
+
     async def gone(self, gateways: Iterable[str]) -> set[str]:
         """Those of ``gateways`` whose process is gone: the name this coordinator saw held is
         free for the grace period, or held by another process (a restart)."""
@@ -83,11 +88,12 @@ async def watch_gateways(
     *,
     every: float,
 ) -> None:
-    """Until cancelled: read the names of the ``known`` gateways and of those the box's waits
-    expect, and tell the box which of the awaited ones are gone."""
+    """Until cancelled: read the names of the ``known`` gateways, of those the box's waits
+    expect and of every one seen before, and tell the box which of the awaited ones are gone
+    (a restart is judged when it is seen: the waits then in progress are the old process's)."""
     while True:
         awaited = box.awaited()
-        names = set(known()).union(*awaited.values())
+        names = set(known()).union(presence.seen(), *awaited.values())
         if names:
             gone = await presence.gone(names)
             for round_number, gateways in awaited.items():
