@@ -349,6 +349,7 @@ def main() -> None:
             "coins_created",
             "coins_lost",
             "ledger_check",
+            "longest_stall",
         ]
         print(json.dumps({key: figures[key] for key in keys}))
     else:
