@@ -12,7 +12,7 @@ import threading
 import time
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any
 
@@ -22,6 +22,7 @@ import uvicorn
 from websockets.sync.client import ClientConnection, connect
 
 from boundless.core.random_source import RandomSource, SeededSource
+from boundless.jurisdictions import JurisdictionProfile
 from boundless.ledger import LedgerService, check_books, make_engine, make_session_factory
 from boundless.server.app import create_app
 from boundless.server.config import ServerConfig, TimerSettings, transport_options
@@ -148,6 +149,7 @@ def start_server(
     signup_rate: str = "1000/minute",
     max_sockets_per_player: int = 8,
     randomness: Callable[[], RandomSource] | None = None,
+    jurisdiction: JurisdictionProfile | None = None,
 ) -> LiveServer:
     port = free_port()
     config = ServerConfig(
@@ -163,6 +165,8 @@ def start_server(
         signup_rate=signup_rate,
         max_sockets_per_player=max_sockets_per_player,
     )
+    if jurisdiction is not None:
+        config = replace(config, jurisdiction=jurisdiction)
     if randomness is not None:
         app = create_app(config, catalog, randomness)
     elif seed is None:

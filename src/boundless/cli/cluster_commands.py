@@ -18,6 +18,12 @@ from typing import TYPE_CHECKING, Annotated, Any
 import typer
 
 from boundless.cli.cli_errors import check_admin_token
+from boundless.cli.jurisdiction_options import (
+    JurisdictionFile,
+    JurisdictionKey,
+    chosen_profile,
+    profile_arguments,
+)
 from boundless.cli.timer_options import DEFAULT_TIMERS, timer_arguments, with_timer_options
 from boundless.server.config import ADMIN_TOKEN_ENV, TimerSettings
 
@@ -108,12 +114,15 @@ def gateway(
     signup_rate: Annotated[
         str, typer.Option(help="Sign-ups per client address across the cluster, as for serve.")
     ] = "10/minute;100/day",
+    jurisdiction: JurisdictionKey = "none",
+    jurisdiction_file: JurisdictionFile = None,
 ) -> None:
     """Run a gateway: serves players the table (web client, REST, WebSocket) with its bots."""
     from boundless.server.cluster.processes import GatewaySettings, run_gateway
     from boundless.server.config import default_web_dir
 
     check_admin_token(admin_token)
+    profile = chosen_profile(jurisdiction, jurisdiction_file)
 
     settings = _settings(database_url, nats_url, table, title, namespace, TimerSettings())
     web = web_dir or default_web_dir()
@@ -133,6 +142,7 @@ def gateway(
         web_dir=web,
         signup_rate=signup_rate,
         admin_token=admin_token or "",
+        jurisdiction=profile,
     )
     _run(run_gateway(settings, port=port, bots=bots, name=name, serving=serving))
 
@@ -149,6 +159,8 @@ def cluster(
     namespace: NamespaceOption = "boundless",
     admin_token: AdminToken = None,
     timers: TimerSettings = DEFAULT_TIMERS,
+    jurisdiction: JurisdictionKey = "none",
+    jurisdiction_file: JurisdictionFile = None,
 ) -> None:
     """Start one coordinator and N gateways on this machine (gateway i on port P+i-1)."""
     from boundless.server.cluster.processes import (
@@ -162,6 +174,7 @@ def cluster(
         typer.echo(f"error: ports {port}..{port + gateways - 1} run past 65535", err=True)
         raise typer.Exit(code=2)
     check_admin_token(admin_token)
+    chosen_profile(jurisdiction, jurisdiction_file)  # a bad profile fails before any child starts
     settings = _settings(database_url, nats_url, table, title, namespace, timers)
 
     async def preflight() -> None:
@@ -192,7 +205,13 @@ def cluster(
     for index in range(1, gateways + 1):
         gateway_port = port + index - 1
         child = subprocess.Popen(
-            [*command, "gateway", *common, "--port", str(gateway_port), "--bots", str(bots)],
+            [
+                *command,
+                "gateway",
+                *common,
+                *profile_arguments(jurisdiction, jurisdiction_file),
+                *["--port", str(gateway_port), "--bots", str(bots)],
+            ],
             env=gateway_env,
         )
         children.append((f"gateway {index}", child))

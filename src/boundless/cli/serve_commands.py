@@ -18,6 +18,7 @@ from typing import TYPE_CHECKING, Annotated
 import typer
 
 from boundless.cli.cli_errors import check_admin_token, fail
+from boundless.cli.jurisdiction_options import JurisdictionFile, JurisdictionKey, chosen_profile
 from boundless.cli.timer_options import DEFAULT_TIMERS, timer_arguments, with_timer_options
 from boundless.server.config import TimerSettings
 
@@ -103,6 +104,8 @@ def serve(
     log_level: Annotated[
         str, typer.Option(help=f"uvicorn log level: {', '.join(LOG_LEVELS)}.")
     ] = "info",
+    jurisdiction: JurisdictionKey = "none",
+    jurisdiction_file: JurisdictionFile = None,
 ) -> None:
     """Serve the live tables and the web client; prints the URL to open."""
     from boundless.server.config import ServerConfig, default_web_dir
@@ -124,6 +127,7 @@ def serve(
     except ValueError as error:
         fail(f"--signup-rate: {error}")
     check_admin_token(admin_token)
+    profile = chosen_profile(jurisdiction, jurisdiction_file)
     from boundless.cli.rule_files import titles_catalog
 
     catalog = titles_catalog(titles_dir)  # checked before anything is printed or created
@@ -140,6 +144,7 @@ def serve(
         timers=timers,
         web_dir=web,
         signup_rate=signup_rate,
+        jurisdiction=profile,
     )
     if admin_token:
         config = replace(config, admin_token=admin_token)

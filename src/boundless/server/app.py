@@ -42,6 +42,8 @@ from boundless.server.metrics import ServerMetrics
 from boundless.server.openapi import document_errors
 from boundless.server.players.endpoints import router as players_router
 from boundless.server.players.signup_limit import SignUpLimit
+from boundless.server.protection.endpoints import router as protection_router
+from boundless.server.protection.gate import ProtectionGate
 from boundless.server.records.endpoints import router as records_router
 from boundless.server.recovery import recover
 from boundless.server.storage.database import migrated_engine
@@ -85,8 +87,14 @@ def create_app(
         hub = Hub()
         registry = TableRegistry(hub, sessions, config, titles, randomness, metrics)
         metrics.watch_sockets(lambda: open_sockets(hub))
+        gate = ProtectionGate(sessions, read_sessions, config.jurisdiction)
         handler = MessageHandler(
-            registry, hub, read_sessions, config.messages_per_second, config.max_sockets_per_player
+            registry,
+            hub,
+            read_sessions,
+            config.messages_per_second,
+            config.max_sockets_per_player,
+            gate,
         )
         app.state.server = ServerState(config, sessions, read_sessions, registry, signup_limit)
         app.state.handler = handler
@@ -107,11 +115,13 @@ def create_app(
             for task in bot_tasks:
                 task.cancel()
             await asyncio.gather(*bot_tasks, return_exceptions=True)
+            await gate.stop()
             await registry.stop()
             engine.dispose()
             read_engine.dispose()
 
     routers = [players_router, tables_router, private_tables_router, records_router]
+    routers += [protection_router]
     routers += [admin_router, console_router, metrics_router]
     front = http_app(config, routers, metrics, lifespan)
     front.app.state.exact_figures = ExactFigures()

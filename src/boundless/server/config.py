@@ -8,6 +8,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from boundless.jurisdictions import JurisdictionProfile, load_profile
 from boundless.server.protocol import MAX_MESSAGE_BYTES
 
 ADMIN_TOKEN_ENV = "BOUNDLESS_ADMIN_TOKEN"
@@ -95,6 +96,8 @@ class ServerConfig:
     """Open WebSockets per player; one more is refused (``too_many_sockets``, close 1008)."""
     titles: tuple[str, ...] | None = None
     """Title keys to open shared tables for; ``None``: every shipped title."""
+    jurisdiction: JurisdictionProfile = field(default_factory=lambda: load_profile("none"))
+    """The player-protection profile (``--jurisdiction`` / ``--jurisdiction-file``)."""
 
     def resolved_database_url(self) -> str:
         if self.database_url:

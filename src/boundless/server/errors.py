@@ -121,6 +121,33 @@ class TableInPlayError(ConflictError):
     code = "table_in_play"
 
 
+class ProtectionRefusal(ServerError):
+    """A player-protection tool refuses the request (403 over REST, an ``error`` on a socket)."""
+
+    code = "protection"
+    status = 403
+
+
+class LimitReachedError(ProtectionRefusal):
+    """A stake that could take the player past a loss or wager limit, or past the session time."""
+
+    code = "limit_reached"
+
+
+class RealityCheckPendingError(ProtectionRefusal):
+    """A new bet while a reality check waits for the player's answer."""
+
+    code = "reality_check_pending"
+
+
+class TimedOutError(ProtectionRefusal):
+    code = "timed_out"
+
+
+class SelfExcludedError(ProtectionRefusal):
+    code = "self_excluded"
+
+
 ERROR_COUNTER: ContextVar[Callable[[str], None] | None] = ContextVar(
     "boundless_error_counter", default=None
 )

@@ -24,6 +24,7 @@ from boundless.core.rules import RuleSet
 from boundless.core.shoe_cycle import ShoeCycle
 from boundless.core.strategy_chart import StrategyChart
 from boundless.entropy import CryptoSource
+from boundless.jurisdictions import JurisdictionProfile, load_profile
 from boundless.server.cluster.bus import Bus, BusError, check_table_name
 from boundless.server.cluster.control import TableControl
 from boundless.server.cluster.coordinator import Coordinator, CoordinatorTimers
@@ -57,6 +58,8 @@ class GatewaySettings:
     starting_grant: int = DEFAULT_STARTING_GRANT
     web_dir: Path = field(default_factory=default_web_dir)
     signup_rate: str = "10/minute;100/day"
+    jurisdiction: JurisdictionProfile = field(default_factory=lambda: load_profile("none"))
+    """The player-protection profile (the same on every gateway)."""
     admin_token: str = ""
     """The operator's token (``serve``'s; the same on every gateway); empty: $BOUNDLESS_ADMIN_TOKEN,
     else the admin routes refuse every request."""
@@ -339,6 +342,7 @@ async def run_gateway(
         starting_grant=serving.starting_grant,
         web_dir=serving.web_dir,
         signup_rate=serving.signup_rate,
+        jurisdiction=serving.jurisdiction,
     )
     if serving.admin_token:
         config = replace(config, admin_token=serving.admin_token)

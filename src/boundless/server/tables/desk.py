@@ -101,6 +101,9 @@ class TableDesk:
         """Positions of the open step whose decision the table waits for."""
         self.recorded = False
         """Whether this round's end (settlement or cancellation) is written."""
+        self.min_cycle_seconds = 0.0
+        """(A private table) the shortest time from one deal to the next (the jurisdiction's)."""
+        self.last_deal_at: float | None = None
         self.declined_insurance: set[tuple[str, int]] = set()
         """Insurance offers declined this round (a private table closes the window on answers)."""
         self.seated_elsewhere: Callable[[str, str], bool] = lambda _player, _table: False
@@ -382,6 +385,9 @@ class TableDesk:
                     round_.set_free_coins([player_id], [balance])  # coins moved elsewhere
                 round_.verify_take_insurance(player_id, spot)
                 cost = self.rules.insurance.cost.of(round_.main_stake(position))
+                refused = service.limit_refusals({player_id: cost}).get(player_id)
+                if refused is not None:
+                    raise refused
                 order = StakeOrder(player_id, position_key(player_id, spot), "insurance", cost)
                 service.stake(self.table_id, self.round_no, [order])
             self.metrics.staked(self.rules.key, [order])
@@ -444,14 +450,25 @@ class TableDesk:
         doubtful = money.coins_in_doubt(
             round_, movers, lambda player_id: self.seated_elsewhere(player_id, self.table_id)
         )
-        if not doubtful:
+        if not len(movers):
             return
         with self.sessions.begin() as session:
-            balances = self.service(session).wallet_balances(doubtful)
+            service = self.service(session)
+            # A limit is coins the player may not use: beyond it a double or split falls back.
+            room = service.stake_headroom(sorted(set(round_.players_of(movers))))
+            doubtful = sorted(set(doubtful) | set(room))
+            if not doubtful:
+                return
+            balances = service.wallet_balances(doubtful)
         # The round counts coins it paid early (not yet in the wallet) as the player's.
         early = money.uncredited(round_)
+        coins = [balances.get(player, 0) + early.get(player, 0) for player in doubtful]
         round_.set_free_coins(
-            doubtful, [balances.get(player, 0) + early.get(player, 0) for player in doubtful]
+            doubtful,
+            [
+                min(free, room[p]) if p in room else free
+                for p, free in zip(doubtful, coins, strict=True)
+            ],
         )
 
     def stake_extras(self, round_: PlayerRound, stakes_before: int, step: int) -> None:

@@ -35,7 +35,8 @@ from boundless.ledger import (
 from boundless.ledger.accounts import DEFAULT_OWNER
 from boundless.ledger.errors import RoundClosedError
 from boundless.ledger.records import StakeOrder
-from boundless.server.errors import BadMessageError
+from boundless.server.errors import BadMessageError, LimitReachedError
+from boundless.server.protection.stakes import StakeLimits
 from boundless.server.tables.repository import RoundPlayerLine, TableRepository
 
 WALLET_PREFIX = "wallet:"
@@ -212,7 +213,7 @@ class TableService:
                 )
                 continue
             funded.append((index, request, balance))
-        candidates = self._verified(round_, funded, outcome)
+        candidates = self._within_limits(self._verified(round_, funded, outcome), outcome)
         staked = self._stake(table_id, round_no, candidates, outcome)
         if staked:
             self.open_round_row(record)
@@ -269,6 +270,42 @@ class TableService:
             round_.verify_place_bets(*bet_columns([(r, balance) for _, r, balance in group]))
 
         return all_or_each(funded, outcome, RulesError, verify)
+
+    def _within_limits(
+        self, candidates: list[Candidate], outcome: BetBatchOutcome
+    ) -> list[Candidate]:
+        """The bets no player limit refuses (``limit_reached`` answers the others)."""
+        refused = self.limit_refusals({r.player_id: r.total for _, r, _ in candidates})
+        kept = []
+        for candidate in candidates:
+            error = refused.get(candidate[1].player_id)
+            if error is None:
+                kept.append(candidate)
+            else:
+                outcome.answers[candidate[0]] = error
+        return kept
+
+    def limit_refusals(self, stakes: dict[str, int]) -> dict[str, LimitReachedError]:
+        """THE limit check of every stake (bets, insurance; doubles and splits through
+        :meth:`stake_headroom`): each player's loss, wager and session limits, counted from the
+        ledger in this transaction, with the players locked until it commits."""
+        limits = StakeLimits(self.session)
+        limits.lock(list(stakes))
+        return limits.check(stakes)
+
+    def stake_headroom(self, player_ids: Sequence[str]) -> dict[str, int]:
+        """The most each limited player may still stake (players without limits are absent):
+        a double or split beyond it falls back as for missing coins."""
+        from boundless.server.protection import clock
+
+        limits = StakeLimits(self.session)
+        now = clock.utc_now()
+        room = {}
+        for player_id, amounts in limits.limited(list(player_ids), now).items():
+            left = limits.headroom(player_id, amounts, now)
+            if left is not None:
+                room[player_id] = left
+        return room
 
     def _stake(
         self,

@@ -1,0 +1,107 @@
+"""Where the protocol meets protection: sign-in, joining, new bets, the reality-check answer, and
+the watch that shows each connected player their reality check when it falls due.
+
+One gate per process (``boundless serve`` or a cluster gateway), used by its message handler;
+the state it reads and writes is in the shared database, so every process agrees. Bots are not
+players under protection: the gate lets them through without a look.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import logging
+from collections.abc import Callable, Iterable
+from dataclasses import dataclass, field
+from typing import Any
+
+from sqlalchemy.orm import Session, sessionmaker
+
+from boundless.jurisdictions import JurisdictionProfile
+from boundless.server.players.service import PlayerIdentity
+from boundless.server.protection.service import ProtectionService
+
+log = logging.getLogger("boundless.server.protection")
+WATCH_SECONDS = 1.0
+"""How often the watch looks for reality checks that fell due."""
+
+Notify = Callable[[str, dict[str, Any]], None]
+"""Send a message to every socket of a player on this process."""
+
+
+@dataclass(eq=False)
+class ProtectionGate:
+    sessions: sessionmaker[Session]
+    read_sessions: sessionmaker[Session]
+    profile: JurisdictionProfile
+    _task: asyncio.Task[None] | None = field(default=None, init=False)
+
+    def sign_in(self, player: PlayerIdentity) -> dict[str, Any] | None:
+        """Refuse a timed-out or excluded player; else their session (begun now after a long
+        absence) with its figures and whether a reality check waits."""
+        if player.is_bot:
+            return None
+        with self.read_sessions.begin() as session:
+            ProtectionService(session, self.profile).check_sign_in(player.player_id)
+        with self.sessions.begin() as session:
+            service = ProtectionService(session, self.profile)
+            pending = service.begin_session(player.player_id).check_pending
+            figures = service.session_figures(player.player_id)
+        return {**figures, "reality_check_pending": pending}
+
+    def check_join(self, player: PlayerIdentity) -> None:
+        if not player.is_bot:
+            with self.read_sessions.begin() as session:
+                ProtectionService(session, self.profile).check_sign_in(player.player_id)
+
+    def check_bet(self, player: PlayerIdentity) -> None:
+        if not player.is_bot:
+            with self.read_sessions.begin() as session:
+                ProtectionService(session, self.profile).check_bet(player.player_id)
+
+    def answer(self, player: PlayerIdentity, choice: str) -> dict[str, Any]:
+        with self.sessions.begin() as session:
+            service = ProtectionService(session, self.profile)
+            service.answer_reality_check(player.player_id, choice)
+            return service.session_figures(player.player_id)
+
+    # -- the watch ---------------------------------------------------------------------------
+    def watch(self, players: Callable[[], Iterable[PlayerIdentity]], notify: Notify) -> None:
+        """Start the watch on the running loop (once)."""
+        if self._task is None:
+            loop = asyncio.get_running_loop()
+            self._task = loop.create_task(self._watch(players, notify), name="reality checks")
+
+    async def stop(self) -> None:
+        task, self._task = self._task, None
+        if task is not None:
+            task.cancel()
+            with contextlib.suppress(asyncio.CancelledError):
+                await task
+
+    async def _watch(self, players: Callable[[], Iterable[PlayerIdentity]], notify: Notify) -> None:
+        while True:
+            await asyncio.sleep(WATCH_SECONDS)
+            ids = sorted({p.player_id for p in players() if not p.is_bot})
+            if not ids:
+                continue
+            try:
+                due = await asyncio.to_thread(self._due, ids)
+            except Exception:  # the database away: the next look tries again
+                log.exception("reality checks not looked at")
+                continue
+            for player_id, figures in due.items():
+                notify(player_id, reality_check(self.profile, figures))
+
+    def _due(self, player_ids: list[str]) -> dict[str, dict[str, int]]:
+        with self.sessions.begin() as session:
+            service = ProtectionService(session, self.profile)
+            return {
+                player_id: service.session_figures(player_id)
+                for player_id in service.due_checks(player_ids)
+            }
+
+
+def reality_check(profile: JurisdictionProfile, figures: dict[str, int]) -> dict[str, Any]:
+    """The ``reality_check`` message: the session's figures; new bets wait for the answer."""
+    return {"type": "reality_check", **figures}
