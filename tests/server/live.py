@@ -26,6 +26,7 @@ from boundless.ledger import LedgerService, check_books, make_engine, make_sessi
 from boundless.server.app import create_app
 from boundless.server.config import ServerConfig, TimerSettings, transport_options
 from boundless.server.titles import TitleCatalog
+from boundless.wallet import INTERNAL, WalletProvider
 
 ADMIN_TOKEN = "test-admin-token"
 FAST_TIMERS = TimerSettings(
@@ -148,6 +149,7 @@ def start_server(
     signup_rate: str = "1000/minute",
     max_sockets_per_player: int = 8,
     randomness: Callable[[], RandomSource] | None = None,
+    wallets: WalletProvider = INTERNAL,
 ) -> LiveServer:
     port = free_port()
     config = ServerConfig(
@@ -164,12 +166,12 @@ def start_server(
         max_sockets_per_player=max_sockets_per_player,
     )
     if randomness is not None:
-        app = create_app(config, catalog, randomness)
+        app = create_app(config, catalog, randomness, wallets)
     elif seed is None:
-        app = create_app(config, catalog)
+        app = create_app(config, catalog, wallets=wallets)
     else:
         seeds = itertools.count(seed)
-        app = create_app(config, catalog, lambda: SeededSource(next(seeds)))
+        app = create_app(config, catalog, lambda: SeededSource(next(seeds)), wallets)
     server = uvicorn.Server(
         uvicorn.Config(
             app,

@@ -50,6 +50,7 @@ from boundless.server.tables.endpoints import router as tables_router
 from boundless.server.tables.private_endpoints import router as private_tables_router
 from boundless.server.tables.registry import TableRegistry
 from boundless.server.titles import TitleCatalog
+from boundless.wallet import INTERNAL, WalletProvider
 
 log = logging.getLogger("boundless.server")
 NUMERIC_OUT_OF_RANGE = "22003"
@@ -65,9 +66,11 @@ def create_app(
     config: ServerConfig,
     catalog: TitleCatalog | None = None,
     randomness: Callable[[], RandomSource] = CryptoSource,
+    wallets: WalletProvider = INTERNAL,
 ) -> WebSocketFront:
     """The server app. ``catalog`` and ``randomness`` are for tests (extra titles, seeded shoes);
-    production uses the shipped titles and the OS CSPRNG."""
+    production uses the shipped titles and the OS CSPRNG. ``wallets``: the wallet port every
+    player's coins move through (``internal``: our own ledger)."""
     titles = catalog or TitleCatalog.shipped(config.titles)
     signup_limit = SignUpLimit(config.signup_rate)  # a bad rate fails here, before serving
     metrics = ServerMetrics()  # this app's own registry, never the process-wide default
@@ -83,7 +86,7 @@ def create_app(
         if report.cancelled_rounds:
             log.warning("recovered: cancelled and refunded %s", ", ".join(report.cancelled_rounds))
         hub = Hub()
-        registry = TableRegistry(hub, sessions, config, titles, randomness, metrics)
+        registry = TableRegistry(hub, sessions, config, titles, randomness, metrics, wallets)
         metrics.watch_sockets(lambda: open_sockets(hub))
         handler = MessageHandler(
             registry, hub, read_sessions, config.messages_per_second, config.max_sockets_per_player

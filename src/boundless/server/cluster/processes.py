@@ -33,6 +33,7 @@ from boundless.server.cluster.protocol import slice_owners
 from boundless.server.cluster.slice_records import SliceRecords
 from boundless.server.cluster.slices import PairSlice, SliceSide
 from boundless.server.config import DEFAULT_STARTING_GRANT, TimerSettings, default_web_dir
+from boundless.wallet import INTERNAL, WalletProvider
 
 if TYPE_CHECKING:
     from sqlalchemy.orm import Session, sessionmaker
@@ -296,7 +297,9 @@ async def run_gateway(
     bots: int = 0,
     name: str | None = None,
     serving: GatewaySettings = GatewaySettings(),
+    wallets: WalletProvider = INTERNAL,
 ) -> None:
+    """``wallets``: the wallet port the gateway's players' coins move through."""
     import uvicorn
 
     from boundless.ledger.database import make_engine, make_session_factory
@@ -323,6 +326,7 @@ async def run_gateway(
         chart=chart,
         hub=Hub(),
         sessions=sessions,
+        wallets=wallets,
     )
     seat_bots = bot_slices(rules, chart, gateway_name, bots, ledger, settings.table)
 
