@@ -27,6 +27,7 @@ from boundless.ledger import LedgerService, check_books, make_engine, make_sessi
 from boundless.server.app import create_app
 from boundless.server.config import ServerConfig, TimerSettings, transport_options
 from boundless.server.titles import TitleCatalog
+from boundless.wallet import INTERNAL, WalletProvider
 
 ADMIN_TOKEN = "test-admin-token"
 FAST_TIMERS = TimerSettings(
@@ -150,6 +151,7 @@ def start_server(
     max_sockets_per_player: int = 8,
     randomness: Callable[[], RandomSource] | None = None,
     jurisdiction: JurisdictionProfile | None = None,
+    wallets: WalletProvider = INTERNAL,
 ) -> LiveServer:
     port = free_port()
     config = ServerConfig(
@@ -168,12 +170,12 @@ def start_server(
     if jurisdiction is not None:
         config = replace(config, jurisdiction=jurisdiction)
     if randomness is not None:
-        app = create_app(config, catalog, randomness)
+        app = create_app(config, catalog, randomness, wallets)
     elif seed is None:
-        app = create_app(config, catalog)
+        app = create_app(config, catalog, wallets=wallets)
     else:
         seeds = itertools.count(seed)
-        app = create_app(config, catalog, lambda: SeededSource(next(seeds)))
+        app = create_app(config, catalog, lambda: SeededSource(next(seeds)), wallets)
     server = uvicorn.Server(
         uvicorn.Config(
             app,

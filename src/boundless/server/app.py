@@ -44,6 +44,7 @@ from boundless.server.players.endpoints import router as players_router
 from boundless.server.players.signup_limit import SignUpLimit
 from boundless.server.protection.endpoints import router as protection_router
 from boundless.server.protection.gate import ProtectionGate
+from boundless.server.protection.limited_wallet import LimitedWallets
 from boundless.server.records.endpoints import router as records_router
 from boundless.server.recovery import recover
 from boundless.server.storage.database import migrated_engine
@@ -52,6 +53,7 @@ from boundless.server.tables.endpoints import router as tables_router
 from boundless.server.tables.private_endpoints import router as private_tables_router
 from boundless.server.tables.registry import TableRegistry
 from boundless.server.titles import TitleCatalog
+from boundless.wallet import INTERNAL, WalletProvider
 
 log = logging.getLogger("boundless.server")
 NUMERIC_OUT_OF_RANGE = "22003"
@@ -67,9 +69,11 @@ def create_app(
     config: ServerConfig,
     catalog: TitleCatalog | None = None,
     randomness: Callable[[], RandomSource] = CryptoSource,
+    wallets: WalletProvider = INTERNAL,
 ) -> WebSocketFront:
     """The server app. ``catalog`` and ``randomness`` are for tests (extra titles, seeded shoes);
-    production uses the shipped titles and the OS CSPRNG."""
+    production uses the shipped titles and the OS CSPRNG. ``wallets``: the wallet port every
+    player's coins move through (``internal``: our own ledger)."""
     titles = catalog or TitleCatalog.shipped(config.titles)
     signup_limit = SignUpLimit(config.signup_rate)  # a bad rate fails here, before serving
     metrics = ServerMetrics()  # this app's own registry, never the process-wide default
@@ -85,7 +89,9 @@ def create_app(
         if report.cancelled_rounds:
             log.warning("recovered: cancelled and refunded %s", ", ".join(report.cancelled_rounds))
         hub = Hub()
-        registry = TableRegistry(hub, sessions, config, titles, randomness, metrics)
+        # A bet passes the limits, then the wallet: one bet path whatever the wallet.
+        limited = LimitedWallets(wallets)
+        registry = TableRegistry(hub, sessions, config, titles, randomness, metrics, limited)
         metrics.watch_sockets(lambda: open_sockets(hub))
         gate = ProtectionGate(sessions, read_sessions, config.jurisdiction)
         handler = MessageHandler(

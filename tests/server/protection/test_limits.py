@@ -11,11 +11,11 @@ import pytest
 from sqlalchemy.orm import Session, sessionmaker
 
 from boundless.jurisdictions import load_profile
-from boundless.ledger import InsufficientFundsError, LedgerService, PlayerSettlement
+from boundless.ledger import LedgerService, PlayerSettlement
 from boundless.ledger.records import StakeOrder
-from boundless.server.errors import LimitReachedError
+from boundless.server.protection.limited_wallet import LimitedWallet, LimitedWallets
 from boundless.server.protection.service import ProtectionService
-from boundless.server.tables.service import TableService
+from boundless.wallet import INTERNAL, BetDebit, WalletRefusal
 from tests.server.protection.conftest import Moved, new_player
 
 UK = load_profile("uk")
@@ -40,9 +40,25 @@ def play(sessions: sessionmaker[Session], player: str, staked: int, paid: int) -
         ledger.settle_round("t-1", round_no, [PlayerSettlement(player, staked, paid)])
 
 
-def refusal(sessions: sessionmaker[Session], player: str, amount: int) -> LimitReachedError | None:
+def limited(session: Session, owner: str | None = None) -> LimitedWallet:
+    return LimitedWallets(INTERNAL)(session, owner)
+
+
+def refusal(sessions: sessionmaker[Session], player: str, amount: int) -> WalletRefusal | None:
+    """What the limits say of staking ``amount`` now (nothing is staked)."""
     with sessions.begin() as session:
-        return TableService(session).limit_refusals({player: amount}).get(player)
+        wallet = limited(session)
+        wallet.limits.lock([player])
+        return wallet.limits.check({player: amount}).get(player)
+
+
+def debit(sessions: sessionmaker[Session], player: str, amount: int) -> Exception | None:
+    """A bet through the limited wallet in a new round: None (staked) or the refusal."""
+    with sessions.begin() as session:
+        order = StakeOrder(player, f"{player}@1", "main", amount)
+        bet = BetDebit(player, f"b{amount}", (order,))
+        (answer,) = limited(session).debit_bets("t-2", next(ROUNDS), [bet])
+        return answer
 
 
 def balance(sessions: sessionmaker[Session], player: str) -> int:
@@ -142,13 +158,17 @@ def test_session_limit_refuses_once_reached(
     assert refused is not None and "session limit of 30 minutes" in refused.detail
 
 
-def test_headroom_is_what_doubles_and_splits_may_use(sessions: sessionmaker[Session]) -> None:
+def test_spendable_is_what_doubles_and_splits_may_use(sessions: sessionmaker[Session]) -> None:
     player, free = new_player(sessions), new_player(sessions)
     set_limits(sessions, player, wager_day=1000, loss_day=5000)
     play(sessions, player, 300, 0)
     with sessions.begin() as session:
-        room = TableService(session).stake_headroom([player, free])
-    assert room == {player: 700}
+        wallet = limited(session)
+        assert wallet.checks_every_extra
+        assert wallet.spendable([player, free]) == {player: 700, free: 100_000}
+        insurance = StakeOrder(player, f"{player}@1", "insurance", 701)
+        with pytest.raises(WalletRefusal, match="day wager limit of 1000"):
+            wallet.debit("t-3", 1, [insurance])
 
 
 def test_two_gateways_cannot_pass_a_limit_together(sessions: sessionmaker[Session]) -> None:
@@ -163,18 +183,11 @@ def test_two_gateways_cannot_pass_a_limit_together(sessions: sessionmaker[Sessio
 
     def stake(owner: str, spot: int) -> None:
         start.wait()
-        try:
-            with sessions.begin() as session:
-                service = TableService(session, slice_owner=owner)
-                refused = service.limit_refusals({player: 600}).get(player)
-                if refused is not None:
-                    results.append(refused.code)
-                    return
-                order = StakeOrder(player, f"{player}@{spot}", "main", 600)
-                service.ledger.stake_many("t-9", 1, [order])
-                results.append("staked")
-        except InsufficientFundsError:
-            results.append("short")
+        with sessions.begin() as session:
+            order = StakeOrder(player, f"{player}@{spot}", "main", 600)
+            bet = BetDebit(player, f"b{spot}", (order,))
+            (answer,) = limited(session, owner).debit_bets("t-9", 1, [bet])
+            results.append("staked" if answer is None else getattr(answer, "code", repr(answer)))
 
     threads = [
         threading.Thread(target=stake, args=(f"gateway-{n}", i + 1)) for i, n in enumerate("ab")
@@ -189,10 +202,12 @@ def test_two_gateways_cannot_pass_a_limit_together(sessions: sessionmaker[Sessio
 
 def test_a_refusal_moves_nothing(sessions: sessionmaker[Session]) -> None:
     player = new_player(sessions)
-    set_limits(sessions, player, wager_day=100)
+    set_limits(sessions, player, wager_day=1000)
+    assert debit(sessions, player, 1000) is None  # exactly at the limit, through the wallet
     before = balance(sessions, player)
-    assert refusal(sessions, player, 101) is not None
-    assert balance(sessions, player) == before
+    refused = debit(sessions, player, 1)
+    assert isinstance(refused, WalletRefusal) and refused.code == "limit_reached"
+    assert balance(sessions, player) == before == 100_000 - 1000
 
 
 @pytest.mark.parametrize("hours", [23, 1009])

@@ -34,6 +34,7 @@ from boundless.server.cluster.protocol import slice_owners
 from boundless.server.cluster.slice_records import SliceRecords
 from boundless.server.cluster.slices import PairSlice, SliceSide
 from boundless.server.config import DEFAULT_STARTING_GRANT, TimerSettings, default_web_dir
+from boundless.wallet import INTERNAL, WalletProvider
 
 if TYPE_CHECKING:
     from sqlalchemy.orm import Session, sessionmaker
@@ -299,7 +300,9 @@ async def run_gateway(
     bots: int = 0,
     name: str | None = None,
     serving: GatewaySettings = GatewaySettings(),
+    wallets: WalletProvider = INTERNAL,
 ) -> None:
+    """``wallets``: the wallet port the gateway's players' coins move through."""
     import uvicorn
 
     from boundless.ledger.database import make_engine, make_session_factory
@@ -307,6 +310,7 @@ async def run_gateway(
     from boundless.server.cluster.gateway_table import SHUTDOWN_REASON, GatewayTable
     from boundless.server.config import ServerConfig, transport_options
     from boundless.server.gateway.hub import Hub
+    from boundless.server.protection.limited_wallet import LimitedWallets
 
     rules, chart = load_rules(settings.title)
     gateway_name = check_gateway_name(name or f"gateway-{port}")
@@ -326,6 +330,7 @@ async def run_gateway(
         chart=chart,
         hub=Hub(),
         sessions=sessions,
+        wallets=LimitedWallets(wallets),  # the limits, then the wallet (as on serve)
     )
     seat_bots = bot_slices(rules, chart, gateway_name, bots, ledger, settings.table)
 

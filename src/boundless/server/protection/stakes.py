@@ -1,6 +1,6 @@
-"""The limit check of every stake: a bet, insurance, a double or a split. Called inside the
-transaction that writes the stake (after :meth:`StakeLimits.lock`), so what it counts from the
-ledger is exactly what is there, whichever gateway staked it."""
+"""The limit check of every stake: a bet, insurance, a double or a split. :class:`LimitedWallet`
+calls it inside the transaction that writes the stake (after :meth:`StakeLimits.lock`), so what
+it counts from the ledger is exactly what is there, whichever gateway staked it."""
 
 from __future__ import annotations
 
@@ -9,7 +9,6 @@ from datetime import datetime
 
 from sqlalchemy.orm import Session
 
-from boundless.server.errors import LimitReachedError
 from boundless.server.protection import clock
 from boundless.server.protection.limits import (
     MONEY_FIELDS,
@@ -19,6 +18,9 @@ from boundless.server.protection.limits import (
     replay,
 )
 from boundless.server.protection.repository import ProtectionRepository, wagered_and_net
+from boundless.wallet import WalletRefusal
+
+LIMIT_REACHED = "limit_reached"
 
 
 class StakeLimits:
@@ -62,11 +64,13 @@ class StakeLimits:
 
     def refusal(
         self, player_id: str, amount: int, limits: dict[str, int], now: datetime
-    ) -> LimitReachedError | None:
+    ) -> WalletRefusal | None:
         """Why staking ``amount`` more could take the player past a limit, or None."""
         minutes = limits.get(SESSION_FIELD)
         if minutes is not None and self._session_over(player_id, minutes, now):
-            return LimitReachedError(f"your session limit of {minutes} minutes is reached")
+            return WalletRefusal(
+                LIMIT_REACHED, f"your session limit of {minutes} minutes is reached"
+            )
         for window, length in WINDOWS.items():
             wager = limits.get(f"wager.{window}")
             loss = limits.get(f"loss.{window}")
@@ -74,18 +78,20 @@ class StakeLimits:
                 continue
             wagered, net = wagered_and_net(self.repository.round_movements(player_id, now - length))
             if wager is not None and wagered + amount > wager:
-                return LimitReachedError(
+                return WalletRefusal(
+                    LIMIT_REACHED,
                     f"a stake of {amount} would pass your {window} wager limit of {wager}"
-                    f" ({wagered} wagered)"
+                    f" ({wagered} wagered)",
                 )
             if loss is not None and amount - net > loss:
-                return LimitReachedError(
+                return WalletRefusal(
+                    LIMIT_REACHED,
                     f"a stake of {amount} could pass your {window} loss limit of {loss}"
-                    f" ({max(0, -net)} lost)"
+                    f" ({max(0, -net)} lost)",
                 )
         return None
 
-    def check(self, stakes: dict[str, int]) -> dict[str, LimitReachedError]:
+    def check(self, stakes: dict[str, int]) -> dict[str, WalletRefusal]:
         """The refusals among these stakes (player -> total to stake now); the caller has
         locked the players."""
         now = clock.utc_now()

@@ -58,6 +58,7 @@ from boundless.server.tables.service import (
     bet_columns,
     position_key,
 )
+from boundless.wallet import INTERNAL, WalletProvider
 
 log = logging.getLogger("boundless.server.table")
 
@@ -79,6 +80,8 @@ class DeskSetup(TypedDict):
     slice_owner: NotRequired[str | None]
     """None: the desk writes whole rounds (``boundless serve``); a name: it writes its own slice
     of rounds that other processes share (a gateway)."""
+    wallets: NotRequired[WalletProvider]
+    """The wallet port every coin of a player moves through (default: ``internal``)."""
 
 
 class TableDesk:
@@ -91,6 +94,7 @@ class TableDesk:
         self.sessions = setup["sessions"]
         self.owner = setup.get("owner")
         self.slice_owner = setup.get("slice_owner")
+        self.wallets: WalletProvider = setup.get("wallets", INTERNAL)
         self.bets = BetBatcher(
             setup.get("bet_batch_seconds", 0.01), self._write_bets, setup.get("bet_batch_max")
         )
@@ -186,7 +190,7 @@ class TableDesk:
         return None if self.round is None else f"{self.table_id}:{self.round_no}"
 
     def service(self, session: Session) -> TableService:
-        return TableService(session, slice_owner=self.slice_owner)
+        return TableService(session, slice_owner=self.slice_owner, wallets=self.wallets)
 
     def check_access(self, player: PlayerIdentity) -> None:
         if self.owner is not None and player.player_id != self.owner:
@@ -385,9 +389,6 @@ class TableDesk:
                     round_.set_free_coins([player_id], [balance])  # coins moved elsewhere
                 round_.verify_take_insurance(player_id, spot)
                 cost = self.rules.insurance.cost.of(round_.main_stake(position))
-                refused = service.limit_refusals({player_id: cost}).get(player_id)
-                if refused is not None:
-                    raise refused
                 order = StakeOrder(player_id, position_key(player_id, spot), "insurance", cost)
                 service.stake(self.table_id, self.round_no, [order])
             self.metrics.staked(self.rules.key, [order])
@@ -443,32 +444,31 @@ class TableDesk:
     # ---- closing a step --------------------------------------------------------------------
     def refresh_doubtful_coins(self, round_: PlayerRound, on_spot: np.ndarray) -> None:
         """Before a step executes: the wallets of players whose double or split the round may
-        not cover (short by its count, or betting elsewhere too), so fall-backs use real coins."""
+        not cover (short by its count, or betting elsewhere too; every mover's where the wallet
+        checks every extra stake, a limit or an operator's wallet), so fall-backs use the coins
+        the wallet would let each add now."""
         money = self.money
         pending = np.array([round_.pending_action(p) for p in on_spot.tolist()], dtype=np.int64)
         movers = on_spot[(pending == int(Action.DOUBLE)) | (pending == int(Action.SPLIT))]
-        doubtful = money.coins_in_doubt(
-            round_, movers, lambda player_id: self.seated_elsewhere(player_id, self.table_id)
-        )
         if not len(movers):
             return
         with self.sessions.begin() as session:
-            service = self.service(session)
-            # A limit is coins the player may not use: beyond it a double or split falls back.
-            room = service.stake_headroom(sorted(set(round_.players_of(movers))))
-            doubtful = sorted(set(doubtful) | set(room))
+            wallet = self.service(session).wallet
+            if wallet.checks_every_extra:
+                doubtful = sorted(set(round_.players_of(movers)))
+            else:
+                doubtful = money.coins_in_doubt(
+                    round_,
+                    movers,
+                    lambda player_id: self.seated_elsewhere(player_id, self.table_id),
+                )
             if not doubtful:
                 return
-            balances = service.wallet_balances(doubtful)
+            balances = wallet.spendable(doubtful)
         # The round counts coins it paid early (not yet in the wallet) as the player's.
         early = money.uncredited(round_)
-        coins = [balances.get(player, 0) + early.get(player, 0) for player in doubtful]
         round_.set_free_coins(
-            doubtful,
-            [
-                min(free, room[p]) if p in room else free
-                for p, free in zip(doubtful, coins, strict=True)
-            ],
+            doubtful, [balances.get(player, 0) + early.get(player, 0) for player in doubtful]
         )
 
     def stake_extras(self, round_: PlayerRound, stakes_before: int, step: int) -> None:
