@@ -83,6 +83,13 @@ export const api = {
     return request("GET", `/records?${query}`);
   },
   record: (roundId) => request("GET", `/records/${encodeURIComponent(roundId)}`),
+  limits: () => request("GET", "/me/limits"),
+  setLimits: (limits) => request("PUT", "/me/limits", limits),
+  timeOut: (hours) => request("POST", "/me/time-out", { hours }),
+  selfExclude: (months) => request("POST", "/me/self-exclusion", { months }),
+  sessionFigures: () => request("GET", "/me/session"),
+  setRealityCheck: (minutes) => request("PUT", "/me/reality-check", { minutes }),
+  protection: () => request("GET", "/me/protection"),
   shoe: (tableId, number) =>
     request("GET", `/shoes/${encodeURIComponent(tableId)}/${encodeURIComponent(number)}`),
 };

@@ -2,6 +2,7 @@
 import { renderWallet, restoreSession, session } from "./session.js";
 import { initI18n, onLanguageChange, setLanguage, setVocabulary, t, currentLanguage } from "./i18n.js";
 import { on, onStatus } from "./socket.js";
+import { initProtection, render as renderSessionPanel } from "./protection.js";
 import * as lobby from "./views/lobby.js";
 import * as profile from "./views/profile.js";
 import * as records from "./views/records.js";
@@ -49,6 +50,7 @@ async function boot() {
   onLanguageChange((lang) => {
     select.value = lang;
     renderWallet();
+    renderSessionPanel();
     if (current?.view?.render) current.view.render();
   });
   onStatus((status) => {
@@ -57,6 +59,7 @@ async function boot() {
     banner.textContent = status === "online" ? "" : t("connection.offline");
   });
   on("welcome", (message) => message.player && session.setBalance(message.player.balance));
+  initProtection();
   on("you", (message) => session.setBalance(message.balance));
   // The table view sets the balance itself once the round's last card has landed.
   on("settled", (message) => table.holdsResult(message) || session.setBalance(message.balance));
