@@ -152,6 +152,7 @@ def start_server(
     randomness: Callable[[], RandomSource] | None = None,
     jurisdiction: JurisdictionProfile | None = None,
     wallets: WalletProvider = INTERNAL,
+    web_dir: Path | None = None,
 ) -> LiveServer:
     port = free_port()
     config = ServerConfig(
@@ -161,7 +162,7 @@ def start_server(
         bots=bots,
         admin_token=ADMIN_TOKEN,
         timers=timers,
-        web_dir=data_dir / "no-web",
+        web_dir=web_dir or data_dir / "no-web",
         starting_grant=starting_grant,
         messages_per_second=messages_per_second,
         signup_rate=signup_rate,
