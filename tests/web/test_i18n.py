@@ -20,8 +20,8 @@ from boundless.core.side_bets import SIDE_BET_KINDS
 from boundless.ledger import errors as ledger_errors
 from boundless.server.protection.schemas import RealityChoice
 from boundless.server.protection.stakes import LIMIT_REACHED
-from boundless.wallet import port as wallet_port
 from boundless.titles import shipped_title_keys
+from boundless.wallet import port as wallet_port
 
 WEB = Path(__file__).resolve().parents[2] / "web"
 LANGUAGES = ("en", "ko", "ja")
