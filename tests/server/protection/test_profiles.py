@@ -97,3 +97,18 @@ def test_the_cli_refuses_a_bad_profile_in_one_line(tmp_path: Path) -> None:
 def test_a_decrease_is_no_looser() -> None:
     assert is_decrease(None, 100) and is_decrease(100, 100) and is_decrease(100, 99)
     assert not is_decrease(100, 101) and not is_decrease(100, None) and is_decrease(None, None)
+
+
+@pytest.mark.parametrize("key", ["uk", "mt"])
+def test_the_report_section_lists_each_requirement_with_its_tests(key: str) -> None:
+    from boundless.cli.report.html import report_html
+    from boundless.cli.report.protection_section import protection_section
+
+    profile = load_profile(key)
+    text = report_html("t", [protection_section(profile)], "f")
+    assert f"Player protection: {profile.name}" in text
+    for requirement in profile.requirements:
+        assert requirement.id in text
+        for test in requirement.tests:
+            assert test in text
+    assert f"{profile.min_cycle_seconds:g} seconds" in text
