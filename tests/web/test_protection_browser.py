@@ -85,3 +85,28 @@ def test_profile_tools_and_reality_check(
             "#protection-history"
         )
         context.close()
+
+
+def test_the_console_excludes_a_player_with_a_reason(
+    browser: Any, tmp_path: Path, failure_shots: list[Any]
+) -> None:
+    with serving(tmp_path, jurisdiction=load_profile("mt"), web_dir=ROOT / "web") as live:
+        player = live.sign_up("Iris")["player_id"]
+        context, page = open_page(browser, (1280, 900), failure_shots)
+        page.goto(live.base_url + "/admin/")
+        page.fill("#token", "test-admin-token")
+        page.click("#sign-in button[type=submit]")
+        page.wait_for_selector("#protected-players li")
+        page.fill("#protect-player", player)
+        page.select_option("#protect-action", "self-exclusion")
+        page.fill("#protect-value", "12")
+        page.click("#protect-form button[type=submit]")
+        page.wait_for_selector("#notice:has-text('A player id and a reason')")  # no reason
+        page.fill("#protect-reason", "asked by phone")
+        page.click("#protect-form button[type=submit]")
+        page.wait_for_selector(f"#protected-players li:has-text('{player}')")
+        assert "Self-excluded (1)" in page.inner_text("#protected-players")
+        first = page.locator("#protection-events tbody tr").first.inner_text()
+        assert player in first and "operator" in first and "asked by phone" in first
+        shot(page, "protection-console")
+        context.close()
