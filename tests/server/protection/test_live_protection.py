@@ -12,6 +12,7 @@ from typing import Any
 
 import httpx
 
+from boundless.cli.rule_files import titles_catalog
 from boundless.jurisdictions import load_profile
 from boundless.server.protection.service import ProtectionService
 from tests.server.live import (
@@ -23,9 +24,11 @@ from tests.server.live import (
     play_to_settlement,
     served,
     serving,
+    start_server,
     wait_until,
 )
 from tests.server.protection.conftest import Moved
+from tests.server.test_resplit_serve import EIGHTS, FOLDER, TITLE, StackedShuffle
 
 UK = load_profile("uk")
 PACED = UK.model_copy(update={"key": "paced", "min_cycle_seconds": 1.5})
@@ -64,9 +67,13 @@ def test_exclusion_refuses_sign_in_and_survives_restart(tmp_path: Path) -> None:
         client.close()
         answer = refused_hello(live, token)
         assert answer["error"] == "self_excluded" and "self-excluded until" in answer["detail"]
+        resting = live.sign_up("Bea")["token"]
+        hours = live.http.post("/api/v1/me/time-out", json={"hours": 24}, headers=auth(resting))
+        assert hours.status_code == 200
     with serving(tmp_path, jurisdiction=UK) as live:  # a restart on the same database
         answer = refused_hello(live, token)
         assert answer["error"] == "self_excluded"
+        assert refused_hello(live, resting)["error"] == "timed_out"
         me = live.http.get("/api/v1/me", headers=auth(token))
         assert me.status_code == 403 and me.json()["error"] == "self_excluded"
         limits = live.http.put("/api/v1/me/limits", json={"loss": None}, headers=auth(token))
@@ -192,3 +199,35 @@ def test_operator_excludes_with_a_reason_and_the_console_lists_it(live: LiveServ
     assert refused_hello(live, player["token"])["error"] == "self_excluded"
     metrics = httpx.get(f"{live.base_url}/metrics", headers=admin).text
     assert 'code="self_excluded"' in metrics
+
+
+def test_a_split_past_the_limit_falls_back_and_one_within_is_made(tmp_path: Path) -> None:
+    """The limits are the wallet every table uses (LimitedWallet): a split the wager limit
+    cannot fund falls back as for missing coins; with room for it, the same split is made."""
+    catalog = titles_catalog(FOLDER)
+    assert catalog is not None
+    rules, _ = catalog.get(TITLE)
+    live = start_server(
+        tmp_path,
+        catalog=catalog,
+        randomness=lambda: StackedShuffle(rules.shoe.decks, list(EIGHTS)),
+        jurisdiction=UK,
+    )
+    try:
+        for limit, hands in ((1000, 1), (2000, 2)):
+            player, client, table_id = open_private_table(live, TITLE, f"Kai{limit}")
+            limits = {"wager": {"day": limit}}
+            put = live.http.put("/api/v1/me/limits", json=limits, headers=auth(player["token"]))
+            assert put.status_code == 200
+            assert bet(client, 1000, table_id=table_id)["type"] == "ack"
+
+            def split(position: dict[str, list[str]]) -> str:
+                return "split" if "split" in position["legal_actions"] else "stand"
+
+            settled = play_to_settlement(client, split)
+            (result,) = settled["results"]
+            assert len(result["hands"]) == hands and settled["staked"] == 1000 * hands
+            client.close()
+            assert_books(live.database_url, {player["player_id"]: 100_000 + settled["net"]})
+    finally:
+        live.stop()
