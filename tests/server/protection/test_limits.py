@@ -47,9 +47,7 @@ def limited(session: Session, owner: str | None = None) -> LimitedWallet:
 def refusal(sessions: sessionmaker[Session], player: str, amount: int) -> WalletRefusal | None:
     """What the limits say of staking ``amount`` now (nothing is staked)."""
     with sessions.begin() as session:
-        wallet = limited(session)
-        wallet.limits.lock([player])
-        return wallet.limits.check({player: amount}).get(player)
+        return limited(session).limits.check({player: amount}).get(player)
 
 
 def debit(sessions: sessionmaker[Session], player: str, amount: int) -> Exception | None:

@@ -47,7 +47,6 @@ class LimitedWallet:
         totals: dict[str, int] = {}
         for bet in bets:
             totals[bet.player_id] = totals.get(bet.player_id, 0) + bet.total
-        self.limits.lock(list(totals))
         refused = self.limits.check(totals)
         answers: list[Exception | None] = [refused.get(bet.player_id) for bet in bets]
         passing = [bet for bet, answer in zip(bets, answers, strict=True) if answer is None]
@@ -58,7 +57,6 @@ class LimitedWallet:
         totals: dict[str, int] = {}
         for order in orders:
             totals[order.player_id] = totals.get(order.player_id, 0) + order.amount
-        self.limits.lock(list(totals))
         refused = self.limits.check(totals)
         if refused:
             raise refused[min(refused)]
