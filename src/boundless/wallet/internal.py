@@ -70,7 +70,13 @@ class InternalWallet:
                 table_id, round_no, player_id, f"{player_id}@early", amount, f"payout:early{step}"
             )
 
-    def settle(self, table_id: str, round_no: int, owed: Sequence[PlayerSettlement]) -> None:
+    def settle(
+        self,
+        table_id: str,
+        round_no: int,
+        owed: Sequence[PlayerSettlement],
+        early: dict[str, int],
+    ) -> None:
         if any(line.staked for line in owed):
             self.ledger.settle_slice(table_id, round_no, list(owed))
 

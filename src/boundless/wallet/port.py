@@ -26,7 +26,8 @@ Debits (coins leaving a player's wallet for a round):
 
 Credits (coins coming back): :meth:`Wallet.credit_early` (what the round paid during play: a
 blackjack paid at once, a surrender), :meth:`Wallet.settle` (the round's end; ``paid`` 0 is a
-loss), :meth:`Wallet.cancel` (reverses every stake this owner holds in the round, exactly once).
+loss; ``early`` what ``credit_early`` paid), :meth:`Wallet.cancel` (reverses every stake this
+owner holds in the round, exactly once).
 
 A wrapper adapter (``LimitedWallet(inner)``) implements the same protocol and refuses a debit
 before the inner wallet sees it: it returns or raises a :class:`WalletRefusal` with its own code,
@@ -110,8 +111,16 @@ class Wallet(Protocol):
         """Pay what the round paid during play before ``step`` (keyed by step: once each)."""
         ...
 
-    def settle(self, table_id: str, round_no: int, owed: Sequence[PlayerSettlement]) -> None:
-        """End the round (this owner's slice of it): each player's ``paid`` to their wallet."""
+    def settle(
+        self,
+        table_id: str,
+        round_no: int,
+        owed: Sequence[PlayerSettlement],
+        early: dict[str, int],
+    ) -> None:
+        """End the round (this owner's slice of it): each player's ``paid`` to their wallet.
+        ``owed`` lists every player who staked (``paid`` 0: a loss) less what
+        :meth:`credit_early` already paid them this round, which ``early`` holds."""
         ...
 
     def cancel(self, table_id: str, round_no: int) -> dict[str, int]:

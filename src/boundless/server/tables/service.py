@@ -338,7 +338,7 @@ class TableService:
             for line in lines
         ]
         if self.slice_owner is None:
-            self.wallet.settle(record.table_id, record.round_no, owed)
+            self.wallet.settle(record.table_id, record.round_no, owed, credited)
             after = self.wallet_balances([line.player_id for line in recorded])
             self._write_record(record, "settled", None, recorded, balance_before, after, results)
             return after
@@ -349,7 +349,7 @@ class TableService:
         assert row is not None, "the round's row is written with its first bet"
         lines_of = self._record_lines(recorded, balance_before, after, results, away)
         self.records.add_slice_players(row.id, "settled", None, lines_of)
-        self.wallet.settle(record.table_id, record.round_no, owed)
+        self.wallet.settle(record.table_id, record.round_no, owed, credited)
         self._write_record(record, "settled", None, [], balance_before, after, results)
         return after
 
