@@ -67,8 +67,14 @@ class LimitedWallet:
     ) -> None:
         self.inner.credit_early(table_id, round_no, step, credits)
 
-    def settle(self, table_id: str, round_no: int, owed: Sequence[PlayerSettlement]) -> None:
-        self.inner.settle(table_id, round_no, owed)
+    def settle(
+        self,
+        table_id: str,
+        round_no: int,
+        owed: Sequence[PlayerSettlement],
+        early: dict[str, int],
+    ) -> None:
+        self.inner.settle(table_id, round_no, owed, early)
 
     def cancel(self, table_id: str, round_no: int) -> dict[str, int]:
         return self.inner.cancel(table_id, round_no)
