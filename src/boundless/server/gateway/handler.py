@@ -17,6 +17,7 @@ from typing import Any, Protocol
 
 from sqlalchemy.orm import Session, sessionmaker
 
+from boundless.ledger.outage import is_transient
 from boundless.server import messages
 from boundless.server.errors import (
     BadMessageError,
@@ -28,6 +29,7 @@ from boundless.server.errors import (
     is_refusal,
 )
 from boundless.server.gateway.hub import Connection, Hub
+from boundless.server.gateway.known_players import KnownPlayers
 from boundless.server.players.service import PlayerIdentity, PlayerService
 from boundless.server.protection.gate import ProtectionGate, reality_check
 from boundless.server.protocol import (
@@ -102,6 +104,8 @@ class MessageHandler:
     gate: ProtectionGate | None = None
     """Player protection (time-outs, exclusions, reality checks); None: in-process use only."""
     _buckets: dict[int, TokenBucket] = field(default_factory=dict, init=False)
+    known: KnownPlayers = field(default_factory=KnownPlayers, init=False)
+    """Players who said hello here lately (``hello`` during a database blip)."""
     _loop: asyncio.AbstractEventLoop | None = field(default=None, init=False)
 
     def sign_out(self, player_id: str, why: str) -> None:
@@ -112,6 +116,7 @@ class MessageHandler:
             return
 
         def close() -> None:
+            self.known.forget_player(player_id)  # no sign-in from memory while it lasts
             for connection in list(self.hub.by_player.get(player_id, ())):
                 connection.close(f"the player's {why} began")
 
@@ -244,14 +249,26 @@ class MessageHandler:
     def _hello(self, connection: Connection, message: Hello) -> None:
         if connection.player is not None:
             raise BadMessageError("this socket is already authenticated")
-        with self.sessions.begin() as session:
-            service = PlayerService(session)
-            player = service.authenticate(message.token)
-            balance = service.balance(player.player_id)
+        try:
+            with self.sessions.begin() as session:
+                service = PlayerService(session)
+                player = service.authenticate(message.token)
+                balance = service.balance(player.player_id)
+        except Exception as error:
+            known = self.known.recall(message.token) if is_transient(error) else None
+            if known is None:
+                raise
+            # The database is away: a player seen here lately signs in as they were then.
+            player, balance = known.identity, known.balance
+            recalled = True
+        else:
+            recalled = False
         cap = self.max_sockets_per_player
         if cap and len(self.hub.by_player.get(player.player_id, ())) >= cap:
             raise TooManySocketsError(f"at most {cap} open sockets per player; close one first")
-        figures = None if self.gate is None else self.gate.sign_in(player)
+        figures = self._protected_sign_in(player, recalled)
+        if not recalled:  # remembered only once protection let them in
+            self.known.remember(message.token, player, balance)
         connection.player = player
         self.hub.attach(connection)
         welcome = messages.welcome(player, balance)
@@ -264,6 +281,19 @@ class MessageHandler:
         if self.gate is not None:
             self._loop = asyncio.get_running_loop()
             self.gate.watch(self._connected_players, self._send_player)
+
+    def _protected_sign_in(self, player: PlayerIdentity, recalled: bool) -> dict[str, Any] | None:
+        """The gate's sign-in (``timed_out``, ``self_excluded``, else the session's figures).
+        While the database is away a player recalled from an earlier ``hello`` (let in then) is
+        let in without figures; their bets wait for the database anyway."""
+        if self.gate is None:
+            return None
+        try:
+            return self.gate.sign_in(player)
+        except Exception as error:
+            if recalled and is_transient(error):
+                return None
+            raise
 
     def _reality_answer(self, player: PlayerIdentity, choice: str) -> dict[str, Any]:
         """``continue``: bets are taken again; ``leave``: the session ends and the player's

@@ -18,6 +18,7 @@ from typing import Any
 from sqlalchemy.orm import Session, sessionmaker
 
 from boundless.jurisdictions import JurisdictionProfile
+from boundless.ledger.outage import is_transient
 from boundless.server.players.service import PlayerIdentity
 from boundless.server.protection.service import ProtectionService
 
@@ -50,9 +51,16 @@ class ProtectionGate:
         return {**figures, "reality_check_pending": pending}
 
     def check_join(self, player: PlayerIdentity) -> None:
-        if not player.is_bot:
+        """Refuse a timed-out or excluded player; while the database is away a player already
+        signed in watches on (watching moves no coin, and every bet waits for the database)."""
+        if player.is_bot:
+            return
+        try:
             with self.read_sessions.begin() as session:
                 ProtectionService(session, self.profile).check_sign_in(player.player_id)
+        except Exception as error:
+            if not is_transient(error):
+                raise
 
     def check_bet(self, player: PlayerIdentity) -> None:
         if not player.is_bot:
