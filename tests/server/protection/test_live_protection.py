@@ -14,6 +14,8 @@ import httpx
 
 from boundless.cli.rule_files import titles_catalog
 from boundless.jurisdictions import load_profile
+from boundless.server.protection import clock
+from boundless.server.protection.repository import ProtectionRepository
 from boundless.server.protection.service import ProtectionService
 from tests.server.live import (
     Client,
@@ -231,3 +233,35 @@ def test_a_split_past_the_limit_falls_back_and_one_within_is_made(tmp_path: Path
             assert_books(live.database_url, {player["player_id"]: 100_000 + settled["net"]})
     finally:
         live.stop()
+
+
+def test_a_session_goes_on_while_connected(live: LiveServer, moved_clock: Moved) -> None:
+    """Connected for longer than the idle gap, a player who reconnects keeps their session (its
+    start, its elapsed time, its session limit); away for longer than it, they begin a new one."""
+    player = live.sign_up("Lou")
+    client = live.client(player["token"])
+    started = client.hello()["session"]["started_ms"]
+    handler = live.app_state.handler
+    for _ in range(2):  # 50 minutes connected, marked as seen as they pass
+        moved_clock.forward(minutes=25)
+        seen = moved_clock.at
+        wait_until(lambda at=seen: session_row(live, player["player_id"]).last_seen_at >= at, 10)
+    client.close()
+    wait_until(lambda: not handler.hub.by_player.get(player["player_id"]), 10)
+    again = live.client(player["token"])
+    assert again.hello()["session"]["started_ms"] == started
+    again.close()
+    wait_until(lambda: not handler.hub.by_player.get(player["player_id"]), 10)
+    moved_clock.forward(minutes=31)
+    later = live.client(player["token"])
+    assert later.hello()["session"]["started_ms"] > started
+    later.close()
+
+
+def session_row(live: LiveServer, player_id: str) -> Any:
+    with live.app_state.server.read_sessions.begin() as session:
+        found = ProtectionRepository(session).play_session(player_id)
+        assert found is not None
+        found.last_seen_at = clock.aware(found.last_seen_at)
+        session.expunge(found)
+        return found

@@ -13,6 +13,7 @@ import contextlib
 import logging
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
+from datetime import datetime, timedelta
 from typing import Any
 
 from sqlalchemy.orm import Session, sessionmaker
@@ -20,11 +21,17 @@ from sqlalchemy.orm import Session, sessionmaker
 from boundless.jurisdictions import JurisdictionProfile
 from boundless.ledger.outage import is_transient
 from boundless.server.players.service import PlayerIdentity
+from boundless.server.protection import clock
+from boundless.server.protection.repository import ProtectionRepository
 from boundless.server.protection.service import ProtectionService
 
 log = logging.getLogger("boundless.server.protection")
 WATCH_SECONDS = 1.0
-"""How often the watch looks for reality checks that fell due."""
+"""How often the watch looks for reality checks that fell due (a read; a write only when one
+did)."""
+SEEN_EVERY = timedelta(minutes=1)
+"""How often the connected players' sessions are marked as still going (a player reloading the
+page after an hour of play keeps the session and its elapsed time)."""
 
 Notify = Callable[[str, dict[str, Any]], None]
 """Send a message to every socket of a player on this process."""
@@ -88,22 +95,33 @@ class ProtectionGate:
                 await task
 
     async def _watch(self, players: Callable[[], Iterable[PlayerIdentity]], notify: Notify) -> None:
+        marked: datetime | None = None
         while True:
             await asyncio.sleep(WATCH_SECONDS)
             ids = sorted({p.player_id for p in players() if not p.is_bot})
             if not ids:
                 continue
+            now = clock.utc_now()
+            mark = marked is None or now - marked >= SEEN_EVERY
             try:
-                due = await asyncio.to_thread(self._due, ids)
-            except Exception:  # the database away: the next look tries again
-                log.exception("reality checks not looked at")
+                due = await asyncio.to_thread(self._due, ids, mark)
+            except Exception as error:  # the database away: the next look tries again
+                log.warning("reality checks not looked at: %s", error)
                 continue
+            marked = now if mark else marked
             for player_id, figures in due.items():
                 notify(player_id, reality_check(self.profile, figures))
 
-    def _due(self, player_ids: list[str]) -> dict[str, dict[str, int]]:
+    def _due(self, player_ids: list[str], mark_seen: bool) -> dict[str, dict[str, int]]:
+        now = clock.utc_now()
+        if not mark_seen:
+            with self.read_sessions.begin() as session:
+                if not ProtectionRepository(session).any_due(player_ids, now):
+                    return {}
         with self.sessions.begin() as session:
             service = ProtectionService(session, self.profile)
+            if mark_seen:
+                service.repository.seen(player_ids, now)
             return {
                 player_id: service.session_figures(player_id)
                 for player_id in service.due_checks(player_ids)

@@ -101,6 +101,24 @@ class ProtectionRepository:
         self.session.flush()
         return found
 
+    def any_due(self, player_ids: Sequence[str], now: datetime) -> bool:
+        """(A read) whether any of these players has a reality check due and not yet shown."""
+        query = (
+            select(PlaySession.player_id)
+            .where(PlaySession.player_id.in_(sorted(set(player_ids))))
+            .where(PlaySession.check_pending.is_(False), PlaySession.check_due_at <= now)
+            .limit(1)
+        )
+        return self.session.execute(query).first() is not None
+
+    def seen(self, player_ids: Sequence[str], now: datetime) -> None:
+        """These players are connected now: their sessions go on."""
+        self.session.execute(
+            update(PlaySession)
+            .where(PlaySession.player_id.in_(sorted(set(player_ids))))
+            .values(last_seen_at=now)
+        )
+
     def due_checks(self, player_ids: Sequence[str], now: datetime) -> list[str]:
         """Of these players, those whose reality check falls due and is not shown yet; marked
         pending here, so only one process shows each."""
