@@ -47,6 +47,7 @@ ROUTE_REFUSALS: dict[tuple[str, str], set[int]] = {
     ("GET", "/api/v1/records"): {404},
     ("GET", "/api/v1/records/{round_id}"): {403, 404},
     ("GET", "/api/v1/shoes/{table_id}/{shoe_number}"): {404},
+    ("GET", "/api/v1/tables/{table_id}/stats"): {404},
     ("POST", "/api/v1/admin/tables/{table_id}/pause"): {404, 409},
     ("POST", "/api/v1/admin/tables/{table_id}/resume"): {404, 409},
     ("POST", "/api/v1/admin/tables/{table_id}/cancel"): {404, 409},

@@ -55,6 +55,15 @@ class PlaceBet(_Message):
     bets: Annotated[dict[SpotKey, dict[SideKey, Amount]], Field(min_length=1, max_length=7)]
 
 
+class Rebet(_Message):
+    """The last bets at this table again (Repeat), or ``multiplier`` times them (Double)."""
+
+    type: Literal["rebet"]
+    table_id: Identifier
+    bet_id: Identifier
+    multiplier: Literal[1, 2] = 1
+
+
 class TakeInsurance(_Message):
     type: Literal["insurance"]
     table_id: Identifier
@@ -93,6 +102,7 @@ ClientMessage = Annotated[
     | Join
     | Leave
     | PlaceBet
+    | Rebet
     | TakeInsurance
     | Decide
     | ChooseSideBets

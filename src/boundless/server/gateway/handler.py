@@ -41,6 +41,7 @@ from boundless.server.protocol import (
     Leave,
     PlaceBet,
     RealityCheckAnswer,
+    Rebet,
     Resync,
     TakeInsurance,
     decode_text,
@@ -48,6 +49,7 @@ from boundless.server.protocol import (
     request_id_of,
 )
 from boundless.server.tables.desk import TableDesk
+from boundless.server.tables.rebet import rebet_request
 from boundless.server.tables.service import BetRequest
 
 log = logging.getLogger("boundless.server.handler")
@@ -230,6 +232,12 @@ class MessageHandler:
             if self.gate is not None:
                 self.gate.check_bet(player)
             return await table.submit_bet(_bet_request(player.player_id, message))
+        if isinstance(message, Rebet):
+            if self.gate is not None:
+                self.gate.check_bet(player)
+            request = rebet_request(table, player.player_id, message.bet_id, message.multiplier)
+            answer = await table.submit_bet(request)
+            return {**answer, "bets": request.amounts(), "multiplier": message.multiplier}
         if isinstance(message, TakeInsurance):
             balance = table.take_insurance(player, message.spot, message.kind)
             return {"table_id": table.table_id, "kind": message.kind, "balance": balance}

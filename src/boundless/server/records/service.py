@@ -40,7 +40,9 @@ class RecordService:
         self.session = session
         self.records = RecordRepository(session)
 
-    def page(self, player_id: str, limit: int, before: str | None) -> dict[str, Any]:
+    def page(
+        self, player_id: str, limit: int, before: str | None, table_id: str | None = None
+    ) -> dict[str, Any]:
         if not 1 <= limit <= MAX_PAGE:
             raise BadMessageError(f"limit must be 1..{MAX_PAGE}")
         before_id = None
@@ -49,7 +51,7 @@ class RecordService:
             if anchor is None:
                 raise NotFoundError(f"no round {before!r}")
             before_id = anchor.id
-        rows = self.records.player_rounds(player_id, limit + 1, before_id)
+        rows = self.records.player_rounds(player_id, limit + 1, before_id, table_id)
         more = len(rows) > limit
         rows = rows[:limit]
         return {
@@ -123,7 +125,18 @@ def _summary(round_row: Round, line: RoundPlayer) -> dict[str, Any]:
         "staked": line.staked,
         "paid": line.paid,
         "net": line.paid - line.staked,
+        "outcomes": outcomes_of(orjson.loads(line.results_json)),
     }
+
+
+def outcomes_of(positions: list[dict[str, Any]]) -> list[str]:
+    """Each hand's outcome in spot order (a short line of the round for its summary)."""
+    return [
+        str(hand["outcome"])
+        for position in positions
+        for hand in position.get("hands") or []
+        if hand.get("outcome")
+    ]
 
 
 def cards_in_order(events: list[dict[str, Any]], *, show_hole: bool) -> list[dict[str, Any]]:

@@ -207,6 +207,8 @@ class TableDesk:
             "phase": None if self.round is None else self.round.phase,
             "round_no": self.round_no,
             "paused": self.paused,
+            # The side bets open at this table (a private table offers the ones its owner chose).
+            "side_bets": None if self.round is None else list(self.round.offered_side_bets),
         }
 
     # ---- messages out ----------------------------------------------------------------------
@@ -280,6 +282,10 @@ class TableDesk:
         if round_ is None or round_.phase != BETTING:
             raise PhaseError("betting is closed for this round; wait for the next one")
         return round_
+
+    def betting_round(self) -> PlayerRound:
+        """The round taking bets now (``wrong_phase`` or ``table_paused`` otherwise)."""
+        return self._betting_round()
 
     def submit_bet(self, request: BetRequest) -> asyncio.Future[Answer]:
         """Queue a bet for the next batch; the future answers it (ack body or refusal). Outside
