@@ -139,6 +139,8 @@ def test_session_figures_and_reality_check(live: LiveServer, moved_clock: Moved)
     before = wallet(live, token)
     refused = bet(client, 1000)
     assert refused["error"] == "reality_check_pending"
+    rebet = client.request({"type": "rebet", "table_id": "boundless-1", "bet_id": "again-1"})
+    assert rebet["error"] == "reality_check_pending"  # a repeat is a new bet too
     assert wallet(live, token) == before
     answered = client.request({"type": "reality_check", "choice": "continue"})
     assert answered["type"] == "ack" and answered["session"]["wagered"] == 1000
