@@ -119,7 +119,7 @@ async function refreshTables() {
   const rows = await api("GET", "tables");
   const body = $("#tables tbody");
   body.replaceChildren(...rows.map(tableRow));
-  await refreshProtection(api);
+  refreshProtection(api); // its own status line: the floor lives in memory, this in the database
 }
 
 function tableRow(table) {

@@ -26,8 +26,19 @@ function row(cells) {
   return tr;
 }
 
+/** Read the panel again; a failure (the database away) is said in the panel's own line. */
 export async function refreshProtection(api) {
-  const answer = await api("GET", "protection?limit=50");
+  const status = $("#protection-status");
+  let answer;
+  try {
+    answer = await api("GET", "protection?limit=50");
+  } catch (error) {
+    status.textContent = `Could not refresh player protection: ${error.message}`;
+    status.classList.add("bad");
+    return;
+  }
+  status.textContent = "";
+  status.classList.remove("bad");
   const lists = Object.entries(KIND_NAMES).map(([kind, name]) => {
     const item = document.createElement("li");
     const players = answer.players[kind] || [];
