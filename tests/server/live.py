@@ -25,7 +25,13 @@ from boundless.core.random_source import RandomSource, SeededSource
 from boundless.jurisdictions import JurisdictionProfile
 from boundless.ledger import LedgerService, check_books, make_engine, make_session_factory
 from boundless.server.app import create_app
-from boundless.server.config import ServerConfig, TimerSettings, transport_options
+from boundless.server.config import (
+    ServerConfig,
+    TimerSettings,
+    forwarded_options,
+    transport_options,
+)
+from boundless.server.serving import TablesFirstServer
 from boundless.server.titles import TitleCatalog
 from boundless.wallet import INTERNAL, WalletProvider
 
@@ -153,6 +159,7 @@ def start_server(
     jurisdiction: JurisdictionProfile | None = None,
     wallets: WalletProvider = INTERNAL,
     web_dir: Path | None = None,
+    forwarded_allow_ips: str | None = None,
 ) -> LiveServer:
     port = free_port()
     config = ServerConfig(
@@ -167,6 +174,7 @@ def start_server(
         messages_per_second=messages_per_second,
         signup_rate=signup_rate,
         max_sockets_per_player=max_sockets_per_player,
+        forwarded_allow_ips=forwarded_allow_ips,
     )
     if jurisdiction is not None:
         config = replace(config, jurisdiction=jurisdiction)
@@ -177,7 +185,7 @@ def start_server(
     else:
         seeds = itertools.count(seed)
         app = create_app(config, catalog, lambda: SeededSource(next(seeds)), wallets)
-    server = uvicorn.Server(
+    server = TablesFirstServer(
         uvicorn.Config(
             app,
             host="127.0.0.1",
@@ -185,7 +193,9 @@ def start_server(
             log_level="warning",
             lifespan="on",
             **transport_options(),
-        )
+            **forwarded_options(config.forwarded_allow_ips),
+        ),
+        app,
     )
     thread = threading.Thread(target=server.run, daemon=True)
     thread.start()
