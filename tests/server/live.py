@@ -25,6 +25,7 @@ from boundless.core.random_source import RandomSource, SeededSource
 from boundless.ledger import LedgerService, check_books, make_engine, make_session_factory
 from boundless.server.app import create_app
 from boundless.server.config import ServerConfig, TimerSettings, transport_options
+from boundless.server.players.operator_sessions import OperatorLaunches
 from boundless.server.titles import TitleCatalog
 from boundless.wallet import INTERNAL, WalletProvider
 
@@ -150,6 +151,7 @@ def start_server(
     max_sockets_per_player: int = 8,
     randomness: Callable[[], RandomSource] | None = None,
     wallets: WalletProvider = INTERNAL,
+    operator: OperatorLaunches | None = None,
 ) -> LiveServer:
     port = free_port()
     config = ServerConfig(
@@ -166,12 +168,12 @@ def start_server(
         max_sockets_per_player=max_sockets_per_player,
     )
     if randomness is not None:
-        app = create_app(config, catalog, randomness, wallets)
+        app = create_app(config, catalog, randomness, wallets, operator)
     elif seed is None:
-        app = create_app(config, catalog, wallets=wallets)
+        app = create_app(config, catalog, wallets=wallets, operator=operator)
     else:
         seeds = itertools.count(seed)
-        app = create_app(config, catalog, lambda: SeededSource(next(seeds)), wallets)
+        app = create_app(config, catalog, lambda: SeededSource(next(seeds)), wallets, operator)
     server = uvicorn.Server(
         uvicorn.Config(
             app,
