@@ -39,7 +39,7 @@ def _calls(live: LiveServer) -> list[dict[str, object]]:
 
 def test_a_round_with_insurance_moves_what_the_internal_wallet_would(tmp_path: Path) -> None:
     with serving(tmp_path / "internal", seed=ACE_UP_DEALER_BLACKJACK) as live:
-        player, client = live.seated("Ivy")
+        _player, client = live.seated("Ivy")
         internal = _insured_round(live, client)
         client.close()
     with operator_wallet(START) as operator:

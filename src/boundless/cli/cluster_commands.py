@@ -19,6 +19,14 @@ import typer
 
 from boundless.cli.cli_errors import check_admin_token
 from boundless.cli.timer_options import DEFAULT_TIMERS, timer_arguments, with_timer_options
+from boundless.cli.wallet_options import (
+    CurrencyOption,
+    WalletOption,
+    WalletPoolOption,
+    WalletUrlOption,
+    wallet_arguments,
+    wallet_choice,
+)
 from boundless.server.config import ADMIN_TOKEN_ENV, TimerSettings
 
 if TYPE_CHECKING:
@@ -108,6 +116,10 @@ def gateway(
     signup_rate: Annotated[
         str, typer.Option(help="Sign-ups per client address across the cluster, as for serve.")
     ] = "10/minute;100/day",
+    wallet: WalletOption = "internal",
+    wallet_url: WalletUrlOption = None,
+    currency: CurrencyOption = "EUR",
+    wallet_connections: WalletPoolOption = 256,
 ) -> None:
     """Run a gateway: serves players the table (web client, REST, WebSocket) with its bots."""
     from boundless.server.cluster.processes import GatewaySettings, run_gateway
@@ -134,7 +146,18 @@ def gateway(
         signup_rate=signup_rate,
         admin_token=admin_token or "",
     )
-    _run(run_gateway(settings, port=port, bots=bots, name=name, serving=serving))
+    wallets, launches = wallet_choice(wallet, wallet_url, currency, wallet_connections)
+    _run(
+        run_gateway(
+            settings,
+            port=port,
+            bots=bots,
+            name=name,
+            serving=serving,
+            wallets=wallets,
+            operator=launches,
+        )
+    )
 
 
 @with_timer_options
@@ -149,6 +172,9 @@ def cluster(
     namespace: NamespaceOption = "boundless",
     admin_token: AdminToken = None,
     timers: TimerSettings = DEFAULT_TIMERS,
+    wallet: WalletOption = "internal",
+    wallet_url: WalletUrlOption = None,
+    currency: CurrencyOption = "EUR",
 ) -> None:
     """Start one coordinator and N gateways on this machine (gateway i on port P+i-1)."""
     from boundless.server.cluster.processes import (
@@ -162,6 +188,10 @@ def cluster(
         typer.echo(f"error: ports {port}..{port + gateways - 1} run past 65535", err=True)
         raise typer.Exit(code=2)
     check_admin_token(admin_token)
+    from boundless.wallet import close_wallets
+
+    checked, _ = wallet_choice(wallet, wallet_url, currency)  # each gateway makes its own
+    close_wallets(checked)
     settings = _settings(database_url, nats_url, table, title, namespace, timers)
 
     async def preflight() -> None:
@@ -192,7 +222,16 @@ def cluster(
     for index in range(1, gateways + 1):
         gateway_port = port + index - 1
         child = subprocess.Popen(
-            [*command, "gateway", *common, "--port", str(gateway_port), "--bots", str(bots)],
+            [
+                *command,
+                "gateway",
+                *common,
+                *wallet_arguments(wallet, wallet_url, currency),
+                "--port",
+                str(gateway_port),
+                "--bots",
+                str(bots),
+            ],
             env=gateway_env,
         )
         children.append((f"gateway {index}", child))

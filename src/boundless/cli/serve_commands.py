@@ -13,12 +13,19 @@ import os
 import socket
 from dataclasses import replace
 from pathlib import Path
-from typing import TYPE_CHECKING, Annotated
+from typing import TYPE_CHECKING, Annotated, Any
 
 import typer
 
 from boundless.cli.cli_errors import check_admin_token, fail
 from boundless.cli.timer_options import DEFAULT_TIMERS, timer_arguments, with_timer_options
+from boundless.cli.wallet_options import (
+    CurrencyOption,
+    WalletOption,
+    WalletPoolOption,
+    WalletUrlOption,
+    wallet_choice,
+)
 from boundless.server.config import TimerSettings
 
 if TYPE_CHECKING:
@@ -103,6 +110,10 @@ def serve(
     log_level: Annotated[
         str, typer.Option(help=f"uvicorn log level: {', '.join(LOG_LEVELS)}.")
     ] = "info",
+    wallet: WalletOption = "internal",
+    wallet_url: WalletUrlOption = None,
+    currency: CurrencyOption = "EUR",
+    wallet_connections: WalletPoolOption = 256,
 ) -> None:
     """Serve the live tables and the web client; prints the URL to open."""
     from boundless.server.config import ServerConfig, default_web_dir
@@ -124,6 +135,9 @@ def serve(
     except ValueError as error:
         fail(f"--signup-rate: {error}")
     check_admin_token(admin_token)
+    if wallet == "seamless" and bots:
+        fail("--bots: bots play on coins we grant; use them with --wallet internal")
+    wallets, launches = wallet_choice(wallet, wallet_url, currency, wallet_connections)
     from boundless.cli.rule_files import titles_catalog
 
     catalog = titles_catalog(titles_dir)  # checked before anything is printed or created
@@ -153,7 +167,7 @@ def serve(
         fail(str(problem))
     sock = bind_socket(host, port)
     show_token = not admin_token and not os.environ.get("BOUNDLESS_ADMIN_TOKEN")
-    _run(config, catalog, sock, level, show_token=show_token)
+    _run(config, catalog, sock, level, show_token=show_token, wallets=wallets, launches=launches)
 
 
 def _run(
@@ -163,6 +177,8 @@ def _run(
     level: str,
     *,
     show_token: bool,
+    wallets: Any,
+    launches: Any,
 ) -> None:
     import logging
 
@@ -191,7 +207,7 @@ def _run(
 
     server = AnnouncingServer(
         uvicorn.Config(
-            create_app(config, catalog),
+            create_app(config, catalog, wallets=wallets, operator=launches),
             log_level=level,
             loop="uvloop",
             http="httptools",
