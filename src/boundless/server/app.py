@@ -22,6 +22,7 @@ from boundless.server.admin.endpoints import metrics_router
 from boundless.server.admin.endpoints import router as console_router
 from boundless.server.admin.exact_figures import ExactFigures
 from boundless.server.admin.floor import open_sockets
+from boundless.server.admin.wallet_calls import router as wallet_router
 from boundless.server.bots import Bot, bot_seats
 from boundless.server.config import ServerConfig
 from boundless.server.dependencies import ServerState
@@ -121,7 +122,7 @@ def create_app(
             read_engine.dispose()
 
     routers = [players_router, tables_router, private_tables_router, records_router]
-    routers += [admin_router, console_router, metrics_router, operator_router]
+    routers += [admin_router, console_router, metrics_router, operator_router, wallet_router]
     front = http_app(config, routers, metrics, lifespan)
     front.app.state.operator_launches = operator
     front.app.state.wallets = wallets

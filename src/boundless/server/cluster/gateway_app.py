@@ -20,6 +20,7 @@ from boundless.server.admin.endpoints import metrics_router
 from boundless.server.admin.endpoints import router as console_router
 from boundless.server.admin.exact_figures import ExactFigures
 from boundless.server.admin.floor import open_sockets
+from boundless.server.admin.wallet_calls import router as wallet_router
 from boundless.server.app import http_app
 from boundless.server.cluster.bus import Bus
 from boundless.server.cluster.control_endpoints import router as control_router
@@ -92,7 +93,7 @@ def create_gateway_app(
 
     metrics = ServerMetrics()
     routers = [players_router, tables_router, records_router, status]
-    routers += [control_router, console_router, metrics_router, operator_router]
+    routers += [control_router, console_router, metrics_router, operator_router, wallet_router]
     front = http_app(config, routers, metrics, title=f"Boundless gateway {gateway.name}")
     front.app.state.operator_launches = operator
     front.app.state.wallets = table.wallets
