@@ -119,7 +119,7 @@ def gateway(
     wallet: WalletOption = "internal",
     wallet_url: WalletUrlOption = None,
     currency: CurrencyOption = "EUR",
-    wallet_connections: WalletPoolOption = 256,
+    wallet_connections: WalletPoolOption = 128,
 ) -> None:
     """Run a gateway: serves players the table (web client, REST, WebSocket) with its bots."""
     from boundless.server.cluster.processes import GatewaySettings, run_gateway

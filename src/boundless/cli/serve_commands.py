@@ -113,7 +113,7 @@ def serve(
     wallet: WalletOption = "internal",
     wallet_url: WalletUrlOption = None,
     currency: CurrencyOption = "EUR",
-    wallet_connections: WalletPoolOption = 256,
+    wallet_connections: WalletPoolOption = 128,
 ) -> None:
     """Serve the live tables and the web client; prints the URL to open."""
     from boundless.server.config import ServerConfig, default_web_dir

@@ -41,7 +41,7 @@ WalletPoolOption = Annotated[
 
 
 def wallet_choice(
-    wallet: str, url: str | None, currency: str, connections: int = 256
+    wallet: str, url: str | None, currency: str, connections: int = 128
 ) -> tuple[Any, OperatorLaunches | None]:
     """The wallet provider and the operator launches the options ask for, checked (a precise
     one-line error and exit 2 otherwise)."""
