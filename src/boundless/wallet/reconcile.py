@@ -77,6 +77,8 @@ def compare(
     for transaction, row in there.items():
         if transaction in mine:
             continue
+        if transaction in rolled_back and _rollback_pending(mine, transaction):
+            continue  # a debit we never recorded, rolled back by a repair: settled
         held = row.get("kind") == DEBIT and row.get("status") == "ok"
         owed = _rollback(row, currency) if held and transaction not in rolled_back else None
         differences.append(
