@@ -85,6 +85,8 @@ class ReportKind(StrEnum):
     SETTLED = "settled"
     CANCELLED = "cancelled"
     """After ``round_cancelled``: this gateway cancelled and recorded its slices itself."""
+    JOINED = "joined"
+    """A gateway's first round since it started, during betting: wait for its bets too."""
 
 
 @dataclass(frozen=True, slots=True)

@@ -294,6 +294,7 @@ class Coordinator:
         await self._table(writer, [dealer.opened], opened)
         await self.control.window("betting", timers.betting_seconds, asyncio.sleep)
         await writer.append(Public.BETTING_CLOSED, {})
+        self._known |= box.senders(number, ReportKind.JOINED, 0)  # restarted gateways too
         bets = await box.wait(
             number,
             ReportKind.BETS_CLOSED,
@@ -303,6 +304,7 @@ class Coordinator:
             # can take as long as the window, and a late report cancels all its players' bets.
             seconds=timers.report_seconds + (timers.betting_seconds if self._known else 0.0),
         )
+        await self._drop_silent_at_bet_close(writer, set(bets))
         self._known = set(bets)
         reports = {gateway: bets_report_of(body) for gateway, body in bets.items()}
         playing = {gateway for gateway, report in reports.items() if report.spots}
@@ -353,6 +355,25 @@ class Coordinator:
         # the next bet close waits for them too.
         self._known |= set(settled) | (box.senders(number, ReportKind.BETS_CLOSED, 0) - set(bets))
         await self._end_in_ledger(number)
+
+    async def _drop_silent_at_bet_close(self, writer: _Writer, reported: set[str]) -> None:
+        """A gateway known from earlier rounds that did not report the bet close is gone (lost
+        during betting): dropped as one lost mid-step, the stakes its players placed during
+        betting refunded and recorded for them to be told (``slice_records``)."""
+        for gateway in sorted(self._known - reported):
+            log.warning("table %s: gateway %s missed the bet close", self.table, gateway)
+            await writer.append(
+                Public.GATEWAY_DROPPED,
+                {"gateway": gateway, "missed": ReportKind.BETS_CLOSED.value, "key": 0},
+            )
+            self._dropped.add(gateway)
+            if self.records is not None:
+                await self.records.cancel_dropped(
+                    self.table, writer.round_number, gateway, DROPPED_REASON
+                )
+            elif self.ledger is not None:
+                for owner in slice_owners(gateway):
+                    await self.ledger.cancel_slice(self.table, writer.round_number, owner)
 
     async def _end_in_ledger(self, number: int) -> None:
         if self.ledger is None:

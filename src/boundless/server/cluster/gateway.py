@@ -11,15 +11,27 @@ bet) is still followed to its end, so its players see it; it only reports nothin
 
 A :class:`GatewayWatcher` (the gateway's player table) sees every event before the slice does:
 the timers, shoe notices and table-wide counts the coordinator puts in the bodies are for it.
+
+The ledger or its database failing while the gateway acts on an event never stops the gateway:
+it sits that round out (:meth:`Gateway._sit_out`). At the bet close it reports that it holds
+nothing (the deal does not wait for it); later in the round it simply stops reporting (the
+coordinator drops it at that close's deadline and cancels its slices too; the ledger cancels a
+slice once, whoever asks). Its slice is refunded in the background while it goes on following
+the round for its players, and the next round waits for that refund before it begins here.
 """
 
 from __future__ import annotations
 
+import asyncio
 import logging
 from collections.abc import Callable
 from typing import Any, Protocol, cast
 
+from sqlalchemy.exc import SQLAlchemyError
+
 from boundless.core.round import events as ev
+from boundless.ledger.errors import LedgerError
+from boundless.ledger.outage import is_transient, one_line
 from boundless.server.cluster.bus import (
     Bus,
     GatewayReport,
@@ -35,6 +47,15 @@ from boundless.server.event_codec import decode_event
 log = logging.getLogger("boundless.cluster.gateway")
 SliceMaker = Callable[[int, ev.RoundOpened], SliceSide]
 """Makes this gateway's slice of round N from the round's opening event."""
+SIT_OUT_REASON = "the coin ledger failed on this gateway; every stake of this round is returned"
+NOTHING_HELD: JsonBody = {"spots": [], "seated_spots": [], "players": 0, "positions": 0}
+"""A ``bets_closed`` report of a gateway that holds no position in the round."""
+
+
+def ledger_trouble(error: BaseException) -> bool:
+    """A failure of the ledger or its database (connection lost, a write refused or given up),
+    as opposed to a defect of the gateway itself: the gateway sits the round out for it."""
+    return isinstance(error, LedgerError | SQLAlchemyError) or is_transient(error)
 
 
 class GatewayWatcher(Protocol):
@@ -69,9 +90,24 @@ class Gateway:
         self._listed = True
         """False once the round is known to go on without this gateway: follow, report nothing."""
         self._decision_key: int | None = None
+        self._refunding: asyncio.Task[None] | None = None
+        """The refund of a slice this gateway sat out (written while the round goes on)."""
+        self.sat_out = 0
+        """Rounds this gateway sat out because the ledger failed (for ``/api/cluster``)."""
+        self.following = False
+        """True while :meth:`run` follows the table's stream."""
+        self._joining: asyncio.Future[None] | None = None
+        """This process's ``joined`` report (sent once, in its first round it can bet in)."""
 
     async def run(self, *, rounds: int | None = None) -> None:
         """Follow the table (``rounds``: stop after this many rounds have ended)."""
+        self.following = True
+        try:
+            await self._follow(rounds)
+        finally:
+            self.following = False
+
+    async def _follow(self, rounds: int | None) -> None:
         replayed = await self.bus.replay_round(self.table)
         from_seq = 1
         if replayed:
@@ -88,6 +124,7 @@ class Gateway:
 
     async def stop(self, reason: str) -> None:
         """The gateway is shutting down: refund its slice of the round in play, if any."""
+        await self._refunded()
         if self.slice is not None and self._listed:
             await self._drop(reason)
 
@@ -99,9 +136,47 @@ class Gateway:
             await self._report(ReportKind.DECIDED, key, {})
 
     async def _take(self, stored: StoredEvent, *, following: bool = False) -> None:
-        await self._act(stored, following)
+        try:
+            await self._act(stored, following)
+        except Exception as error:
+            if not ledger_trouble(error):
+                raise
+            await self._sit_out(stored, error)
         if self.watcher is not None:
             self.watcher.taken(stored)
+
+    async def _sit_out(self, stored: StoredEvent, error: Exception) -> None:
+        """The ledger failed while this gateway acted on ``stored``: hold nothing in this round
+        (say so at once at the bet close), refund its slice once in the background, follow on."""
+        reason = f"{SIT_OUT_REASON} ({one_line(error)})"
+        log.warning(
+            "gateway %s: round %s: sitting it out: %s", self.name, self.round_number, reason
+        )
+        reporting = self._listed and Public(stored.event.kind) is Public.BETTING_CLOSED
+        self._listed, self._holding, self._decision_key = False, False, None
+        self.sat_out += 1
+        mine, self.slice = self.slice, None  # dropped once: no later event reaches it
+        if reporting:
+            await self._report(ReportKind.BETS_CLOSED, 0, NOTHING_HELD)
+        if mine is not None:
+            self._refunding = asyncio.get_running_loop().create_task(self._refund(mine, reason))
+
+    async def _refund(self, mine: SliceSide, reason: str) -> None:
+        try:
+            await mine.cancel(reason)
+        except Exception as error:
+            if not ledger_trouble(error):
+                log.exception("gateway %s: a sat-out slice's refund failed", self.name)
+                return
+            # Still open in the ledger: the coordinator's drop, or this gateway's next start,
+            # cancels it under the same key.
+            log.warning("gateway %s: refund left to the ledger's recovery: %s", self.name, error)
+
+    async def _refunded(self) -> None:
+        """Wait for the refund of a sat-out slice (it uses the table's round state)."""
+        refunding, self._refunding = self._refunding, None
+        if refunding is not None:
+            await refunding
 
     async def _act(self, stored: StoredEvent, following: bool) -> None:
         event = stored.event
@@ -113,6 +188,8 @@ class Gateway:
             if not isinstance(decoded, ev.TABLE_EVENT_TYPES):
                 raise ValueError(f"{type(decoded).__name__} is not a table event")
             table_event = cast(ev.TableEvent, decoded)
+        if isinstance(table_event, ev.RoundOpened):
+            await self._refunded()  # the last round's refund first: it uses the table's state
         if self.watcher is not None:
             self.watcher.seen(stored)
         if isinstance(table_event, ev.RoundOpened):
@@ -122,7 +199,12 @@ class Gateway:
             self._listed = not following
             self._decision_key = None
             if following:
-                await self.slice.bets_report()  # too late to bet here: closed at once, not reported
+                await self.slice.follow_only()  # too late to bet here: nothing staked or reported
+            elif self._joining is None:
+                # New here (a start or a restart): the coordinator may not know this gateway
+                # yet; this makes its bet close wait for this gateway's bets too. Sent beside
+                # the round's events, which need not wait for it.
+                self._joining = asyncio.ensure_future(self._report(ReportKind.JOINED, 0, {}))
         self.public.append(stored)
         if event.round_number != self.round_number:
             return

@@ -2,18 +2,17 @@
 
 Sign-up and ``/api/v1/me``, the lobby and the titles, the shoes, the play record, ``/ws``
 (protocol version 1, answered by the same message handler as ``boundless serve``'s) and the web
-client; ``GET /api/cluster`` says where this gateway stands in the table's round (operators,
-tests, a load balancer's health check). For the operator (``serve``'s admin token): ``/metrics``
-(this process's), the console's returns and ledger check, and the table's admin routes, whose
-pause, resume and cancel go to the coordinator (``control_endpoints``). Not here: private tables
-(refused with ``conflict``).
+client; ``GET /api/cluster`` says where this gateway stands in the table's round, ``/readyz``
+whether it can serve the table now (``gateway_health``). For the operator (``serve``'s admin
+token): ``/metrics`` (this process's), the console's returns and ledger check, and the table's
+admin routes, whose pause, resume and cancel go to the coordinator (``control_endpoints``).
+Not here: private tables (refused with ``conflict``).
 """
 
 from __future__ import annotations
 
 from typing import Any
 
-from fastapi import APIRouter
 from sqlalchemy.orm import Session, sessionmaker
 
 from boundless.server.admin.endpoints import metrics_router
@@ -25,6 +24,7 @@ from boundless.server.app import http_app
 from boundless.server.cluster.bus import Bus
 from boundless.server.cluster.control_endpoints import router as control_router
 from boundless.server.cluster.gateway import Gateway
+from boundless.server.cluster.gateway_health import health_router
 from boundless.server.cluster.gateway_table import GatewayTable
 from boundless.server.config import ServerConfig
 from boundless.server.dependencies import ServerState
@@ -75,22 +75,7 @@ def create_gateway_app(
     operator: OperatorLaunches | None = None,
 ) -> WebSocketFront:
     """``operator``: the secret shared with an operator that launches its players here."""
-    status = APIRouter()
-
-    @status.get("/api/cluster")
-    async def where() -> dict[str, Any]:
-        last = gateway.public[-1].event if gateway.public else None
-        return {
-            "gateway": gateway.name,
-            "table": gateway.table,
-            "round": gateway.round_number,
-            "rounds_ended": gateway.rounds_ended,
-            "last_event": None if last is None else last.kind,
-            "holding_positions": gateway.slice is not None,
-            "sockets": sum(len(sockets) for sockets in table.hub.by_player.values()),
-            "coordinator": await bus.lease_holder(gateway.table),
-        }
-
+    status = health_router(gateway, bus, table, read_sessions)
     metrics = ServerMetrics()
     routers = [players_router, tables_router, records_router, status]
     routers += [control_router, console_router, metrics_router, operator_router, wallet_router]

@@ -20,7 +20,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import logging
-from collections.abc import Coroutine, Sequence
+from collections.abc import Callable, Coroutine, Sequence
 from typing import Any, cast
 
 import numpy as np
@@ -34,12 +34,13 @@ from boundless.core.round.phases import INSURANCE, SETTLING
 from boundless.core.round.players import PlayerRound
 from boundless.core.rules import RuleSet
 from boundless.core.strategy_chart import StrategyChart
-from boundless.ledger.outage import write_until_done
+from boundless.ledger.outage import is_transient, one_line, write_until_done
 from boundless.server import messages
 from boundless.server.cluster.bus import JsonBody, StoredEvent
 from boundless.server.cluster.control_desk import operator_event
 from boundless.server.cluster.gateway import Gateway
 from boundless.server.cluster.protocol import OPERATOR_EVENTS, Public, slice_owners
+from boundless.server.cluster.slices import empty_step_report
 from boundless.server.errors import NotFoundError
 from boundless.server.event_codec import encode_event
 from boundless.server.gateway.hub import Hub
@@ -127,8 +128,11 @@ class GatewayTable(TableDesk):
 
     def public(self) -> dict[str, Any] | None:
         view = super().public()
-        if view is not None and self._table_seats is not None:
-            view["positions"] = self._table_seats[1]
+        if view is not None:
+            # The pause is the coordinator's (its follower round here is never paused itself).
+            view["paused"] = self.paused
+            if self._table_seats is not None:
+                view["positions"] = self._table_seats[1]
         return view
 
     def record(self, with_events: bool = True) -> RoundRecord:
@@ -218,7 +222,18 @@ class GatewayTable(TableDesk):
         greeting, self._greeting = self._greeting, set()
         connected = [player for player in greeting if self.hub.is_connected(player)]
         if connected:
-            self.tell_untold(connected)
+            self._unless_ledger_away("telling players what ended", self.tell_untold, connected)
+
+    def _unless_ledger_away(self, what: str, work: Callable[..., None], *args: Any) -> None:
+        """``work(*args)``, a read or a record the table can do without while the database is
+        away (untold lines stay untold: told at the player's next hello or round end)."""
+        try:
+            work(*args)
+        except Exception as error:
+            if not is_transient(error):
+                raise
+            log.warning("table %s: %s put off, the ledger is away: %s",
+                        self.table_id, what, one_line(error))  # fmt: skip
 
     def lobby(self, viewer: str | None = None) -> list[dict[str, object]]:
         return [{**self.lobby_row(), "recent": self.recent.rows()}]
@@ -285,17 +300,23 @@ class GatewayTable(TableDesk):
             and round_.phase == SETTLING
             and not round_.position_count()
         ):
-            self.end_settled_without_positions(round_)
+            self._unless_ledger_away(
+                "ending a round without stakes", self.end_settled_without_positions, round_
+            )
         if kind is Public.TABLE and body.get("type") == "RoundOpened" and event.round_number > 1:
             # A new coordinator records a gone gateway's players after its round_cancelled.
-            self._tell_ended(event.table, event.round_number - 1)
+            self._unless_ledger_away(
+                "telling players what ended", self._tell_ended, event.table, event.round_number - 1
+            )
 
     def taken(self, stored: StoredEvent) -> None:
         """The round ended and this gateway ended its own part (its refund or settlement
         written, its players told): tell those whose part ended elsewhere."""
         event = stored.event
         if Public(event.kind) in (Public.ROUND_CLOSED, Public.ROUND_CANCELLED):
-            self._tell_ended(event.table, event.round_number)
+            self._unless_ledger_away(
+                "telling players what ended", self._tell_ended, event.table, event.round_number
+            )
 
     def _tell_ended(self, table_id: str, round_no: int) -> None:
         """The round ended: tell the players connected here whose part of it ended elsewhere (on
@@ -501,6 +522,9 @@ class PlayerSlice:
         await self.desk.bets.drain()  # every bet that came in time is written before the close
         return self.follower.bets_report()
 
+    async def follow_only(self) -> None:
+        await self.bets_report()  # no player could bet yet: nothing to stake
+
     def seats(self) -> tuple[int, int]:
         if self.voided:
             return 0, 0
@@ -513,10 +537,9 @@ class PlayerSlice:
         return self.voided or self.desk.all_decided()
 
     def step_report(self) -> StepReport:
-        follower = self.follower
         if self.voided:
-            return StepReport(follower.current_spot, follower.step, 0, (0,) * 14)
-        return self.desk.close_step(follower)
+            return empty_step_report(self.follower)
+        return self.desk.close_step(self.follower)
 
     async def settle(self) -> JsonBody:
         if self.voided:

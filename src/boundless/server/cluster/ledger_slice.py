@@ -10,8 +10,9 @@ reports, which the coordinator's deadlines bound.
 While the database is away (:mod:`boundless.ledger.outage`): the coordinator's calls and a
 gateway's settlement are tried again under the same keys, the event loop running on between
 tries (a coordinator keeps renewing its lease); a gateway's stakes at the bet close are not: its
-bets are refused for that round (its follower round is cancelled, nothing was staked) and it
-reports no spots. A cancellation that cannot be written goes on being tried in the background.
+bots' bets are refused for that round (nothing was staked) and the error makes the gateway sit the
+round out (``gateway.py``: every part of its slice refunded, no spot reported). A cancellation
+that cannot be written goes on being tried in the background.
 """
 
 from __future__ import annotations
@@ -26,7 +27,7 @@ from sqlalchemy.orm import Session, sessionmaker
 
 from boundless.core.round.follower import BetsReport, FollowerRound
 from boundless.ledger import LedgerService
-from boundless.ledger.errors import RoundClosedError
+from boundless.ledger.errors import LedgerUnavailableError, RoundClosedError
 from boundless.ledger.outage import is_transient, one_line, write_until_done
 from boundless.ledger.records import PlayerSettlement, StakeOrder
 from boundless.server.cluster.bus import JsonBody
@@ -208,13 +209,21 @@ class LedgerSlice(FollowerSlice):
         except Exception as error:
             if not is_transient(error):
                 raise
-            # Nothing was staked (one transaction): the bets are refused for this round.
+            # Nothing was staked (one transaction), unless the connection dropped during the
+            # commit: the slice is cancelled in the ledger too, which finds nothing to cancel
+            # in the first case. The gateway sits the round out (gateway.py).
             reason = f"the bets were refused, the ledger is away ({one_line(error)})"
             log.warning("%s: round %s: %s", self.ledger.owner, self.round_no, reason)
-            await super().cancel(reason)
-            return BetsReport(frozenset(), frozenset())
+            self._staked = bool(orders)
+            await self.cancel(reason)
+            raise LedgerUnavailableError(reason) from error
         self._staked = bool(orders)
         return report
+
+    async def follow_only(self) -> None:
+        # Its bots' bets stay off the ledger (before, they were staked here and their slice
+        # left open: the gateway's first round after a start held their coins).
+        await FollowerSlice.cancel(self, "joined after the bet close: nothing staked")
 
     async def settle(self) -> JsonBody:
         summary = await super().settle()

@@ -309,16 +309,31 @@ async def run_gateway(
 
     from boundless.ledger.database import make_engine, make_session_factory
     from boundless.server.cluster.gateway_app import create_gateway_app
+    from boundless.server.cluster.gateway_name import (
+        bind_port,
+        hold_gateway_name,
+        quiet_after_serving,
+    )
     from boundless.server.cluster.gateway_table import SHUTDOWN_REASON, GatewayTable
     from boundless.server.config import ServerConfig, transport_options
     from boundless.server.gateway.hub import Hub
 
     rules, chart = load_rules(settings.title)
     gateway_name = check_gateway_name(name or f"gateway-{port}")
+    check_database(settings.database_url)
+    bus = await connect_bus(settings)
+    # Its name and its port first: a second process with a held name, or on a taken port,
+    # stops here having touched nothing (no recovery, which would cancel a live round).
+    held = await hold_gateway_name(bus, settings.table, gateway_name)
+    try:
+        listening = bind_port(serving.host, port)
+    except ClusterSetupError:
+        await held.give_back()
+        await bus.close()
+        raise
     ledger = open_ledger(settings.database_url, gateway_name)
     sessions = ledger.sessions
     read_engine = make_engine(settings.database_url, read_only=True)
-    bus = await connect_bus(settings)
     # Owner-scoped recovery: this gateway's slices left open by its previous life, nothing else.
     ledger.recover()
     recovered = SliceRecords(sessions).recover(slice_owners(gateway_name)[1])
@@ -361,22 +376,32 @@ async def run_gateway(
         )
     )
     following = asyncio.ensure_future(gateway.run())
+    keeping = asyncio.ensure_future(held.keep())
 
     def stop_serving(_: asyncio.Future[None]) -> None:
-        # A gateway that can no longer follow its table must not look alive to a balancer.
+        # A gateway that can no longer follow its table, or whose name went to another process,
+        # must not look alive to a balancer.
         server.should_exit = True
 
     following.add_done_callback(stop_serving)
+    keeping.add_done_callback(stop_serving)
+    quiet_after_serving()
     try:
-        await server.serve()
+        await server.serve(sockets=[listening])
     finally:
         failed = following.done() and not following.cancelled() and following.exception()
+        lost = keeping.done() and not keeping.cancelled()
         following.cancel()
+        keeping.cancel()
         try:
             await gateway.stop(SHUTDOWN_REASON)  # refund its slice of the round now
         finally:
             close_wallets(wallets)
+            await held.give_back()
             await bus.close()
             read_engine.dispose()
+            listening.close()
     if failed:
         raise failed
+    if lost:
+        raise RuntimeError(f"gateway name {gateway_name!r} was taken by another process")

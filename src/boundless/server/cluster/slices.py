@@ -10,6 +10,9 @@ from boundless.core.round.follower import BetsReport, FollowerRound, StepReport
 from boundless.core.round.phases import INSURANCE
 from boundless.server.cluster.bus import JsonBody
 
+IN_PLAY_COUNTS = 14
+"""Entries of a step report's ``in_play_if`` (one per card rank the step may deal)."""
+
 
 class SliceSide(Protocol):
     """One gateway's positions in one round (its follower round and its ledger slice)."""
@@ -21,6 +24,11 @@ class SliceSide(Protocol):
     async def bets_report(self) -> BetsReport:
         """Close this slice's bets (waiting for their ledger writes) and say which spots it
         holds."""
+        ...
+
+    async def follow_only(self) -> None:
+        """Too late to bet in this round (the gateway joined it after its bet close): close
+        this slice's betting without staking anything; it only follows the round."""
         ...
 
     def seats(self) -> tuple[int, int]:
@@ -63,28 +71,42 @@ class FollowerSlice:
     async def bets_report(self) -> BetsReport:
         return self.follower.bets_report()
 
+    async def follow_only(self) -> None:
+        await self.bets_report()
+
     def seats(self) -> tuple[int, int]:
+        if self.cancelled is not None:
+            return 0, 0
         return self.follower.player_count(), self.follower.position_count()
 
     def in_insurance(self) -> bool:
-        return self.follower.phase == INSURANCE
+        return self.cancelled is None and self.follower.phase == INSURANCE
 
     def all_decided(self) -> bool:
         # No watching players here: every position is autoplayed at the close.
         return True
 
     def step_report(self) -> StepReport:
+        if self.cancelled is not None:  # a refunded part holds nothing in the step
+            return empty_step_report(self.follower)
         return self.follower.step_report()
 
     async def settle(self) -> JsonBody:
+        if self.cancelled is not None:
+            return {"positions": 0}
         self.follower.settle()
         self.settled += 1
         return {"positions": self.follower.position_count()}
 
     async def cancel(self, reason: str) -> None:
-        self.cancelled = reason
+        self.cancelled = self.cancelled or reason  # the first reason is the one that counts
         if not self.follower.over:
             self.follower.cancel(reason)
+
+
+def empty_step_report(follower: FollowerRound) -> StepReport:
+    """The report of a part that holds no position in the step (cancelled, or sitting out)."""
+    return StepReport(follower.current_spot, follower.step, 0, (0,) * IN_PLAY_COUNTS)
 
 
 class PairSlice:
@@ -104,6 +126,10 @@ class PairSlice:
             frozenset().union(*(report.spots for report in reports)),
             frozenset().union(*(report.seated_spots for report in reports)),
         )
+
+    async def follow_only(self) -> None:
+        for part in self.parts:
+            await part.follow_only()
 
     def seats(self) -> tuple[int, int]:
         counts = [part.seats() for part in self.parts]
@@ -135,5 +161,12 @@ class PairSlice:
         return totals
 
     async def cancel(self, reason: str) -> None:
+        """Every part is cancelled, even when an earlier part's refund failed (raised after)."""
+        failed: Exception | None = None
         for part in self.parts:
-            await part.cancel(reason)
+            try:
+                await part.cancel(reason)
+            except Exception as error:
+                failed = failed or error
+        if failed is not None:
+            raise failed

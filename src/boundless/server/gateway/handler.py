@@ -16,6 +16,7 @@ from typing import Any, Protocol
 
 from sqlalchemy.orm import Session, sessionmaker
 
+from boundless.ledger.outage import is_transient
 from boundless.server import messages
 from boundless.server.errors import (
     BadMessageError,
@@ -27,6 +28,7 @@ from boundless.server.errors import (
     is_refusal,
 )
 from boundless.server.gateway.hub import Connection, Hub
+from boundless.server.gateway.known_players import KnownPlayers
 from boundless.server.players.service import PlayerService
 from boundless.server.protocol import (
     ChooseSideBets,
@@ -97,6 +99,8 @@ class MessageHandler:
     max_sockets_per_player: int = 0
     """0: no cap (in-process use); the app passes the configured cap."""
     _buckets: dict[int, TokenBucket] = field(default_factory=dict, init=False)
+    known: KnownPlayers = field(default_factory=KnownPlayers, init=False)
+    """Players who said hello here lately (``hello`` during a database blip)."""
 
     def forget(self, connection: Connection) -> None:
         self._buckets.pop(id(connection), None)
@@ -209,10 +213,19 @@ class MessageHandler:
     def _hello(self, connection: Connection, message: Hello) -> None:
         if connection.player is not None:
             raise BadMessageError("this socket is already authenticated")
-        with self.sessions.begin() as session:
-            service = PlayerService(session)
-            player = service.authenticate(message.token)
-            balance = service.balance(player.player_id)
+        try:
+            with self.sessions.begin() as session:
+                service = PlayerService(session)
+                player = service.authenticate(message.token)
+                balance = service.balance(player.player_id)
+        except Exception as error:
+            known = self.known.recall(message.token) if is_transient(error) else None
+            if known is None:
+                raise
+            # The database is away: a player seen here lately signs in as they were then.
+            player, balance = known.identity, known.balance
+        else:
+            self.known.remember(message.token, player, balance)
         cap = self.max_sockets_per_player
         if cap and len(self.hub.by_player.get(player.player_id, ())) >= cap:
             raise TooManySocketsError(f"at most {cap} open sockets per player; close one first")

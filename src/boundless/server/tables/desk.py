@@ -39,7 +39,7 @@ from boundless.core.round.views import public_view
 from boundless.core.rules import RuleSet
 from boundless.core.strategy_chart import StrategyChart
 from boundless.ledger import LedgerUnavailableError
-from boundless.ledger.outage import write_until_done
+from boundless.ledger.outage import is_transient, one_line, write_until_done
 from boundless.ledger.records import StakeOrder
 from boundless.server import messages
 from boundless.server.errors import ForbiddenError, TablePausedError
@@ -449,19 +449,31 @@ class TableDesk:
         movers = on_spot[(pending == int(Action.DOUBLE)) | (pending == int(Action.SPLIT))]
         if not len(movers):
             return
-        with self.sessions.begin() as session:
-            wallet = self.service(session).wallet
-            if wallet.checks_every_extra:
-                doubtful = sorted(set(round_.players_of(movers)))
-            else:
-                doubtful = money.coins_in_doubt(
-                    round_,
-                    movers,
-                    lambda player_id: self.seated_elsewhere(player_id, self.table_id),
-                )
-            if not doubtful:
-                return
-            balances = wallet.spendable(doubtful)
+        doubtful: list[str] = []
+        try:
+            with self.sessions.begin() as session:
+                wallet = self.service(session).wallet
+                if wallet.checks_every_extra:
+                    doubtful = sorted(set(round_.players_of(movers)))
+                else:
+                    doubtful = money.coins_in_doubt(
+                        round_,
+                        movers,
+                        lambda player_id: self.seated_elsewhere(player_id, self.table_id),
+                    )
+                if not doubtful:
+                    return
+                balances = wallet.spendable(doubtful)
+        except Exception as error:
+            if not is_transient(error):
+                raise
+            # The wallets cannot be read: no coins are known to cover these doubles and splits,
+            # so they fall back as for a short wallet (the step goes on; nothing is staked).
+            log.warning("table %s: wallets unreadable at a step close, doubles and splits fall "
+                        "back: %s", self.table_id, one_line(error))  # fmt: skip
+            doubtful = doubtful or sorted(set(round_.players_of(movers)))
+            round_.set_free_coins(doubtful, [0] * len(doubtful))
+            return
         # The round counts coins it paid early (not yet in the wallet) as the player's.
         early = money.uncredited(round_)
         round_.set_free_coins(
