@@ -9,6 +9,7 @@ from sqlalchemy import select
 
 from boundless.ledger import LedgerService, check_books, make_engine, make_session_factory
 from boundless.ledger.models import WALLET_CALLS
+from boundless.wallet.signing import REQUEST_HEADER, sign
 from tests.server.live import LiveServer, bet, play_to_settlement, serving
 from tests.server.test_insurance import ACE_UP_DEALER_BLACKJACK
 from tests.wallet.bench import (
@@ -80,6 +81,15 @@ def test_a_refused_debit_is_a_refused_bet_with_nothing_staked(tmp_path: Path) ->
         live = seamless_server(tmp_path, wallets)
         try:
             player_id, client = launch(live, "op-rex")
+            body = b'{"player_id": "op-eve", "name": "Eve", "currency": "EUR"}'
+            forged = live.http.post(
+                "/api/v1/operator/sessions",
+                content=body,
+                headers={REQUEST_HEADER: sign(b"not-the-shared-secret", body)},
+            )
+            assert (forged.status_code, forged.json()["error"]) == (401, "unauthorized")
+            unknown = live.http.post("/api/v1/operator/launch", json={"code": "x" * 32})
+            assert unknown.status_code == 401
             post_faults(operator, refuse={player_id: "responsible_gaming"})
             refused = bet(client, 1000)
             assert (refused["type"], refused["error"]) == ("error", "responsible_gaming")
