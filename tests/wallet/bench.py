@@ -88,11 +88,12 @@ def launch(live: LiveServer, player_id: str, name: str = "Op") -> tuple[str, Cli
     again = live.http.post("/api/v1/operator/launch", json={"code": code})
     assert again.status_code == 401  # one time only
     client = live.client(launched.json()["token"])
-    client.hello()
+    client.send_raw(orjson.dumps({"v": 1, "type": "hello", "token": client.token}).decode())
+    client.wait_for("welcome", timeout=60)  # generous: the machine may be loaded
     return player_id, client
 
 
-def settled_calls(wallets: SeamlessWallets, timeout: float = 20.0) -> None:
+def settled_calls(wallets: SeamlessWallets, timeout: float = 60.0) -> None:
     """Wait until no credit or rollback is pending."""
     wait_until(lambda: wallets.pending_count() == 0, timeout, "pending wallet calls to go")
 

@@ -65,7 +65,7 @@ def test_a_round_with_insurance_moves_what_the_internal_wallet_would(tmp_path: P
 def _insured_round(live: LiveServer, client: object) -> dict[str, int]:
     assert bet(client, 1000)["type"] == "ack"  # type: ignore[arg-type]
     client.wait_for(  # type: ignore[attr-defined]
-        "you", lambda m: m["player"]["positions"][0]["insurance_offer"] == "insurance"
+        "you", lambda m: m["player"]["positions"][0]["insurance_offer"] == "insurance", 60
     )
     mark = len(client.seen)  # type: ignore[attr-defined]
     taken = client.request(  # type: ignore[attr-defined]
