@@ -136,7 +136,7 @@ class Keys:
             answer = self.end_with
         elif "side bets to offer" in prompt:
             answer = self._next("offer", "")
-        elif prompt.startswith("Spots to play"):
+        elif prompt.startswith(("Spots to play", "Seats to play")):
             answer = self._next("spots", "")
         elif any(f"={word}" in prompt for word in ("hit", "stand", "split", "surrender")):
             answer = self._next("decide", self._default_action(prompt))

@@ -145,6 +145,6 @@ def test_play_refusal_uses_chips_and_seat_at_boo_bucks() -> None:
         "3",
         "--balance",
         "1000",
-        input_text="\n5000\nq\n",
+        input_text="\n\n5000\nq\n",  # the side bets, the seats to play, seat 3's main bet
     )
     assert "✗ seat 3: bets of 5,000.00 exceed the 10.00 free chips" in outcome.stdout

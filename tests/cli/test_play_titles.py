@@ -118,6 +118,25 @@ def test_boo_bucks_seat_rule_error_asks_the_seat_again() -> None:
     assert driver.total_coins() == START
 
 
+def test_boo_bucks_asks_the_seats_to_play_first_then_only_their_bets() -> None:
+    console, out = _console()
+    # Seats 1 and 3: seat 3's main and side bets (from the right: the seat rule), then seat 1's.
+    keys = Keys(console, offer=["1 3"], spots=["3 1"], bet=["2", "0", "0", "1", "0", "0"])
+    driver = _run("boo-bucks", keys, console, seed=4, rounds=1)
+    asked = [prompt for prompt in keys.prompts if " on seat " in prompt or "to play" in prompt]
+    assert asked[0].startswith("Seats to play (1 2 3; up to 3) [1 2 3]")
+    assert [prompt.split(" (")[0] for prompt in asked[1:]] == [
+        "Main bet on seat 3",
+        "Trifecta on seat 3",
+        "In Between on seat 3",
+        "Main bet on seat 1",
+        "Trifecta on seat 1",
+        "In Between on seat 1",
+    ]
+    assert "you (seat 1): main bet 1.00" in out.getvalue()
+    assert driver.total_coins() == START
+
+
 @pytest.mark.parametrize("title", [key for key in TITLES if key.startswith("boo-bucks")])
 def test_every_boo_bucks_preset_plays_with_the_same_screens(title: str) -> None:
     console, out = _console()

@@ -92,6 +92,13 @@ def test_a_gateway_serves_what_serve_serves_a_player(sessions: sessionmaker[Sess
             }
         )
         assert late["type"] == "error"  # no round open yet
+        # Repeat/Double, the table's history and its statistics are the gateway's too.
+        rebet = {"type": "rebet", "table_id": "boundless-1", "bet_id": "r1", "multiplier": 2}
+        assert client.request(rebet)["error"] == "wrong_phase"
+        here = http.get("/api/v1/records?table_id=boundless-1", headers=auth).json()
+        assert here == {"items": [], "next_before": None}
+        stats = http.get("/api/v1/tables/boundless-1/stats", headers=auth).json()
+        assert (stats["table_id"], stats["rounds"], stats["bust_rate"]) == ("boundless-1", 0, None)
         client.close()
 
 

@@ -166,3 +166,28 @@ def sign_up(page: Any, base: str, name: str) -> str:
     token = page.evaluate("localStorage.getItem('boundless.token')")
     assert token
     return str(token)
+
+
+# Words (as the language's own word segmentation finds them) that the page draws across two
+# lines inside the elements matching a selector: each word's boxes must share one line.
+BROKEN_WORDS_JS = """selector => {
+    const lang = document.documentElement.lang;
+    const words = new Intl.Segmenter(lang, { granularity: "word" });
+    const broken = [];
+    for (const element of document.querySelectorAll(selector)) {
+        if (element.offsetParent === null) continue;
+        const walker = document.createTreeWalker(element, NodeFilter.SHOW_TEXT);
+        for (let node = walker.nextNode(); node; node = walker.nextNode()) {
+            for (const part of words.segment(node.data)) {
+                if (!part.isWordLike || part.segment.length < 2) continue;
+                const range = document.createRange();
+                range.setStart(node, part.index);
+                range.setEnd(node, part.index + part.segment.length);
+                const tops = new Set([...range.getClientRects()]
+                    .filter((r) => r.width > 0).map((r) => Math.round(r.top)));
+                if (tops.size > 1) broken.push(`${part.segment} in "${element.textContent}"`);
+            }
+        }
+    }
+    return broken;
+}"""

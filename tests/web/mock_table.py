@@ -18,8 +18,8 @@ def now_ms() -> int:
     return int(time.time() * 1000)
 
 
-def round_id(round_no: int) -> str:
-    return f"{TABLE_ID}:{round_no}"
+def round_id(round_no: int, table: str = TABLE_ID) -> str:
+    return f"{table}:{round_no}"
 
 
 def state(
@@ -33,6 +33,8 @@ def state(
     current_spot: int = 0,
     step: int = 0,
     side_bets: tuple[str, ...] = ("trifecta", "in_between"),
+    table: str = TABLE_ID,
+    title: str = TITLE,
 ) -> Message:
     total = None
     if dealer:
@@ -40,14 +42,14 @@ def state(
         total = sum(values) + (10 if 1 in values and sum(values) + 10 <= 21 else 0)
     return {
         "type": "state",
-        "table_id": TABLE_ID,
-        "round_id": round_id(round_no),
+        "table_id": table,
+        "round_id": round_id(round_no, table),
         "round_no": round_no,
         "shoe_number": round_no,
         "public": {
             "phase": phase,
             "paused": False,
-            "title": TITLE,
+            "title": title,
             "rules_version": "mock",
             "round_in_shoe": 1,
             "current_spot": current_spot,
@@ -109,11 +111,13 @@ def position(
     }
 
 
-def you(phase: str, round_no: int, positions: list[Message], step: int = 0) -> Message:
+def you(
+    phase: str, round_no: int, positions: list[Message], step: int = 0, table: str = TABLE_ID
+) -> Message:
     return {
         "type": "you",
-        "table_id": TABLE_ID,
-        "round_id": round_id(round_no),
+        "table_id": table,
+        "round_id": round_id(round_no, table),
         "phase": phase,
         "step": step,
         "player": {"id": "mock", "free_coins": 90_000, "positions": positions},
@@ -121,13 +125,15 @@ def you(phase: str, round_no: int, positions: list[Message], step: int = 0) -> M
     }
 
 
-def settled(round_no: int, positions: list[Message], balance: int = 91_000) -> Message:
+def settled(
+    round_no: int, positions: list[Message], balance: int = 91_000, table: str = TABLE_ID
+) -> Message:
     staked = sum(p["staked"] for p in positions)
     paid = sum(p["paid"] for p in positions)
     return {
         "type": "settled",
-        "table_id": TABLE_ID,
-        "round_id": round_id(round_no),
+        "table_id": table,
+        "round_id": round_id(round_no, table),
         "results": positions,
         "staked": staked,
         "paid": paid,
@@ -161,7 +167,8 @@ class MockSocket:
             )
             return
         self.sent.append(message)
-        self._send({"type": "ack", "request_id": message.get("request_id"), "table_id": TABLE_ID})
+        table = message.get("table_id", TABLE_ID)
+        self._send({"type": "ack", "request_id": message.get("request_id"), "table_id": table})
         if kind == "resync":
             for item in self.initial:
                 self._send(item)

@@ -97,6 +97,22 @@ def test_private_round_deals_on_deal_then_rename_and_close(
         page.wait_for_timeout(200)
     assert page.locator("#result-net").count(), "the private round did not settle"
 
+    # Back in the lobby: the form leads to the open table instead of opening another beside
+    # its card, and the card's side-bet range is that of the side bets this table offers.
+    table_url = page.url
+    page.click("a[data-nav='lobby']")
+    page.wait_for_selector("#private-go")
+    assert page.locator("#private-open").count() == 0
+    token = page.evaluate("localStorage.getItem('boundless.token')")
+    row = next(row for row in get_json(f"{server}/api/v1/tables", token) if row["private"])
+    rules = get_json(f"{server}/api/v1/titles/boo-bucks")
+    offered = [bet for bet in rules["side_bets"] if bet["key"] in row["side_bets"]]
+    widest = max(bet["max_amount"] for bet in offered)
+    shown = page.inner_text(f".table-card[data-table-id='{row['table_id']}'] .table-limit-side")
+    assert shown.endswith(f"{widest / 100:,.2f}"), (shown, widest)
+    page.click("#private-go")
+    page.wait_for_url(table_url)
+
     page.wait_for_selector("#rename-table")
     page.click("#rename-table")
     submit(

@@ -25,7 +25,7 @@ except ImportError:  # the browser fixture skips these tests
 
 from boundless.core.cards import parse_cards
 from boundless.core.shoe import commitment_of
-from tests.web.kit import STARTING_GRANT, get_json, open_page, shot, submit
+from tests.web.kit import BROKEN_WORDS_JS, STARTING_GRANT, get_json, open_page, shot, submit
 
 pytestmark = pytest.mark.slow
 
@@ -179,6 +179,24 @@ def test_sign_up_play_record_and_languages(
     me = get_json(f"{server}/api/v1/me", token)
     assert me["balance"] == start_balance + sum(nets.values())
 
+    # This table's history lists the rounds just played, each a link to its record; the
+    # statistics show the dealer's results; Repeat places the last bets again (server's rebet).
+    page.click("#tab-history")
+    page.wait_for_selector("#history .record-link")
+    here = set(page.locator("#history .record-link").all_inner_texts())
+    assert {f"#{round_id.rsplit(':', 1)[1]}" for round_id in nets} <= here
+    page.click("#tab-stats")
+    page.wait_for_selector("#stats-dealer tr[data-result='bust']")
+    for _ in range(3):
+        page.wait_for_selector("#bet-rebet:not([disabled])", timeout=30000)
+        if _try_click(page.locator("#bet-rebet:not([disabled])")):
+            try:
+                page.wait_for_selector("#dock-status:has-text('placed')", timeout=3000)
+                break
+            except PlaywrightTimeout:
+                continue  # the window closed first: the next one
+    assert "placed" in page.inner_text("#dock-status")
+
     # The play record lists the rounds, newest first, with the same nets.
     page.click("a[data-nav='records']")
     page.wait_for_selector(".record-row")
@@ -224,6 +242,7 @@ def test_sign_up_play_record_and_languages(
     page.select_option("#lang-select", "ja")
     page.wait_for_selector("a[data-nav='records']:has-text('プレイ履歴')")
     assert "カード" in page.inner_text("#detail-cards h2")
+    assert page.evaluate(BROKEN_WORDS_JS, "td, th, dt, dd, .btn, label") == []
     assert page.evaluate("localStorage.getItem('boundless.lang')") == "ja"
     page.click("a[data-nav='rules']")
     page.wait_for_selector(".rules-page[data-title]")
@@ -245,6 +264,7 @@ def test_sign_up_play_record_and_languages(
     shot(page, "phone-table-ko", full_page=False)
     page.goto(server + "/#/records")
     page.wait_for_selector(".record-row")
+    assert page.evaluate(BROKEN_WORDS_JS, "td, th, .btn, label") == []
     shot(page, "phone-records-ko")
     page.select_option("#lang-select", "en")
     page.goto(server + "/#/rules/boundless")

@@ -10,7 +10,7 @@ from typing import Any
 
 import pytest
 
-from tests.web.kit import ROOT, open_page, shot, sign_up
+from tests.web.kit import BROKEN_WORDS_JS, ROOT, open_page, shot, sign_up
 from tests.web.mock_table import TABLE_ID, MockSocket, position, settled, state, you
 
 pytestmark = pytest.mark.slow
@@ -173,6 +173,23 @@ LABELS = ", ".join(
 )
 
 
+WORD_CELLS = ", ".join(
+    [
+        ".result-table td",
+        ".result-table th",
+        ".bet-name",
+        ".hand-label",
+        ".hand-foot",
+        ".fact dt",
+        ".fact dd",
+        ".panel-tab",
+        ".recent-round",
+        ".dock-status",
+        ".btn",
+    ]
+)
+
+
 @pytest.mark.parametrize("lang", ["ko", "ja"])
 def test_labels_do_not_overlap(
     server: str, browser: Any, failure_shots: list[Any], lang: str
@@ -209,5 +226,11 @@ def test_labels_do_not_overlap(
             )
             == []
         )
+        # No label and no cell of the results breaks inside a word (the results open as a
+        # drawer on a phone).
+        if page.locator("#results").is_hidden():
+            page.click("#tab-results")
+        page.wait_for_selector("#results .result-table")
+        assert page.evaluate(BROKEN_WORDS_JS, WORD_CELLS) == []
         shot(page, f"{name}-table-labels-{lang}", full_page=True)
         context.close()

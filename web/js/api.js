@@ -85,6 +85,10 @@ export const api = {
     return request("GET", `/records?${query}`);
   },
   record: (roundId) => request("GET", `/records/${encodeURIComponent(roundId)}`),
+  /** This player's last rounds at one table (the table's history panel). */
+  tableHistory: (tableId, limit = 20) =>
+    request("GET", `/records?${new URLSearchParams({ limit: String(limit), table_id: tableId })}`),
+  tableStats: (tableId) => request("GET", `/tables/${encodeURIComponent(tableId)}/stats`),
   shoe: (tableId, number) =>
     request("GET", `/shoes/${encodeURIComponent(tableId)}/${encodeURIComponent(number)}`),
 };

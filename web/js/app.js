@@ -64,7 +64,8 @@ async function boot() {
     banner.textContent = status === "online" ? "" : t("connection.offline");
   });
   on("welcome", (message) => message.player && session.setBalance(message.player.balance));
-  on("you", (message) => session.setBalance(message.balance));
+  // A round's result moves the balance when the table shows it (not with an earlier "you").
+  on("you", (message) => table.holdsBalance(message) || session.setBalance(message.balance));
   // The table view sets the balance itself once the round's last card has landed.
   on("settled", (message) => table.holdsResult(message) || session.setBalance(message.balance));
   on("ack", (message) => session.setBalance(message.balance));

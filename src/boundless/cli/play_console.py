@@ -114,7 +114,11 @@ class TerminalTable:
             self.screen.redraw()
 
     def error(self, message: str) -> None:
-        self.say(f"  [red]✗ {escape(message)}[/red]")
+        line = f"  [red]✗ {escape(message)}[/red]"
+        if self.screen is not None:
+            self.screen.error(line)
+        else:
+            self.say(line)
 
     def engine_error(self, message: str) -> None:
         """A refusal from the engine, retold in the title's words."""
@@ -129,6 +133,8 @@ class TerminalTable:
         except (EOFError, KeyboardInterrupt):
             self.say()
             raise PlayerLeft from None
+        if self.screen is not None:
+            self.screen.answered()
         if answer.strip().lower() in QUIT_WORDS:
             raise PlayerLeft
         if answer.strip() in HELP_WORDS:
@@ -247,7 +253,7 @@ class TerminalTable:
         return sorted(bets, key=lambda bet: bet.spot)
 
     def _spots_to_ask(self, offer: BetOffer) -> list[int]:
-        """Every seat of a private table, the spots the player picks at a shared one.
+        """The spots the player picks (every seat of a private table unless told otherwise).
 
         Under the seat rule (a main bet at most N times the seat to its right) the seats are
         asked from the right, so an amount the rule refuses is always the one just typed.
@@ -255,20 +261,24 @@ class TerminalTable:
         spots = list(offer.spots)
         if len(spots) == 1:
             return spots
-        if offer.private:
-            if offer.seat_rule_multiple:
-                self.say(
-                    f"[dim]Seats are asked from the right: a seat's main {self.words.bet} may be "
-                    f"at most {offer.seat_rule_multiple} times the total on the seat to its "
-                    "right.[/dim]"
-                )
-                return spots[::-1]
-            return spots
-        default = self._last_spots or spots[:1]
+        # The seats to play first (a private table offers all of them by default), so only their
+        # bets are asked, not every seat's main and side bets in turn.
+        chosen = self._choose_spots(offer, spots, spots if offer.private else spots[:1])
+        if offer.private and offer.seat_rule_multiple and len(chosen) > 1:
+            self.say(
+                f"[dim]Seats are asked from the right: a seat's main {self.words.bet} may be "
+                f"at most {offer.seat_rule_multiple} times the total on the seat to its "
+                "right.[/dim]"
+            )
+            return chosen[::-1]
+        return chosen
+
+    def _choose_spots(self, offer: BetOffer, spots: list[int], first: list[int]) -> list[int]:
+        default = self._last_spots or first
         listed = " ".join(map(str, spots))
         while True:
             answer = self.ask(
-                f"Spots to play ({listed}; up to {offer.max_spots}) "
+                f"{offer.spot_word.capitalize()}s to play ({listed}; up to {offer.max_spots}) "
                 f"[{' '.join(map(str, default))}] > "
             )
             try:
@@ -278,9 +288,10 @@ class TerminalTable:
                 continue
             outside = [spot for spot in chosen if spot not in spots]
             if outside:
-                self.error(f"there is no spot {outside[0]}: the table has spots {listed}")
+                word = offer.spot_word
+                self.error(f"there is no {word} {outside[0]}: the table has {word}s {listed}")
             elif len(chosen) > offer.max_spots:
-                self.error(f"a player may play at most {offer.max_spots} spots")
+                self.error(f"a player may play at most {offer.max_spots} {offer.spot_word}s")
             else:
                 self._last_spots = sorted(chosen)
                 return self._last_spots

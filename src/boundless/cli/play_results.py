@@ -93,7 +93,8 @@ class ResultRows:
         for position in seat.positions:
             yield from self.hand_rows(position)
             insurance = position.insurance
-            if insurance is not None:
+            # Even money is the hand's own outcome (its row says so); only insurance gets a row.
+            if insurance is not None and insurance.kind != "even_money":
                 outcome = insurance.outcome or ""
                 yield (
                     self._where(position) + insurance.kind.replace("_", " "),

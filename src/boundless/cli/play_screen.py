@@ -27,6 +27,8 @@ class TableScreen:
         self.sections: dict[str, list[str]] = {}
         self.results: RenderableType | None = None
         self.log: deque[str] = deque(maxlen=LOG_LINES)
+        self.errors: list[str] = []
+        """Error lines on show: they answer the last input and go with the next one."""
 
     def new_round(self, header: str) -> None:
         self.header = header
@@ -38,6 +40,18 @@ class TableScreen:
 
     def say(self, text: str) -> None:
         self.log.extend(text.splitlines() or [""])
+
+    def error(self, text: str) -> None:
+        """An error about the last input, shown until the player answers again."""
+        self.say(text)
+        self.errors.append(text)
+
+    def answered(self) -> None:
+        """The player answered: the errors about the earlier answer are stale now."""
+        for text in self.errors:
+            if text in self.log:
+                self.log.remove(text)
+        self.errors.clear()
 
     def render(self) -> RenderableType:
         table = [line for name in SECTIONS for line in self.sections.get(name, [])]

@@ -55,6 +55,15 @@ class PlaceBet(_Message):
     bets: Annotated[dict[SpotKey, dict[SideKey, Amount]], Field(min_length=1, max_length=7)]
 
 
+class Rebet(_Message):
+    """The last bets at this table again (Repeat), or ``multiplier`` times them (Double)."""
+
+    type: Literal["rebet"]
+    table_id: Identifier
+    bet_id: Identifier
+    multiplier: Literal[1, 2] = 1
+
+
 class TakeInsurance(_Message):
     type: Literal["insurance"]
     table_id: Identifier
@@ -82,7 +91,7 @@ class Resync(_Message):
 
 
 ClientMessage = Annotated[
-    Hello | Join | Leave | PlaceBet | TakeInsurance | Decide | ChooseSideBets | Resync,
+    Hello | Join | Leave | PlaceBet | Rebet | TakeInsurance | Decide | ChooseSideBets | Resync,
     Field(discriminator="type"),
 ]
 _ADAPTER: TypeAdapter[ClientMessage] = TypeAdapter(ClientMessage)
@@ -120,7 +129,7 @@ def parse_client_message(raw: object) -> ClientMessage:
     if not isinstance(raw, dict):
         raise BadMessageError("a message is a JSON object")
     version = raw.get("v")
-    if version != PROTOCOL_VERSION or isinstance(version, bool):
+    if type(version) is not int or version != PROTOCOL_VERSION:  # not 1.0, not true
         if "v" not in raw:
             raise BadMessageError('every message carries "v": 1')
         raise UnsupportedVersionError(

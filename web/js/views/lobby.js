@@ -45,7 +45,17 @@ async function refresh() {
   });
   // Only the table list changes every few seconds; forms keep what the player typed.
   renderTables();
-  if (firstLoad) renderPrivate();
+  // The private form follows the player's own tables (open one: the form leads to it).
+  const own = ownTables().map((table) => table.table_id).join(" ");
+  if (firstLoad || own !== shownOwn) renderPrivate();
+  shownOwn = own;
+}
+
+let shownOwn = "";
+
+/** The private tables in the list: the server lists only the viewer's own. */
+function ownTables() {
+  return tables.filter((table) => table.private);
 }
 
 function renderPrivate() {
@@ -132,7 +142,7 @@ function tableList() {
             table.round_no ? h("span", {}, t("lobby.round_no", { n: table.round_no })) : null,
             table.private ? h("span.badge", {}, t("lobby.private")) : null,
           ),
-          rules ? limitsLine(rules, vocabulary) : null,
+          rules ? limitsLine(rules, vocabulary, table.side_bets) : null,
         ),
         h("div.table-card-actions", {},
           h("a.btn.btn-ghost", { href: `#/rules/${encodeURIComponent(table.title)}` }, t("lobby.rules")),
@@ -145,10 +155,11 @@ function tableList() {
   );
 }
 
-/** The table's limits: main bet minimum to maximum, and the side options' range. */
-function limitsLine(rules, vocabulary) {
+/** The table's limits: main bet minimum to maximum, and the range of the side options it
+ * offers (a private table offers the ones its owner chose; ``offered`` null: all of them). */
+function limitsLine(rules, vocabulary, offered = null) {
   const limits = rules.limits;
-  const sides = rules.side_bets || [];
+  const sides = (rules.side_bets || []).filter((bet) => !Array.isArray(offered) || offered.includes(bet.key));
   return h("dl.table-limits", {},
     h("div", {}, h("dt", {}, t("lobby.limits_main", {}, vocabulary)), h("dd.table-limit-main", {}, `${money(limits.min_main_amount)} – ${money(limits.max_main_amount)}`)),
     sides.length
@@ -185,6 +196,7 @@ function privateForm(privateTitles, rules) {
   const choosing = offer.mode === "player_chooses";
   const groups = sideBetGroups(rules);
   const boxes = [];
+  const mine = ownTables().find((table) => table.title === privateChoice);
   const message = h("p.form-message", { role: "alert" });
   const select = h("select#private-title", {
     onchange: () => {
@@ -228,7 +240,10 @@ function privateForm(privateTitles, rules) {
       : null,
     h("div.form-actions", {},
       h("a.btn.btn-ghost", { href: `#/rules/${encodeURIComponent(privateChoice)}` }, t("lobby.rules")),
-      h("button.btn.btn-gold#private-open", { type: "submit", disabled: !session.player }, t("private.open")),
+      // A table of this game already open: go to it rather than open another beside its card.
+      mine
+        ? h("a.btn.btn-gold#private-go", { href: `#/table/${encodeURIComponent(mine.table_id)}` }, t("private.go_to_mine"))
+        : h("button.btn.btn-gold#private-open", { type: "submit", disabled: !session.player }, t("private.open")),
     ),
     message,
   );

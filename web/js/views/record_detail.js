@@ -185,7 +185,10 @@ function stakeRows() {
     for (const [key, side] of Object.entries(position.side_bets || {})) {
       rows.push({
         what: where + sideBetName(rules, key),
-        outcome: side.outcome === "win" ? patternName(rules, key, side.pattern) || t("outcome.win") : side.outcome ? t("outcome.lose") : "–",
+        // A wheel bet names the wedges it landed on (inner wheel first, then the Power Up wheel).
+        outcome: side.wheel?.length
+          ? t("wheel.landed", { wedges: side.wheel.join(" · ") })
+          : side.outcome === "win" ? patternName(rules, key, side.pattern) || t("outcome.win") : side.outcome ? t("outcome.lose") : "–",
         staked: side.stake,
         paid: side.payout ?? 0,
       });

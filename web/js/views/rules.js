@@ -1,5 +1,6 @@
 // The rules page of a title, generated from its rule set: every number comes from the data.
 import { api, failureOf, listOf } from "../api.js";
+import { wheelFigure } from "./table/wheel.js";
 import { h, money, percent, ratioPercent } from "../format.js";
 import { setVocabulary, t } from "../i18n.js";
 import { errorText } from "../session.js";
@@ -260,6 +261,7 @@ function wheel(bet) {
     h("th", { scope: "col" }, t("rules.wheel.wedge")), h("th", { scope: "col" }, t("rules.pays")), h("th", { scope: "col" }, t("rules.wheel.chance"))));
   return h("div.wheel-rules", {},
     w.example ? h("p.notice", {}, t("rules.wheel.example")) : null,
+    h("div.wheel-rest", {}, wheelFigure(bet, [])),
     h("h4", {}, t("rules.wheel.inner")),
     h("table.pay-table", {}, head, h("tbody", {}, rows(w.inner))),
     h("h4", {}, t("rules.wheel.outer")),

@@ -3,18 +3,21 @@
 // version moved. Everything is driven by the title's rule set and the server's state/you
 // messages: no branch on a title's name. The paced reveal lives in table/pacing.js.
 import { api } from "../api.js";
-import { cardText, h, signedMoney } from "../format.js";
+import { h } from "../format.js";
 import { currentLanguage, setVocabulary, t } from "../i18n.js";
 import { errorText, session, toast } from "../session.js";
 import { on, send, serverNow } from "../socket.js";
-import { log } from "./table/actions.js";
+import { log, logParts } from "./table/actions.js";
 import { dock, statusLine } from "./table/dock.js";
 import { dealerZone, drawTimer, feltText, header, spotZones } from "./table/felt.js";
 import { helpPanel, onKey } from "./table/keys.js";
 import { dealing, retarget, setLanded, stopPacing } from "./table/pacing.js";
-import { logPanel, recentStrip, resultPanel, stepPanel } from "./table/panels.js";
+import { logText, recentStrip, sidePanel } from "./table/panels.js";
+import { fitFelt, watchFit } from "./table/fit.js";
 import { LAST_TITLE_KEY } from "./rules.js";
+import { play } from "./table/sound.js";
 import { loadTableRow } from "./table/private_controls.js";
+import { loadHistory, loadStats } from "./table/history.js";
 import { betsFromPositions, changed, chipValues, fresh, pub, setView, settledNet, v } from "./table/state.js";
 
 const MAX_RECENT = 12;
@@ -32,7 +35,10 @@ export function mount(element, tableId) {
     );
     return;
   }
-  setLanded(landed, drainQueue);
+  setLanded(landed, () => {
+    noteRecent();
+    drainQueue();
+  });
   unsubscribers.push(
     on("state", (m) => m.table_id === v.tableId && later(m, onState)),
     on("you", (m) => m.table_id === v.tableId && later(m, onYou)),
@@ -45,12 +51,15 @@ export function mount(element, tableId) {
   document.addEventListener("keydown", onKey);
   unsubscribers.push(() => document.removeEventListener("keydown", onKey));
   v.tick = setInterval(drawTimer, 200);
+  document.body.classList.add("at-table");
+  unsubscribers.push(() => document.body.classList.remove("at-table"), watchFit());
   // Redraws replace v.body only: the live region stays in place so screen readers announce it.
   v.body = h("div.table-view", {}, h("p.loading", {}, t("app.loading")));
   v.live = h("div.sr-only#table-live", { "aria-live": "polite", "aria-atomic": "true" });
   root.replaceChildren(v.body, v.live);
   join();
   loadTableRow();
+  loadHistory();
 }
 
 export function unmount() {
@@ -66,6 +75,12 @@ export function unmount() {
 
 export function render() {
   changed();
+}
+
+/** A "you" of a round being settled at this table: its balance already holds the result, which
+ * the wallet shows only with the result line (when the cards have landed). */
+export function holdsBalance(message) {
+  return holdsResult(message) && ["settling", "settled"].includes(message?.phase);
 }
 
 /** Whether this view shows a result when its cards have landed (the wallet waits for it). */
@@ -148,6 +163,7 @@ function newRound(message) {
   v.decided = null;
   v.step = null;
   v.seen = new Set();
+  v.wheels = new Map();
   v.target.settled = null;
   if (v.target.you && v.target.you.round_id !== message.round_id) v.target.you = null;
 }
@@ -166,7 +182,7 @@ function onYou(message) {
 function onStep(message) {
   if (!message.card) return; // the step closed with nobody taking a card
   v.step = { ...message, at: performance.now() };
-  log(t("table.step_card", { n: message.step, card: cardText(message.card), count: message.takers }));
+  log("table.step_card", { n: message.step, card: { card: message.card }, count: message.takers });
 }
 
 function onSettled(message) {
@@ -188,13 +204,23 @@ function landed(message) {
   if (Array.isArray(message.results) && message.results.length) {
     v.lastResult = { roundId: message.round_id, positions: message.results, balance: message.balance, net };
   }
-  if (net !== null) log(t("table.round_net", { n: v.state?.round_no ?? "", amount: signedMoney(net) }));
-  const dealer = v.target.state?.public?.dealer;
-  if (dealer?.cards?.length && !v.recent.some((entry) => entry.roundNo === v.target.state.round_no)) {
-    v.recent.unshift({ roundNo: v.target.state.round_no, total: dealer.total, cards: dealer.cards });
-    v.recent.length = Math.min(v.recent.length, MAX_RECENT);
-  }
+  if (net !== null) log("table.round_net", { n: v.state?.round_no ?? "", amount: { signed: net } });
+  if (net > 0) play("win");
+  loadHistory();
   session.setBalance(message.balance);
+  changed();
+}
+
+/** Every round the table finished goes on the strip, watched ones too, once its cards show. */
+function noteRecent() {
+  const shown = v?.state;
+  const dealer = shown?.public?.dealer;
+  if (shown?.public?.phase !== "settled" || !dealer?.cards?.length) return;
+  if (v.recent.some((entry) => entry.roundNo === shown.round_no)) return;
+  v.recent.unshift({ roundNo: shown.round_no, total: dealer.total, cards: dealer.cards });
+  v.recent.sort((a, b) => b.roundNo - a.roundNo);
+  v.recent.length = Math.min(v.recent.length, MAX_RECENT);
+  if (v.panel === "stats") loadStats();
   changed();
 }
 
@@ -205,7 +231,7 @@ function onNotice(message) {
   if (everyRound && (message.kind === "shuffle" || message.kind === "shoe_finished")) {
     if (!v.saidReshuffle) {
       v.saidReshuffle = true;
-      log(t("notice.reshuffle_every_round"));
+      log("notice.reshuffle_every_round");
     }
     return;
   }
@@ -214,15 +240,16 @@ function onNotice(message) {
     location.hash = "#/lobby";
     return;
   }
-  let text = t(`notice.${message.kind}`, {
+  const parts = [[`notice.${message.kind}`, {
     n: detail.shoe_number ?? "",
     commitment: String(detail.commitment ?? "").slice(0, 12),
-  });
+  }]];
   if (message.kind === "shuffle" && detail.burn?.revealed) {
     const count = detail.burn.burned_count ?? detail.burn.burned?.length ?? 0;
-    text += " " + t("notice.burn", { card: cardText(detail.burn.revealed), count });
+    parts.push(["notice.burn", { card: { card: detail.burn.revealed }, count }]);
   }
-  log(text);
+  logParts(parts);
+  const text = logText({ parts });
   if (["paused", "resumed", "cancelled"].includes(message.kind)) toast(text, message.kind === "resumed" ? "info" : "warn");
 }
 
@@ -244,22 +271,27 @@ function draw() {
   v.drawn = drawn;
   setVocabulary(v.rules.title.vocabulary);
   const focused = document.activeElement?.id;
+  // One screen: the header, the felt (scaled to fit what is left), the dock and the panels'
+  // tabs; a panel opens beside the felt on wide screens and as a drawer elsewhere.
   v.body.replaceChildren(
     header(),
     recentStrip() ?? "",
     h("div.table-layout", {},
       h("section.felt", { "aria-label": t("table.felt"), dataset: { roundId: v.roundId ?? "", phase: pub().phase } },
-        dealerZone(),
-        h("p.felt-arc", { "aria-hidden": "true" }, feltText()),
-        spotZones(),
+        h("div.felt-fit", {},
+          dealerZone(),
+          h("p.felt-arc", { "aria-hidden": "true" }, feltText()),
+          spotZones(),
+        ),
         pub().paused ? h("div.paused-overlay", { role: "status" }, t("table.paused")) : null,
       ),
-      h("section.dock#dock", { "aria-label": t("table.controls") }, dock(),
-        h("button.btn.btn-ghost.key-help-open#key-help-open", { type: "button", "aria-keyshortcuts": "?", onclick: () => { v.help = !v.help; changed(); } }, t("keys.open"))),
-      h("aside.side-panel", {}, helpPanel(), resultPanel(), stepPanel(), logPanel()),
+      h("section.dock#dock", { "aria-label": t("table.controls") }, dock()),
+      sidePanel(),
     ),
+    helpPanel() ?? "",
   );
   announce(statusLine());
   if (focused) document.getElementById(focused)?.focus();
   drawTimer();
+  fitFelt();
 }

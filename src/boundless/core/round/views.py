@@ -10,7 +10,12 @@ from typing import Any
 
 from boundless.core.hands import best_total
 from boundless.core.round.checks import insurance_offer, legal_now
-from boundless.core.round.results import PositionResult, hand_json, position_result
+from boundless.core.round.results import (
+    PositionResult,
+    SideBetResult,
+    hand_json,
+    position_result,
+)
 from boundless.core.round.state import RoundState
 
 
@@ -64,15 +69,7 @@ def position_view(round_: RoundState, result: PositionResult, position: int) -> 
             "payout": result.insurance.payout_amount,
         },
         "insurance_offer": insurance_offer(round_, result.player_id, result.spot),
-        "side_bets": {
-            side.key: {
-                "stake": side.stake,
-                "outcome": side.outcome,
-                "pattern": side.pattern,
-                "payout": side.payout_amount,
-            }
-            for side in result.side_bets
-        },
+        "side_bets": {side.key: side_bet_json(side) for side in result.side_bets},
         "staked": result.staked_amount,
         "paid": result.paid_amount,
     }
@@ -90,3 +87,16 @@ def player_view(round_: RoundState, player_id: str) -> dict[str, Any]:
         ],
     }
     return view
+
+
+def side_bet_json(side: SideBetResult) -> dict[str, Any]:
+    """A side bet's view; a wheel bet's also names the wedges it landed on, inner wheel first."""
+    shown: dict[str, Any] = {
+        "stake": side.stake,
+        "outcome": side.outcome,
+        "pattern": side.pattern,
+        "payout": side.payout_amount,
+    }
+    if side.wheel_labels:
+        shown["wheel"] = list(side.wheel_labels)
+    return shown

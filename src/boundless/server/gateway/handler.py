@@ -38,6 +38,7 @@ from boundless.server.protocol import (
     Join,
     Leave,
     PlaceBet,
+    Rebet,
     Resync,
     TakeInsurance,
     decode_text,
@@ -45,6 +46,7 @@ from boundless.server.protocol import (
     request_id_of,
 )
 from boundless.server.tables.desk import TableDesk
+from boundless.server.tables.rebet import rebet_request
 from boundless.server.tables.service import BetRequest
 
 log = logging.getLogger("boundless.server.handler")
@@ -194,8 +196,12 @@ class MessageHandler:
             return self._send_state(connection, table, player.player_id)
         if isinstance(message, PlaceBet):
             return await table.submit_bet(_bet_request(player.player_id, message))
+        if isinstance(message, Rebet):
+            request = rebet_request(table, player.player_id, message.bet_id, message.multiplier)
+            answer = await table.submit_bet(request)
+            return {**answer, "bets": request.amounts(), "multiplier": message.multiplier}
         if isinstance(message, TakeInsurance):
-            balance = table.take_insurance(player, message.spot, message.kind)
+            balance = await table.insure(player, message.spot, message.kind)
             return {"table_id": table.table_id, "kind": message.kind, "balance": balance}
         if isinstance(message, Decide):
             table.decide(player, message.spot, message.step, message.action)

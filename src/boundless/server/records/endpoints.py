@@ -8,6 +8,7 @@ from fastapi import APIRouter, Query
 
 from boundless.server.dependencies import CurrentPlayer, ReadSession
 from boundless.server.records.service import RecordService
+from boundless.server.tables.schemas import TABLE_ID_PATTERN
 
 router = APIRouter(prefix="/api/v1", tags=["records"])
 
@@ -18,8 +19,10 @@ def records(
     session: ReadSession,
     limit: Annotated[int, Query(ge=1, le=100)] = 20,
     before: str | None = None,
+    table_id: Annotated[str | None, Query(pattern=TABLE_ID_PATTERN)] = None,
 ) -> dict[str, Any]:
-    return RecordService(session).page(player.player_id, limit, before)
+    """The caller's rounds, newest first; ``table_id``: at that table only (its history)."""
+    return RecordService(session).page(player.player_id, limit, before, table_id)
 
 
 @router.get("/records/{round_id}")

@@ -18,13 +18,16 @@ class RecordRepository:
         ).first()
 
     def player_rounds(
-        self, player_id: str, limit: int, before_id: int | None
+        self, player_id: str, limit: int, before_id: int | None, table_id: str | None = None
     ) -> list[tuple[Round, RoundPlayer]]:
+        """The player's rounds, newest first (at one table where ``table_id`` is given)."""
         query = (
             select(Round, RoundPlayer)
             .join(RoundPlayer, RoundPlayer.round_id == Round.id)
             .where(RoundPlayer.player_id == player_id)
         )
+        if table_id is not None:
+            query = query.where(Round.table_id == table_id)
         if before_id is not None:
             query = query.where(Round.id < before_id)
         query = query.order_by(Round.id.desc()).limit(limit)

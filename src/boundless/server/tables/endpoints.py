@@ -11,6 +11,7 @@ from boundless.server.errors import NotFoundError
 from boundless.server.tables.repository import TableRepository
 from boundless.server.tables.schemas import TABLE_ID_PATTERN, NewPrivateTable
 from boundless.server.tables.shoes import public_reveal
+from boundless.server.tables.stats import table_stats
 
 router = APIRouter(prefix="/api/v1", tags=["tables"])
 
@@ -26,6 +27,21 @@ async def new_private_table(
 ) -> dict[str, Any]:
     table = state.registry.create_private(player, body.title, body.side_bets_offered)
     return table.lobby_row()
+
+
+@router.get("/tables/{table_id}/stats")
+def stats(
+    table_id: Annotated[str, Path(pattern=TABLE_ID_PATTERN)],
+    state: State,
+    player: CurrentPlayer,
+    session: ReadSession,
+) -> dict[str, Any]:
+    """The dealer's results over the last rounds and the cards dealt in this shoe, by value.
+    Of a table in the caller's lobby only (someone else's private table is not found), which a
+    cluster gateway's lobby answers as ``serve``'s does."""
+    if not any(row["table_id"] == table_id for row in state.registry.lobby(player.player_id)):
+        raise NotFoundError(f"no table {table_id!r}")
+    return table_stats(session, table_id)
 
 
 @router.get("/titles")

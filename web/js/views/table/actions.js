@@ -5,10 +5,18 @@ import { t } from "../../i18n.js";
 import { errorText, toast } from "../../session.js";
 import { newBetId, send } from "../../socket.js";
 import { sideBetRules } from "../rule_text.js";
-import { bettingOpen, changed, draftProblems, draftTotal, occupiedSpots, offeredSideBets, pub, sideAvailable, v } from "./state.js";
+import { play } from "./sound.js";
+import { bettingOpen, changed, draftProblems, draftTotal, occupiedSpots, pub, v } from "./state.js";
 
-export function log(text) {
-  v.log.unshift({ text, at: new Date() });
+/** A log line kept as its string key and values, so it is worded when drawn, in the language
+ * shown then (amounts and cards too: see panels.js). */
+export function log(key, params = {}) {
+  logParts([[key, params]]);
+}
+
+/** A log line of several sentences, each [key, params]. */
+export function logParts(parts) {
+  v.log.unshift({ parts, at: new Date() });
   v.log.length = Math.min(v.log.length, 30);
   changed();
 }
@@ -29,6 +37,7 @@ export function addChip(spot, key) {
     return;
   }
   entry[key] = after;
+  play("chip");
   v.draft = { ...v.draft, [spot]: entry };
   v.history.push({ spot, key, amount: after - before });
   changed();
@@ -50,19 +59,33 @@ export function clearDraft() {
   changed();
 }
 
-export function rebet() {
-  if (!v.lastBets || !bettingOpen()) return;
-  v.draft = {};
-  v.history = [];
-  for (const [spot, entry] of Object.entries(v.lastBets)) {
-    const kept = {};
-    for (const [key, amount] of Object.entries(entry)) {
-      if (key === "main" || (offeredSideBets().includes(key) && sideAvailable(key))) kept[key] = amount;
-    }
-    v.draft[spot] = kept;
-    for (const [key, amount] of Object.entries(kept)) v.history.push({ spot, key, amount });
-  }
+/** Repeat (x1) or Double (x2) the last bets at this table: the server's ``rebet`` applies the
+ * one rule (limits, balance, closed side bets) and places them at once. */
+export async function rebet(multiplier = 1) {
+  if (!canRebet() || v.placing) return;
+  v.placing = true;
   changed();
+  try {
+    const answer = await send("rebet", { table_id: v.tableId, bet_id: newBetId(), multiplier });
+    if (!v) return;
+    v.placed = { round_id: v.roundId, bets: answer.bets };
+    v.lastBets = answer.bets;
+    v.draft = {};
+    v.history = [];
+    log("bet.placed_log", { amount: { money: draftTotal(answer.bets) } });
+  } catch (error) {
+    toast(errorText(error), "bad");
+  } finally {
+    if (v) {
+      v.placing = false;
+      changed();
+    }
+  }
+}
+
+/** Whether Repeat and Double can be offered: betting is open and there is a last bet here. */
+export function canRebet() {
+  return bettingOpen() && Boolean(v.lastBets || v.tableHistory?.length);
 }
 
 export async function placeBets() {
@@ -80,7 +103,7 @@ export async function placeBets() {
     if (!v) return;
     v.placed = { round_id: v.roundId, bets };
     v.lastBets = bets;
-    log(t("bet.placed_log", { amount: money(draftTotal(bets)) }));
+    log("bet.placed_log", { amount: { money: draftTotal(bets) } });
   } catch (error) {
     toast(errorText(error), "bad");
   } finally {

@@ -4,8 +4,9 @@ import { h, money, shortMoney } from "../../format.js";
 import { t } from "../../i18n.js";
 import { toast } from "../../session.js";
 import { actionName, sideBetGroups, sideBetName, sideBetRules } from "../rule_text.js";
-import { chooseSideBets, clearDraft, decide, insure, placeBets, rebet, selectChip, undo } from "./actions.js";
+import { canRebet, chooseSideBets, clearDraft, decide, insure, placeBets, rebet, selectChip, undo } from "./actions.js";
 import { actionShown, DECISIONS, keyHint } from "./keys.js";
+import { wheelShows } from "./wheel.js";
 import {
   awaitingStep,
   changed,
@@ -28,6 +29,10 @@ export function dock() {
   if (p.phase === "insurance") items.push(...insuranceOffers());
   if (p.phase === "decisions" && positionOn(p.current_spot)) items.push(actionBar());
   if (p.phase === "betting") items.push(bettingControls());
+  if (p.phase === "settled") {
+    const wheels = wheelShows(myPositions());
+    if (wheels.length) items.push(h("div.wheel-shows#wheel-shows", {}, wheels));
+  }
   return items;
 }
 
@@ -84,23 +89,33 @@ function actionBar() {
   );
 }
 
+/** Insurance and even money: one banner with its own countdown, one row and one tap per spot. */
 function insuranceOffers() {
-  return openOffers().map((position, index) => {
-    const kind = position.insurance_offer;
-    const cost = Math.floor(position.main * ratioNumber(v.rules.insurance.cost));
-    const first = index === 0;
-    return h("div.insurance-offer", { role: "group", "aria-label": t(`insurance.${kind}`) },
-      h("p", {}, kind === "even_money"
+  const offers = openOffers();
+  if (!offers.length) return [];
+  return [h("div.insurance-banner#insurance-banner", { role: "group", "aria-label": t("insurance.insurance") },
+    h("p.insurance-head", {}, h("span", {}, t("insurance.banner", { pays: v.rules.insurance.pays })),
+      h("span.insurance-countdown#insurance-countdown", { "aria-hidden": "true" }, "")),
+    offers.map((position, index) => {
+      const kind = position.insurance_offer;
+      const cost = Math.floor(position.main * ratioNumber(v.rules.insurance.cost));
+      const first = index === 0;
+      const sentence = kind === "even_money"
         ? t("insurance.even_money_text", { spot: position.spot, pays: v.rules.payouts.win })
-        : t("insurance.insurance_text", { spot: position.spot, cost: money(cost), pays: v.rules.insurance.pays })),
-      h("div.button-row", {},
-        h("button.btn.btn-gold", { type: "button", id: `insure-${position.spot}`, "aria-keyshortcuts": first ? "I" : undefined, onclick: () => insure(position.spot, kind) },
-          first ? withKey(t(`insurance.take_${kind}`), "insure") : t(`insurance.take_${kind}`)),
-        h("button.btn.btn-ghost", { type: "button", id: `decline-${position.spot}`, "aria-keyshortcuts": first ? "N" : undefined, onclick: () => insure(position.spot, null) },
-          first ? withKey(t("insurance.decline"), "decline") : t("insurance.decline")),
-      ),
-    );
-  });
+        : t("insurance.insurance_text", { spot: position.spot, cost: money(cost), pays: v.rules.insurance.pays });
+      return h("div.insurance-offer", { role: "group", "aria-label": sentence, title: sentence },
+        h("p.offer-text", {}, kind === "even_money"
+          ? t("insurance.row_even_money", { spot: position.spot, pays: v.rules.payouts.win })
+          : t("insurance.row_insurance", { spot: position.spot, cost: money(cost) })),
+        h("div.button-row", {},
+          h("button.btn.btn-gold.btn-small", { type: "button", id: `insure-${position.spot}`, "aria-keyshortcuts": first ? "I" : undefined, onclick: () => insure(position.spot, kind) },
+            first ? withKey(t(`insurance.take_${kind}`), "insure") : t(`insurance.take_${kind}`)),
+          h("button.btn.btn-ghost.btn-small", { type: "button", id: `decline-${position.spot}`, "aria-keyshortcuts": first ? "N" : undefined, onclick: () => insure(position.spot, null) },
+            first ? withKey(t("insurance.decline"), "decline") : t("insurance.decline")),
+        ),
+      );
+    }),
+  )];
 }
 
 function bettingControls() {
@@ -128,7 +143,8 @@ function bettingControls() {
     h("div.button-row", {},
       h("button.btn.btn-ghost#bet-undo", { type: "button", disabled: !v.history.length, "aria-keyshortcuts": keyHint("undo"), onclick: undo }, withKey(t("bet.undo"), "undo")),
       h("button.btn.btn-ghost#bet-clear", { type: "button", disabled: !total, "aria-keyshortcuts": keyHint("clear"), onclick: clearDraft }, withKey(t("bet.clear"), "clear")),
-      h("button.btn.btn-ghost#bet-rebet", { type: "button", disabled: !v.lastBets, "aria-keyshortcuts": keyHint("rebet"), onclick: rebet }, withKey(t("bet.rebet"), "rebet")),
+      h("button.btn.btn-ghost#bet-rebet", { type: "button", disabled: !canRebet() || v.placing, "aria-keyshortcuts": keyHint("rebet"), onclick: () => rebet(1) }, withKey(t("bet.rebet"), "rebet")),
+      h("button.btn.btn-ghost#bet-double", { type: "button", disabled: !canRebet() || v.placing, "aria-keyshortcuts": keyHint("rebet2"), onclick: () => rebet(2) }, withKey(t("bet.rebet_double"), "rebet2")),
       h("button.btn.btn-gold#bet-place", {
         type: "button",
         disabled: !total || problems.length > 0 || v.placing,

@@ -5,6 +5,7 @@ import { t } from "../../i18n.js";
 import { serverNow } from "../../socket.js";
 import { patternName, sideBetName, sideBetRules, sideBetShortName, titleName } from "../rule_text.js";
 import { addChip } from "./actions.js";
+import { play } from "./sound.js";
 import { privateControls, tableName } from "./private_controls.js";
 import {
   bettingOpen,
@@ -24,6 +25,7 @@ function card(slot, code, options = {}) {
   const id = `${slot}:${code ?? "back"}`;
   const isNew = !v.seen.has(id);
   v.seen.add(id);
+  if (isNew && code !== null) play("deal");
   return cardElement(code, { ...options, fresh: isNew });
 }
 
@@ -38,10 +40,10 @@ export function header() {
     ),
     privateControls(),
     h("dl.table-facts", {},
-      fact(t("table.round"), v.state.round_no ?? "–"),
-      fact(t("table.shoe_round"), p.round_in_shoe ?? "–"),
-      fact(t("table.seated"), v.state.seated ?? p.positions ?? 0),
-      fact(t("table.phase"), h("span#phase-label", { dataset: { phase } }, t(`phase.${phase}`))),
+      fact("round", t("table.round"), v.state.round_no ?? "–"),
+      fact("shoe_round", t("table.shoe_round"), p.round_in_shoe ?? "–"),
+      v.rules.table.shared ? fact("seated", t("table.seated"), v.state.seated ?? p.positions ?? 0) : null,
+      fact("phase", t("table.phase"), h("span#phase-label", { dataset: { phase } }, t(`phase.${phase}`))),
     ),
     h("div.timer#timer", { role: "timer", "aria-label": t("table.timer") },
       h("span.timer-ring", { "aria-hidden": "true" }),
@@ -51,8 +53,8 @@ export function header() {
   );
 }
 
-function fact(label, value) {
-  return h("div.fact", {}, h("dt", {}, label), h("dd", {}, value));
+function fact(name, label, value) {
+  return h("div.fact", { dataset: { fact: name } }, h("dt", {}, label), h("dd", {}, value));
 }
 
 /** The timer ring, redrawn five times a second outside the version-driven draw. */
@@ -70,8 +72,25 @@ export function drawTimer() {
   box.hidden = false;
   box.style.setProperty("--left", String(Math.min(1, left / (seconds * 1000))));
   box.classList.toggle("timer-urgent", left < 3000);
+  // The last seconds tick once each (only while this player has something to answer).
+  const second = Math.ceil(left / 1000);
+  if (left > 0 && left < 3000 && second !== v.tickedSecond && timerConcernsMe(timer.kind)) play("tick");
+  v.tickedSecond = second;
   document.getElementById("timer-text").textContent = String(Math.ceil(left / 1000));
   document.getElementById("timer-kind").textContent = t(`timer_kind.${timer.kind}`);
+  // The insurance banner counts down on its own, beside the offers it is about.
+  const countdown = document.getElementById("insurance-countdown");
+  if (countdown) countdown.textContent = timer.kind === "insurance" ? t("insurance.seconds_left", { seconds: Math.ceil(left / 1000) }) : "";
+}
+
+function timerConcernsMe(kind) {
+  if (kind === "betting") return bettingOpen();
+  if (kind === "insurance") return myPositionsNow().some((position) => position.insurance_offer);
+  return kind === "decision" && Boolean(positionOn(pub().current_spot)?.legal_actions?.length);
+}
+
+function myPositionsNow() {
+  return v.you?.player?.positions || [];
 }
 
 export function feltText() {
@@ -101,9 +120,11 @@ function spotZone(spot) {
   const shared = p.spots?.[String(spot)] || { cards: [], step_cards: [], step_takers: [] };
   const position = positionOn(spot);
   const current = p.phase === "decisions" && p.current_spot === spot;
+  // At a table of one's own the spot's cards are the player's hand: drawn once, as the hand.
+  const ownHand = position && !v.rules.table.shared;
   return h(`div.spot${current ? ".spot-current" : ""}`, { dataset: { spot } },
     v.rules.table.spots > 1 ? h("div.spot-label", {}, t("table.spot", { n: spot })) : null,
-    h("div.shared-cards", {},
+    ownHand ? null : h("div.shared-cards", {},
       h("div.card-row", { "aria-label": t("table.shared_cards") }, shared.cards.map((code, i) => card(`s${spot}c${i}`, code))),
       shared.step_cards.length ? stepRail(spot, shared) : null,
     ),
@@ -118,7 +139,8 @@ function stepRail(spot, shared) {
     shared.step_cards.map((code, i) =>
       h(`li.step-card${latest === i + 1 ? ".step-latest" : ""}`, {},
         card(`s${spot}t${i}`, code, { small: true }),
-        h("span.step-takers", {}, t("table.took_it", { count: shared.step_takers?.[i] ?? 0 })),
+        // How many took a step card only tells something where others play the same spot.
+        v.rules.table.shared ? h("span.step-takers", {}, t("table.took_it", { count: shared.step_takers?.[i] ?? 0 })) : null,
       ),
     ),
   );
@@ -193,7 +215,8 @@ function betCircle({ spot, key, label, fullLabel, amount, disabled, main = false
   const won = result?.outcome === "win";
   const resultText = result?.outcome
     ? won
-      ? [h("span.result-pattern", {}, patternName(v.rules, key, result.pattern)), h("span.result-paid", {}, `+${shortMoney(result.payout)}`)]
+      ? [h("span.result-pattern", {}, result.wheel?.length ? result.wheel.join(" · ") : patternName(v.rules, key, result.pattern)),
+          h("span.result-paid", { title: t("bet.net_win_title") }, t("bet.net_win", { amount: shortMoney(result.payout - result.stake) }))]
       : t("bet.side_lost")
     : null;
   return h(`button.bet-circle${main ? ".bet-main" : ".bet-side"}${amount ? ".has-chips" : ""}${won ? ".bet-won" : ""}`, {

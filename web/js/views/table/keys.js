@@ -9,7 +9,7 @@ import { awaitingStep, changed, chipValues, openOffers, positionOn, pub, v } fro
 export const SHORTCUTS = {
   hit: "h", stand: "s", double: "d", split: "p", surrender: "r", surrender20: "t",
   insure: "i", decline: "n",
-  place: "b", undo: "u", clear: "c", rebet: "a",
+  place: "b", undo: "u", clear: "c", rebet: "a", rebet2: "x",
 };
 /** The decision buttons, in the order the dock shows them. */
 export const DECISIONS = ["hit", "stand", "double", "split", "surrender", "surrender20"];
@@ -47,7 +47,10 @@ export function onKey(event) {
   if (offer && key === SHORTCUTS.insure) done = (insure(offer.spot, offer.insurance_offer), true);
   if (offer && key === SHORTCUTS.decline) done = (insure(offer.spot, null), true);
   if (p.phase === "betting") {
-    const keyed = { [SHORTCUTS.place]: placeBets, [SHORTCUTS.undo]: undo, [SHORTCUTS.clear]: clearDraft, [SHORTCUTS.rebet]: rebet };
+    const keyed = {
+      [SHORTCUTS.place]: placeBets, [SHORTCUTS.undo]: undo, [SHORTCUTS.clear]: clearDraft,
+      [SHORTCUTS.rebet]: () => rebet(1), [SHORTCUTS.rebet2]: () => rebet(2),
+    };
     if (keyed[key]) {
       keyed[key]();
       done = true;
@@ -62,6 +65,11 @@ export function onKey(event) {
   if (done) event.preventDefault();
 }
 
+export function helpToggle() {
+  v.help = !v.help;
+  changed();
+}
+
 /** The "?" panel: every shortcut with what it does at this table. */
 export function helpPanel() {
   if (!v.help) return null;
@@ -74,9 +82,10 @@ export function helpPanel() {
     [keyHint("undo"), t("bet.undo")],
     [keyHint("clear"), t("bet.clear")],
     [keyHint("rebet"), t("bet.rebet")],
+    [keyHint("rebet2"), t("bet.rebet_double")],
     ["?", t("keys.help")],
   ];
-  return h("section.panel.key-help#key-help", { role: "dialog", "aria-labelledby": "key-help-heading" },
+  return h("section.panel.key-help#key-help", { role: "dialog", "aria-modal": "true", "aria-labelledby": "key-help-heading" },
     h("h2#key-help-heading", {}, t("keys.heading")),
     h("dl.key-list", {}, rows.map(([key, what]) => h("div.key-row", {}, h("dt", {}, h("kbd", {}, key)), h("dd", {}, what)))),
     h("button.btn.btn-ghost#key-help-close", { type: "button", onclick: () => { v.help = false; changed(); } }, t("common.close")),

@@ -1,9 +1,60 @@
 // The side panel (results, the step card, the table log) and the strip of the last rounds'
 // dealer results above the felt.
-import { cardElement, h, money, signedMoney } from "../../format.js";
+import { cardElement, cardText, h, money, signedMoney } from "../../format.js";
 import { t } from "../../i18n.js";
 import { patternName, sideBetName } from "../rule_text.js";
-import { myPositions, netOfPositions, pub, settledNet, v } from "./state.js";
+import { historyPanel, loadHistory, loadStats, statsPanel } from "./history.js";
+import { helpToggle } from "./keys.js";
+import { setSound, soundOn } from "./sound.js";
+import { changed, myPositions, netOfPositions, pub, settledNet, v } from "./state.js";
+
+/** The panels, one at a time under tabs: beside the felt on wide screens, a drawer elsewhere. */
+const PANELS = {
+  results: () => [resultPanel(), stepPanel()],
+  history: () => [historyPanel()],
+  stats: () => [statsPanel()],
+  log: () => [logPanel()],
+};
+const TAB_LABELS = { results: "table.tab_results", history: "table.tab_history", stats: "table.tab_stats", log: "table.tab_log" };
+
+export function sidePanel() {
+  const open = v.panel in PANELS ? v.panel : "results";
+  const tabs = h("div.panel-tabs", { role: "tablist", "aria-label": t("table.panels") },
+    Object.keys(PANELS).map((name) =>
+      h(`button.panel-tab${name === open ? ".panel-tab-on" : ""}`, {
+        type: "button",
+        role: "tab",
+        id: `tab-${name}`,
+        "aria-selected": String(name === open),
+        "aria-controls": "panel-body",
+        "aria-expanded": String(name === open && Boolean(v.drawer)),
+        onclick: () => openPanel(name),
+      }, t(TAB_LABELS[name])),
+    ),
+    h(`button.panel-tab.sound-toggle#sound-toggle${soundOn() ? ".panel-tab-on" : ""}`, {
+      type: "button",
+      "aria-pressed": String(soundOn()),
+      "aria-label": t("table.sound"),
+      title: t("table.sound"),
+      onclick: () => { setSound(!soundOn()); changed(); },
+    }, "♪"),
+    h("button.panel-tab.key-help-open#key-help-open", { type: "button", "aria-keyshortcuts": "?", "aria-label": t("keys.open"), title: t("keys.open"), onclick: helpToggle }, "?"),
+  );
+  const body = h("div.panel-body#panel-body", { role: "tabpanel", "aria-labelledby": `tab-${open}` },
+    h("button.btn.btn-ghost.btn-small.drawer-close#drawer-close", { type: "button", onclick: () => { v.drawer = false; changed(); } }, t("common.close")),
+    PANELS[open](),
+  );
+  return h(`aside.side-panel${v.drawer ? ".drawer-open" : ""}`, { dataset: { panel: open } }, tabs, body);
+}
+
+/** A tab opens its panel; on a narrow screen the same tab again closes the drawer. */
+function openPanel(name) {
+  v.drawer = !(v.drawer && v.panel === name);
+  v.panel = name;
+  if (name === "stats") loadStats();
+  if (name === "history") loadHistory();
+  changed();
+}
 
 /** This round's results once its `settled` is shown; until then the last settled round. */
 export function resultPanel() {
@@ -40,7 +91,7 @@ export function resultPanel() {
     for (const [key, side] of Object.entries(position.side_bets || {})) {
       rows.push([
         sideBetName(v.rules, key),
-        side.outcome === "win" ? patternName(v.rules, key, side.pattern) || t("outcome.win") : side.outcome ? t("bet.side_lost") : "–",
+        side.wheel?.length ? side.wheel.join(" · ") : side.outcome === "win" ? patternName(v.rules, key, side.pattern) || t("outcome.win") : side.outcome ? t("bet.side_lost") : "–",
         money(side.stake),
         money(side.payout ?? 0),
       ]);
@@ -75,9 +126,22 @@ export function logPanel() {
   return h("section.panel.log-panel", {},
     h("h2", {}, t("table.log")),
     v.log.length
-      ? h("ol.table-log", { reversed: true, start: v.log.length }, v.log.map((entry) => h("li", {}, entry.text)))
+      ? h("ol.table-log#table-log", { reversed: true, start: v.log.length }, v.log.map((entry) => h("li", {}, logText(entry))))
       : h("p.muted", {}, t("table.log_empty")),
   );
+}
+
+/** A log line in the language shown now: amounts and cards are formatted here too. */
+export function logText(entry) {
+  const worded = (params) => Object.fromEntries(Object.entries(params).map(([name, value]) => {
+    if (value && typeof value === "object") {
+      if ("money" in value) return [name, money(value.money)];
+      if ("signed" in value) return [name, signedMoney(value.signed)];
+      if ("card" in value) return [name, cardText(value.card)];
+    }
+    return [name, value];
+  }));
+  return entry.parts.map(([key, params]) => t(key, worded(params || {}))).join(" ");
 }
 
 /** The dealer's final hand of each of the last rounds this page saw, newest first. */
