@@ -4,6 +4,7 @@ operator's side of a launch (a signed session, the launch code traded for a toke
 from __future__ import annotations
 
 import threading
+import time
 from collections.abc import Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass
@@ -101,3 +102,15 @@ def settled_calls(wallets: SeamlessWallets, timeout: float = 60.0) -> None:
 def post_faults(operator: Operator, **switches: Any) -> None:
     answer = httpx.post(f"{operator.url}/admin/faults", json=switches, timeout=5)
     assert answer.status_code == 200 and "error" not in answer.json(), answer.text
+
+
+def bet_when_open(client: Client, amount: int, timeout: float = 30.0) -> dict[str, Any]:
+    """A bet on spot 1, sent again (same id) until the betting window is open."""
+    body = {"type": "bet", "table_id": "boundless-1", "bet_id": f"b{time.monotonic_ns()}"}
+    body["bets"] = {"1": {"main": amount}}
+    deadline = time.monotonic() + timeout
+    while True:
+        answer = client.request(body, timeout=timeout)
+        if answer.get("error") != "wrong_phase" or time.monotonic() > deadline:
+            return answer
+        time.sleep(0.1)

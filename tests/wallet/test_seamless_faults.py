@@ -11,9 +11,10 @@ from sqlalchemy import select
 
 from boundless.ledger import check_books, make_engine, make_session_factory
 from boundless.ledger.models import WALLET_CALLS
-from tests.server.live import bet, play_to_settlement
+from tests.server.live import play_to_settlement
 from tests.wallet.bench import (
     Operator,
+    bet_when_open,
     launch,
     operator_wallet,
     post_faults,
@@ -34,15 +35,15 @@ def test_every_fault_ends_with_balances_the_rounds_explain(tmp_path: Path) -> No
             player_id, client = launch(live, "op-fay")
             # 500s twice, then an answer; every call delivered twice meanwhile.
             post_faults(operator, fail_next={"debit": 2}, duplicate=True, hang_seconds=1.0)
-            assert bet(client, 1000)["type"] == "ack"
+            assert bet_when_open(client, 1000)["type"] == "ack"
             post_faults(operator, timeout_next={"credit": 1})  # the credit's answer comes late
             nets += play_to_settlement(client)["net"]
             # A debit never answered in time: refused, and rolled back at the operator.
             post_faults(operator, timeout_next={"debit": 3}, duplicate=False)
-            refused = bet(client, 1000)
+            refused = bet_when_open(client, 1000)
             assert (refused["type"], refused["error"]) == ("error", "wallet_unavailable")
             # The wallet goes down after the bet and comes back after the settlement.
-            assert bet(client, 2000)["type"] == "ack"
+            assert bet_when_open(client, 2000)["type"] == "ack"
             post_faults(operator, down=True)
             nets += play_to_settlement(client)["net"]
             time.sleep(1.0)
