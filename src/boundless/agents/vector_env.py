@@ -27,7 +27,7 @@ from typing import Any
 import numpy as np
 
 from boundless.agents import vector_kernels as vk
-from boundless.agents.blackjack_env import load_rules
+from boundless.agents.rule_loading import load_rules
 from boundless.agents.table import ACTION_WORDS
 from boundless.core.arrays import IntArray
 from boundless.core.errors import InvalidRuleSetError

@@ -1,0 +1,149 @@
+"""One table of the numba kernel behind ``boundless/Blackjack-v0`` (the fast path).
+
+Holds the kernel's arrays for K=1 and steps them with :func:`vector_kernels.step_tables`;
+shuffles exactly as :class:`AgentTable` does (``Shoe.shuffled`` over ``SeededSource(seed)``),
+so the two paths deal the same cards for the same seed. :func:`observe_one` writes the same
+observation as :func:`boundless.agents.observation.observe` into preallocated arrays.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+from numba import njit
+
+from boundless.agents import vector_kernels as vk
+from boundless.agents.observation import (
+    HAND_COLUMNS,
+    PHASE_BET,
+    PHASE_DECISION,
+    PHASE_INSURANCE,
+    PHASE_OVER,
+    VALUES,
+)
+from boundless.agents.vector_env import rule_array
+from boundless.core.arrays import IntArray
+from boundless.core.random_source import SeededSource
+from boundless.core.rules import RuleSet
+from boundless.core.shoe import Shoe
+
+
+@njit(cache=True)
+def observe_one(
+    betting: bool, over: bool, phase: IntArray, hc: IntArray, hn: IntArray, nh: IntArray,
+    cur: IntArray, units: IntArray, dc: IntArray, hands: IntArray, out: IntArray,
+) -> None:  # fmt: skip
+    """Table 0 as Blackjack-v0 sees it: ``hands`` rows, and ``out`` = phase, current, up."""
+    hands[:, :] = 0
+    out[:] = 0
+    if betting:
+        out[0] = PHASE_BET
+        return
+    if over:
+        out[0] = PHASE_OVER
+    elif phase[0] == vk.INSURANCE_ASKED:
+        out[0] = PHASE_INSURANCE
+    else:
+        out[0] = PHASE_DECISION
+    rows = hands.shape[0]
+    out[1] = min(cur[0], rows)
+    out[2] = min(dc[0, 0] // 4 + 1, 10)
+    for h in range(min(nh[0], rows)):
+        count = hn[0, h]
+        for index in range(count):
+            hands[h, min(hc[0, h, index] // 4 + 1, 10) - 1] += 1
+        total, soft = vk._total(hc[0, h], count)
+        hands[h, VALUES] = total
+        hands[h, VALUES + 1] = 1 if soft else 0
+        hands[h, VALUES + 2] = units[0, h]
+
+
+class KernelTable:
+    """The kernel's state for one table, stepped one action at a time."""
+
+    def __init__(self, rules: RuleSet, rows: int) -> None:
+        self.rules = rules
+        self.params = rule_array(rules)
+        self.cards = int(self.params[vk.CARDS])
+        ints = np.int64
+        self.shoe = np.zeros((1, self.cards), dtype=ints)
+        self.pos = np.zeros(1, dtype=ints)
+        self.seen = np.zeros((1, VALUES), dtype=ints)
+        self.hc = np.zeros((1, vk.HANDS, vk.CARDS_PER_HAND), dtype=ints)
+        self.hn, self.st, self.units, self.fs, self.sa, self.mv, self.dbl = (
+            np.zeros((1, vk.HANDS), dtype=ints) for _ in range(7)
+        )
+        self.nh, self.cur, self.dn, self.ins, self.paid, self.staked, self.phase = (
+            np.zeros(1, dtype=ints) for _ in range(7)
+        )
+        self.dc = np.zeros((1, vk.DEALER_CARDS), dtype=ints)
+        self.must_shuffle = np.ones(1, dtype=ints)
+        self.rewards = np.zeros(1, dtype=np.float64)
+        self.dones = np.zeros(1, dtype=ints)
+        self.masks = np.zeros((1, vk.ACTIONS), dtype=ints)
+        self.action = np.zeros(1, dtype=ints)
+        self.hands = np.zeros((rows, HAND_COLUMNS), dtype=ints)
+        self.head = np.zeros(3, dtype=ints)  # phase, current hand, up card
+        self._source = SeededSource(0)
+        self.shuffled = False  # no shoe yet since the last reseed (penetration 0)
+
+    def reseed(self, seed: int) -> None:
+        """A new shoe sequence from ``seed``, as ``AgentTable.reseed``."""
+        self._source = SeededSource(seed)
+        self.shuffled = False
+        self.pos[0] = 0
+        self.seen[0] = 0
+        self.phase[0] = vk.BETTING
+        self.must_shuffle[0] = 1
+        self._refresh_mask()
+
+    def abandon(self) -> None:
+        """Cancel the round in progress (its public cards stay seen, the stake comes back)."""
+        if self.phase[0] != vk.BETTING:
+            self.phase[0] = vk.BETTING
+            p = self.params
+            if self.pos[0] > p[vk.CUT] or p[vk.EVERY_ROUND] == 1:
+                self.must_shuffle[0] = 1
+        self._refresh_mask()
+
+    def step(self, action: int) -> tuple[float, bool]:
+        """One action (an illegal one is no answer); the reward and whether the round ended."""
+        if self.must_shuffle[0] == 1 and self.phase[0] == vk.BETTING:
+            self._new_shoe()
+        self.action[0] = action
+        vk.step_tables(
+            self.action, self.shoe, self.pos, self.seen, self.hc, self.hn, self.nh, self.cur,
+            self.st, self.units, self.fs, self.sa, self.mv, self.dbl, self.dc, self.dn,
+            self.ins, self.paid, self.staked, self.phase, self.must_shuffle, self.params,
+            False, self.rewards, self.dones, self.masks,
+        )  # fmt: skip
+        return float(self.rewards[0]), bool(self.dones[0])
+
+    def observe(self, betting: bool, over: bool) -> None:
+        observe_one(
+            betting, over, self.phase, self.hc, self.hn, self.nh, self.cur, self.units,
+            self.dc, self.hands, self.head,
+        )  # fmt: skip
+
+    @property
+    def penetration(self) -> float:
+        return float(self.pos[0]) / self.cards if self.shuffled else 0.0
+
+    def _refresh_mask(self) -> None:
+        vk.legal_row(
+            0, self.phase, self.hc, self.hn, self.nh, self.cur, self.fs, self.sa, self.mv,
+            self.dc, self.params, self.masks[0],
+        )  # fmt: skip
+
+    def _new_shoe(self) -> None:
+        shoe_rules = self.rules.shoe
+        shoe = Shoe.shuffled(shoe_rules.decks, shoe_rules.penetration, self._source)
+        self.seen[0] = 0
+        if shoe_rules.burn_after_shuffle:
+            self.seen[0, shoe.burn().revealed.value - 1] += 1
+        self.shoe[0] = [int(card) for card in (*shoe.dealt(), *shoe.undealt())]
+        self.pos[0] = shoe.position
+        self.must_shuffle[0] = 0
+        self.shuffled = True
+
+
+__all__ = ["KernelTable", "observe_one"]
