@@ -8,12 +8,12 @@ import pytest
 
 pytest.importorskip("gymnasium", reason="the agents extra is not installed (.[agents])")
 
-import numpy as np  # noqa: E402
-from gymnasium.utils.env_checker import check_env  # noqa: E402
+import numpy as np
+from gymnasium.utils.env_checker import check_env
 
-from boundless.agents.blackjack_env import BlackjackEnv  # noqa: E402
-from boundless.core.errors import InvalidRuleSetError  # noqa: E402
-from tests.agents.test_vector_env import VARIANT  # noqa: E402
+from boundless.agents.blackjack_env import BlackjackEnv
+from boundless.core.errors import InvalidRuleSetError
+from tests.agents.test_vector_env import VARIANT
 
 
 def same(a: object, b: object) -> bool:

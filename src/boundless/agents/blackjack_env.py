@@ -74,9 +74,12 @@ class BlackjackEnv(gym.Env[dict[str, Any], np.int64]):
         self.path = self._choose_path(path)
         self.kernel: KernelTable | None = None
         if self.path == "kernel":
-            self.kernel = KernelTable(self.rules, self.observation_space["hands"].shape[0])
-            self._mask = np.zeros(len(self.action_words), dtype=np.int8)
-            self._over = False
+            hands_space = self.observation_space["hands"]
+            assert isinstance(hands_space, spaces.Box)
+            self.kernel = KernelTable(self.rules, hands_space.shape[0])
+        self._mask = np.zeros(len(self.action_words), dtype=np.int8)  # the kernel path's
+        self._words_of: dict[bytes, tuple[str, ...]] = {}  # mask -> its words, as met
+        self._over = False
         self._betting = True
         self._episode_regret = 0.0
         self._grade: Grade | None = None
@@ -172,11 +175,10 @@ class BlackjackEnv(gym.Env[dict[str, Any], np.int64]):
             kernel.abandon()  # a reset in the middle of a round cancels it (stake returned)
         self._betting = True
         self._over = False
+        kernel.observe(True, False)
         return self._kernel_observation(), self._kernel_info(None)
 
-    def _kernel_step(
-        self, index: int
-    ) -> tuple[dict[str, Any], float, bool, bool, dict[str, Any]]:
+    def _kernel_step(self, index: int) -> tuple[dict[str, Any], float, bool, bool, dict[str, Any]]:
         kernel = self.kernel
         assert kernel is not None
         mask = self._mask
@@ -193,7 +195,6 @@ class BlackjackEnv(gym.Env[dict[str, Any], np.int64]):
     def _kernel_observation(self) -> dict[str, Any]:
         kernel = self.kernel
         assert kernel is not None
-        kernel.observe(self._betting, self._over)
         head = kernel.head
         return {
             "phase": np.int64(head[0]),
@@ -210,14 +211,18 @@ class BlackjackEnv(gym.Env[dict[str, Any], np.int64]):
         mask = self._mask
         if self._over:
             mask[:] = 0  # the round is over: nothing is asked until the next reset
-            words: list[str] = []
         else:
             mask[:] = kernel.masks[0]
-            words = [self.action_words[i] for i in np.flatnonzero(mask).tolist()]
-        self._legal = tuple(words)
+        key = mask.tobytes()
+        words = self._words_of.get(key)
+        if words is None:  # a handful of masks ever occur: their words are kept
+            words = self._words_of[key] = tuple(
+                self.action_words[i] for i in np.flatnonzero(mask).tolist()
+            )
+        self._legal = words
         info: dict[str, Any] = {
             "action_mask": mask.copy(),
-            "legal_actions": words,
+            "legal_actions": list(words),
             "penetration": kernel.penetration,
         }
         if net is not None:

@@ -1,7 +1,7 @@
 """One table of the numba kernel behind ``boundless/Blackjack-v0`` (the fast path).
 
 Holds the kernel's arrays for K=1 and steps them with :func:`vector_kernels.step_tables`;
-shuffles exactly as :class:`AgentTable` does (``Shoe.shuffled`` over ``SeededSource(seed)``),
+shuffles as :class:`AgentTable` does (``Shoe.shuffled``'s steps over ``SeededSource(seed)``),
 so the two paths deal the same cards for the same seed. :func:`observe_one` writes the same
 observation as :func:`boundless.agents.observation.observe` into preallocated arrays.
 """
@@ -21,10 +21,11 @@ from boundless.agents.observation import (
     VALUES,
 )
 from boundless.agents.vector_env import rule_array
-from boundless.core.arrays import IntArray
+from boundless.core.arrays import FloatArray, IntArray
+from boundless.core.cards import fresh_decks
 from boundless.core.random_source import SeededSource
 from boundless.core.rules import RuleSet
-from boundless.core.shoe import Shoe
+from boundless.core.shoe import SALT_BYTES, fisher_yates
 
 
 @njit(cache=True)
@@ -55,6 +56,22 @@ def observe_one(
         hands[h, VALUES] = total
         hands[h, VALUES + 1] = 1 if soft else 0
         hands[h, VALUES + 2] = units[0, h]
+
+
+@njit(cache=True)
+def step_one(
+    actions: IntArray, shoe: IntArray, pos: IntArray, seen: IntArray, hc: IntArray,
+    hn: IntArray, nh: IntArray, cur: IntArray, st: IntArray, units: IntArray, fs: IntArray,
+    sa: IntArray, mv: IntArray, dbl: IntArray, dc: IntArray, dn: IntArray, ins: IntArray,
+    paid: IntArray, staked: IntArray, phase: IntArray, must_shuffle: IntArray, P: IntArray,
+    rewards: FloatArray, dones: IntArray, masks: IntArray, hands: IntArray, head: IntArray,
+) -> None:  # fmt: skip
+    """One step of table 0 and its observation after it, in one call (one dispatch a step)."""
+    vk.step_tables(
+        actions, shoe, pos, seen, hc, hn, nh, cur, st, units, fs, sa, mv, dbl, dc, dn, ins,
+        paid, staked, phase, must_shuffle, P, False, rewards, dones, masks,
+    )  # fmt: skip
+    observe_one(False, dones[0] == 1, phase, hc, hn, nh, cur, units, dc, hands, head)
 
 
 class KernelTable:
@@ -106,15 +123,16 @@ class KernelTable:
         self._refresh_mask()
 
     def step(self, action: int) -> tuple[float, bool]:
-        """One action (an illegal one is no answer); the reward and whether the round ended."""
+        """One action (an illegal one is no answer); the reward and whether the round ended.
+        The observation after it is in ``hands`` and ``head``."""
         if self.must_shuffle[0] == 1 and self.phase[0] == vk.BETTING:
             self._new_shoe()
         self.action[0] = action
-        vk.step_tables(
+        step_one(
             self.action, self.shoe, self.pos, self.seen, self.hc, self.hn, self.nh, self.cur,
             self.st, self.units, self.fs, self.sa, self.mv, self.dbl, self.dc, self.dn,
             self.ins, self.paid, self.staked, self.phase, self.must_shuffle, self.params,
-            False, self.rewards, self.dones, self.masks,
+            self.rewards, self.dones, self.masks, self.hands, self.head,
         )  # fmt: skip
         return float(self.rewards[0]), bool(self.dones[0])
 
@@ -135,15 +153,21 @@ class KernelTable:
         )  # fmt: skip
 
     def _new_shoe(self) -> None:
-        shoe_rules = self.rules.shoe
-        shoe = Shoe.shuffled(shoe_rules.decks, shoe_rules.penetration, self._source)
+        """``Shoe.shuffled``'s own steps on the same source, less the commitment (a hash of the
+        whole order that this path never reveals: a third of a hand's time); the burn as
+        ``Shoe.burn``. The equality test holds this to the engine's shoes."""
+        cards = fresh_decks(self.rules.shoe.decks)
+        fisher_yates(cards, self._source)
+        self._source.token_bytes(SALT_BYTES)  # the salt: the source moves on as the engine's
+        self.shoe[0] = cards
         self.seen[0] = 0
-        if shoe_rules.burn_after_shuffle:
-            self.seen[0, shoe.burn().revealed.value - 1] += 1
-        self.shoe[0] = [int(card) for card in (*shoe.dealt(), *shoe.undealt())]
-        self.pos[0] = shoe.position
+        self.pos[0] = 0
+        if self.rules.shoe.burn_after_shuffle:
+            shown = cards[0].value
+            self.seen[0, shown - 1] += 1
+            self.pos[0] = 1 + shown  # the shown card, then as many face down as its value
         self.must_shuffle[0] = 0
         self.shuffled = True
 
 
-__all__ = ["KernelTable", "observe_one"]
+__all__ = ["KernelTable", "observe_one", "step_one"]
