@@ -2,76 +2,21 @@
 
 Holds the kernel's arrays for K=1 and steps them with :func:`vector_kernels.step_tables`;
 shuffles as :class:`AgentTable` does (``Shoe.shuffled``'s steps over ``SeededSource(seed)``),
-so the two paths deal the same cards for the same seed. :func:`observe_one` writes the same
-observation as :func:`boundless.agents.observation.observe` into preallocated arrays.
+so the two paths deal the same cards for the same seed. ``vector_kernels.step_one`` plays a step
+and writes the observation ``observation.observe`` gives into preallocated arrays.
 """
 
 from __future__ import annotations
 
 import numpy as np
-from numba import njit
 
 from boundless.agents import vector_kernels as vk
-from boundless.agents.observation import (
-    HAND_COLUMNS,
-    PHASE_BET,
-    PHASE_DECISION,
-    PHASE_INSURANCE,
-    PHASE_OVER,
-    VALUES,
-)
+from boundless.agents.observation import HAND_COLUMNS, VALUES
 from boundless.agents.vector_env import rule_array
-from boundless.core.arrays import FloatArray, IntArray
 from boundless.core.cards import fresh_decks
 from boundless.core.random_source import SeededSource
 from boundless.core.rules import RuleSet
 from boundless.core.shoe import SALT_BYTES, fisher_yates
-
-
-@njit(cache=True)
-def observe_one(
-    betting: bool, over: bool, phase: IntArray, hc: IntArray, hn: IntArray, nh: IntArray,
-    cur: IntArray, units: IntArray, dc: IntArray, hands: IntArray, out: IntArray,
-) -> None:  # fmt: skip
-    """Table 0 as Blackjack-v0 sees it: ``hands`` rows, and ``out`` = phase, current, up."""
-    hands[:, :] = 0
-    out[:] = 0
-    if betting:
-        out[0] = PHASE_BET
-        return
-    if over:
-        out[0] = PHASE_OVER
-    elif phase[0] == vk.INSURANCE_ASKED:
-        out[0] = PHASE_INSURANCE
-    else:
-        out[0] = PHASE_DECISION
-    rows = hands.shape[0]
-    out[1] = min(cur[0], rows)
-    out[2] = min(dc[0, 0] // 4 + 1, 10)
-    for h in range(min(nh[0], rows)):
-        count = hn[0, h]
-        for index in range(count):
-            hands[h, min(hc[0, h, index] // 4 + 1, 10) - 1] += 1
-        total, soft = vk._total(hc[0, h], count)
-        hands[h, VALUES] = total
-        hands[h, VALUES + 1] = 1 if soft else 0
-        hands[h, VALUES + 2] = units[0, h]
-
-
-@njit(cache=True)
-def step_one(
-    actions: IntArray, shoe: IntArray, pos: IntArray, seen: IntArray, hc: IntArray,
-    hn: IntArray, nh: IntArray, cur: IntArray, st: IntArray, units: IntArray, fs: IntArray,
-    sa: IntArray, mv: IntArray, dbl: IntArray, dc: IntArray, dn: IntArray, ins: IntArray,
-    paid: IntArray, staked: IntArray, phase: IntArray, must_shuffle: IntArray, P: IntArray,
-    rewards: FloatArray, dones: IntArray, masks: IntArray, hands: IntArray, head: IntArray,
-) -> None:  # fmt: skip
-    """One step of table 0 and its observation after it, in one call (one dispatch a step)."""
-    vk.step_tables(
-        actions, shoe, pos, seen, hc, hn, nh, cur, st, units, fs, sa, mv, dbl, dc, dn, ins,
-        paid, staked, phase, must_shuffle, P, False, rewards, dones, masks,
-    )  # fmt: skip
-    observe_one(False, dones[0] == 1, phase, hc, hn, nh, cur, units, dc, hands, head)
 
 
 class KernelTable:
@@ -128,7 +73,7 @@ class KernelTable:
         if self.must_shuffle[0] == 1 and self.phase[0] == vk.BETTING:
             self._new_shoe()
         self.action[0] = action
-        step_one(
+        vk.step_one(
             self.action, self.shoe, self.pos, self.seen, self.hc, self.hn, self.nh, self.cur,
             self.st, self.units, self.fs, self.sa, self.mv, self.dbl, self.dc, self.dn,
             self.ins, self.paid, self.staked, self.phase, self.must_shuffle, self.params,
@@ -137,7 +82,7 @@ class KernelTable:
         return float(self.rewards[0]), bool(self.dones[0])
 
     def observe(self, betting: bool, over: bool) -> None:
-        observe_one(
+        vk.observe_one(
             betting, over, self.phase, self.hc, self.hn, self.nh, self.cur, self.units,
             self.dc, self.hands, self.head,
         )  # fmt: skip
@@ -170,4 +115,4 @@ class KernelTable:
         self.shuffled = True
 
 
-__all__ = ["KernelTable", "observe_one", "step_one"]
+__all__ = ["KernelTable"]

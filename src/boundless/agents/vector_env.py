@@ -1,7 +1,7 @@
 """K independent one-player tables stepped together in numba, for training speed.
 
 Same game as ``boundless/Blackjack-v0`` without betting (one unit a round, no side bets) for
-the rule sets :func:`covered` accepts: a peek game, value or rank pairs, resplits up to
+the rule sets :func:`covered` accepts: a peek game or a no-hole-card one, value or rank pairs, resplits up to
 ``split.max_hands``, split aces one card (or not), doubles (after splits, on split aces as the
 switches say), late surrender, insurance and even money, the cut card, the burn, reshuffles,
 and the ``hit_until_over_11`` autoplay for an illegal action. Coins are never short.
@@ -40,8 +40,6 @@ VECTOR_ACTION_WORDS = (*ACTION_WORDS, "bet_1")
 
 def covered(rules: RuleSet) -> str | None:
     """Why the vector environment cannot play ``rules``, or None when it can."""
-    if rules.dealer.hole_card != "peek":
-        return "it plays peek games only (dealer.hole_card = 'peek')"
     if rules.split.offered != "any_pair" or rules.split.decline_refund is not None:
         return "it offers every pair a split (split.offered = 'any_pair', no decline refund)"
     if rules.payouts.blackjack_paid_at_once_up_values:
@@ -81,6 +79,7 @@ def rule_array(rules: RuleSet) -> IntArray:
     p[vk.CARDS] = cards
     p[vk.BET] = rules.limits.min_main_amount
     p[vk.PEEK_MASK] = sum(1 << value for value in rules.dealer.peek_up_values)
+    p[vk.NO_HOLE] = rules.dealer.hole_card == "none"
     return p
 
 
