@@ -3,8 +3,9 @@
 Same game as ``boundless/Blackjack-v0`` without betting (one unit a round, no side bets) for
 the rule sets :func:`covered` accepts: a peek game or a no-hole-card one, value or rank
 pairs, resplits up to ``split.max_hands``, split aces one card (or not), doubles (after
-splits, on split aces as the switches say), late surrender, insurance and even money, the cut card, the burn, reshuffles,
-and the ``hit_until_over_11`` autoplay for an illegal action. Coins are never short.
+splits, on split aces as the switches say), late surrender, insurance and even money, the
+cut card, the burn, reshuffles, and the ``hit_until_over_11`` autoplay for an illegal action.
+Coins are never short.
 
 Actions: ``(K,)`` indices into :data:`ACTION_WORDS` plus ``9`` = bet (each round starts with
 it, as in Blackjack-v0). Each ``step`` returns observations ``(K, 17)`` (see
