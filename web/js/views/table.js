@@ -290,6 +290,7 @@ function draw() {
     ),
     helpPanel() ?? "",
   );
+  v.standing = false;
   announce(statusLine());
   if (focused) document.getElementById(focused)?.focus();
   drawTimer();
