@@ -89,5 +89,10 @@ def test_a_join_mid_decisions_shows_the_table_as_it_stands(
         _wait_for_decisions(server, TABLE)
         page.evaluate(f"location.hash = '#/table/{TABLE}'")
         _check_join(_first_frames(page, TABLE), "table switch")
+        # The statistics show the table's bets on each spot (the bots' here), not only yours.
+        page.click("#tab-stats")
+        page.wait_for_selector("#stats-spots[data-table-wide='yes'] tr[data-spot='1']")
+        cells = page.locator("#stats-spots tr[data-spot='1'] td").all_inner_texts()
+        assert int(cells[0]) >= 1 and cells[1] != "0.00", cells
     finally:
         context.close()

@@ -16,6 +16,7 @@ import numpy as np
 
 from boundless.core.random_source import RandomSource
 from boundless.core.round import SharedRound
+from boundless.core.round.views import spot_bets
 from boundless.ledger.outage import is_transient
 from boundless.server.clock import now_ms
 from boundless.server.config import TimerSettings
@@ -53,6 +54,14 @@ class Table(TableDesk):
 
     def shoe_number(self) -> int:
         return self.shoes.number
+
+    def public(self) -> dict[str, Any] | None:
+        view = super().public()
+        if view is not None and self.round is not None:
+            # This desk holds every position, so the spots' totals are exact here (a cluster
+            # gateway holds only its own slice and leaves them out).
+            view["spot_bets"] = spot_bets(self.round)
+        return view
 
     def wake(self) -> None:
         self.clock.wake.set()
