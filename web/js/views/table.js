@@ -8,7 +8,7 @@ import { currentLanguage, setVocabulary, t } from "../i18n.js";
 import { errorText, session, toast } from "../session.js";
 import { on, send, serverNow } from "../socket.js";
 import { log, logParts } from "./table/actions.js";
-import { dock, statusLine } from "./table/dock.js";
+import { dock, insuranceBanner, statusLine } from "./table/dock.js";
 import { dealerZone, drawTimer, feltText, header, spotZones } from "./table/felt.js";
 import { helpPanel, onKey } from "./table/keys.js";
 import { dealing, retarget, setLanded, stopPacing } from "./table/pacing.js";
@@ -283,6 +283,7 @@ function draw() {
           h("p.felt-arc", { "aria-hidden": "true" }, feltText()),
           spotZones(),
         ),
+        insuranceBanner(),
         pub().paused ? h("div.paused-overlay", { role: "status" }, t("table.paused")) : null,
       ),
       h("section.dock#dock", { "aria-label": t("table.controls") }, dock()),
