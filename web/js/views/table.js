@@ -129,13 +129,15 @@ async function onState(message) {
   if (message.round_id !== v.roundId) newRound(message);
   v.target.state = message;
   if (first || !v.rules) {
+    const view = v;
     let rules = null;
     try {
       rules = await api.title(message.public.title);
     } catch (error) {
-      if (v) v.error = error;
+      view.error = error;
     }
-    if (!v) return;
+    // A switch to another table meanwhile: this answer is the old table's, not the new view's.
+    if (v !== view) return;
     v.rules ??= rules;
     v.chip ??= chipValues()[0] ?? null;
     if (v.rules) sessionStorage.setItem(LAST_TITLE_KEY, v.rules.title.key);
