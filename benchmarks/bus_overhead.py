@@ -21,6 +21,13 @@ the ``StepDealt`` append), ``applied_ms`` (from the append to the last gateway a
 ``append_ack_ms``: how long each of the coordinator's appends waited for JetStream's
 acknowledgement (one round trip to the server and its store), the floor of one hop.
 Every step of every round counts; each JetStream namespace is deleted afterwards.
+
+The floor (``jetstream_floor.py``): the same three hops bare, in one process, right after each
+run: a publish to one stream, each of as many reader connections as there are gateways takes it
+and publishes a reply, the last reply taken, a second publish, the last reader holding it.
+``p99_ms`` is the step's p99 (``overhead_p99_ms``), ``floor_p99_ms`` the bare step's,
+``ratio_to_floor`` their ratio (the target: p99 ≤ 25 ms at load 2, or ≤ 3× the floor). The JSON's
+top level repeats them for the run with the most gateways; each run has its ``load_average``.
 """
 
 from __future__ import annotations
@@ -50,6 +57,7 @@ from boundless.server.cluster.jetstream_bus import JetStreamBus
 from boundless.server.cluster.protocol import Public
 from boundless.server.cluster.slices import FollowerSlice, SliceSide
 from boundless.titles import load_game
+from jetstream_floor import percentile, step_ms
 
 DEFAULT_NATS_URL = "nats://127.0.0.1:4222"
 TABLE = "bus-bench"
@@ -83,8 +91,8 @@ class TimedSlice(FollowerSlice):
         super().__init__(follower)
         self.round_number = round_number
 
-    def apply(self, event: ev.TableEvent) -> None:
-        super().apply(event)
+    async def apply(self, event: ev.TableEvent) -> None:
+        await super().apply(event)
         if isinstance(event, ev.StepDealt):
             note("applied", (self.round_number, event.spot, event.step), now())
 
@@ -253,7 +261,16 @@ async def measure(nats_url: str, gateways: int, rounds: int, seed: int) -> dict[
         phases["dealt_ms"].append((dealt - reported) * 1000)
         phases["applied_ms"].append((max(took) - dealt) * 1000)
     overhead = phases["overhead_ms"]
+    # The floor of the same steps, measured right after them on the same server.
+    floor = await step_ms(nats_url, gateways, max(len(overhead), 50))
+    p99 = percentiles(overhead)["p99"]
+    floor_p99 = round(percentile(floor, 0.99), 2)
     return {
+        "p99_ms": p99,
+        "floor_p99_ms": floor_p99,
+        "ratio_to_floor": round(p99 / floor_p99, 2) if floor_p99 else None,
+        "floor_p50_ms": round(percentile(floor, 0.5), 2),
+        "load_average": os.getloadavg()[0],
         "gateways": gateways,
         "rounds": rounds,
         "steps": len(overhead),
@@ -283,7 +300,11 @@ def main() -> None:
     if not counts or min(counts) < 1 or args.rounds < 1:
         parser.error("--gateways needs counts of at least 1, --rounds at least 1")
     runs = [asyncio.run(measure(args.nats_url, count, args.rounds, args.seed)) for count in counts]
-    result = {"nats_url": args.nats_url, "load_average": os.getloadavg()[0], "runs": runs}
+    widest = max(runs, key=lambda run: run["gateways"])
+    result = {"nats_url": args.nats_url, "load_average": os.getloadavg()[0],
+              "gateways": widest["gateways"], "p99_ms": widest["p99_ms"],
+              "floor_p99_ms": widest["floor_p99_ms"], "ratio_to_floor": widest["ratio_to_floor"],
+              "runs": runs}  # fmt: skip
     if args.json:
         print(json.dumps(result))
         return
@@ -291,7 +312,9 @@ def main() -> None:
     for run in runs:
         print(f"  {run['gateways']} gateways: {run['steps']} steps, "
               f"p50 {run['overhead_p50_ms']} ms, p99 {run['overhead_p99_ms']} ms, "
-              f"max {run['overhead_max_ms']} ms, phases {run['phases']}")  # fmt: skip
+              f"max {run['overhead_max_ms']} ms, floor p99 {run['floor_p99_ms']} ms "
+              f"(ratio {run['ratio_to_floor']}), load {run['load_average']:.1f}, "
+              f"phases {run['phases']}")  # fmt: skip
     print(f"rerun: {sys.executable} {' '.join(sys.argv)}")
 
 

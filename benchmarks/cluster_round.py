@@ -15,6 +15,17 @@ when every slice has settled). ``settled_once``: every gateway settled and none 
 ``books_balanced``: ``check_books`` finds no problem. ``gateway_peak_rss_mib``: each gateway
 process's peak resident memory (Linux ``VmHWM``), read after the round. Prints one JSON line
 with ``--json``.
+
+The floor, measured after the round in the same database and NATS server with the gateways
+stopped: ``ledger_floor_seconds`` (``ledger_floor.py``: each gateway's bets as one batch and its
+settlement, the slices written at once on their own connections, by plain ``COPY`` and one
+``UPDATE ... FROM`` each) and ``bus_floor_seconds`` (the round's ``events`` times the median bare
+JetStream publish/ack round trip, ``jetstream_floor.py``); ``stake_seconds`` and
+``settle_seconds`` split ``ledger_seconds``, beside the ledger floor's two parts. ``floor_seconds``
+is the floors' sum and
+``ratio_to_floor`` is ``seconds`` over it (the target: at most 3). The round's fixed windows
+(betting, insurance: 0.5 s each here) are in ``seconds`` but not in the floor.
+``load_average``: the 1-minute load average before and after the run.
 """
 
 from __future__ import annotations
@@ -22,6 +33,7 @@ from __future__ import annotations
 import argparse
 import asyncio
 import json
+import os
 import signal
 import socket
 import subprocess
@@ -41,6 +53,8 @@ from boundless.server.cluster.coordinator import Coordinator, CoordinatorTimers
 from boundless.server.cluster.jetstream_bus import JetStreamBus
 from boundless.server.cluster.processes import ShoeDealer, load_rules, open_ledger
 from boundless.server.cluster.protocol import Public
+from jetstream_floor import percentile, publish_ack_ms
+from ledger_floor import measure_floor
 
 DEFAULT_POSTGRES_URL = "postgresql+psycopg://postgres@127.0.0.1:5432/test"
 DEFAULT_NATS_URL = "nats://127.0.0.1:4222"
@@ -101,10 +115,12 @@ async def one_round(
     )
     times: dict[str, float] = {}
     closed: dict[str, object] = {}
+    events = [0]
 
     async def watch() -> None:
         async for stored in in_sequence(bus.events(TABLE, from_seq=1)):
             kind = stored.event.kind
+            events[0] += 1
             times.setdefault(kind, time.perf_counter())
             if kind == Public.ROUND_CLOSED:
                 closed.update(stored.event.body)
@@ -117,11 +133,13 @@ async def one_round(
     await watching
     await bus.close()
     seconds = times[Public.ROUND_CLOSED] - times[Public.TABLE]
-    ledger_seconds = (times[Public.SLICES] - times[Public.BETTING_CLOSED]) + (
-        times[Public.ROUND_CLOSED] - times[Public.ROUND_SETTLING]
-    )
+    stake_seconds = times[Public.SLICES] - times[Public.BETTING_CLOSED]
+    settle_seconds = times[Public.ROUND_CLOSED] - times[Public.ROUND_SETTLING]
+    ledger_seconds = stake_seconds + settle_seconds
     settled_once = closed.get("settled") == sorted(gateways) and closed.get("dropped") == []
-    return {"seconds": seconds, "ledger_seconds": ledger_seconds, "settled_once": settled_once}
+    return {"seconds": seconds, "ledger_seconds": ledger_seconds, "settled_once": settled_once,
+            "events": events[0], "stake_seconds": stake_seconds,
+            "settle_seconds": settle_seconds}  # fmt: skip
 
 
 def peak_rss_mib(pid: int) -> float | None:
@@ -134,6 +152,32 @@ def peak_rss_mib(pid: int) -> float | None:
         if line.startswith("VmHWM:"):
             return round(int(line.split()[1]) / 1024, 1)
     return None
+
+
+def measure_floors(
+    database_url: str, nats_url: str, positions: int, gateways: int
+) -> dict[str, float]:
+    """The round's floor parts: the ledger floor for its slices (each gateway's bets as one
+    batch, the gateways' slices written at once, then their settlements at once) and one bare
+    JetStream publish/ack round trip (its median; times the round's events, by the caller)."""
+    share, extra = divmod(positions, gateways)
+    bounds = [0]
+    for index in range(gateways):
+        bounds.append(bounds[-1] + share + (1 if index < extra else 0))
+    slices = [range(bounds[i], bounds[i + 1]) for i in range(gateways)]
+    ledger = measure_floor(database_url, positions, slices, gateways, bot_outcome, parallel=True)
+    acks = asyncio.run(publish_ack_ms(nats_url, 200))
+    return {
+        "ledger_floor_stake_seconds": ledger["stake_seconds"],
+        "ledger_floor_settle_seconds": ledger["settle_seconds"],
+        "ledger_floor_seconds": ledger["stake_seconds"] + ledger["settle_seconds"],
+        "bus_floor_seconds": percentile(acks, 0.5) / 1000,
+    }
+
+
+def bot_outcome(index: int) -> tuple[int, int]:
+    """A bot's stake and payout in the floor (a round's usual mix: lost, pushed, won, 3:2)."""
+    return 100, (0, 100, 200, 250)[index % 4]
 
 
 def libpq(url: str) -> str:
@@ -158,6 +202,7 @@ def main() -> None:
     args = parser.parse_args()
     if args.positions < 1 or args.gateways < 1:
         parser.error("--positions and --gateways must be at least 1")
+    load_before = os.getloadavg()[0]
     database_url, name, dsn = scratch_database(args.database_url)
     namespace = f"bench{uuid.uuid4().hex[:8]}"
     open_ledger(database_url, "bench-setup")  # migrate once, before the gateways start
@@ -192,6 +237,10 @@ def main() -> None:
             books = check_books(session)
         engine.dispose()
         peaks = [peak_rss_mib(process.pid) for process in processes]
+        for process in processes:  # the floor runs with the machine to itself
+            process.terminate()
+        floor = measure_floors(database_url, args.nats_url, args.positions, args.gateways)
+        floor["bus_floor_seconds"] *= int(figures["events"])
     finally:
         for process in processes:
             process.terminate()
@@ -208,6 +257,20 @@ def main() -> None:
         "gateways": args.gateways,
         "seconds": round(float(figures["seconds"]), 3),
         "ledger_seconds": round(float(figures["ledger_seconds"]), 3),
+        "floor_seconds": round(floor["ledger_floor_seconds"] + floor["bus_floor_seconds"], 3),
+        "ratio_to_floor": round(
+            float(figures["seconds"])
+            / (floor["ledger_floor_seconds"] + floor["bus_floor_seconds"]),
+            2,
+        ),
+        "ledger_floor_seconds": round(floor["ledger_floor_seconds"], 3),
+        "stake_seconds": round(float(figures["stake_seconds"]), 3),
+        "ledger_floor_stake_seconds": round(floor["ledger_floor_stake_seconds"], 3),
+        "settle_seconds": round(float(figures["settle_seconds"]), 3),
+        "ledger_floor_settle_seconds": round(floor["ledger_floor_settle_seconds"], 3),
+        "bus_floor_seconds": round(floor["bus_floor_seconds"], 3),
+        "events": figures["events"],
+        "load_average": [load_before, os.getloadavg()[0]],
         "settled_once": bool(figures["settled_once"]),
         "books_balanced": books.ok,
         "gateway_peak_rss_mib": peaks,

@@ -13,7 +13,15 @@ in-play with the house, ends it; the last one closes the round), the same settle
 retry: replays, moves nothing), and check_books. ``stakes_per_second`` and
 ``settlements_per_second`` are players divided by the time of all stake batches and of all
 settlements; ``stake_batch_rates`` shows each batch's rate, first to last, to see it stay flat as
-the round grows. On PostgreSQL it makes a scratch database and drops it afterwards; on SQLite a
+the round grows.
+
+The floor (``ledger_floor.py``): the same rows written by a plain ``COPY`` into unindexed tables
+and one ``UPDATE ... FROM`` per transaction (SQLite: plain ``INSERT``s), in the same run and
+database, after the ledger's phases. ``floor_stakes_per_second`` and
+``floor_settlements_per_second`` are its rates; ``stakes_ratio_to_floor`` and
+``settlements_ratio_to_floor`` the floor's rate divided by the ledger's (1: as fast as the
+floor; the target is at most 2). ``load_average``: the machine's 1-minute load average before and
+after the run. On PostgreSQL it makes a scratch database and drops it afterwards; on SQLite a
 temporary file.
 
 On a shared machine wall-clock rates fall with the load, so each phase also reports its CPU
@@ -24,8 +32,9 @@ where client and server take turns on the CPU.
 ``stake_cpu_us_per_bet`` splits the stake phase's CPU time per bet into this process's
 (``client``) and its PostgreSQL server process's (``server``).
 
-``--statements`` adds ``stake_statement_us``: the wall time of each SQL statement (and each
-``COPY``) of the stake phase, in microseconds per bet, keyed by the statement's first words.
+``--statements`` adds ``stake_statement_us`` and ``settle_statement_us``: the wall time of each
+SQL statement (and each ``COPY``) of the stake and of the settlement phase, in microseconds per
+bet, keyed by the statement's first words.
 """
 
 from __future__ import annotations
@@ -59,6 +68,7 @@ from boundless.ledger import (
     staging,
     upgrade_database,
 )
+from ledger_floor import measure_floor
 
 DEFAULT_POSTGRES_URL = "postgresql+psycopg://postgres@127.0.0.1:5432/test"
 T = TypeVar("T")
@@ -147,6 +157,14 @@ def time_statements(engine: Any, spent: dict[str, float]) -> None:
     timed("new_ids", lambda *_: "new ids (nextval)")
 
 
+def per_bet(spent: dict[str, float], players: int) -> dict[str, float]:
+    return {
+        head: round(seconds / players * 1e6, 1)
+        for head, seconds in sorted(spent.items(), key=lambda item: -item[1])
+        if seconds / players >= 1e-7
+    }
+
+
 def run(
     url: str, players: int, batch: int, owners: int, statements: bool = False
 ) -> dict[str, Any]:
@@ -191,14 +209,13 @@ def run(
         rates.append(round(len(orders) / (timings["stake_many_s"] - before)))
         lines_by_owner[owner].extend((names[i], *outcome(i)) for i in part)
     if statements:
-        timings["stake_statement_us"] = {
-            head: round(seconds / players * 1e6, 1)
-            for head, seconds in sorted(spent.items(), key=lambda item: -item[1])
-            if seconds / players >= 1e-7
-        }
+        timings["stake_statement_us"] = per_bet(spent, players)
     settled = {}
+    spent.clear()
     for owner, lines in lines_by_owner.items():
         settled[owner] = phase("settle_s", partial(settle, lines=lines), owner)
+    if statements:
+        timings["settle_statement_us"] = per_bet(spent, players)
     for owner, lines in lines_by_owner.items():
         replay = phase("settle_retry_s", partial(settle, lines=lines), owner)
         assert replay.replayed and replay.id == settled[owner].id
@@ -219,6 +236,14 @@ def run(
         "server": round(server / players * 1e6, 1),
     }
     timings["settlements_per_cpu_second"] = round(players / timings["settle_cpu_s"])
+    floor = measure_floor(url, players, batches, owners, outcome)
+    timings["floor_stake_s"] = round(floor["stake_seconds"], 4)
+    timings["floor_settle_s"] = round(floor["settle_seconds"], 4)
+    timings["floor_stakes_per_second"] = round(players / floor["stake_seconds"])
+    timings["floor_settlements_per_second"] = round(players / floor["settle_seconds"])
+    # floor rate / our rate = our seconds / floor seconds: 1 is the floor itself.
+    timings["stakes_ratio_to_floor"] = round(timings["stake_many_s"] / floor["stake_seconds"], 2)
+    timings["settlements_ratio_to_floor"] = round(timings["settle_s"] / floor["settle_seconds"], 2)
     return timings
 
 
@@ -236,11 +261,13 @@ def main() -> None:
     args = parser.parse_args()
     if args.players < 1 or args.batch < 1 or args.owners < 1:
         parser.error("--players, --batch and --owners must be at least 1")
+    load_before = os.getloadavg()[0]
     with database(args.database_url, args.postgres) as url:
         backend = make_url(url).get_backend_name()
         timings = run(url, args.players, args.batch, args.owners, args.statements)
     result = {"players": args.players, "backend": backend, "batch": args.batch,
-              "owners": args.owners, **timings}  # fmt: skip
+              "owners": args.owners, "load_average": [load_before, os.getloadavg()[0]],
+              **timings}  # fmt: skip
     if args.json:
         print(json.dumps(result))
         return

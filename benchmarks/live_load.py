@@ -15,7 +15,11 @@ cost little CPU). Players are created directly in the database before the server
 Measured: the step broadcast latency (the ``step`` message's ``closed_ms``, the server's clock when
 the step closed (a cluster: the coordinator's), to the moment a client parsed it), messages per
 second through the server, each server process's CPU and peak memory, each HTTP server's event
-loop lag (how long ``/healthz`` takes to answer, polled every 0.2 s), and whether every round
+loop lag (how long ``/healthz`` takes to answer, polled every 0.2 s: a loop-lag probe from
+outside; ``loop_lag_p99_ms`` and ``loop_lag_max_ms`` are the worst server's, the targets 100 and
+250 ms; ``loop_lag_floor_p99_ms`` and ``loop_lag_floor_max_ms`` the same probe's answer times
+from a bare asyncio server in a process of its own, what the machine's load alone adds), the
+load average before and after the run (``load_average``), and whether every round
 settled exactly once in the ledger (one ``settle`` transaction per round and slice, each player
 one ``settled`` message per round, ``check_books`` clean).
 """
@@ -458,18 +462,49 @@ def start_cluster(
     return [Served("coordinator", process, None), *served]
 
 
-def probe_lag(servers: list[Served], stop: threading.Event) -> None:
+def probe_lag(servers: list[Served], stop: threading.Event, floor: Served) -> None:
     """Each HTTP server's answer time to ``/healthz``: the time its event loop takes to get to a
-    new request (what every socket's next message waits for too)."""
+    new request (what every socket's next message waits for too); ``floor``, a bare server,
+    asked the same way right after them."""
     with httpx.Client(timeout=30) as http:
         while not stop.wait(LAG_PROBE_SECONDS):
-            for served in servers:
+            for served in [*servers, floor]:
                 if served.port is None:
                     continue
                 began = time.perf_counter()
                 with contextlib.suppress(httpx.HTTPError):
                     http.get(f"http://127.0.0.1:{served.port}/healthz")
                 served.lag_ms.append((time.perf_counter() - began) * 1000)
+
+
+def bare_http_server(port: int) -> None:
+    """The loop-lag probe's floor: an asyncio loop in a process of its own that only answers
+    ``200 ok`` to every request (keep-alive), the time the machine alone adds to a probe."""
+
+    async def answer(reader: asyncio.StreamReader, writer: asyncio.StreamWriter) -> None:
+        with contextlib.suppress(ConnectionError, asyncio.IncompleteReadError):
+            while await reader.readuntil(b"\r\n\r\n"):
+                writer.write(b"HTTP/1.1 200 OK\r\nContent-Length: 2\r\n\r\nok")
+                await writer.drain()
+        writer.close()
+
+    async def main() -> None:
+        server = await asyncio.start_server(answer, "127.0.0.1", port)
+        async with server:
+            await server.serve_forever()
+
+    asyncio.run(main())
+
+
+def worst_lag(servers: list[Served]) -> dict[str, float | None]:
+    """The loop-lag probe's p99 and maximum of the worst HTTP server (None: nothing probed)."""
+    probed = [percentiles(s.lag_ms) for s in servers if s.port is not None and s.lag_ms]
+    if not probed:
+        return {"loop_lag_p99_ms": None, "loop_lag_max_ms": None}
+    return {
+        "loop_lag_p99_ms": max(float(p["p99"] or 0) for p in probed),
+        "loop_lag_max_ms": max(float(p["max"] or 0) for p in probed),
+    }
 
 
 def settled_once(
@@ -592,9 +627,21 @@ def drive(
         pipes.append(ours)
         workers.append(worker)
     connected = sum(pipe.recv()[1] for pipe in pipes)
+    load_before = os.getloadavg()[0]
     cpu_before = {label: handle.cpu_times() for label, handle in handles.items()}
     stop = threading.Event()
-    prober = threading.Thread(target=probe_lag, args=(servers, stop), daemon=True)
+    floor_port = free_port()
+    bare = context.Process(target=bare_http_server, args=(floor_port,), daemon=True)
+    bare.start()
+    floor = Served("floor", None, floor_port)  # type: ignore[arg-type]
+    deadline = time.time() + 30
+    while time.time() < deadline:
+        with contextlib.suppress(httpx.HTTPError):
+            httpx.get(f"http://127.0.0.1:{floor_port}/healthz", timeout=1)
+            break
+        time.sleep(0.1)
+    floor.lag_ms.clear()
+    prober = threading.Thread(target=probe_lag, args=(servers, stop, floor), daemon=True)
     prober.start()
     started = time.time()
     for pipe in pipes:
@@ -611,6 +658,8 @@ def drive(
                 waiting.remove(pipe)
     elapsed = time.time() - started
     stop.set()
+    prober.join(timeout=60)
+    bare.terminate()
     cpu_after = {label: handle.cpu_times() for label, handle in handles.items()}
     for worker in workers:
         worker.join(timeout=30)
@@ -649,6 +698,10 @@ def drive(
         "messages_per_s": round((received + sent) / elapsed),
         "processes": processes_seen,
         "loop_lag_ms": {s.label: percentiles(s.lag_ms) for s in servers if s.port is not None},
+        **worst_lag(servers),
+        "loop_lag_floor_p99_ms": percentiles(floor.lag_ms)["p99"],
+        "loop_lag_floor_max_ms": percentiles(floor.lag_ms)["max"],
+        "load_average": [load_before, os.getloadavg()[0]],
         "seconds": round(elapsed, 1),
         "errors": {k: v for r in results for k, v in r["errors"].items()},
         "p99_ms_by_step": {key: percentiles(values)["p99"] for key, values in by_step.items()},
@@ -682,7 +735,9 @@ def main() -> None:
         )
         if args.json:
             keys = ("players", "gateways", "p50_ms", "p99_ms", "rounds", "settled_once")
-            keys += ("loop_lag_ms", "processes", "errors")
+            keys += ("loop_lag_p99_ms", "loop_lag_max_ms", "loop_lag_floor_p99_ms")
+            keys += ("loop_lag_floor_max_ms", "load_average", "loop_lag_ms")
+            keys += ("processes", "errors")
             print(json.dumps({key: result[key] for key in keys}), flush=True)
         else:
             print(json.dumps(result, indent=1), flush=True)

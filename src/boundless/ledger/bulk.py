@@ -436,13 +436,15 @@ class BulkWriter:
         held_by_player = self.repository.stakes_by_player(round_row.id, owner, in_play_id)
         cross_check(table_id, round_no, lines, held_by_player)
         paying = [line for line in lines if line.paid > 0]
-        self.stage.load([(seq, None, None, None, None, line.player_id, None,
-                          wallet_account(line.player_id), line.staked, line.paid)
-                         for seq, line in enumerate(paying)])  # fmt: skip
+        # The lines are validated: their wallets' names need no second check each.
+        names = [f"{AccountKind.WALLET}:{line.player_id}" for line in paying]
+        pairs = list(zip(paying, names, strict=True))
+        self.stage.load([(seq, None, None, None, None, line.player_id, None, name,
+                          line.staked, line.paid)
+                         for seq, (line, name) in enumerate(pairs)])  # fmt: skip
         house = house_of(self.repository)
         wallets = self._wallets(
-            [self.repository.account_by_id(in_play_id).name, house.name],
-            {wallet_account(line.player_id) for line in paying},
+            [self.repository.account_by_id(in_play_id).name, house.name], set(names)
         )
         accounts = self.repository.lock_accounts([in_play_id, house.id])
         held = accounts[in_play_id].balance
@@ -451,16 +453,15 @@ class BulkWriter:
         self.stage.copy_into(
             "ledger_entries",
             ENTRY_COLUMNS,
-            ((transaction_id, wallets[wallet_account(line.player_id)][0], line.paid)
-             for line in paying),
+            ((transaction_id, wallets[name][0], line.paid) for line, name in pairs),
             ENTRY_TYPES,
         )  # fmt: skip
         squares = {in_play_id: -held, house.id: held - total_paid}
         self.repository.insert_entries(transaction_id, squares)
+        # One stage row per paid player (a player is listed once): no grouping needed.
         self.stage.execute(
-            "UPDATE ledger_accounts SET balance = balance + d.paid FROM (SELECT wallet, "
-            f"sum(paid) AS paid FROM {STAGE} WHERE key IS NULL AND player_id <> '' "
-            "GROUP BY wallet) AS d WHERE ledger_accounts.name = d.wallet"
+            f"UPDATE ledger_accounts SET balance = balance + s.paid FROM {STAGE} AS s "
+            "WHERE ledger_accounts.name = s.wallet AND s.key IS NULL AND s.player_id <> ''"
         )
         self.repository.add_to_balances(squares)
         self.poster.end(
@@ -468,9 +469,9 @@ class BulkWriter:
         )
         header = self.repository.find_transaction(request.key)
         assert header is not None
-        entries = [(wallet_account(line.player_id), line.paid) for line in paying]
-        names = {in_play_id: accounts[in_play_id].name, house.id: accounts[house.id].name}
-        entries += [(names[i], amount) for i, amount in sorted(squares.items()) if amount != 0]
+        entries = [(name, line.paid) for line, name in pairs]
+        fixed = {in_play_id: accounts[in_play_id].name, house.id: accounts[house.id].name}
+        entries += [(fixed[i], amount) for i, amount in sorted(squares.items()) if amount != 0]
         return posted(header, entries, replayed=False)
 
 

@@ -81,7 +81,8 @@ class WriteRequest:
     owner: str | None = None
     """The slice owner this write belongs to (with the round), or None."""
     known_fingerprint: str | None = None
-    """Set by a builder that computed :meth:`fingerprint` faster (tests prove it equal)."""
+    """Set by a builder that computed :meth:`fingerprint` faster (tests prove it equal); such a
+    builder may leave ``content`` empty (a settlement's lines are not built as JSON lists)."""
 
     def fingerprint(self) -> str:
         if self.known_fingerprint is not None:

@@ -17,7 +17,7 @@ from boundless.ledger.accounts import (
 from boundless.ledger.errors import InvalidLedgerInputError
 from boundless.ledger.keys import Category, check_key, check_stake_kind, slice_key
 from boundless.ledger.lookups import where
-from boundless.ledger.posting import JsonValue, WriteRequest
+from boundless.ledger.posting import WriteRequest
 from boundless.ledger.records import GrantOrder, PlayerSettlement, StakeOrder
 
 
@@ -175,30 +175,48 @@ def stake_batch(
 def settlement_lines(
     per_player: Iterable[PlayerSettlement | tuple[str, int, int]],
 ) -> list[PlayerSettlement]:
-    """Validated lines sorted by player; a player listed twice is an error."""
+    """Validated lines sorted by player; a player listed twice is an error. Each line is only
+    re-checked in full when the quick test of its fields fails, for the precise error (a slice
+    of 250,000 lines spent most of its Python time in the checks' calls)."""
     lines: list[PlayerSettlement] = []
     seen: set[str] = set()
+    valid = IDENTIFIER.match
     for item in per_player:
         line = item if isinstance(item, PlayerSettlement) else PlayerSettlement(*item)
-        check_identifier("player id", line.player_id)
-        check_amount(f"stake of player {line.player_id!r}", line.staked, allow_zero=True)
-        check_amount(f"payout to player {line.player_id!r}", line.paid, allow_zero=True)
-        if line.player_id in seen:
-            raise InvalidLedgerInputError(f"player {line.player_id!r} is listed twice")
-        seen.add(line.player_id)
+        player, staked, paid = line.player_id, line.staked, line.paid
+        if (
+            type(player) is not str
+            or valid(player) is None
+            or type(staked) is not int
+            or not 0 <= staked <= MAX_AMOUNT
+            or type(paid) is not int
+            or not 0 <= paid <= MAX_AMOUNT
+        ):
+            check_identifier("player id", player)
+            check_amount(f"stake of player {player!r}", staked, allow_zero=True)
+            check_amount(f"payout to player {player!r}", paid, allow_zero=True)
+        if player in seen:
+            raise InvalidLedgerInputError(f"player {player!r} is listed twice")
+        seen.add(player)
         lines.append(line)
     lines.sort(key=lambda line: line.player_id)
     return lines
 
 
+def settle_fingerprint(lines: list[PlayerSettlement]) -> str:
+    """``fingerprint_of(SETTLE, "settle", {"lines": [[player, staked, paid], ...]})`` without
+    building the lists: the canonical JSON written out (validated player ids need no escaping)."""
+    body = ",".join([f'["{line.player_id}",{line.staked},{line.paid}]' for line in lines])
+    canonical = f'{{"category":"settle","kind":"settle","lines":[{body}]}}'
+    return hashlib.sha256(canonical.encode()).hexdigest()
+
+
 def settle_slice_request(
     table_id: str, round_no: int, lines: list[PlayerSettlement], owner: str
 ) -> WriteRequest:
+    """The settlement of one slice; ``lines`` validated (:func:`settlement_lines`)."""
     total_staked = sum(line.staked for line in lines)
     total_paid = sum(line.paid for line in lines)
-    content: dict[str, JsonValue] = {
-        "lines": [[line.player_id, line.staked, line.paid] for line in lines]
-    }
     return WriteRequest(
         key=slice_key(table_id, round_no, owner, "settle"),
         category=Category.SETTLE,
@@ -207,6 +225,7 @@ def settle_slice_request(
             f"settlement of the slice of {owner!r} at {where(table_id, round_no)} for "
             f"{len(lines)} players: staked {total_staked}, paid {total_paid}"
         ),
-        content=content,
+        content={},  # the lines: covered by the known fingerprint, not built as JSON lists
         owner=owner,
+        known_fingerprint=settle_fingerprint(lines),
     )

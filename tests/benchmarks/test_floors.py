@@ -1,0 +1,113 @@
+"""Each benchmark, run tiny, prints its figure beside its floor, their ratio and the load average
+under the JSON names the issue fixed (checks and docs rely on them). No timing is asserted: only
+that the names are there and the ratios are positive numbers. A benchmark that needs PostgreSQL
+or NATS skips, saying why, where the service is absent."""
+
+from __future__ import annotations
+
+import json
+import math
+import subprocess
+import sys
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from tests.cluster.conftest import NATS_URL, nats_unavailable
+from tests.postgres import postgres_unavailable, postgres_url
+
+BENCHMARKS = Path(__file__).resolve().parents[2] / "benchmarks"
+sys.path.insert(0, str(BENCHMARKS))
+
+from ledger_floor import measure_floor  # noqa: E402
+
+
+def run_json(script: str, *args: str, timeout: float = 240) -> dict[str, Any]:
+    """The last line of the benchmark's output, as JSON (it must exit cleanly)."""
+    done = subprocess.run(
+        [sys.executable, str(BENCHMARKS / script), *args, "--json"],
+        capture_output=True,
+        text=True,
+        timeout=timeout,
+        check=False,
+    )
+    assert done.returncode == 0, done.stderr[-2000:]
+    return json.loads(done.stdout.strip().splitlines()[-1])  # type: ignore[no-any-return]
+
+
+def positive(value: object) -> bool:
+    return isinstance(value, int | float) and math.isfinite(value) and value > 0
+
+
+def assert_ledger_floor(result: dict[str, Any]) -> None:
+    for name in ("floor_stakes_per_second", "floor_settlements_per_second",
+                 "stakes_ratio_to_floor", "settlements_ratio_to_floor",
+                 "stakes_per_second", "settlements_per_second"):  # fmt: skip
+        assert positive(result[name]), (name, result[name])
+    assert len(result["load_average"]) == 2
+    assert all(load >= 0 for load in result["load_average"])
+
+
+def test_ledger_settlement_on_sqlite_prints_its_floor() -> None:
+    result = run_json("ledger_settlement.py", "--players", "300", "--batch", "100",
+                      "--owners", "2")  # fmt: skip
+    assert result["backend"] == "sqlite"
+    assert_ledger_floor(result)
+
+
+def test_ledger_settlement_on_postgres_prints_its_floor() -> None:
+    reason = postgres_unavailable()
+    if reason is not None:
+        pytest.skip(reason)
+    result = run_json("ledger_settlement.py", "--players", "300", "--batch", "100",
+                      "--owners", "2", "--database-url", postgres_url())  # fmt: skip
+    assert result["backend"] == "postgresql"
+    assert_ledger_floor(result)
+
+
+def test_the_ledger_floor_writes_its_rows_and_drops_its_tables(tmp_path: Path) -> None:
+    import sqlite3
+
+    url = f"sqlite:///{tmp_path / 'floor.sqlite'}"
+    batches = [range(0, 40), range(40, 70), range(70, 100)]
+    seconds = measure_floor(url, 100, batches, 2, lambda i: (100, 150 if i % 2 else 0))
+    assert positive(seconds["stake_seconds"]) and positive(seconds["settle_seconds"])
+    with sqlite3.connect(tmp_path / "floor.sqlite") as connection:
+        left = connection.execute("SELECT name FROM sqlite_master WHERE type = 'table'").fetchall()
+    assert left == []
+
+
+def test_bus_overhead_prints_its_floor() -> None:
+    reason = nats_unavailable()
+    if reason is not None:
+        pytest.skip(reason)
+    result = run_json("bus_overhead.py", "--gateways", "1", "--rounds", "3",
+                      "--nats-url", NATS_URL)  # fmt: skip
+    assert result["runs"][0]["steps"] > 0, "no step was measured"
+    for name in ("p99_ms", "floor_p99_ms", "ratio_to_floor"):
+        assert positive(result[name]), (name, result[name])
+    assert result["load_average"] >= 0
+
+
+def test_cluster_round_prints_its_floor() -> None:
+    reason = nats_unavailable() or postgres_unavailable()
+    if reason is not None:
+        pytest.skip(reason)
+    result = run_json("cluster_round.py", "--positions", "300", "--gateways", "2",
+                      "--database-url", postgres_url(), "--nats-url", NATS_URL)  # fmt: skip
+    assert result["settled_once"] and result["books_balanced"]
+    for name in ("seconds", "floor_seconds", "ratio_to_floor", "ledger_floor_seconds",
+                 "bus_floor_seconds"):  # fmt: skip
+        assert positive(result[name]), (name, result[name])
+    assert len(result["load_average"]) == 2
+
+
+def test_live_load_prints_its_loop_lag() -> None:
+    result = run_json("live_load.py", "--players", "20", "--rounds", "1", "--processes", "1",
+                      "--decision-seconds", "1")  # fmt: skip
+    assert result["settled_once"]
+    for name in ("loop_lag_p99_ms", "loop_lag_max_ms", "loop_lag_floor_p99_ms"):
+        assert positive(result[name]), (name, result[name])
+    assert result["loop_lag_max_ms"] >= result["loop_lag_p99_ms"]
+    assert len(result["load_average"]) == 2
