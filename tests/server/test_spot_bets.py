@@ -7,7 +7,7 @@ from __future__ import annotations
 from typing import Any
 
 from boundless.core.round.views import spot_bets
-from tests.server.live import LiveServer, bet
+from tests.server.live import LiveServer, bet, open_private_table
 
 TABLE = "unlimited-1"  # a shared table of three spots
 
@@ -40,3 +40,22 @@ def test_every_players_bets_on_each_spot_in_the_public_state(server: LiveServer)
     assert round_ is not None and spot_bets(round_) == state["public"]["spot_bets"]
     ana.close()
     ben.close()
+
+
+def test_side_bets_count_in_their_spots_total(server: LiveServer) -> None:
+    _, client, table_id = open_private_table(server, "boo-bucks", "Sid")
+    answer = client.request(
+        {
+            "type": "bet",
+            "table_id": table_id,
+            "bet_id": "sid-1",
+            "bets": {"1": {"main": 1000, "trifecta": 200}, "2": {"main": 500}},
+        }
+    )
+    assert answer["type"] == "ack", answer
+    state = client.wait_for("state", _closed, timeout=30)
+    assert state["public"]["spot_bets"] == {
+        "1": {"positions": 1, "main": 1000, "side": 200},
+        "2": {"positions": 1, "main": 500, "side": 0},
+    }
+    client.close()
