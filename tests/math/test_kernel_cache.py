@@ -39,6 +39,10 @@ def test_the_folder_follows_the_source_content(tmp_path: Path, monkeypatch: pyte
     assert folder == cache_folder(str(first))  # stable
     assert folder == cache_folder(str(second))  # another install of the same source
     assert folder.parent == tmp_path / "cache"
+    monkeypatch.delenv(CACHE_ENV)
+    monkeypatch.setenv("NUMBA_CACHE_DIR", str(tmp_path / "numba"))  # numba's own setting next
+    assert cache_folder(str(first)).parent == tmp_path / "numba"
+    monkeypatch.setenv(CACHE_ENV, str(tmp_path / "cache"))
     first.write_text("def f(x):\n    return x + 2\n", encoding="utf-8")
     os.utime(first, ns=(1, 1))  # even a changed file given an old time stamp
     assert cache_folder(str(first)) != folder

@@ -7,8 +7,9 @@ instead: the same source, wherever it is installed, finds the code compiled befo
 changed source gets a folder of its own. numba still checks what it always checks inside the
 folder (its version, the Python version, the CPU and the function's bytecode).
 
-The folder is ``$BOUNDLESS_NUMBA_CACHE`` when set, else ``boundless/numba`` under the user's
-cache folder (``$XDG_CACHE_HOME``, else ``~/.cache``). Only functions of ``boundless`` modules
+The folder is ``$BOUNDLESS_NUMBA_CACHE`` when set, else numba's own ``$NUMBA_CACHE_DIR`` when
+set, else ``boundless/numba`` under the user's cache folder (``$XDG_CACHE_HOME``, else
+``~/.cache``). Only functions of ``boundless`` modules
 use it; other libraries' numba functions keep numba's locators.
 """
 
@@ -30,7 +31,7 @@ Function = TypeVar("Function", bound=Callable[..., Any])
 
 def cache_root() -> Path:
     """The folder every kernel's cache folder goes under."""
-    chosen = os.environ.get(CACHE_ENV)
+    chosen = os.environ.get(CACHE_ENV) or os.environ.get("NUMBA_CACHE_DIR")
     if chosen:
         return Path(chosen)
     base = os.environ.get("XDG_CACHE_HOME") or str(Path.home() / ".cache")
