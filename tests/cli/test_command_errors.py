@@ -148,6 +148,9 @@ def test_serve_announces_the_url_once_it_answers_there(tmp_path: Path, level: st
     [
         (["--timer-scale", "inf"], "--timer-scale inf"),
         (["--decision-seconds", "inf"], "--decision-seconds inf"),
+        (["--timer-scale", "1e308"], "--timer-scale 1e+308: give a number from 0 to 1000"),
+        (["--betting-seconds", "1e12"], "--betting-seconds 1e+12: give a number from 0 to 86400"),
+        (["--forwarded-allow-ips", "proxy.example"], "--forwarded-allow-ips: 'proxy.example'"),
         (["--host", "nonexistent.invalid"], "--host 'nonexistent.invalid'"),
         (["--starting-grant", HUGE], "--starting-grant"),
         (["--signup-rate", "ten a minute"], "--signup-rate: sign-up rate 'ten a minute'"),

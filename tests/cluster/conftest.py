@@ -122,9 +122,10 @@ async def take(messages: AsyncIterator[Any], count: int) -> list[Any]:
 class Services:
     namespace: str
     database_url: str
+    nats_url: str = NATS_URL
 
     def options(self) -> list[str]:
-        return ["--database-url", self.database_url, "--nats-url", NATS_URL]
+        return ["--database-url", self.database_url, "--nats-url", self.nats_url]
 
 
 @pytest.fixture

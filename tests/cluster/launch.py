@@ -52,6 +52,9 @@ class Launched:
 
     launcher: subprocess.Popen[bytes]
     pids: list[int]
+    """The coordinator's, then each gateway's."""
+    standby_pids: list[int]
+    replicas_line: str
     extra_lines: list[str] | None = None
     """What the launcher printed after its process lines, read by :meth:`stop`."""
 
@@ -61,7 +64,7 @@ class Launched:
             self.launcher.wait(timeout=30)
         except subprocess.TimeoutExpired:
             self.launcher.kill()
-        for pid in self.pids:
+        for pid in [*self.pids, *self.standby_pids]:
             kill(pid)
         assert self.launcher.stdout is not None
         self.extra_lines = self.launcher.stdout.read().decode().splitlines()
@@ -88,10 +91,23 @@ def launch_cluster(
         stderr=errors.open("wb"),
     )
     assert launcher.stdout is not None
-    lines = [launcher.stdout.readline().decode().rstrip("\n") for _ in range(gateways + 1)]
+    standbys = int(extra[extra.index("--standbys") + 1]) if "--standbys" in extra else 1
+    count = 2 + standbys + gateways
+    lines = [launcher.stdout.readline().decode().rstrip("\n") for _ in range(count)]
+    replicas_line, lines = lines[0], lines[1:]
+    assert replicas_line.startswith("replicas: "), replicas_line
     assert lines[0].startswith("coordinator: pid "), lines
+    for index in range(1, standbys + 1):
+        assert lines[index].startswith(f"standby {index}: pid "), lines
+    gateway_lines = lines[1 + standbys :]
     for index in range(1, gateways + 1):
-        assert lines[index].startswith(
+        assert gateway_lines[index - 1].startswith(
             f"gateway {index}: http://127.0.0.1:{port + index - 1}/ pid "
         )
-    return Launched(launcher, [int(line.rsplit(" ", 1)[1]) for line in lines])
+    pid = [int(line.rsplit(" ", 1)[1]) for line in lines]
+    return Launched(
+        launcher,
+        [pid[0], *pid[1 + standbys :]],
+        pid[1 : 1 + standbys],
+        replicas_line,
+    )

@@ -46,7 +46,9 @@ def test_pause_on_one_gateway_holds_the_table_and_resume_on_another_frees_it(
     monkeypatch.setenv("BOUNDLESS_ADMIN_TOKEN", TOKEN)  # every child reads the same token
     port = free_port_run(2)
     timers = ["--timer-scale", "0.05", "--round-gap-seconds", "0.2"]
-    cluster = launch_cluster(services, port, 2, ["--bots", "2", *timers], tmp_path / "err")
+    cluster = launch_cluster(
+        services, port, 2, ["--bots", "2", "--standbys", "0", *timers], tmp_path / "err"
+    )
     try:
         for gateway_port in (port, port + 1):
             wait_for(lambda p=gateway_port: rounds_ended(p) >= 1, BOOT_SECONDS, "a first round")

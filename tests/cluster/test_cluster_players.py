@@ -141,7 +141,9 @@ def test_players_on_two_gateways_play_on_through_a_gateway_killed_mid_step(
     ports = [port, port + 1]
     timers = ["--betting-seconds", "1.5", "--decision-seconds", "4", "--insurance-seconds", "1"]
     timers += ["--round-gap-seconds", "0.3"]
-    cluster = launch_cluster(services, port, 2, ["--bots", "2", *timers], tmp_path / "err.log")
+    cluster = launch_cluster(
+        services, port, 2, ["--bots", "2", "--standbys", "0", *timers], tmp_path / "err.log"
+    )
     try:
         for gateway_port in ports:
             wait_for(lambda p=gateway_port: status(p) is not None, BOOT_SECONDS, "the gateways")

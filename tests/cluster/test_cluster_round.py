@@ -83,14 +83,15 @@ def test_a_gateway_that_dies_mid_step_is_dropped_and_the_others_settle() -> None
         gateways = gateways_for(bus, cluster, {"a": bets[:2], "b": bets[2:]})
         doomed = asyncio.ensure_future(gateways["b"].run())
 
-        async def kill_b_when_a_step_closes() -> None:
+        async def kill_b_while_a_step_is_open() -> None:
             async for stored in bus.events(TABLE, from_seq=1):
-                if stored.event.kind == Public.STEP_CLOSED:
+                # The step is open: b dies before it can report its takers at the close.
+                if stored.event.body.get("type") == "StepOpened":
                     doomed.cancel()  # like kill -9: no goodbye, no more reports
                     return
 
         await asyncio.gather(
-            coordinator.run(rounds=1), gateways["a"].run(rounds=1), kill_b_when_a_step_closes()
+            coordinator.run(rounds=1), gateways["a"].run(rounds=1), kill_b_while_a_step_is_open()
         )
         return cluster, await log_of(bus)
 

@@ -24,7 +24,7 @@ from boundless.server.cluster.gateway_name import (
     bind_port,
     name_lease_key,
 )
-from boundless.server.cluster.processes import ClusterSetupError
+from boundless.server.cluster.startup import ClusterSetupError
 from tests.cluster.conftest import BusMaker, run
 from tests.cluster.players import gateway_players, ledger_sessions
 

@@ -3,16 +3,24 @@
 from __future__ import annotations
 
 import pytest
+from sqlalchemy import text
 from sqlalchemy.orm import Session, sessionmaker
 
 from boundless.ledger import (
     Category,
-    InsufficientFundsError,
     LedgerService,
     RoundClosedError,
     grant_key,
 )
-from tests.ledger.helpers import Run, assert_books_balance, fund, stake_each, unchanged, wallet
+from tests.ledger.helpers import (
+    Run,
+    assert_books_balance,
+    fund,
+    report,
+    stake_each,
+    unchanged,
+    wallet,
+)
 
 
 def test_cancel_returns_every_stake(run: Run, sessions: sessionmaker[Session]) -> None:
@@ -59,16 +67,68 @@ def test_cancel_reverses_payouts_already_made(run: Run, sessions: sessionmaker[S
     assert_books_balance(sessions)
 
 
-def test_cancel_refused_when_a_payout_was_spent(run: Run, sessions: sessionmaker[Session]) -> None:
+def _spend_an_early_payment(run: Run) -> None:
+    """Alice stakes her 100 at t1, is paid 300 early there, and stakes 250 of it at t2."""
     fund(run, "alice", amount=100)
     run(lambda ledger: ledger.stake("t1", 1, "alice", "a", "main", 100))
     run(lambda ledger: ledger.pay("t1", 1, "alice", "a", 300))
     run(lambda ledger: ledger.stake("t2", 1, "alice", "a", "main", 250))
-    with (
-        unchanged(sessions),
-        pytest.raises(InsufficientFundsError, match="player 'alice' cannot pay 200"),
-    ):
-        run(lambda ledger: ledger.cancel_round("t1", 1))
+
+
+@pytest.mark.parametrize("how", ["round", "slice"])
+def test_a_void_takes_back_a_spent_payment_as_far_as_the_wallet_allows(
+    run: Run, sessions: sessionmaker[Session], how: str
+) -> None:
+    """Ruling 38: the operator's cancel (round) and recovery (slice) never fail on a balance:
+    the wallet gives back what it holds, the rest is booked to the player's receivable."""
+    _spend_an_early_payment(run)
+    if how == "round":
+        cancelled = run(lambda ledger: ledger.cancel_round("t1", 1))
+    else:
+        cancelled = run(lambda ledger: ledger.cancel_slice("t1", 1))
+    assert cancelled.amount_for("wallet:alice") == -50
+    assert cancelled.amount_for("receivable:alice") == -150
+    assert cancelled.amount_for("in_play:t1:1:local") == 200
+    assert wallet(run, "alice") == 0
+    info = run(lambda ledger: ledger.round_info("t1", 1))
+    assert info is not None and info.status == "cancelled"
+    books = assert_books_balance(sessions)
+    assert (books.receivable_players, books.receivable_total) == (1, 150)
+    assert "receivable: 150 owed by 1 player(s)" in books.summary()
+    # The stake at t2 is untouched and still settles.
+    run(lambda ledger: ledger.settle_round("t2", 1, [("alice", 250, 500)]))
+    assert wallet(run, "alice") == 500
+    assert_books_balance(sessions)
+
+
+def test_a_void_with_enough_in_the_wallet_books_no_receivable(
+    run: Run, sessions: sessionmaker[Session]
+) -> None:
+    fund(run, "alice", amount=1_000)
+    run(lambda ledger: ledger.stake("t1", 1, "alice", "a", "main", 100))
+    run(lambda ledger: ledger.pay("t1", 1, "alice", "a", 300))
+    cancelled = run(lambda ledger: ledger.cancel_round("t1", 1))
+    assert [entry.account for entry in cancelled.entries if "receivable" in entry.account] == []
+    assert wallet(run, "alice") == 1_000
+    assert assert_books_balance(sessions).receivable_total == 0
+
+
+def test_the_check_refuses_a_receivable_not_booked_by_a_void(
+    run: Run, sessions: sessionmaker[Session]
+) -> None:
+    """Only a void may book what a player owes: a receivable moved by anything else, or above
+    zero, is a problem the check names."""
+    _spend_an_early_payment(run)
+    run(lambda ledger: ledger.cancel_slice("t1", 1))
+    with sessions.begin() as session:
+        session.execute(
+            text("UPDATE ledger_transactions SET category = 'payout' WHERE category = 'cancel'")
+        )
+    problems = [str(problem) for problem in report(sessions).problems]
+    assert any(
+        "[receivable_wrong] receivable account 'receivable:alice' is moved by" in p
+        for p in problems
+    ), problems
 
 
 def test_settled_round_cannot_be_cancelled(run: Run) -> None:

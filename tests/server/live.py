@@ -24,7 +24,13 @@ from websockets.sync.client import ClientConnection, connect
 from boundless.core.random_source import RandomSource, SeededSource
 from boundless.ledger import LedgerService, check_books, make_engine, make_session_factory
 from boundless.server.app import create_app
-from boundless.server.config import ServerConfig, TimerSettings, transport_options
+from boundless.server.config import (
+    ServerConfig,
+    TimerSettings,
+    forwarded_options,
+    transport_options,
+)
+from boundless.server.serving import TablesFirstServer
 from boundless.server.titles import TitleCatalog
 
 ADMIN_TOKEN = "test-admin-token"
@@ -148,6 +154,7 @@ def start_server(
     signup_rate: str = "1000/minute",
     max_sockets_per_player: int = 8,
     randomness: Callable[[], RandomSource] | None = None,
+    forwarded_allow_ips: str | None = None,
 ) -> LiveServer:
     port = free_port()
     config = ServerConfig(
@@ -162,6 +169,7 @@ def start_server(
         messages_per_second=messages_per_second,
         signup_rate=signup_rate,
         max_sockets_per_player=max_sockets_per_player,
+        forwarded_allow_ips=forwarded_allow_ips,
     )
     if randomness is not None:
         app = create_app(config, catalog, randomness)
@@ -170,7 +178,7 @@ def start_server(
     else:
         seeds = itertools.count(seed)
         app = create_app(config, catalog, lambda: SeededSource(next(seeds)))
-    server = uvicorn.Server(
+    server = TablesFirstServer(
         uvicorn.Config(
             app,
             host="127.0.0.1",
@@ -178,7 +186,9 @@ def start_server(
             log_level="warning",
             lifespan="on",
             **transport_options(),
-        )
+            **forwarded_options(config.forwarded_allow_ips),
+        ),
+        app,
     )
     thread = threading.Thread(target=server.run, daemon=True)
     thread.start()

@@ -43,3 +43,29 @@ def test_a_retried_bet_id_replays_its_answer_and_a_changed_one_is_refused(
         staked = LedgerService(session).round_transactions("boundless-1", 1)
         assert sum(1 for t in staked if t.kind == "main") == 1
     engine.dispose()
+
+
+def test_a_bet_id_sent_to_another_table_is_refused_not_replayed(server: LiveServer) -> None:
+    """Idempotency is keyed by table too: the id of a bet taken at boundless-1, sent with a bet
+    to unlimited-1, used to be acked ``replayed`` with boundless-1's round."""
+    _, client = server.seated("Ana")
+    assert client.request(_bet("one-id", 1000))["type"] == "ack"
+    client.request({"type": "join", "table_id": "unlimited-1"})
+    elsewhere = client.request({**_bet("one-id", 1000), "table_id": "unlimited-1"})
+    assert elsewhere["type"] == "error" and elsewhere["error"] == "idempotency_conflict", elsewhere
+    assert "table 'boundless-1'" in elsewhere["detail"]
+    client.close()
+    engine = make_engine(server.database_url)
+    with make_session_factory(engine).begin() as session:
+        assert LedgerService(session).round_transactions("unlimited-1", 1) == []
+    engine.dispose()
+
+
+def test_the_protocol_version_is_the_integer_1(server: LiveServer) -> None:
+    _, client = server.seated("Ana")
+    client.send_raw(
+        '{"v": 1.0, "type": "join", "table_id": "boundless-1", "request_id": "float-v"}'
+    )
+    answer = client.answer("float-v")
+    assert answer["error"] == "unsupported_version", answer
+    client.close()

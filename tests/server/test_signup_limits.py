@@ -35,6 +35,25 @@ def test_sign_ups_beyond_the_rate_are_refused_with_429(tmp_path: Path) -> None:
             assert session.scalar(select(func.count()).select_from(Player)) == 3
 
 
+@pytest.mark.parametrize(("allow_ips", "passed"), [(None, 2), ("127.0.0.1", 4)])
+def test_forwarded_addresses_count_only_from_named_proxies(
+    tmp_path: Path, allow_ips: str | None, passed: int
+) -> None:
+    """By default nobody's ``X-Forwarded-For`` is believed: spoofed addresses from one peer
+    share its limit. A proxy named in ``--forwarded-allow-ips`` is believed."""
+    with serving(tmp_path, signup_rate="2/minute", forwarded_allow_ips=allow_ips) as live:
+        answers = [
+            live.http.post(
+                "/api/v1/players",
+                json={"display_name": f"P{n}"},
+                headers={"X-Forwarded-For": f"203.0.113.{n}"},
+            ).status_code
+            for n in range(4)
+        ]
+    assert answers.count(201) == passed, answers
+    assert answers.count(429) == 4 - passed, answers
+
+
 def test_the_limit_counts_each_address_apart() -> None:
     limit = SignUpLimit("2/minute")
     for _ in range(2):

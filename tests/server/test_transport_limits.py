@@ -7,6 +7,7 @@ from __future__ import annotations
 import base64
 import contextlib
 import json
+import logging
 import os
 import socket
 
@@ -19,6 +20,7 @@ from boundless.server.protocol import MAX_MESSAGE_BYTES, decode_text
 from tests.server.live import LiveServer, served
 
 MESSAGE_TOO_BIG = 1009
+INVALID_DATA = 1007
 POLICY_VIOLATION = 1008
 
 
@@ -103,6 +105,37 @@ def test_a_16_mb_frame_header_before_hello_is_closed_with_1009_unread(live: Live
             close += sock.recv(4 - len(close))
         assert close[0] == 0x88  # a close frame
         assert int.from_bytes(close[2:4], "big") == MESSAGE_TOO_BIG
+
+
+def test_an_invalid_utf8_text_frame_before_hello_is_closed_with_1007_in_one_log_line(
+    live: LiveServer, caplog: pytest.LogCaptureFixture
+) -> None:
+    """It used to log a 7-line traceback per socket (a cheap log flood)."""
+    caplog.set_level(logging.INFO, logger="uvicorn.error")
+    for _ in range(2):
+        with socket.create_connection(host_port(live), timeout=10) as sock:
+            key = base64.b64encode(os.urandom(16)).decode()
+            sock.sendall(
+                (
+                    f"GET /ws HTTP/1.1\r\nHost: 127.0.0.1\r\nUpgrade: websocket\r\n"
+                    f"Connection: Upgrade\r\nSec-WebSocket-Key: {key}\r\n"
+                    f"Sec-WebSocket-Version: 13\r\n\r\n"
+                ).encode()
+            )
+            handshake = read_until(sock, b"\r\n\r\n")
+            assert handshake.startswith(b"HTTP/1.1 101"), handshake
+            payload, mask = b"\xff\xfe\xfd", os.urandom(4)
+            masked = bytes(byte ^ mask[i % 4] for i, byte in enumerate(payload))
+            sock.sendall(bytes([0x81, 0x80 | len(payload)]) + mask + masked)
+            close = handshake.partition(b"\r\n\r\n")[2] or sock.recv(2)
+            while len(close) < 4:
+                close += sock.recv(4 - len(close))
+            assert close[0] == 0x88
+            assert int.from_bytes(close[2:4], "big") == INVALID_DATA
+    about = [record for record in caplog.records if "UTF-8" in record.getMessage()]
+    assert len(about) == 2, [record.getMessage() for record in caplog.records]
+    assert all(record.exc_info is None and "\n" not in record.getMessage() for record in about)
+    assert "Traceback" not in caplog.text
 
 
 @pytest.mark.parametrize(

@@ -4,13 +4,9 @@ many processes on NATS JetStream and PostgreSQL (needs the ``cluster`` extra).""
 from __future__ import annotations
 
 import asyncio
-import contextlib
 import logging
 import os
-import signal
-import subprocess
 import sys
-import time
 from collections.abc import Coroutine
 from pathlib import Path
 from typing import TYPE_CHECKING, Annotated, Any
@@ -35,6 +31,15 @@ TitleOption = Annotated[str, typer.Option(help="Title the table plays.")]
 NamespaceOption = Annotated[
     str, typer.Option(help="Prefix of the streams and lease bucket (one per deployment).")
 ]
+Replicas = Annotated[
+    int | None,
+    typer.Option(
+        min=1,
+        max=5,
+        help="Copies of each stream and of the lease bucket; default 3 when the NATS servers "
+        "form a cluster of at least 3, else 1. An existing stream is never downgraded.",
+    ),
+]
 AdminToken = Annotated[
     str | None,
     typer.Option(
@@ -51,15 +56,16 @@ def _settings(
     title: str,
     namespace: str,
     timers: TimerSettings,
+    replicas: int | None = None,
 ) -> ClusterSettings:
     from boundless.server.cluster.processes import ClusterSettings
 
-    return ClusterSettings(database_url, nats_url, table, title, namespace, timers)
+    return ClusterSettings(database_url, nats_url, table, title, namespace, timers, replicas)
 
 
 def _run(main: Coroutine[Any, Any, None]) -> None:
     """Run a process until interrupted; a setup problem is one line on stderr and exit 2."""
-    from boundless.server.cluster.processes import ClusterSetupError
+    from boundless.server.cluster.startup import ClusterSetupError
 
     logging.basicConfig(level=logging.INFO, format="%(levelname)s %(name)s: %(message)s")
     import uvloop
@@ -81,12 +87,13 @@ def coordinator(
     title: TitleOption = "boundless",
     namespace: NamespaceOption = "boundless",
     name: Annotated[str | None, typer.Option(help="Lease holder name.")] = None,
+    replicas: Replicas = None,
     timers: TimerSettings = DEFAULT_TIMERS,
 ) -> None:
     """Run a table's coordinator (active while it holds the table's lease, else standby)."""
     from boundless.server.cluster.processes import run_coordinator
 
-    settings = _settings(database_url, nats_url, table, title, namespace, timers)
+    settings = _settings(database_url, nats_url, table, title, namespace, timers, replicas)
     _run(run_coordinator(settings, name=name))
 
 
@@ -108,6 +115,7 @@ def gateway(
     signup_rate: Annotated[
         str, typer.Option(help="Sign-ups per client address across the cluster, as for serve.")
     ] = "10/minute;100/day",
+    replicas: Replicas = None,
 ) -> None:
     """Run a gateway: serves players the table (web client, REST, WebSocket) with its bots."""
     from boundless.server.cluster.processes import GatewaySettings, run_gateway
@@ -115,7 +123,7 @@ def gateway(
 
     check_admin_token(admin_token)
 
-    settings = _settings(database_url, nats_url, table, title, namespace, TimerSettings())
+    settings = _settings(database_url, nats_url, table, title, namespace, TimerSettings(), replicas)
     web = web_dir or default_web_dir()
     if not web.is_dir():
         typer.echo(f"error: --web-dir {web}: not a folder", err=True)
@@ -148,26 +156,44 @@ def cluster(
     title: TitleOption = "boundless",
     namespace: NamespaceOption = "boundless",
     admin_token: AdminToken = None,
+    replicas: Replicas = None,
+    standbys: Annotated[
+        int, typer.Option(min=0, max=8, help="Standby coordinators (take over the round).")
+    ] = 1,
+    restart: Annotated[
+        bool, typer.Option(help="Restart a child that dies (with back-off); --no-restart: not.")
+    ] = True,
     timers: TimerSettings = DEFAULT_TIMERS,
 ) -> None:
-    """Start one coordinator and N gateways on this machine (gateway i on port P+i-1)."""
+    """Start a coordinator, its standbys and N gateways on this machine (gateway i on port
+    P+i-1), and supervise them."""
     from boundless.server.cluster.processes import (
-        ClusterSetupError,
+        check_cluster_database,
         check_database,
         connect_bus,
         load_rules,
     )
+    from boundless.server.cluster.startup import ClusterSetupError
+    from boundless.server.cluster.supervisor import Child, port_in_use, supervise
 
     if port + gateways - 1 > 65535:
         typer.echo(f"error: ports {port}..{port + gateways - 1} run past 65535", err=True)
         raise typer.Exit(code=2)
     check_admin_token(admin_token)
-    settings = _settings(database_url, nats_url, table, title, namespace, timers)
+    settings = _settings(database_url, nats_url, table, title, namespace, timers, replicas)
+    used: list[int] = []
+    notes: list[str] = []
 
     async def preflight() -> None:
+        check_cluster_database(database_url)
+        busy = [p for p in range(port, port + gateways) if port_in_use("127.0.0.1", p)]
+        if busy:
+            raise ClusterSetupError(f"port {busy[0]} is already in use; choose another --port")
         load_rules(title)
         check_database(database_url)
         bus = await connect_bus(settings)
+        used.append(bus.replicas)
+        notes.extend(bus.notes)
         await bus.close()
 
     try:
@@ -175,29 +201,32 @@ def cluster(
     except ClusterSetupError as error:
         typer.echo(f"error: {error}", err=True)
         raise typer.Exit(code=2) from None
+    for note in notes:
+        typer.echo(f"note: {note}", err=True)
+    how = "as asked" if replicas is not None else "default for this NATS"
+    typer.echo(f"replicas: {used[0]} ({how})")
     common = ["--database-url", database_url, "--nats-url", nats_url, "--table", table]
-    common += ["--title", title, "--namespace", namespace]
+    common += ["--title", title, "--namespace", namespace, "--replicas", str(used[0])]
     timer_args = []
     for option, value in timer_arguments(timers).items():
         if value is not None:  # None: the title's own timer
             timer_args += [option, str(value)]
     command = [sys.executable, "-m", "boundless.cli.main"]
-    children: list[tuple[str, subprocess.Popen[bytes]]] = []
     # The coordinator serves no HTTP, so only the gateways need the token. It goes in their
     # environment, not their command line, where any user of the machine could read it.
     gateway_env = _with_admin_token(admin_token)
-    child = subprocess.Popen([*command, "coordinator", *common, *timer_args])
-    children.append(("coordinator", child))
-    typer.echo(f"coordinator: pid {child.pid}")
+    children = [Child("coordinator", [*command, "coordinator", *common, *timer_args], None)]
+    for index in range(1, standbys + 1):
+        children.append(
+            Child(f"standby {index}", [*command, "coordinator", *common, *timer_args], None)
+        )
     for index in range(1, gateways + 1):
         gateway_port = port + index - 1
-        child = subprocess.Popen(
-            [*command, "gateway", *common, "--port", str(gateway_port), "--bots", str(bots)],
-            env=gateway_env,
-        )
-        children.append((f"gateway {index}", child))
-        typer.echo(f"gateway {index}: http://127.0.0.1:{gateway_port}/ pid {child.pid}")
-    _watch(children)
+        argv = [*command, "gateway", *common, "--port", str(gateway_port), "--bots", str(bots)]
+        child = Child(f"gateway {index}", argv, gateway_env)
+        child.url = f"http://127.0.0.1:{gateway_port}/"
+        children.append(child)
+    supervise(children, restart=restart, say=typer.echo)
 
 
 def _with_admin_token(admin_token: str | None) -> dict[str, str] | None:
@@ -206,35 +235,6 @@ def _with_admin_token(admin_token: str | None) -> dict[str, str] | None:
     if not admin_token:
         return None
     return {**os.environ, ADMIN_TOKEN_ENV: admin_token}
-
-
-def _watch(children: list[tuple[str, subprocess.Popen[bytes]]]) -> None:
-    """Wait on the children; say when one exits (it is not restarted); stop them all on a
-    signal or when none is left."""
-    stopping = False
-
-    def stop(_signum: int, _frame: object) -> None:
-        nonlocal stopping
-        stopping = True
-
-    signal.signal(signal.SIGTERM, stop)
-    signal.signal(signal.SIGINT, stop)
-    alive = dict(children)
-    while alive and not stopping:
-        for label, child in list(alive.items()):
-            code = child.poll()
-            if code is not None:
-                typer.echo(f"{label}: exited with code {code} (not restarted)", err=True)
-                del alive[label]
-        time.sleep(0.2)
-    for child in alive.values():
-        with contextlib.suppress(ProcessLookupError):
-            child.terminate()
-    for child in alive.values():
-        try:
-            child.wait(timeout=10)
-        except subprocess.TimeoutExpired:
-            child.kill()
 
 
 def register(app: typer.Typer) -> None:

@@ -13,6 +13,7 @@ import typer
 from boundless.cli.cli_errors import fail
 from boundless.cli.rule_files import RulesOption, read_game
 from boundless.cli.scenario_pack import check_scenario, read_json, scenario_files
+from boundless.cli.shoe_documents import ShoeDocumentError, reveal_fields
 from boundless.core.errors import InvalidRuleSetError, RulesError
 from boundless.core.rules import RuleSet
 from boundless.core.scenario import run_scenario
@@ -102,14 +103,27 @@ def _replay_pack(
 
 
 def verify_shoe(
-    reveal: Annotated[Path, typer.Argument(help="Revealed shoe JSON file")],
+    reveal: Annotated[
+        Path,
+        typer.Argument(
+            help="A shoe JSON file: a saved reveal, the REST shoe document "
+            "(/api/v1/shoes/<table>/<n>) or its 'reveal', or the 'shoe_finished' notice."
+        ),
+    ],
+    commitment: Annotated[
+        str | None,
+        typer.Option(
+            help="The commitment published at the shuffle (hex); needed for a 'reveal' alone, "
+            "and checked instead of the document's own when given."
+        ),
+    ] = None,
 ) -> None:
     """Check a revealed shoe (salt and card order) against its published commitment."""
     data = _read_json(reveal)
     try:
-        shoe = ShoeReveal.from_json(data)
-    except RulesError as error:
-        fail(str(error))
+        shoe = ShoeReveal.from_json(reveal_fields(data, commitment))
+    except (RulesError, ShoeDocumentError) as error:
+        fail(f"{reveal}: {error}")
     if shoe.verify():
         print(f"ok: {len(shoe.cards)} cards match commitment {shoe.commitment}")
         return

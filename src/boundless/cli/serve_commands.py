@@ -8,7 +8,6 @@ only once the app has started on that socket.
 
 from __future__ import annotations
 
-import math
 import os
 import socket
 from dataclasses import replace
@@ -18,7 +17,7 @@ from typing import TYPE_CHECKING, Annotated
 import typer
 
 from boundless.cli.cli_errors import check_admin_token, fail
-from boundless.cli.timer_options import DEFAULT_TIMERS, timer_arguments, with_timer_options
+from boundless.cli.timer_options import DEFAULT_TIMERS, timer_problem, with_timer_options
 from boundless.server.config import TimerSettings
 
 if TYPE_CHECKING:
@@ -103,13 +102,19 @@ def serve(
     log_level: Annotated[
         str, typer.Option(help=f"uvicorn log level: {', '.join(LOG_LEVELS)}.")
     ] = "info",
+    forwarded_allow_ips: Annotated[
+        str | None,
+        typer.Option(
+            help="Reverse proxies (IP addresses or networks, comma-separated; '*' for any) "
+            "whose X-Forwarded-For names the client. Default: none, the peer's address counts."
+        ),
+    ] = None,
 ) -> None:
     """Serve the live tables and the web client; prints the URL to open."""
     from boundless.server.config import ServerConfig, default_web_dir
 
-    for option, seconds in timer_arguments(timers).items():
-        if seconds is not None and not math.isfinite(seconds):
-            fail(f"{option} {seconds}: give a finite number")
+    if (timer_error := timer_problem(timers)) is not None:
+        fail(timer_error)
     level = log_level.lower()
     if level not in LOG_LEVELS:
         fail(f"--log-level {log_level!r}: choose one of {', '.join(LOG_LEVELS)}")
@@ -124,6 +129,10 @@ def serve(
     except ValueError as error:
         fail(f"--signup-rate: {error}")
     check_admin_token(admin_token)
+    from boundless.server.config import forwarded_ips_problem
+
+    if forwarded_allow_ips is not None and (problem := forwarded_ips_problem(forwarded_allow_ips)):
+        fail(f"--forwarded-allow-ips: {problem}")
     from boundless.cli.rule_files import titles_catalog
 
     catalog = titles_catalog(titles_dir)  # checked before anything is printed or created
@@ -140,6 +149,7 @@ def serve(
         timers=timers,
         web_dir=web,
         signup_rate=signup_rate,
+        forwarded_allow_ips=forwarded_allow_ips or None,
     )
     if admin_token:
         config = replace(config, admin_token=admin_token)
@@ -169,7 +179,8 @@ def _run(
     import uvicorn
 
     from boundless.server.app import create_app
-    from boundless.server.config import transport_options
+    from boundless.server.config import forwarded_options, transport_options
+    from boundless.server.serving import TablesFirstServer
 
     # uvicorn's numbers: "trace" is its own level (5), unknown to logging by name
     logging.basicConfig(
@@ -178,7 +189,7 @@ def _run(
     bound_port = sock.getsockname()[1]
     shown_host = "127.0.0.1" if config.host in ("0.0.0.0", "::") else config.host
 
-    class AnnouncingServer(uvicorn.Server):
+    class AnnouncingServer(TablesFirstServer):
         """Prints the URL once the app has started and the socket is serving."""
 
         async def startup(self, sockets: list[socket.socket] | None = None) -> None:
@@ -189,14 +200,17 @@ def _run(
                 if show_token:
                     typer.echo(f"admin token (this run): {config.admin_token}")
 
+    front = create_app(config, catalog)
     server = AnnouncingServer(
         uvicorn.Config(
-            create_app(config, catalog),
+            front,
             log_level=level,
             loop="uvloop",
             http="httptools",
             **transport_options(),
-        )
+            **forwarded_options(config.forwarded_allow_ips),
+        ),
+        front,
     )
     try:
         server.run(sockets=[sock])

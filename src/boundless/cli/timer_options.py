@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import functools
 import inspect
+import math
 import typing
 from collections.abc import Callable
 from typing import Annotated, Any
@@ -32,6 +33,11 @@ RoundGapSeconds = Annotated[
     float, typer.Option(min=0.0, help="Pause between a round's results and the next bets.")
 ]
 
+MAX_TIMER_SCALE = 1000.0
+MAX_TIMER_SECONDS = 86_400.0
+"""Bounds of the timer options: a day per window and a thousandfold scale are far beyond any
+real table, and keep every deadline a number the clock can hold (``1e308`` overflowed it)."""
+
 DEFAULT_TIMERS = TimerSettings()
 """What a command's ``timers`` parameter defaults to (each option's default)."""
 
@@ -51,6 +57,19 @@ def timer_arguments(timers: TimerSettings) -> dict[str, float | None]:
         "--" + name.replace("_", "-"): getattr(timers, field)
         for name, (_, field) in TIMER_PARAMETERS.items()
     }
+
+
+def timer_problem(timers: TimerSettings) -> str | None:
+    """Why these timer options cannot run a table (one line naming the option), or None."""
+    for option, value in timer_arguments(timers).items():
+        if value is None:
+            continue
+        if not math.isfinite(value):
+            return f"{option} {value}: give a finite number"
+        bound = MAX_TIMER_SCALE if option == "--timer-scale" else MAX_TIMER_SECONDS
+        if not 0 <= value <= bound:
+            return f"{option} {value:g}: give a number from 0 to {bound:g}"
+    return None
 
 
 def with_timer_options(command: Callable[..., None]) -> Callable[..., None]:

@@ -1,8 +1,9 @@
 """Account names and the identifiers they are built from.
 
 Every account has a literal, unique name: ``wallet:<player_id>``, ``in_play:<table_id>:<round_no>``,
-``house`` and ``issuance``. Identifiers never contain ``:`` or ``*`` so names and idempotency keys
-split back unambiguously.
+``house``, ``issuance`` and ``receivable:<player_id>`` (the house's claim on a player after a
+void it could not take back in full, ruling 38; of kind ``house``). Identifiers never contain
+``:`` or ``*`` so names and idempotency keys split back unambiguously.
 """
 
 from __future__ import annotations
@@ -94,4 +95,6 @@ def account_kind(name: str) -> AccountKind:
         return AccountKind.WALLET
     if prefix == AccountKind.IN_PLAY:
         return AccountKind.IN_PLAY
+    if prefix == "receivable":
+        return AccountKind.HOUSE
     raise InvalidLedgerInputError(f"{name!r} is not a ledger account name")

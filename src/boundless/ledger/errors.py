@@ -103,3 +103,10 @@ class LedgerUnavailableError(LedgerError):
     the same request may be sent again once it is back."""
 
     code = "ledger_unavailable"
+
+
+class StorageFullError(LedgerUnavailableError):
+    """The database has no space left to write (a full disk): nothing was written, and the same
+    request may be sent again once space is freed."""
+
+    code = "storage_full"

@@ -38,6 +38,10 @@ class ReconciliationReport:
     """Sum of every account's balance, issuance included: zero when coins are conserved."""
     rounds: dict[str, int]
     slices: dict[str, int]
+    receivable_players: int = 0
+    """Players who owe the house what a void could not take back (ruling 38)."""
+    receivable_total: int = 0
+    """What they owe together: part of ``house_balance`` (the receivables are house accounts)."""
 
     @property
     def ok(self) -> bool:
@@ -52,6 +56,8 @@ class ReconciliationReport:
             f"slices: {slices or 'none'}",
             f"issued {self.issued_total} = wallets {self.wallets_total} "
             f"+ in play {self.in_play_total} + house {self.house_balance}",
+            f"receivable: {self.receivable_total} owed by {self.receivable_players} player(s) "
+            "after voids (ruling 38), counted in the house",
             f"sum of all balances: {self.balance_sum}",
         ]
         if self.ok:
@@ -143,6 +149,12 @@ def check_books(session: Session) -> ReconciliationReport:
             f"cancelled part of round {r[1]} of table {r[0]!r}: account {r[2]!r} nets {r[3]}, not 0"
         ),
     )
+    _collect(
+        problems,
+        "receivable_wrong",
+        repository.receivables_broken(),
+        lambda r: f"receivable account {r[0]!r} {r[1]}",
+    )
     totals = repository.balance_totals()
     balance_sum = sum(value for kind, value in totals.items() if kind != "entries")
     if balance_sum != 0:
@@ -154,6 +166,7 @@ def check_books(session: Session) -> ReconciliationReport:
             Problem("coins_not_conserved", f"all entries sum to {totals['entries']}, not 0")
         )
     counts = repository.counts()
+    owing, owed = repository.receivables()
     return ReconciliationReport(
         problems=tuple(problems),
         accounts=counts["accounts"],
@@ -166,4 +179,6 @@ def check_books(session: Session) -> ReconciliationReport:
         balance_sum=balance_sum,
         rounds=repository.rounds_by_status(),
         slices=repository.slices_by_status(),
+        receivable_players=owing,
+        receivable_total=owed,
     )

@@ -9,6 +9,7 @@ from sqlalchemy.orm import Session
 
 from boundless.ledger.models import ACCOUNTS, ENTRIES, ROUNDS, SLICES, TRANSACTIONS
 from boundless.ledger.slice_repository import slice_balances
+from boundless.ledger.voids import RECEIVABLE_PREFIX
 
 PROBLEM_ROWS_LIMIT = 1000
 """Rows fetched per broken rule; the count of the rest is still reported."""
@@ -178,18 +179,54 @@ class ReconciliationRepository:
             TRANSACTIONS.c.owner.is_(None), TRANSACTIONS.c.category == "cancel"
         )
         net = func.sum(ENTRIES.c.amount)
+        # A player's receivable counts with the wallet (ruling 38): what the void could not take
+        # from the wallet it booked there, so the two together net zero.
+        party = case(
+            (ACCOUNTS.c.name.like(f"{RECEIVABLE_PREFIX}:%"),
+             literal("wallet:") + func.substr(ACCOUNTS.c.name, len(RECEIVABLE_PREFIX) + 2)),
+            else_=ACCOUNTS.c.name,
+        )  # fmt: skip
         stmt = (
-            select(ROUNDS.c.table_id, ROUNDS.c.round_no, ACCOUNTS.c.name, net)
+            select(ROUNDS.c.table_id, ROUNDS.c.round_no, party, net)
             .select_from(
                 ROUNDS.join(TRANSACTIONS, TRANSACTIONS.c.round_id == ROUNDS.c.id)
                 .join(ENTRIES, ENTRIES.c.transaction_id == TRANSACTIONS.c.id)
                 .join(ACCOUNTS, ENTRIES.c.account_id == ACCOUNTS.c.id)
             )
             .where(or_(in_cancelled_slice, round_wide_cancel))
-            .group_by(
-                ROUNDS.c.id, ROUNDS.c.table_id, ROUNDS.c.round_no, ACCOUNTS.c.id, ACCOUNTS.c.name
-            )
+            .group_by(ROUNDS.c.id, ROUNDS.c.table_id, ROUNDS.c.round_no, party)
             .having(net != 0)
-            .order_by(ROUNDS.c.id, ACCOUNTS.c.id)
+            .order_by(ROUNDS.c.id, party)
         )
         return self._rows(stmt)
+
+    def receivables(self) -> tuple[int, int]:
+        """(players owing, total owed): the receivable accounts below zero (ruling 38)."""
+        stmt = select(func.count(), func.coalesce(-func.sum(ACCOUNTS.c.balance), 0)).where(
+            ACCOUNTS.c.name.like(f"{RECEIVABLE_PREFIX}:%"), ACCOUNTS.c.balance != 0
+        )
+        players, owed = self.session.execute(stmt).one()
+        return int(players), int(owed)
+
+    def receivables_broken(self) -> list[tuple[Any, ...]]:
+        """(account, what): a receivable above zero (the house owing a player through it), or
+        one moved by anything but a void: only a void may book what a player owes."""
+        receivable = ACCOUNTS.c.name.like(f"{RECEIVABLE_PREFIX}:%")
+        positive = select(ACCOUNTS.c.name, literal("is above zero")).where(
+            receivable, ACCOUNTS.c.balance > 0
+        )
+        not_void = (
+            select(ACCOUNTS.c.name, TRANSACTIONS.c.idempotency_key)
+            .select_from(
+                ENTRIES.join(ACCOUNTS, ENTRIES.c.account_id == ACCOUNTS.c.id).join(
+                    TRANSACTIONS, ENTRIES.c.transaction_id == TRANSACTIONS.c.id
+                )
+            )
+            .where(receivable, TRANSACTIONS.c.category != "cancel")
+        )
+        rows = self._rows(positive.order_by(ACCOUNTS.c.id))
+        rows.extend(
+            (name, f"is moved by {key!r}, which is not a void")
+            for name, key in self._rows(not_void.order_by(ENTRIES.c.id))
+        )
+        return rows

@@ -54,6 +54,7 @@ from boundless.ledger.records import (
 )
 from boundless.ledger.repository import LedgerRepository, RoundRow
 from boundless.ledger.slice_repository import SliceRepository, SliceRow
+from boundless.ledger.voids import plan_void, takes_back
 from boundless.ledger.write_requests import grant_request, stake_request
 
 MAX_STATEMENT_PAGE = 500
@@ -343,8 +344,10 @@ class LedgerService:
         self, table_id: str, round_no: int, owner: str | None = None
     ) -> PostedTransaction:
         """Void one owner's slice (default: this service's): one transaction reverses every
-        movement of the slice, so each of its players nets exactly zero. Anyone may cancel a
-        dead owner's slice; exactly once (a repeat replays). Other slices play on."""
+        movement of the slice, so each of its players nets exactly zero (an early payment spent
+        elsewhere is taken back as far as the wallet allows, the rest booked to the player's
+        receivable: ruling 38, :mod:`boundless.ledger.voids`). Anyone may cancel a dead owner's
+        slice; exactly once (a repeat replays). Other slices play on."""
         owner = check_owner(owner or self.owner)
         request = _slice_request(table_id, round_no, owner, Category.CANCEL, "cancellation")
 
@@ -354,15 +357,15 @@ class LedgerService:
                 create_round=False,
             )  # fmt: skip
             plan = Plan(round_row.id, ends_slices=[slice_row.id], slice_status_after="cancelled")
-            for account, net in self.repository.net_by_account(round_row.id, [owner]):
-                plan.move(account.id, -net)
+            plan_void(self.repository, round_row.id, [owner], plan)
             return plan
 
         return self.poster.post(request, build)
 
     def cancel_round(self, table_id: str, round_no: int) -> PostedTransaction:
         """Void a round that is not closed: one transaction reverses every movement of its open
-        slices, so each of their players nets exactly zero; slices already settled stay settled
+        slices, so each of their players nets exactly zero (with their receivable, ruling 38);
+        slices already settled stay settled
         (the round then ends ``closed``, else ``cancelled``). Exactly once."""
         request = WriteRequest(
             key=round_key(table_id, round_no, ROUND_SCOPE, "cancel"),
@@ -383,12 +386,18 @@ class LedgerService:
                 slice_status_after="cancelled",
                 round_status_after="cancelled",
             )
-            owners = [row.owner for row in open_slices]
-            for account, net in self.repository.net_by_account(round_row.id, owners):
-                plan.move(account.id, -net)
+            plan_void(self.repository, round_row.id, [row.owner for row in open_slices], plan)
             return plan
 
         return self.poster.post(request, build)
+
+    def void_takes_back(self, table_id: str, round_no: int, owner: str | None = None) -> bool:
+        """Whether cancelling ``owner``'s slice (default: this service's) would take coins out
+        of a wallet: whoever voids several rounds voids these last (ruling 38)."""
+        row = self.repository.round_row(check_identifier("table id", table_id), round_no)
+        return row is not None and takes_back(
+            self.repository, row.id, [check_owner(owner or self.owner)]
+        )
 
     def recover_owner(self, owner: str | None = None) -> list[PostedTransaction]:
         """After ``owner`` (default: this service's) restarted: cancel what it was playing and
@@ -396,10 +405,11 @@ class LedgerService:
         ``open_round`` (a coordinator's rounds). Other owners' slices in other rounds are left
         alone. Idempotent: a second run finds nothing open and returns []."""
         owner = check_owner(owner or self.owner)
-        cancelled = [
-            self.cancel_slice(item.table_id, item.round_no, owner)
-            for item in self.open_slices(owner)
-        ]
+        slices = sorted(
+            self.open_slices(owner),
+            key=lambda item: self.void_takes_back(item.table_id, item.round_no, owner),
+        )  # refunds first: a void that takes back finds them in the wallet (ruling 38)
+        cancelled = [self.cancel_slice(item.table_id, item.round_no, owner) for item in slices]
         cancelled.extend(
             self.cancel_round(info.table_id, info.round_no)
             for info in self.rounds("open", owner=owner)

@@ -23,7 +23,7 @@ from boundless.server.admin.endpoints import router as console_router
 from boundless.server.admin.exact_figures import ExactFigures
 from boundless.server.admin.floor import open_sockets
 from boundless.server.bots import Bot, bot_seats
-from boundless.server.config import ServerConfig
+from boundless.server.config import ServerConfig, quiet_transport_logs
 from boundless.server.dependencies import ServerState
 from boundless.server.errors import (
     BadMessageError,
@@ -48,11 +48,13 @@ from boundless.server.storage.database import migrated_engine
 from boundless.server.tables.admin_endpoints import router as admin_router
 from boundless.server.tables.endpoints import router as tables_router
 from boundless.server.tables.private_endpoints import router as private_tables_router
-from boundless.server.tables.registry import TableRegistry
+from boundless.server.tables.registry import SHUTDOWN_SECONDS, TableRegistry
 from boundless.server.titles import TitleCatalog
 
 log = logging.getLogger("boundless.server")
 NUMERIC_OUT_OF_RANGE = "22003"
+BODY_NOT_PARSED = 400
+"""The only 400 the web framework answers by itself: "There was an error parsing the body"."""
 
 PLACEHOLDER_PAGE = """<!doctype html><html><head><meta charset="utf-8">
 <meta name="viewport" content="width=device-width, initial-scale=1"><title>Boundless</title></head>
@@ -101,13 +103,20 @@ def create_app(
                 bots.append(bot)
                 bot_tasks.append(asyncio.get_running_loop().create_task(bot.run()))
         app.state.bots = bots
+        stopping: list[asyncio.Task[None]] = []
+
+        async def stop_tables() -> None:
+            # Once, whoever asks first: the server before it closes the sockets (the players
+            # are told of the refund), or the lifespan's end.
+            if not stopping:
+                stopping.append(asyncio.ensure_future(_stop(bot_tasks, registry)))
+            await asyncio.shield(stopping[0])
+
+        app.state.stop_tables = stop_tables
         try:
             yield
         finally:
-            for task in bot_tasks:
-                task.cancel()
-            await asyncio.gather(*bot_tasks, return_exceptions=True)
-            await registry.stop()
+            await stop_tables()
             engine.dispose()
             read_engine.dispose()
 
@@ -116,6 +125,13 @@ def create_app(
     front = http_app(config, routers, metrics, lifespan)
     front.app.state.exact_figures = ExactFigures()
     return front
+
+
+async def _stop(bot_tasks: list[asyncio.Task[None]], registry: TableRegistry) -> None:
+    for task in bot_tasks:
+        task.cancel()
+    await asyncio.gather(*bot_tasks, return_exceptions=True)
+    await registry.stop(SHUTDOWN_SECONDS)
 
 
 def http_app(
@@ -130,6 +146,7 @@ def http_app(
     answers the sockets). ``boundless serve`` and a cluster gateway differ only in routers and
     in what their lifespan (or their caller) puts in ``app.state``."""
     app = FastAPI(title=title, version="1", lifespan=lifespan)
+    quiet_transport_logs()
     app.state.metrics = metrics
     install_error_handlers(app)
     app.add_middleware(BodyLimit, max_bytes=config.max_body_bytes)
@@ -173,6 +190,11 @@ def install_error_handlers(app: FastAPI) -> None:
 
     async def http_error(_request: Request, error: Exception) -> JSONResponse:
         assert isinstance(error, StarletteHTTPException)
+        if error.status_code == BODY_NOT_PARSED:
+            # FastAPI's own 400 for a body it could not read (bytes that are not UTF-8): a
+            # malformed body, answered 422 like every other (docs/protocol.md)
+            reply = error_reply(BadMessageError("the body is not valid JSON text (UTF-8)"))
+            return JSONResponse(reply.body(), status_code=reply.status)
         reply = http_reply(error.status_code, str(error.detail))
         return JSONResponse(reply.body(), status_code=reply.status)
 
@@ -182,7 +204,9 @@ def install_error_handlers(app: FastAPI) -> None:
             log.error("unexpected error answering %s", request.url.path, exc_info=error)
             reply = internal_reply()
             return JSONResponse(reply.body(), status_code=reply.status)
-        reply = error_reply(NotFoundError(f"nothing at {request.url.path}: a number is too large"))
+        path = request.url.path
+        shown = path if len(path) <= 120 else f"{path[:120]}... ({len(path)} characters)"
+        reply = error_reply(NotFoundError(f"nothing at {shown}: a number is too large"))
         return JSONResponse(reply.body(), status_code=reply.status)
 
     async def database_error(request: Request, error: Exception) -> JSONResponse:

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import logging
 import os
 import secrets
 from dataclasses import dataclass, field
@@ -44,6 +45,58 @@ def transport_options() -> dict[str, Any]:
         "ws_per_message_deflate": False,
         "ws_max_size": MAX_MESSAGE_BYTES,
     }
+
+
+INVALID_UTF8_LINE = "a client sent a text frame that is not UTF-8: its socket is closed with 1007"
+
+
+class _InvalidUtf8InOneLine(logging.Filter):
+    """uvicorn logs a client's invalid UTF-8 text frame with a full traceback (7 lines for
+    every socket that sends one: a cheap log flood). It already closes the socket with 1007;
+    this makes the log one line without the traceback."""
+
+    def filter(self, record: logging.LogRecord) -> bool:
+        if record.msg == "Invalid UTF-8 sequence received from client.":
+            record.msg, record.args = INVALID_UTF8_LINE, ()
+            record.exc_info, record.exc_text = None, None
+            record.levelno, record.levelname = logging.INFO, "INFO"
+        return True
+
+
+def quiet_transport_logs() -> None:
+    """Install the filters above on uvicorn's logger (once per process)."""
+    logger = logging.getLogger("uvicorn.error")
+    if not any(isinstance(item, _InvalidUtf8InOneLine) for item in logger.filters):
+        logger.addFilter(_InvalidUtf8InOneLine())
+
+
+def forwarded_options(allow_ips: str | None) -> dict[str, Any]:
+    """uvicorn's settings for ``X-Forwarded-For`` / ``X-Forwarded-Proto``: trusted only from the
+    proxies the operator names (``--forwarded-allow-ips``); by default from nobody, so a
+    client cannot pick its own address (the sign-up limit counts per address). uvicorn alone
+    would trust 127.0.0.1 (or ``$FORWARDED_ALLOW_IPS``)."""
+    if not allow_ips:
+        return {"proxy_headers": False, "forwarded_allow_ips": ""}
+    return {"proxy_headers": True, "forwarded_allow_ips": allow_ips}
+
+
+def forwarded_ips_problem(allow_ips: str) -> str | None:
+    """Why ``--forwarded-allow-ips`` cannot be used, or None: a comma-separated list of IP
+    addresses or networks (``10.0.0.0/8``), or ``*`` for every peer."""
+    import ipaddress
+
+    items = [item.strip() for item in allow_ips.split(",")]
+    for item in items:
+        if item == "*":
+            continue
+        try:
+            ipaddress.ip_network(item, strict=False)
+        except ValueError:
+            return (
+                f"{item!r} is not an IP address or network (give addresses or networks "
+                "separated by commas, like '10.0.0.5,192.168.0.0/16', or '*' for any)"
+            )
+    return None
 
 
 def default_web_dir() -> Path:
@@ -95,6 +148,8 @@ class ServerConfig:
     """Open WebSockets per player; one more is refused (``too_many_sockets``, close 1008)."""
     titles: tuple[str, ...] | None = None
     """Title keys to open shared tables for; ``None``: every shipped title."""
+    forwarded_allow_ips: str | None = None
+    """Proxies whose ``X-Forwarded-For`` is believed (see :func:`forwarded_options`)."""
 
     def resolved_database_url(self) -> str:
         if self.database_url:

@@ -14,7 +14,13 @@ from pydantic import ValidationError
 
 from boundless.core.errors import RulesError
 from boundless.ledger import LedgerError, LedgerUnavailableError
-from boundless.ledger.outage import UNAVAILABLE_DETAIL, is_transient
+from boundless.ledger.errors import StorageFullError
+from boundless.ledger.outage import (
+    STORAGE_FULL_DETAIL,
+    UNAVAILABLE_DETAIL,
+    is_storage_full,
+    is_transient,
+)
 
 
 class ServerError(Exception):
@@ -136,6 +142,8 @@ def counted(reply: ErrorReply) -> ErrorReply:
 
 LEDGER_STATUS = {"idempotency_conflict": 409, "round_closed": 409}
 LEDGER_UNAVAILABLE = 503
+STORAGE_FULL = StorageFullError.code
+"""The code of a refusal for want of disk space (503, like ``ledger_unavailable``)."""
 """The ledger's database is away: nothing was changed, the same request may be sent again."""
 
 
@@ -155,6 +163,9 @@ def error_reply(error: Exception) -> ErrorReply:
         return counted(ErrorReply(error.status, error.code, error.detail))
     if isinstance(error, RulesError):
         return counted(ErrorReply(400, error.code, str(error)))
+    if is_storage_full(error):
+        # The disk is full: nothing was written; the same request works once space is freed.
+        return counted(ErrorReply(LEDGER_UNAVAILABLE, STORAGE_FULL, STORAGE_FULL_DETAIL))
     if is_transient(error):
         # A lost or refused database connection (or a write given up after its retries): the
         # driver's text names hosts and ports, so the client gets the one fixed sentence.

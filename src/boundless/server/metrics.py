@@ -108,7 +108,9 @@ class ServerMetrics:
 
     def cancelled(self, title: str, refunds: Mapping[str, int]) -> None:
         self.rounds.labels(title, "cancelled").inc()
-        total = sum(refunds.values())
+        # a void may take coins back from a wallet (an early payment, ruling 38): the counter
+        # counts what went back to wallets, never below zero
+        total = sum(amount for amount in refunds.values() if amount > 0)
         if total:
             self.refunds.labels(title).inc(total)
 

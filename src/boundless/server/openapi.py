@@ -38,11 +38,14 @@ STATUS_TEXT = {
     422: "Malformed parameters or body (`bad_message`)",
     429: "Too many requests (`rate_limited`)",
     500: "Server fault (`internal_error`; the cause is logged, never sent)",
+    503: "The database cannot write now (`ledger_unavailable`, `storage_full`); nothing changed",
 }
 
 ROUTE_REFUSALS: dict[tuple[str, str], set[int]] = {
-    ("POST", "/api/v1/players"): {429},
-    ("POST", "/api/v1/tables"): {400, 404, 409},
+    ("POST", "/api/v1/players"): {429, 503},
+    ("POST", "/api/v1/tables"): {400, 404, 409, 503},
+    ("PATCH", "/api/v1/tables/{table_id}"): {403, 404},
+    ("DELETE", "/api/v1/tables/{table_id}"): {403, 404, 409},
     ("GET", "/api/v1/titles/{key}"): {404},
     ("GET", "/api/v1/records"): {404},
     ("GET", "/api/v1/records/{round_id}"): {403, 404},
@@ -50,7 +53,7 @@ ROUTE_REFUSALS: dict[tuple[str, str], set[int]] = {
     ("GET", "/api/v1/tables/{table_id}/stats"): {404},
     ("POST", "/api/v1/admin/tables/{table_id}/pause"): {404, 409},
     ("POST", "/api/v1/admin/tables/{table_id}/resume"): {404, 409},
-    ("POST", "/api/v1/admin/tables/{table_id}/cancel"): {404, 409},
+    ("POST", "/api/v1/admin/tables/{table_id}/cancel"): {404, 409, 503},
 }
 """What each route's service can refuse beyond what its signature shows."""
 

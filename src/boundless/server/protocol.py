@@ -129,7 +129,7 @@ def parse_client_message(raw: object) -> ClientMessage:
     if not isinstance(raw, dict):
         raise BadMessageError("a message is a JSON object")
     version = raw.get("v")
-    if version != PROTOCOL_VERSION or isinstance(version, bool):
+    if type(version) is not int or version != PROTOCOL_VERSION:  # not 1.0, not true
         if "v" not in raw:
             raise BadMessageError('every message carries "v": 1')
         raise UnsupportedVersionError(

@@ -1,6 +1,8 @@
 """Crash recovery on start: every round this process had in flight at the last stop is cancelled
-and refunded exactly once (the ledger's ``cancel_slice`` is keyed), recorded as cancelled in the
-play record, and every shoe left unfinished is retired so its reveal becomes public.
+and refunded exactly once (the ledger's ``cancel_slice`` is keyed; it never fails on a wallet's
+balance: what a player spent of an early payment is booked to their receivable, ruling 38),
+recorded as cancelled in the play record, and every shoe left unfinished is retired so its
+reveal becomes public.
 
 Recovery is owner-scoped: only the slices of this process's ledger owner (``local`` for
 ``boundless serve``) are cancelled, so a restart never voids rounds that other processes sharing
@@ -32,7 +34,10 @@ def recover(sessions: sessionmaker[Session]) -> RecoveryReport:
     cancelled: list[str] = []
     with sessions.begin() as session:
         ledger = LedgerService(session)
-        open_rounds = ledger.open_slices()
+        # refunds first, so that a void taking back an early payment finds them (ruling 38)
+        open_rounds = sorted(
+            ledger.open_slices(), key=lambda s: ledger.void_takes_back(s.table_id, s.round_no)
+        )
     for info in open_rounds:
         with sessions.begin() as session:
             _cancel(session, info.table_id, info.round_no)

@@ -67,6 +67,8 @@ def ledger_check(session: ReadSession, _: Admin) -> dict[str, Any]:
         "wallets_total": report.wallets_total,
         "in_play_total": report.in_play_total,
         "house_balance": report.house_balance,
+        "receivable_total": report.receivable_total,
+        "receivable_players": report.receivable_players,
         "balance_sum": report.balance_sum,
         "summary": report.summary(),
     }

@@ -119,6 +119,8 @@ class Lease:
     table: str
     holder: str
     revision: int
+    renewed_at: float = 0.0
+    """``time.monotonic()`` when the revision was asked for: the lease lives from then."""
 
 
 ControlAnswer = Callable[[JsonBody], Awaitable[JsonBody]]

@@ -5,8 +5,10 @@ betting window, deals, runs the insurance window and the steps (closing each at 
 as soon as every gateway reports its players decided), hands the gateways' step reports to the
 dealer so each step's card goes out once, and closes the round when the gateways have settled.
 Every event it appends names the log's last sequence, so a coordinator that lost its lease
-cannot write after its successor. A coordinator that takes over
-finds the round its predecessor left in flight and cancels it (exactly once: the append is fenced).
+cannot write after its successor. A coordinator that takes over finds the round its predecessor
+left in flight and continues it from the log and the stored shoe (``takeover``): the same cards
+and steps, every slice settled; only a round it cannot deal on exactly is cancelled (exactly
+once: the append is fenced), its reason saying why.
 
 For the gateways' players it stamps each window's deadline on the event that opens it, the close
 time on each ``step_closed``, the shoe's number and notices on ``RoundOpened``, and it records the
@@ -23,6 +25,7 @@ from dataclasses import dataclass
 from typing import Any, Protocol, cast
 
 from boundless.core.round import events as ev
+from boundless.core.round.dealer_rebuild import Rebuilt, same_event
 from boundless.core.round.dealer_table import TableDealer
 from boundless.core.round.follower import BetsReport, StepReport
 from boundless.core.round.phases import DECISIONS, INSURANCE
@@ -36,6 +39,7 @@ from boundless.server.cluster.bus import (
     ReportKind,
     RoundEvent,
     StaleWriterError,
+    StoredEvent,
     in_sequence,
 )
 from boundless.server.cluster.control import OperatorCancel, TableControl
@@ -49,10 +53,21 @@ from boundless.server.cluster.protocol import (
     step_key,
 )
 from boundless.server.cluster.reports import ReportBox
+from boundless.server.cluster.takeover import (
+    REPORT_SEQ,
+    CannotContinue,
+    DealerResume,
+    RoundInFlight,
+    cancel_reason,
+    report_start,
+    round_in_flight,
+)
 from boundless.server.event_codec import encode_event
 
 log = logging.getLogger("boundless.cluster.coordinator")
-TAKEOVER_REASON = "the table's coordinator changed during the round"
+Continuation = tuple[RoundInFlight, Rebuilt]
+STOP_REASON = "the table was stopped during the round; every stake was returned"
+NO_BETS_REASON = "no bets were placed"
 
 
 @dataclass(frozen=True, slots=True)
@@ -153,8 +168,11 @@ class Coordinator:
         records: DroppedRecords | None = None,
         shoes: ShoeNews | None = None,
         control: TableControl | None = None,
+        resume: DealerResume | None = None,
     ) -> None:
         self.ledger, self.records, self.shoes = ledger, records, shoes
+        self.resume = resume
+        """Deals a predecessor's round on (without it, a round in flight is cancelled)."""
         self.control = control or TableControl(table)
         self.bus, self.table, self.holder = bus, table, holder
         self._new_dealer = new_dealer
@@ -164,52 +182,113 @@ class Coordinator:
         """Set while this coordinator holds the lease (tests and status pages watch it)."""
         self._dropped: set[str] = set()
         self._lease: Lease | None = None
+        self.stopping = asyncio.Event()
         self._known: set[str] = set(gateways)
         """Gateways expected at the next bet close: the betting report waits for these at most
         (others may still join within the report deadline)."""
 
     async def run(self, *, rounds: int | None = None) -> None:
-        """Stand by for the lease, then play rounds while holding it (``rounds``: stop after)."""
+        """Stand by for the lease, then play rounds while holding it (``rounds``: stop after;
+        :meth:`stop`: end the round in flight and stop)."""
         while rounds is None or self.rounds_played < rounds:
-            self._lease = await self._wait_for_lease()
+            lease = await self._wait_for_lease()
+            if lease is None:
+                return  # stopped while standing by
+            self._lease = lease
             self.active.set()
+            stopped = False
             try:
-                await self._lead(self._lease, rounds)
+                stopped = await self._lead_until_stopped(lease, rounds)
             except* (LeaseLostError, StaleWriterError) as lost:
                 log.warning("%s lost table %s: %s", self.holder, self.table, lost.exceptions[0])
             finally:
                 self.active.clear()
+            if stopped:
+                await self._stop_leading()
+                return
             if rounds is not None and self.rounds_played >= rounds:
                 with contextlib.suppress(LeaseLostError):
                     await self.bus.release_lease(self._lease)
 
-    async def _wait_for_lease(self) -> Lease:
-        while True:
+    def stop(self) -> None:
+        """An orderly stop (SIGTERM): the round in flight is cancelled and ended in the ledger,
+        the lease released."""
+        self.stopping.set()
+
+    async def _wait_for_lease(self) -> Lease | None:
+        while not self.stopping.is_set():
             lease = await self.bus.acquire_lease(self.table, self.holder)
             if lease is not None:
                 log.info("%s holds the lease of table %s", self.holder, self.table)
                 return lease
-            await asyncio.sleep(self.timers.standby_poll_seconds)
+            with contextlib.suppress(TimeoutError):
+                await asyncio.wait_for(self.stopping.wait(), self.timers.standby_poll_seconds)
+        return None
+
+    async def _lead_until_stopped(self, lease: Lease, rounds: int | None) -> bool:
+        """Lead until done (False) or until :meth:`stop` (True: leading was interrupted)."""
+        leading = asyncio.ensure_future(self._lead(lease, rounds))
+        stopping = asyncio.ensure_future(self.stopping.wait())
+        try:
+            await asyncio.wait({leading, stopping}, return_when=asyncio.FIRST_COMPLETED)
+        except asyncio.CancelledError:
+            leading.cancel()  # this coordinator itself is cancelled: its leading with it
+            raise
+        finally:
+            stopping.cancel()
+        if leading.done():
+            leading.result()
+            return False
+        leading.cancel()
+        with contextlib.suppress(asyncio.CancelledError, Exception):
+            await leading
+        return True
+
+    async def _stop_leading(self) -> None:
+        """Cancel the round the interrupted leading left in flight (its slices refunded, the
+        ledger round ended; a settling one is let finish), then give the lease back."""
+        assert self._lease is not None
+        box = ReportBox()
+        reading = asyncio.ensure_future(self._read_reports(box, await self._report_start()))
+        try:
+            writer, settling = await self._recover(box, stop_reason=STOP_REASON)
+            if settling is not None:
+                await self._continue_round(writer, box, *settling)
+        except (LeaseLostError, StaleWriterError) as lost:
+            log.warning("%s stopping: %s", self.holder, lost)  # a successor has the round
+        finally:
+            reading.cancel()
+        with contextlib.suppress(LeaseLostError):
+            await self.bus.release_lease(self._lease)
 
     async def _lead(self, lease: Lease, rounds: int | None) -> None:
         box = ReportBox()
         async with asyncio.TaskGroup() as group:
             renewing = group.create_task(self._renew(lease))
             reading = group.create_task(self._read_reports(box, await self._report_start()))
-            writer = await self._recover(box)
-            if self.shoes is not None:
+            writer, continuation = await self._recover(box)
+            if continuation is None and self.shoes is not None:
                 self.shoes.lead()
             stop_answering = await self.bus.answer_control(self.table, self.control.answer)
             try:
                 while rounds is None or self.rounds_played < rounds:
                     await self.control.between_rounds()  # a paused table opens no round
                     try:
-                        await self._play_round(writer, box)
+                        if continuation is not None:
+                            await self._continue_round(writer, box, *continuation)
+                        else:
+                            await self._play_round(writer, box)
                     except OperatorCancel as cancel:
                         await self._cancel_round(writer, box, cancel.reason)
                         self.control.cancelled(self._cancel_answer(writer, cancel.reason))
                     self.control.round_closing()
                     self.rounds_played += 1
+                    if continuation is not None:
+                        # The predecessor's shoe is retired once its round is over (not before:
+                        # its reveal would show the cards still to come).
+                        continuation = None
+                        if self.shoes is not None:
+                            self.shoes.lead()
                     if rounds is None or self.rounds_played < rounds:
                         await asyncio.sleep(self.timers.round_gap_seconds)
             finally:
@@ -223,14 +302,20 @@ class Coordinator:
             lease = self._lease = await self.bus.renew_lease(lease)
 
     async def _report_start(self) -> int:
-        return await self.bus.last_report_seq(self.table) + 1
+        """The first report of a round in flight (its successor reads them all again), else the
+        next one."""
+        in_flight = report_start(await self.bus.replay_round(self.table))
+        return in_flight or await self.bus.last_report_seq(self.table) + 1
 
     async def _read_reports(self, box: ReportBox, from_seq: int) -> None:
         async for stored in in_sequence(self.bus.reports(self.table, from_seq=from_seq)):
             box.add(stored.report)
 
-    async def _recover(self, box: ReportBox) -> _Writer:
-        """Cancel a round the previous coordinator left in flight; the writer for the next."""
+    async def _recover(
+        self, box: ReportBox, *, stop_reason: str | None = None
+    ) -> tuple[_Writer, Continuation | None]:
+        """The writer, and the round the previous coordinator left in flight rebuilt to go on
+        (one that cannot be is cancelled here; every one is, with ``stop_reason``)."""
         while True:
             last = await self.bus.last_event_seq(self.table)
             replayed = await self.bus.replay_round(self.table)
@@ -238,17 +323,28 @@ class Coordinator:
             self.control.lead(writer.append, replayed)
             played = [s for s in replayed if s.event.kind not in OPERATOR_EVENTS]
             if not played:
-                return writer
+                return writer, None
+            self._known |= _gateways_in(played)
             tail = played[-1]
             writer.round_number = tail.event.round_number
             writer.start_round(
                 tail.event.round_number, index=replayed[-1].event.index + 1, start=replayed[0].seq
             )
             if tail.event.kind in ROUND_ENDS:
-                return writer
+                return writer, None
             try:
-                await self._cancel_round(writer, box, TAKEOVER_REASON)
-                return writer
+                flight = round_in_flight(played)
+                if flight is None:
+                    raise CannotContinue("its opening is not in the log")
+                if stop_reason is None or flight.settling:  # a settling round is let finish
+                    return writer, (flight, flight.rebuild(self.resume))
+                reason = stop_reason
+            except CannotContinue as why:
+                log.warning("table %s round %s: %s", self.table, writer.round_number, why)
+                reason = cancel_reason(why)
+            try:
+                await self._cancel_round(writer, box, reason)
+                return writer, None
             except StaleWriterError:
                 continue  # the old coordinator appended meanwhile; read the log's end again
 
@@ -288,12 +384,67 @@ class Coordinator:
             await self.ledger.open_round(self.table, number)
         self.control.round_open(number)
         opened: dict[str, object] = {"timer": _timer("betting", timers.betting_seconds)}
+        # What a successor needs to deal this round on: where its reports start, the shoe.
+        opened[REPORT_SEQ] = await self.bus.last_report_seq(self.table) + 1
+        if self.resume is not None:
+            opened |= self.resume.round_mark()
         if self.shoes is not None:
             notices = [{"kind": k, "detail": d} for k, d in self.shoes.take_notices()]
             opened |= {"shoe_number": self.shoes.shoe_number, "notices": notices}
         await self._table(writer, [dealer.opened], opened)
         await self.control.window("betting", timers.betting_seconds, asyncio.sleep)
         await writer.append(Public.BETTING_CLOSED, {})
+        playing = await self._close_bets(writer, box, dealer, number)
+        if playing:
+            await self._play_on(writer, box, dealer, playing)
+
+    async def _continue_round(
+        self, writer: _Writer, box: ReportBox, flight: RoundInFlight, rebuilt: Rebuilt
+    ) -> None:
+        """Play a predecessor's round on from where its log ends; cancel it (saying why) if it
+        turns out it cannot be dealt on exactly."""
+        number, dealer = flight.number, rebuilt.dealer
+        log.warning("table %s round %s: continued after a coordinator change", self.table, number)
+        box.forget_before(number)
+        self._dropped = set(flight.dropped)
+        self.control.round_open(number)
+        if self.records is not None:  # a drop whose refund the predecessor may not have made
+            for gateway in flight.dropped:
+                await self.records.cancel_dropped(self.table, number, gateway, DROPPED_REASON)
+        if not flight.betting_closed:
+            await self.control.window("betting", flight.seconds_left(), asyncio.sleep)
+            await writer.append(Public.BETTING_CLOSED, {})
+        if flight.slices is None:
+            playing = await self._close_bets(writer, box, dealer, number)
+            if playing:
+                await self._play_on(writer, box, dealer, playing)
+            return
+        left: float | None = flight.seconds_left()
+        if rebuilt.unlogged:
+            await self._table(writer, rebuilt.unlogged, self._window(dealer))
+            left = None  # the window those events open has its full time
+        closed = flight.step_closed
+        if rebuilt.step_dealt is not None:
+            closed = (rebuilt.step_dealt.spot, rebuilt.step_dealt.step)
+        try:
+            await self._play_on(
+                writer,
+                box,
+                dealer,
+                flight.playing(),
+                left=left,
+                closed=closed,
+                dealt=rebuilt.step_dealt,
+                settling=flight.settling,
+            )
+        except CannotContinue as why:
+            await self._cancel_round(writer, box, cancel_reason(why))
+
+    async def _close_bets(
+        self, writer: _Writer, box: ReportBox, dealer: TableDealer, number: int
+    ) -> set[str]:
+        """The gateways' bets: the deal, or the round cancelled when nobody bet."""
+        timers = self.timers
         self._known |= box.senders(number, ReportKind.JOINED, 0)  # restarted gateways too
         bets = await box.wait(
             number,
@@ -309,38 +460,73 @@ class Coordinator:
         reports = {gateway: bets_report_of(body) for gateway, body in bets.items()}
         playing = {gateway for gateway, report in reports.items() if report.spots}
         if not playing:
-            await writer.append(Public.ROUND_CANCELLED, {"reason": "no bets were placed"})
-            await self._end_in_ledger(number)
+            await writer.append(Public.ROUND_CANCELLED, {"reason": NO_BETS_REASON})
+            await self._end_in_ledger(number, unplayed=box)
             self._known |= box.senders(number, ReportKind.BETS_CLOSED, 0) - set(bets)
-            return
+            return set()
+        held = [reports[g] for g in sorted(playing)]
         await writer.append(
             Public.SLICES,
             {
                 "gateways": sorted(playing),
                 "players": _total(bets, "players", playing),
                 "positions": _total(bets, "positions", playing),
+                # What a successor deals on from (``takeover``).
+                "spots": sorted(set().union(*(report.spots for report in held))),
+                "seated_spots": sorted(set().union(*(report.seated_spots for report in held))),
             },
         )
-        deal = dealer.close_bets(reports[g] for g in sorted(playing))
+        deal = dealer.close_bets(held)
         await self._table(writer, deal, self._window(dealer))
+        # Gateways that answered after the known ones (too late for this round) are alive.
+        self._known |= box.senders(number, ReportKind.BETS_CLOSED, 0) - set(bets)
+        return playing
+
+    async def _play_on(
+        self,
+        writer: _Writer,
+        box: ReportBox,
+        dealer: TableDealer,
+        playing: set[str],
+        *,
+        left: float | None = None,
+        closed: tuple[int, int] | None = None,
+        dealt: ev.StepDealt | None = None,
+        settling: bool = False,
+    ) -> None:
+        """The insurance window, the steps and the settlement. A continued round passes where
+        its log ended: ``left`` (the open window's time left), ``closed`` (a step already
+        closed), ``dealt`` (that step's card already out), ``settling`` (already said)."""
+        timers = self.timers
+        number = writer.round_number
         while not dealer.done:
             if dealer.phase == INSURANCE:
                 decided = _decided(box, number, INSURANCE_KEY, playing)
-                await self.control.window("insurance", timers.insurance_seconds, decided)
+                seconds = timers.insurance_seconds if left is None else left
+                await self.control.window("insurance", seconds, decided)
+                left = None
                 await self._table(writer, dealer.close_insurance(), self._window(dealer))
                 continue
             key = step_key(dealer.current_spot, dealer.step)
-            decided = _decided(box, number, key, playing)
-            await self.control.window("decision", timers.decision_seconds, decided)
-            await writer.append(
-                Public.STEP_CLOSED,
-                {"spot": dealer.current_spot, "step": dealer.step, "closed_ms": now_ms()},
-            )
+            if (dealer.current_spot, dealer.step) != closed:
+                decided = _decided(box, number, key, playing)
+                seconds = timers.decision_seconds if left is None else left
+                await self.control.window("decision", seconds, decided)
+                await writer.append(
+                    Public.STEP_CLOSED,
+                    {"spot": dealer.current_spot, "step": dealer.step, "closed_ms": now_ms()},
+                )
+            left, closed = None, None
             got = await self._gather(writer, box, playing, ReportKind.TAKERS, key)
-            dealt = dealer.close_step(step_report_of(b) for b in got.values())
-            await self._table(writer, dealt, self._window(dealer))
+            made = dealer.close_step(step_report_of(b) for b in got.values())
+            if dealt is not None:  # the log has this step's card: it must be the same
+                if not same_event(made[0], dealt):
+                    raise CannotContinue("its step reports no longer give the logged card")
+                made, dealt = made[1:], None
+            await self._table(writer, made, self._window(dealer))
         self.control.round_closing()
-        await writer.append(Public.ROUND_SETTLING, {})
+        if not settling:
+            await writer.append(Public.ROUND_SETTLING, {})
         settled = await box.wait(
             number, ReportKind.SETTLED, 0, expected=playing, seconds=timers.settle_seconds
         )
@@ -351,9 +537,7 @@ class Coordinator:
                 "dropped": sorted(self._dropped | (playing - set(settled))),
             },
         )
-        # Gateways that answered after the known ones (too late for this round) are alive:
-        # the next bet close waits for them too.
-        self._known |= set(settled) | (box.senders(number, ReportKind.BETS_CLOSED, 0) - set(bets))
+        self._known |= set(settled)
         await self._end_in_ledger(number)
 
     async def _drop_silent_at_bet_close(self, writer: _Writer, reported: set[str]) -> None:
@@ -375,12 +559,24 @@ class Coordinator:
                 for owner in slice_owners(gateway):
                     await self.ledger.cancel_slice(self.table, writer.round_number, owner)
 
-    async def _end_in_ledger(self, number: int) -> None:
+    async def _end_in_ledger(self, number: int, *, unplayed: ReportBox | None = None) -> None:
+        """End the round in the ledger; ``unplayed``: a round cancelled for want of bets, whose
+        slices staked by gateways that reported too late are cancelled here."""
         if self.ledger is None:
             return
         try:
             await self.ledger.end_round(self.table, number)
         except SlicesStillOpenError as error:
+            if unplayed is not None:
+                # Bets staked but reported after the close: refunded (their gateways cancel
+                # their own; what is left after the report deadline is cancelled here, once).
+                if self.records is not None:
+                    await self.records.cancel_in_flight(
+                        unplayed, self.table, number, NO_BETS_REASON, self.timers.report_seconds
+                    )
+                else:
+                    await self.ledger.cancel_round(self.table, number)
+                return
             # A slow gateway's settlement is still coming (retried under the same keys); the
             # round ends in the ledger when its last slice does.
             log.warning("table %s round %s: %s", self.table, number, error)
@@ -429,6 +625,21 @@ class Coordinator:
                 for owner in slice_owners(gateway):
                     await self.ledger.cancel_slice(self.table, writer.round_number, owner)
         return {gateway: body for gateway, body in got.items() if gateway in playing}
+
+
+def _gateways_in(played: Iterable[StoredEvent]) -> set[str]:
+    """The gateways a predecessor's last round had in play: the next bet close waits for them
+    (under load a new coordinator's first round would otherwise close on nobody's bets)."""
+    found: set[str] = set()
+    for stored in played:
+        kind, body = stored.event.kind, stored.event.body
+        listed = body.get("gateways") if kind == Public.SLICES else None
+        listed = body.get("settled") if kind == Public.ROUND_CLOSED else listed
+        if isinstance(listed, list):
+            found = {str(gateway) for gateway in listed}
+        elif kind == Public.GATEWAY_DROPPED:
+            found.discard(str(body.get("gateway")))
+    return found
 
 
 def _decided(

@@ -23,6 +23,7 @@ import signal
 import socket
 
 from boundless.server.cluster.bus import Bus, BusError, Lease, LeaseLostError
+from boundless.server.cluster.startup import ClusterSetupError, holder_name
 
 log = logging.getLogger("boundless.cluster.gateway_name")
 
@@ -103,8 +104,6 @@ class GatewayName:
 
 async def hold_gateway_name(bus: Bus, table: str, name: str) -> GatewayName:
     """Take the name for this process, or stop the start with one line (exit 2)."""
-    from boundless.server.cluster.processes import ClusterSetupError, holder_name
-
     held = GatewayName(bus, table, name, holder_name("gateway"))
     try:
         await held.take()
@@ -117,8 +116,6 @@ async def hold_gateway_name(bus: Bus, table: str, name: str) -> GatewayName:
 def bind_port(host: str, port: int) -> socket.socket:
     """The gateway's listening socket, bound before anything else is done (the server serves on
     it later); a port in use is one line (exit 2)."""
-    from boundless.server.cluster.processes import ClusterSetupError
-
     family = socket.AF_INET6 if ":" in host else socket.AF_INET
     listening = socket.socket(family, socket.SOCK_STREAM)
     listening.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)

@@ -10,8 +10,9 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import time
 from collections.abc import AsyncIterator, Awaitable, Callable
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import TypeVar
 
 import nats.errors
@@ -109,8 +110,16 @@ class JetStreamBus:
         *,
         names: Names,
         retry_seconds: float,
+        lease_seconds: float = 5.0,
+        replicas: int = 1,
+        notes: tuple[str, ...] = (),
     ) -> None:
         self.names = names
+        self.lease_seconds = lease_seconds
+        self.replicas = replicas
+        """Copies each stream and the lease bucket keep (what the streams have, not the ask)."""
+        self.notes = notes
+        """One line per stream whose replicas differ from what was asked (never downgraded)."""
         self._client = client
         self._js = js
         self._leases = leases
@@ -121,14 +130,17 @@ class JetStreamBus:
         cls,
         url: str,
         *,
-        replicas: int = 1,
+        replicas: int | None = None,
         lease_seconds: float = 5.0,
         duplicate_window_seconds: float = 120.0,
         connect_timeout: float = 2.0,
         retry_seconds: float = 20.0,
         namespace: str = DEFAULT_NAMESPACE,
     ) -> JetStreamBus:
-        """Connect to ``url`` (comma-separated for a cluster) and make the streams if missing."""
+        """Connect to ``url`` (comma-separated for a cluster) and make the streams if missing.
+
+        ``replicas``: copies of each stream and of the lease bucket; ``None``: 3 when the
+        servers form a cluster of at least 3, else 1 (:func:`default_replicas`)."""
         servers = [part.strip() for part in url.split(",") if part.strip()]
         if not servers or not all(part.startswith(("nats://", "tls://")) for part in servers):
             raise BusUnavailableError(f"NATS URL {url!r} must be nats://host:port[,nats://...]")
@@ -161,12 +173,16 @@ class JetStreamBus:
             raise BusUnavailableError(f"cannot reach NATS at {url}: {reason}") from None
         names = Names(namespace)
         js = client.jetstream(timeout=connect_timeout)
+        wanted = default_replicas(cluster_size(client)) if replicas is None else replicas
+        if wanted < 1:
+            await client.close()
+            raise BusUnavailableError(f"--replicas must be at least 1, got {wanted}")
         streams = [
             api.StreamConfig(
                 name=name,
                 subjects=[subject],
                 duplicate_window=duplicate_window_seconds,
-                num_replicas=replicas,
+                num_replicas=wanted,
                 storage=api.StorageType.FILE,
                 max_age=STREAM_MAX_AGE_SECONDS,
             )
@@ -175,16 +191,26 @@ class JetStreamBus:
                 (names.reports_stream, names.reports_subject("*")),
             )
         ]
+        notes: list[str] = []
+        kept: list[int] = []
 
         async def setup() -> KeyValue:
+            notes.clear()
+            kept.clear()
             for config in streams:
-                await _ensure_stream(js, config)
+                have, note = await _ensure_stream(js, config)
+                kept.append(have)
+                notes.extend([note] if note else [])
             try:
-                return await js.key_value(names.lease_bucket)
+                bucket = await js.key_value(names.lease_bucket)
             except nats.js.errors.BucketNotFoundError:
                 return await js.create_key_value(
-                    bucket=names.lease_bucket, ttl=lease_seconds, history=1, replicas=replicas
+                    bucket=names.lease_bucket, ttl=lease_seconds, history=1, replicas=wanted
                 )
+            have, note = await _keep_replicas(js, f"KV_{names.lease_bucket}", wanted)
+            kept.append(have)
+            notes.extend([note] if note else [])
+            return bucket
 
         try:
             # A fresh cluster answers "no leader" for a moment: retried like any transient.
@@ -193,7 +219,16 @@ class JetStreamBus:
             await client.close()
             reason = str(error) or type(error).__name__
             raise BusUnavailableError(f"NATS at {url} has no usable JetStream: {reason}") from None
-        return cls(client, js, leases, names=names, retry_seconds=retry_seconds)
+        return cls(
+            client,
+            js,
+            leases,
+            names=names,
+            retry_seconds=retry_seconds,
+            lease_seconds=lease_seconds,
+            replicas=min(kept or [wanted]),
+            notes=tuple(notes),
+        )
 
     async def _retrying(self, call: Callable[[], Awaitable[T]]) -> T:
         return await _retry(call, self._retry_seconds)
@@ -299,18 +334,41 @@ class JetStreamBus:
             revision = await self._retrying(lambda: self._leases.create(key, holder.encode()))
         except nats.js.errors.KeyWrongLastSequenceError:
             return None
-        return Lease(table=key, holder=holder, revision=revision)
+        return Lease(table=key, holder=holder, revision=revision, renewed_at=time.monotonic())
 
     async def renew_lease(self, lease: Lease) -> Lease:
+        """Renew while the lease lives: a stream-leader election is retried (tenacity) until
+        the lease's life is spent, never longer, so a holder that cannot renew in time stops
+        before its successor may start. A renewal whose answer was lost in the election is
+        found by reading the key back (still ours, one revision on)."""
+        deadline = lease.renewed_at + self.lease_seconds
+        left = max(0.1, deadline - time.monotonic())
+        renewed_at = time.monotonic()
         try:
-            revision = await self._retrying(
-                lambda: self._leases.update(lease.table, lease.holder.encode(), last=lease.revision)
+            revision = await _retry(
+                lambda: self._leases.update(
+                    lease.table, lease.holder.encode(), last=lease.revision
+                ),
+                left,
             )
         except nats.js.errors.KeyWrongLastSequenceError:
+            revision = await self._renewed_meanwhile(lease, left)
+        except (nats.errors.Error, TimeoutError) as error:
             raise LeaseLostError(
-                f"table {lease.table}: lease of {lease.holder} lapsed or moved"
+                f"table {lease.table}: lease of {lease.holder} not renewed within its "
+                f"{self.lease_seconds:g} s life: {error or type(error).__name__}"
             ) from None
-        return Lease(table=lease.table, holder=lease.holder, revision=revision)
+        return Lease(lease.table, lease.holder, revision, renewed_at)
+
+    async def _renewed_meanwhile(self, lease: Lease, seconds: float) -> int:
+        try:
+            entry = await _retry(lambda: self._leases.get(lease.table), seconds)
+        except (nats.errors.Error, TimeoutError):
+            entry = None
+        ours = entry is not None and entry.value == lease.holder.encode()
+        if ours and entry is not None and (entry.revision or 0) > lease.revision:
+            return int(entry.revision or 0)
+        raise LeaseLostError(f"table {lease.table}: lease of {lease.holder} lapsed or moved")
 
     async def release_lease(self, lease: Lease) -> None:
         try:
@@ -420,11 +478,54 @@ async def _retry(call: Callable[[], Awaitable[T]], seconds: float) -> T:
     raise AssertionError("unreachable: tenacity reraises")
 
 
-async def _ensure_stream(js: JetStreamContext, config: api.StreamConfig) -> None:
+def cluster_size(client: Client) -> int:
+    """How many servers the connected one's cluster has: the client URLs its INFO advertises
+    (every member advertises its own) or the servers the client knows, whichever is more (a
+    cluster just formed may not advertise them all yet); 1 for a server outside any cluster."""
+    info: dict[str, object] = getattr(client, "_server_info", None) or {}
+    if not info.get("cluster"):
+        return 1
+    urls = info.get("connect_urls")
+    advertised = len(set(urls)) if isinstance(urls, list) else 1
+    known = len({server.netloc for server in client.servers})
+    return max(1, advertised, known)
+
+
+def default_replicas(servers: int) -> int:
+    """3 copies on a cluster of at least 3 servers (one may go), else 1."""
+    return 3 if servers >= 3 else 1
+
+
+async def _ensure_stream(js: JetStreamContext, config: api.StreamConfig) -> tuple[int, str]:
+    """Make the stream, or bring an existing one to ``config`` except for its replicas when it
+    has more than asked (never downgraded). Returns its replicas and a line when they differ."""
     try:
+        info = await js.stream_info(str(config.name))
+    except nats.js.errors.NotFoundError:
         await js.add_stream(config)
-    except nats.js.errors.BadRequestError:
-        await js.update_stream(config)
+        return config.num_replicas or 1, ""
+    have = info.config.num_replicas or 1
+    wanted = config.num_replicas or 1
+    kept = replace(config, num_replicas=max(have, wanted))
+    await js.update_stream(kept)
+    return kept.num_replicas or 1, _replica_note(str(config.name), have, wanted)
+
+
+async def _keep_replicas(js: JetStreamContext, stream: str, wanted: int) -> tuple[int, str]:
+    """An existing bucket's stream: raised to ``wanted`` copies, never lowered."""
+    info = await js.stream_info(stream)
+    have = info.config.num_replicas or 1
+    if have < wanted:
+        await js.update_stream(replace(info.config, num_replicas=wanted))
+    return max(have, wanted), _replica_note(stream, have, wanted)
+
+
+def _replica_note(stream: str, have: int, wanted: int) -> str:
+    if have > wanted:
+        return f"stream {stream} keeps its {have} replicas (asked {wanted}; never downgraded)"
+    if have < wanted:
+        return f"stream {stream} raised from {have} to {wanted} replicas"
+    return ""
 
 
 def _stored_event(message: Msg) -> StoredEvent:

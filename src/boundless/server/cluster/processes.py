@@ -11,11 +11,12 @@ from __future__ import annotations
 
 import asyncio
 import logging
-import os
-import socket
+import re
+import signal
+from collections.abc import Mapping
 from dataclasses import dataclass, field, replace
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, cast
 
 from boundless.core.round import events as ev
 from boundless.core.round.dealer_table import TableDealer
@@ -24,7 +25,7 @@ from boundless.core.rules import RuleSet
 from boundless.core.shoe_cycle import ShoeCycle
 from boundless.core.strategy_chart import StrategyChart
 from boundless.entropy import CryptoSource
-from boundless.server.cluster.bus import Bus, BusError, check_table_name
+from boundless.server.cluster.bus import BusError, check_table_name
 from boundless.server.cluster.control import TableControl
 from boundless.server.cluster.coordinator import Coordinator, CoordinatorTimers
 from boundless.server.cluster.gateway import Gateway, SliceMaker
@@ -32,10 +33,13 @@ from boundless.server.cluster.ledger_slice import ClusterLedger, LedgerSlice
 from boundless.server.cluster.protocol import slice_owners
 from boundless.server.cluster.slice_records import SliceRecords
 from boundless.server.cluster.slices import PairSlice, SliceSide
+from boundless.server.cluster.startup import ClusterSetupError, holder_name
 from boundless.server.config import DEFAULT_STARTING_GRANT, TimerSettings, default_web_dir
 
 if TYPE_CHECKING:
     from sqlalchemy.orm import Session, sessionmaker
+
+    from boundless.server.cluster.jetstream_bus import JetStreamBus
 
 log = logging.getLogger("boundless.cluster.processes")
 
@@ -43,10 +47,6 @@ DEFAULT_TABLE = "boundless-1"
 BOT_STAKE = 100
 BOT_GRANT = 100_000
 """Coins each bot gets once, when its gateway first starts."""
-
-
-class ClusterSetupError(ValueError):
-    """A setting the cluster cannot start with; the message is one line for the operator."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -70,6 +70,34 @@ class ClusterSettings:
     title: str = "boundless"
     namespace: str = "boundless"
     timers: TimerSettings = field(default_factory=TimerSettings)
+    replicas: int | None = None
+    """Copies of each stream and of the lease bucket; ``None``: 3 on a NATS cluster of at least
+    3 servers, else 1."""
+
+
+DATABASE_SCHEMES = ("postgresql", "sqlite")
+NAMESPACE_PATTERN = re.compile(r"[A-Za-z0-9_-]{1,32}")
+
+
+def check_cluster_database(url: str, *, whole_cluster: bool = True) -> None:
+    """PostgreSQL for a cluster (several processes write the ledger at once); SQLite only for a
+    single process tried on its own. One line for anything else."""
+    scheme = url.split(":", 1)[0].split("+", 1)[0].lower()
+    if scheme not in DATABASE_SCHEMES:
+        raise ClusterSetupError(
+            f"bad database URL {url!r}: the cluster needs PostgreSQL (postgresql+psycopg://...)"
+        )
+    if whole_cluster and scheme == "sqlite":
+        raise ClusterSetupError(
+            "a whole cluster needs PostgreSQL: several processes write the ledger at once "
+            "(sqlite: is for one process only)"
+        )
+
+
+def check_namespace(namespace: str) -> str:
+    if not NAMESPACE_PATTERN.fullmatch(namespace):
+        raise ClusterSetupError(f"namespace {namespace!r}: use 1 to 32 letters, digits, '_' or '-'")
+    return namespace
 
 
 def check_database(url: str) -> None:
@@ -79,9 +107,10 @@ def check_database(url: str) -> None:
 
     from boundless.ledger.database import make_engine
 
+    check_cluster_database(url, whole_cluster=False)
     try:
         engine = make_engine(url)
-    except (ArgumentError, NoSuchModuleError, ValueError) as error:
+    except (ArgumentError, NoSuchModuleError, ValueError, ImportError) as error:
         raise ClusterSetupError(f"bad database URL {url!r}: {error}") from None
     try:
         with engine.connect() as connection:
@@ -104,8 +133,9 @@ def load_rules(title: str) -> tuple[RuleSet, StrategyChart | None]:
         raise ClusterSetupError(f"unknown or invalid title {title!r}: {error}") from None
 
 
-async def connect_bus(settings: ClusterSettings) -> Bus:
+async def connect_bus(settings: ClusterSettings) -> JetStreamBus:
     """The JetStream bus (the ``cluster`` extra); one clear line when it cannot be had."""
+    check_namespace(settings.namespace)
     try:
         check_table_name(settings.table)
         from boundless.server.cluster.jetstream_bus import JetStreamBus
@@ -116,9 +146,14 @@ async def connect_bus(settings: ClusterSettings) -> Bus:
     except BusError as error:
         raise ClusterSetupError(str(error)) from None
     try:
-        return await JetStreamBus.connect(settings.nats_url, namespace=settings.namespace)
+        bus = await JetStreamBus.connect(
+            settings.nats_url, namespace=settings.namespace, replicas=settings.replicas
+        )
     except BusError as error:
         raise ClusterSetupError(str(error)) from None
+    for note in bus.notes:
+        log.warning("%s", note)
+    return bus
 
 
 def coordinator_timers(settings: TimerSettings, rules: RuleSet) -> CoordinatorTimers:
@@ -129,10 +164,6 @@ def coordinator_timers(settings: TimerSettings, rules: RuleSet) -> CoordinatorTi
         decision_seconds=settings.seconds("decision", title.decision_seconds),
         round_gap_seconds=settings.round_gap(),
     )
-
-
-def holder_name(role: str, detail: str = "") -> str:
-    return f"{role}-{socket.gethostname()}-{detail or os.getpid()}"
 
 
 class ShoeDealer:
@@ -192,6 +223,45 @@ class StoredShoes:
         notices, self._notices = self._notices, []
         return notices
 
+    def round_mark(self) -> dict[str, object]:
+        """The shoe and the cards dealt from it before the round (recorded on its opening)."""
+        shoe = self._shoes.cycle.shoe
+        assert shoe is not None, "asked before the round's dealer was made"
+        return {"shoe_number": self.shoe_number, "shoe_dealt": shoe.position}
+
+    def resume(self, mark: Mapping[str, object]) -> TableDealer:
+        """A dealer of the marked round (``mark``: its opening's body) from the stored shoe,
+        its cards where they stood at the opening."""
+        from boundless.core.shoe import Shoe
+        from boundless.server.cluster.takeover import CannotContinue
+        from boundless.server.tables.repository import TableRepository
+        from boundless.server.tables.shoes import stored_reveal
+
+        number, dealt = mark.get("shoe_number"), mark.get("shoe_dealt")
+        if not isinstance(number, int) or not isinstance(dealt, int):
+            raise CannotContinue("its shoe's position was not recorded")
+        with self.sessions.begin() as session:
+            row = TableRepository(session).shoe(self.table, number)
+            if row is None:
+                raise CannotContinue(f"shoe {number} is not stored")
+            if row.finished:
+                raise CannotContinue(f"shoe {number} was already revealed")
+            reveal = stored_reveal(row)
+        shoe = Shoe(reveal.cards, None, reveal.salt_hex)
+        if shoe.commitment != reveal.commitment or not 0 <= dealt <= len(shoe):
+            raise CannotContinue(f"shoe {number} does not match its commitment or position")
+        shoe.position = dealt
+        try:
+            return TableDealer(
+                self.rules,
+                cards=shoe,
+                round_in_shoe=int(cast(int, mark["round_in_shoe"])),
+                offered_side_bets=[str(key) for key in cast(list[str], mark["offered_side_bets"])],
+                shoe_commitment=cast(str | None, mark.get("shoe_commitment")),
+            )
+        except (KeyError, TypeError, ValueError) as error:  # RulesError is a ValueError
+            raise CannotContinue(f"its opening cannot be dealt again: {error}") from None
+
     def __call__(self, round_number: int) -> TableDealer:
         if self._started:
             self._shoes.end_round(exhausted=False)
@@ -222,7 +292,11 @@ async def run_coordinator(settings: ClusterSettings, *, name: str | None = None)
         records=records,
         shoes=shoes,
         control=TableControl(settings.table, lambda n: records.has_bets(settings.table, n)),
+        resume=shoes,
     )
+    loop = asyncio.get_running_loop()
+    for stop_signal in (signal.SIGTERM, signal.SIGINT):  # an orderly stop ends the round
+        loop.add_signal_handler(stop_signal, coordinator.stop)
     try:
         await coordinator.run()
     finally:

@@ -201,7 +201,7 @@ class MessageHandler:
             answer = await table.submit_bet(request)
             return {**answer, "bets": request.amounts(), "multiplier": message.multiplier}
         if isinstance(message, TakeInsurance):
-            balance = table.take_insurance(player, message.spot, message.kind)
+            balance = await table.insure(player, message.spot, message.kind)
             return {"table_id": table.table_id, "kind": message.kind, "balance": balance}
         if isinstance(message, Decide):
             table.decide(player, message.spot, message.step, message.action)

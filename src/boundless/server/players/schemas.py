@@ -6,7 +6,13 @@ from typing import Annotated
 
 from pydantic import BaseModel, ConfigDict, Field, StringConstraints
 
-DisplayName = Annotated[str, StringConstraints(strip_whitespace=True, min_length=1, max_length=32)]
+from boundless.server.typed_text import printable
+
+DisplayName = Annotated[
+    str,
+    StringConstraints(strip_whitespace=True, min_length=1, max_length=32),
+    printable("display name"),
+]
 
 
 class SignUp(BaseModel):

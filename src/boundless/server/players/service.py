@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import hashlib
-import re
 import secrets
 from dataclasses import dataclass
 
@@ -12,9 +11,10 @@ from sqlalchemy.orm import Session
 from boundless.ledger import LedgerService, grant_key
 from boundless.server.errors import BadMessageError, UnauthorizedError
 from boundless.server.players.repository import PlayerRepository
+from boundless.server.typed_text import one_printable_line
 
 TOKEN_BYTES = 32
-_PRINTABLE_NAME = re.compile(r"^[^\x00-\x1f\x7f]+$")
+MAX_DISPLAY_NAME = 32
 
 
 def hash_token(token: str) -> str:
@@ -38,9 +38,12 @@ class PlayerService:
         self, display_name: str, starting_grant: int, *, player_id: str | None = None
     ) -> tuple[PlayerIdentity, str]:
         """A new player with a fresh token and the starting grant; returns (identity, token)."""
-        name = display_name.strip()
-        if not name or len(name) > 32 or not _PRINTABLE_NAME.match(name):
-            raise BadMessageError("display_name must be 1-32 printable characters")
+        try:
+            name = one_printable_line("display name", display_name)
+        except ValueError as error:
+            raise BadMessageError(f"display_name: {error}") from None
+        if len(name) > MAX_DISPLAY_NAME:
+            raise BadMessageError(f"display_name: at most {MAX_DISPLAY_NAME} characters")
         token = secrets.token_urlsafe(TOKEN_BYTES)
         new_id = player_id or f"p{secrets.token_hex(8)}"
         self.players.add(new_id, name, hash_token(token), is_bot=player_id is not None)

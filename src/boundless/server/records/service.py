@@ -23,12 +23,30 @@ from boundless.server.tables.shoes import public_reveal
 MAX_PAGE = 100
 
 
+MAX_ROUND_NO = 2**63 - 1
+"""The largest round number a database column holds."""
+SHOWN_ID_CHARACTERS = 80
+
+
+def shown_id(round_id: str) -> str:
+    """A round id as an error repeats it: cut short, so no answer or log line grows with it."""
+    if len(round_id) <= SHOWN_ID_CHARACTERS:
+        return repr(round_id)
+    return f"{round_id[:SHOWN_ID_CHARACTERS]!r}... ({len(round_id)} characters)"
+
+
 def split_round_id(round_id: str) -> tuple[str, int]:
+    """``(table_id, round_no)`` of ``boundless-1:42``; a malformed id is ``bad_message``, a
+    number beyond what any round can have is ``not_found`` (never converted: Python refuses
+    to turn over 4,300 digits into an int)."""
     table_id, _, number = round_id.rpartition(":")
     valid_table = re.fullmatch(TABLE_ID_PATTERN, table_id) is not None
     if not valid_table or not (number.isascii() and number.isdigit()):  # '²'.isdigit() is true
-        raise BadMessageError(f"a round id looks like 'boundless-1:42', got {round_id!r}")
-    return table_id, int(number)
+        raise BadMessageError(f"a round id looks like 'boundless-1:42', got {shown_id(round_id)}")
+    digits = number.lstrip("0") or "0"
+    if len(digits) > len(str(MAX_ROUND_NO)) or int(digits) > MAX_ROUND_NO:
+        raise NotFoundError(f"no round {shown_id(round_id)}: the number is too large")
+    return table_id, int(digits)
 
 
 def round_id_of(row: Round) -> str:
@@ -49,7 +67,7 @@ class RecordService:
         if before is not None:
             anchor = self.records.round_by_key(*split_round_id(before))
             if anchor is None:
-                raise NotFoundError(f"no round {before!r}")
+                raise NotFoundError(f"no round {shown_id(before)}")
             before_id = anchor.id
         rows = self.records.player_rounds(player_id, limit + 1, before_id, table_id)
         more = len(rows) > limit

@@ -24,6 +24,7 @@ from __future__ import annotations
 
 import asyncio
 import logging
+import math
 import threading
 from collections.abc import Callable, Iterable, Sequence
 from typing import Any, NotRequired, TypedDict, Unpack
@@ -101,6 +102,8 @@ class TableDesk:
         """Positions of the open step whose decision the table waits for."""
         self.recorded = False
         """Whether this round's end (settlement or cancellation) is written."""
+        self.refund_pending = False
+        """A cancellation given up while the database was away: the next start refunds it."""
         self.declined_insurance: set[tuple[str, int]] = set()
         """Insurance offers declined this round (a private table closes the window on answers)."""
         self.seated_elsewhere: Callable[[str, str], bool] = lambda _player, _table: False
@@ -293,7 +296,7 @@ class TableDesk:
 
     def _replayed(self, requests: list[BetRequest]) -> dict[int, Any]:
         with self.sessions.begin() as session:
-            return self.service(session).replayed_bets(requests)
+            return self.service(session).replayed_bets(requests, self.table_id)
 
     def _answer_late(self, batch: list[PendingBet], error: Exception) -> None:
         """Bets that missed the window: replays of stored answers, the others ``error``."""
@@ -324,7 +327,14 @@ class TableDesk:
                 self.stake_bets, round_, self.record(with_events=False), requests
             )
         except Exception as error:
-            if not isinstance(error, RulesError):
+            if is_transient(error):  # the database away or full: one line, the bets refused
+                log.warning(
+                    "bets for %s round %s not written: %s",
+                    self.table_id,
+                    self.round_no,
+                    one_line(error),
+                )
+            elif not isinstance(error, RulesError):
                 log.exception("bets for %s round %s not written", self.table_id, self.round_no)
             for item in batch:
                 item.answer(error)
@@ -397,6 +407,11 @@ class TableDesk:
         self.wake()  # a window that closes on answers (a private table's) may close now
         return self.money.balances.get(player_id)
 
+    async def insure(self, player: PlayerIdentity, spot: int, kind: str) -> int | None:
+        """The handler's call for insurance: :meth:`take_insurance` here; ``serve``'s table
+        writes the stake off the loop instead."""
+        return self.take_insurance(player, spot, kind)
+
     def decide(self, player: PlayerIdentity, spot: int, step: int, action: str) -> None:
         round_ = self._playing_round()
         if round_.phase == DECISIONS and (spot, step) != (round_.current_spot, round_.step):
@@ -444,28 +459,44 @@ class TableDesk:
     def refresh_doubtful_coins(self, round_: PlayerRound, on_spot: np.ndarray) -> None:
         """Before a step executes: the wallets of players whose double or split the round may
         not cover (short by its count, or betting elsewhere too), so fall-backs use real coins."""
-        money = self.money
-        pending = np.array([round_.pending_action(p) for p in on_spot.tolist()], dtype=np.int64)
-        movers = on_spot[(pending == int(Action.DOUBLE)) | (pending == int(Action.SPLIT))]
-        doubtful = money.coins_in_doubt(
-            round_, movers, lambda player_id: self.seated_elsewhere(player_id, self.table_id)
-        )
+        doubtful = self.doubtful_players(round_, on_spot)
         if not doubtful:
             return
         try:
             with self.sessions.begin() as session:
                 balances = self.service(session).wallet_balances(doubtful)
         except Exception as error:
-            if not is_transient(error):
-                raise
-            # The wallets cannot be read: no coins are known to cover these doubles and splits,
-            # so they fall back as for a short wallet (the step goes on; nothing is staked).
-            log.warning("table %s: wallets unreadable at a step close, doubles and splits fall "
-                        "back: %s", self.table_id, one_line(error))  # fmt: skip
-            round_.set_free_coins(doubtful, [0] * len(doubtful))
+            self.wallets_unreadable(round_, doubtful, error)
             return
+        self.refreshed_coins(round_, doubtful, balances)
+
+    def wallets_unreadable(
+        self, round_: PlayerRound, doubtful: list[str], error: Exception
+    ) -> None:
+        """The wallets of ``doubtful`` could not be read at a step close: no coins are known to
+        cover their doubles and splits, so they fall back as for a short wallet (the step goes
+        on; nothing is staked). An error that is not the database away is raised."""
+        if not is_transient(error):
+            raise error
+        log.warning("table %s: wallets unreadable at a step close, doubles and splits fall "
+                    "back: %s", self.table_id, one_line(error))  # fmt: skip
+        round_.set_free_coins(doubtful, [0] * len(doubtful))
+
+    def doubtful_players(self, round_: PlayerRound, on_spot: np.ndarray) -> list[str]:
+        """The players of ``on_spot`` with a pending double or split whose coins the round may
+        overstate (their wallets are read before the step closes)."""
+        pending = np.array([round_.pending_action(p) for p in on_spot.tolist()], dtype=np.int64)
+        movers = on_spot[(pending == int(Action.DOUBLE)) | (pending == int(Action.SPLIT))]
+        return self.money.coins_in_doubt(
+            round_, movers, lambda player_id: self.seated_elsewhere(player_id, self.table_id)
+        )
+
+    def refreshed_coins(
+        self, round_: PlayerRound, doubtful: list[str], balances: dict[str, int]
+    ) -> None:
+        """The round's free coins of ``doubtful`` from their wallets as just read."""
         # The round counts coins it paid early (not yet in the wallet) as the player's.
-        early = money.uncredited(round_)
+        early = self.money.uncredited(round_)
         round_.set_free_coins(
             doubtful, [balances.get(player, 0) + early.get(player, 0) for player in doubtful]
         )
@@ -565,10 +596,13 @@ class TableDesk:
 
         try:
             # In a worker thread: the inputs are taken here, the loop serves sockets meanwhile.
+            # Tried until written (a database away, a full disk): the round is never left open
+            # while the server runs; a stop leaves it to the next start's recovery.
             after = await write_until_done(
                 self.sessions,
                 write,
                 what=f"settlement of {self.table_id} round {self.round_no}",
+                seconds=math.inf,
             )
         except LedgerUnavailableError:
             # Given up (logged): voiding could not be written either. The stakes stay in the
@@ -615,7 +649,7 @@ class TableDesk:
         self.recorded = True
         return self._voided(reason, results, outcome)
 
-    async def void_off_loop(self, reason: str) -> dict[str, int]:
+    async def void_off_loop(self, reason: str, seconds: float | None = None) -> dict[str, int]:
         """:meth:`void` with its write in a worker thread (a gateway's slice): the loop serves
         sockets while a batch being written commits and while the refund is written, tried
         again under the same keys while the database is away. The round is cancelled in the
@@ -635,11 +669,13 @@ class TableDesk:
                 self.sessions,
                 lambda session: self.service(session).cancel(*inputs),
                 what=f"cancellation of {self.table_id} round {self.round_no}",
+                seconds=seconds,
                 lock=self.ledger_lock,
             )
         except LedgerUnavailableError:
             # Given up (logged): the stakes stay in this owner's open slice until the
             # coordinator or this gateway's next start cancels it (both by the same key).
+            self.refund_pending = True
             return {}
         except Exception:
             self.recorded = False  # nothing was written: a later cancellation may try again
@@ -690,13 +726,17 @@ class TableDesk:
         self.wake()
         return outcome.refunds
 
-    def void_in_flight(self, reason: str) -> None:
-        """At shutdown: cancel and refund the round in play, unless it is settled already."""
-        if (
+    def has_round_to_void(self) -> bool:
+        """Whether a round with bets is in play and its end is not written yet."""
+        return bool(
             self.round is not None
             and not self.recorded
             and (self.round.position_count() or self.bets)
-        ):
+        )
+
+    def void_in_flight(self, reason: str) -> None:
+        """At shutdown: cancel and refund the round in play, unless it is settled already."""
+        if self.has_round_to_void():
             self.void(reason)
 
 

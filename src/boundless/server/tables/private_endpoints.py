@@ -18,10 +18,15 @@ from boundless.server.errors import ForbiddenError, TableInPlayError
 from boundless.server.players.service import PlayerIdentity
 from boundless.server.tables.registry import TableRegistry
 from boundless.server.tables.table import Table
+from boundless.server.typed_text import printable
 
 router = APIRouter(prefix="/api/v1", tags=["tables"])
 
-TableName = Annotated[str, StringConstraints(strip_whitespace=True, min_length=1, max_length=40)]
+TableName = Annotated[
+    str,
+    StringConstraints(strip_whitespace=True, min_length=1, max_length=40),
+    printable("table name"),
+]
 
 
 class TableRename(BaseModel):

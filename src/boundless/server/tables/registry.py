@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import asyncio
+import logging
 import secrets
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
@@ -28,6 +29,9 @@ from boundless.server.tables.table import Table
 from boundless.server.titles import TitleCatalog
 
 MAX_PRIVATE_TABLES_PER_PLAYER = 3
+SHUTDOWN_SECONDS = 5.0
+"""How long ``boundless serve`` waits at shutdown for its tables to refund their rounds."""
+log = logging.getLogger("boundless.server.registry")
 
 
 @dataclass(eq=False)
@@ -132,8 +136,25 @@ class TableRegistry:
             if table.owner is None or table.owner == viewer
         ]
 
-    async def stop(self) -> None:
-        for task in self.tasks.values():
-            task.cancel()
-        await asyncio.gather(*self.tasks.values(), return_exceptions=True)
+    async def stop(self, seconds: float | None = None) -> None:
+        """Stop every table: each cancels and refunds its round in flight and tells its players
+        (or lets a settlement being written finish). ``seconds`` bounds the wait; a table still
+        waiting on the database then is named in the log and left to the next start's
+        recovery."""
+        tasks = dict(self.tasks)
         self.tasks.clear()
+        for task in tasks.values():
+            task.cancel()
+        if not tasks:
+            return
+        _, pending = await asyncio.wait(tasks.values(), timeout=seconds)
+        for table_id, task in tasks.items():
+            if task in pending:
+                table = self.tables.get(table_id)
+                log.error(
+                    "shutdown: table %s did not stop within %.0f s (round %s waits on the "
+                    "database); the next start's recovery refunds or finishes it",
+                    table_id,
+                    seconds or 0,
+                    None if table is None else table.round_id,
+                )

@@ -25,6 +25,8 @@ STEP_HEAD_START_SECONDS = 0.05
 """After a step card is sent, the state and the players' views follow this much later: the card
 reaches every socket first (and, on one machine, the readers get the CPU to take it)."""
 SHUTDOWN_REASON = "the server is shutting down; every stake is returned"
+SHUTDOWN_WRITE_SECONDS = 3.0
+"""How long the refund of a round in flight is retried at shutdown while the database is busy."""
 
 
 async def wait_until(table: Table, done: Callable[[], bool], *, timed: bool) -> None:
@@ -86,6 +88,7 @@ async def play_round(table: Table) -> None:
             table.broadcast_state()
             table.send_you_all()
             await wait_until(table, lambda: insurance_answered(table), timed=True)
+            await table.insurance_written()
             if round_.over:
                 return
             _close_window(table, round_.close_insurance)
@@ -100,7 +103,7 @@ async def play_round(table: Table) -> None:
                         return
             table.clock.stop()
             with table.metrics.step_timer(table.rules.key):
-                changed = table.close_step()
+                changed = await table.close_step()
             await asyncio.sleep(STEP_HEAD_START_SECONDS)
             table.after_step(changed)
         elif round_.phase == DEALER:
@@ -108,41 +111,75 @@ async def play_round(table: Table) -> None:
             table.broadcast_state()
         elif round_.phase == SETTLING:
             round_.settle()
-            await table.settle()
+            # shielded: a shutdown lets a settlement being written finish (see stop_in_flight)
+            table.settling = asyncio.ensure_future(table.settle())
+            await asyncio.shield(table.settling)
             table.recent.note_settled(table.round_no, round_)
         else:
             round_.advance()
 
 
+async def stop_in_flight(table: Table) -> None:
+    """At shutdown, before the sockets close: a settlement being written finishes (its players
+    are told by it), else the round in flight is cancelled and refunded and every player of it
+    gets ``settled`` with the cancellation. The registry bounds how long this may take
+    (:data:`~boundless.server.tables.registry.SHUTDOWN_SECONDS`); a write still waiting on the
+    database then is left to the next start's recovery, and the log says so."""
+    settling = table.settling
+    if settling is not None and not settling.done():
+        await asyncio.shield(settling)
+    if table.refunds_pending:  # an operator's cancel whose refund waits for the database
+        await asyncio.shield(asyncio.gather(*table.refunds_pending, return_exceptions=True))
+    if not table.has_round_to_void():
+        return
+    round_id = table.round_id
+    await table.void_off_loop(SHUTDOWN_REASON, seconds=SHUTDOWN_WRITE_SECONDS)
+    if table.refund_pending:
+        log.error(
+            "shutdown: the refund of %s could not be written (the database is busy or away); "
+            "the next start's recovery refunds it",
+            round_id,
+        )
+    else:
+        log.warning("shutdown: %s cancelled and refunded, its players told", round_id)
+
+
 async def run_table(table: Table) -> None:
-    """Rounds forever (until the task is cancelled); a failing round is voided, not fatal."""
+    """Rounds forever (until the task is cancelled); a failing round is voided, not fatal.
+    Cancelled (the server is stopping) wherever it waits, even between rounds or while
+    paused: :func:`stop_in_flight` first."""
     table.load_counters()
-    while True:
-        exhausted = False
+    try:
+        while True:
+            await _next_round(table)
+    except asyncio.CancelledError:
         try:
-            await play_round(table)
-        except asyncio.CancelledError:  # the server is stopping
+            await stop_in_flight(table)
+        except Exception:  # the next start's crash recovery refunds it then
+            log.exception("could not cancel %s round %s", table.table_id, table.round_no)
+        raise
+
+
+async def _next_round(table: Table) -> None:
+    exhausted = False
+    try:
+        await play_round(table)
+    except ShoeExhaustedError as error:
+        exhausted = True
+        table.void(f"the shoe ran out of cards ({error}); every stake is returned")
+    except Exception:
+        log.exception("table %s round %s failed", table.table_id, table.round_no)
+        if table.round is not None and not table.recorded:
             try:
-                table.void_in_flight(SHUTDOWN_REASON)
-            except Exception:  # the next start's crash recovery refunds it then
-                log.exception("could not cancel %s round %s", table.table_id, table.round_no)
-            raise
-        except ShoeExhaustedError as error:
-            exhausted = True
-            table.void(f"the shoe ran out of cards ({error}); every stake is returned")
-        except Exception:
-            log.exception("table %s round %s failed", table.table_id, table.round_no)
-            if table.round is not None and not table.recorded:
-                try:
-                    table.void("the round failed on the server; every stake is returned")
-                except Exception:
-                    log.exception("could not void %s round %s", table.table_id, table.round_no)
-                    await asyncio.sleep(1.0)
-        if table.round is not None and table.round.over:
-            table.end_round(exhausted)
-        gap = table.clock.round_gap()
-        if gap:
-            await asyncio.sleep(gap)
-        while table.paused:
-            table.clock.wake.clear()
-            await table.clock.wake.wait()
+                table.void("the round failed on the server; every stake is returned")
+            except Exception:
+                log.exception("could not void %s round %s", table.table_id, table.round_no)
+                await asyncio.sleep(1.0)
+    if table.round is not None and table.round.over:
+        table.end_round(exhausted)
+    gap = table.clock.round_gap()
+    if gap:
+        await asyncio.sleep(gap)
+    while table.paused:
+        table.clock.wake.clear()
+        await table.clock.wake.wait()

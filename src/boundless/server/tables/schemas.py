@@ -2,11 +2,12 @@
 
 from __future__ import annotations
 
-import unicodedata
 from typing import Annotated
 
 from fastapi import Path
 from pydantic import BaseModel, ConfigDict, Field, field_validator
+
+from boundless.server.typed_text import one_printable_line
 
 # Table ids are a title key and a suffix (`boundless-1`, `boo-bucks-3fa9c2d1`): printable ASCII
 # only, so a NUL or a control character never reaches a database query (PostgreSQL refuses NUL).
@@ -23,13 +24,6 @@ class NewPrivateTable(BaseModel):
     side_bets_offered: list[Annotated[str, Field(max_length=40)]] | None = None
 
 
-# Characters a reason may not hold: it is shown to players, kept in the play record and written
-# to the operator log on one line, where a newline or an escape could forge or hide log lines.
-# C0/C1 controls, line and paragraph separators, and the bidirectional overrides.
-UNPRINTABLE_CATEGORIES = frozenset({"Cc", "Zl", "Zp"})
-BIDI_CONTROLS = frozenset("\u202a\u202b\u202c\u202d\u202e\u2066\u2067\u2068\u2069")
-
-
 class OperatorReason(BaseModel):
     model_config = ConfigDict(extra="forbid")
 
@@ -39,16 +33,9 @@ class OperatorReason(BaseModel):
     @classmethod
     def one_printable_line(cls, reason: str) -> str:
         """Surrounding spaces dropped; blank, or holding a control character: refused."""
-        for character in reason:
-            if character in BIDI_CONTROLS or (
-                unicodedata.category(character) in UNPRINTABLE_CATEGORIES and character not in " \t"
-            ):
-                code = f"U+{ord(character):04X}"
-                raise ValueError(f"the reason must be one line of printable text (it holds {code})")
-        stripped = reason.strip()
-        if not stripped:
+        if not reason.strip():
             raise ValueError("the reason is blank: say why, it is shown to the players")
-        return stripped
+        return one_printable_line("reason", reason)
 
 
 class CancelRequest(OperatorReason):

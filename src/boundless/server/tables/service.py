@@ -69,9 +69,18 @@ class BetRequest:
             )
         }
 
-    def replay(self, stored: Any) -> dict[str, Any]:
-        """The stored answer of this ``bet_id`` for a retry; a different bet under the same id
-        is refused (``idempotency_conflict``)."""
+    def replay(self, stored: Any, table_id: str | None = None) -> dict[str, Any]:
+        """The stored answer of this ``bet_id`` for a retry; a different bet under the same id,
+        or the same id sent to another table (``table_id``), is refused
+        (``idempotency_conflict``): a retry is answered only by the table that took it."""
+        answer = stored.get("answer", stored) if isinstance(stored, dict) else None
+        taken_at = str(answer.get("round_id", "")) if isinstance(answer, dict) else ""
+        if table_id is not None and taken_at and taken_at.rpartition(":")[0] != table_id:
+            raise IdempotencyConflictError(
+                f"bet_id {self.bet_id}",
+                f"the bet taken at table {taken_at.rpartition(':')[0]!r} ({taken_at})",
+                f"a bet at table {table_id!r} (choose a new bet_id for each bet)",
+            )
         if isinstance(stored, dict) and "answer" in stored:
             asked = stored.get("bets")
             if asked is not None and asked != self.amounts():
@@ -198,7 +207,7 @@ class TableService:
         table_id, round_no = record.table_id, record.round_no
         round_id = f"{table_id}:{round_no}"
         outcome = BetBatchOutcome(answers=[None] * len(requests))
-        replayed = self.replayed_bets(requests)
+        replayed = self.replayed_bets(requests, table_id)
         balances = self.wallet_balances([r.player_id for r in requests])
         funded: list[Candidate] = []
         for index, request in enumerate(requests):
@@ -242,16 +251,19 @@ class TableService:
             shoe_commitment=record.shoe_commitment,
         )
 
-    def replayed_bets(self, requests: Sequence[BetRequest]) -> dict[int, Any]:
+    def replayed_bets(
+        self, requests: Sequence[BetRequest], table_id: str | None = None
+    ) -> dict[int, Any]:
         """Answers for retries of bets already taken (by index of ``requests``): the stored
-        answer, or the refusal of a different bet under the same ``bet_id``."""
+        answer, or the refusal of a different bet under the same ``bet_id`` (another table's
+        included, when ``table_id`` names the table asked)."""
         stored = self.records.bet_answers([(r.player_id, r.bet_id) for r in requests])
         found: dict[int, Any] = {}
         for index, request in enumerate(requests):
             known = stored.get((request.player_id, request.bet_id))
             if known is not None:
                 try:
-                    found[index] = request.replay(known)
+                    found[index] = request.replay(known, table_id)
                 except IdempotencyConflictError as error:
                     found[index] = error
         return found

