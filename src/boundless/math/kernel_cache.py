@@ -9,8 +9,9 @@ folder (its version, the Python version, the CPU and the function's bytecode).
 
 The folder is ``$BOUNDLESS_NUMBA_CACHE`` when set, else numba's own ``$NUMBA_CACHE_DIR`` when
 set, else ``boundless/numba`` under the user's cache folder (``$XDG_CACHE_HOME``, else
-``~/.cache``). Only functions of ``boundless`` modules
-use it; other libraries' numba functions keep numba's locators.
+``~/.cache``). Only functions of ``boundless`` modules use it; other libraries' numba functions
+keep numba's locators. The folders of sources since changed stay behind (up to a few MB each);
+deleting any of them is always safe.
 """
 
 from __future__ import annotations
