@@ -79,7 +79,7 @@ COMMANDS: dict[str, LazyCommand] = {
     ),
     "cluster": LazyCommand(
         "boundless.cli.cluster_commands",
-        "Start one coordinator and N gateways on this machine (gateway i on port P+i-1).",
+        "Start and supervise a coordinator, its standbys and N gateways on this machine.",
     ),
     "ledger": LazyCommand(
         "boundless.cli.ledger_commands", "Coin ledger: reconciliation and inspection."
