@@ -326,6 +326,9 @@ def test_a_paused_cluster_table_shows_the_pause_and_the_time_left(
     played(sessions, gateway, operate, decision_seconds=2.0)
     paused, resumed = seen["paused"], seen["resumed"]
     assert paused["paused"] is True and paused["public"]["paused"] is True
+    # A gateway holds only its slice of the table: it publishes no per-spot totals (a wrong
+    # figure), unlike serve (tests/server/test_spot_bets.py).
+    assert "spot_bets" not in paused["public"]
     assert paused["timer"]["kind"] == "decision" and paused["timer"]["deadline_ms"] is None
     assert 0 < paused["timer"]["remaining_ms"] <= 2000
     assert resumed["paused"] is False and resumed["public"]["paused"] is False

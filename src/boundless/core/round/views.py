@@ -8,6 +8,8 @@ from __future__ import annotations
 
 from typing import Any
 
+import numpy as np
+
 from boundless.core.hands import best_total
 from boundless.core.round.checks import insurance_offer, legal_now
 from boundless.core.round.results import (
@@ -48,6 +50,28 @@ def public_view(round_: RoundState) -> dict[str, Any]:
         "side_bets_rounds_left": round_.side_bet_rounds_left(),
         "positions": round_.position_count(),
     }
+
+
+def spot_bets(round_: RoundState) -> dict[str, dict[str, int]]:
+    """Every position's bets summed by spot: how many positions bet there and the main and side
+    stakes placed (as bet, before doubles or splits). Totals only: nobody's bet is named."""
+    book = round_.book
+    spots = np.asarray(book.spot)
+    if not len(spots):
+        return {}
+    mains = np.asarray(book.main)
+    sides = np.asarray(book.sides).reshape(len(spots), -1).sum(axis=1)
+    totals: dict[str, dict[str, int]] = {}
+    for spot in np.unique(spots).tolist():
+        on = spots == spot
+        staked = on & ((mains > 0) | (sides > 0))
+        if staked.any():
+            totals[str(spot)] = {
+                "positions": int(staked.sum()),
+                "main": int(mains[on].sum()),
+                "side": int(sides[on].sum()),
+            }
+    return totals
 
 
 def position_view(round_: RoundState, result: PositionResult, position: int) -> dict[str, Any]:
