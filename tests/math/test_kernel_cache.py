@@ -49,6 +49,20 @@ def test_the_folder_follows_the_source_content(tmp_path: Path, monkeypatch: pyte
     assert cache_folder(str(second)) == folder
 
 
+def test_a_change_to_another_kernel_file_moves_every_folder(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+):
+    """A kernel's compiled code holds the kernels it calls from other files: any kernel file
+    of the package changing must not leave a caller's stale code in use."""
+    monkeypatch.setenv(CACHE_ENV, str(tmp_path))
+    source = tmp_path / "kernels.py"
+    source.write_text("def f(x):\n    return x + 1\n", encoding="utf-8")
+    before = cache_folder(str(source))
+    assert kernel_cache.package_kernels_digest() == kernel_cache.package_kernels_digest()
+    monkeypatch.setattr(kernel_cache, "package_kernels_digest", lambda: "0" * 64)
+    assert cache_folder(str(source)) != before
+
+
 def test_only_our_functions_use_the_locator(tmp_path: Path, monkeypatch: pytest.MonkeyPatch):
     monkeypatch.setenv(CACHE_ENV, str(tmp_path))
     source = Path(kernel_cache.__file__)
@@ -62,7 +76,7 @@ def test_only_our_functions_use_the_locator(tmp_path: Path, monkeypatch: pytest.
     locator = ContentKeyedLocator.from_function(ours, str(source))
     assert locator is not None
     assert Path(locator.get_cache_path()) == cache_folder(str(source))
-    assert locator.get_source_stamp() == kernel_cache.source_digest(str(source))
+    assert locator.get_source_stamp() == kernel_cache.kernel_stamp(str(source))
     assert ContentKeyedLocator.from_function(theirs, str(source)) is None
 
 

@@ -4,8 +4,11 @@ numba's own locators put the cache in ``__pycache__`` beside the source (empty a
 install into a fresh environment) or in a user folder keyed on the source folder's absolute path
 (a new path for every new environment). Ours keys the folder on the source file's content hash
 instead: the same source, wherever it is installed, finds the code compiled before, and a
-changed source gets a folder of its own. numba still checks what it always checks inside the
-folder (its version, the Python version, the CPU and the function's bytecode).
+changed source gets a folder of its own. A kernel's compiled code also holds the kernels it
+calls from other files, which numba does not track; so the key also holds the hash of every
+kernel file of the package, and a change to any of them compiles all again (once per release
+installed; deleting stale folders is always safe). numba still checks what it always checks
+inside the folder (its version, the Python version, the CPU and the function's bytecode).
 
 The folder is ``$BOUNDLESS_NUMBA_CACHE`` when set, else numba's own ``$NUMBA_CACHE_DIR`` when
 set, else ``boundless/numba`` under the user's cache folder (``$XDG_CACHE_HOME``, else
@@ -51,10 +54,30 @@ def source_digest(path: str) -> str:
     return _digest(path, status.st_mtime_ns, status.st_size)
 
 
+@functools.cache
+def package_kernels_digest() -> str:
+    """The SHA-256 over every file of the ``boundless`` package that defines or calls kernels
+    (it names numba or this module): a kernel's cache is stale when any of them changed."""
+    root = Path(__file__).resolve().parents[1]
+    digest = hashlib.sha256()
+    for path in sorted(root.rglob("*.py")):
+        data = path.read_bytes()
+        if b"numba" in data or b"kernel_cache" in data:
+            digest.update(path.relative_to(root).as_posix().encode() + b"\0")
+            digest.update(hashlib.sha256(data).digest())
+    return digest.hexdigest()
+
+
+def kernel_stamp(py_file: str) -> str:
+    """The key of ``py_file``'s kernels: its own bytes and the package's kernel files."""
+    both = f"{source_digest(py_file)}:{package_kernels_digest()}"
+    return hashlib.sha256(both.encode()).hexdigest()
+
+
 def cache_folder(py_file: str) -> Path:
-    """The cache folder of the kernels defined in ``py_file``: its name and content hash."""
+    """The cache folder of the kernels defined in ``py_file``: its name and :func:`kernel_stamp`."""
     stem = Path(py_file).stem
-    return cache_root() / f"{stem}-{source_digest(py_file)[:24]}"
+    return cache_root() / f"{stem}-{kernel_stamp(py_file)[:24]}"
 
 
 class ContentKeyedLocator(_CacheLocator):
@@ -62,7 +85,7 @@ class ContentKeyedLocator(_CacheLocator):
 
     def __init__(self, py_func: Any, py_file: str) -> None:
         self._lineno = py_func.__code__.co_firstlineno
-        self._stamp = source_digest(py_file)
+        self._stamp = kernel_stamp(py_file)
         self._cache_path = str(cache_folder(py_file))
 
     def get_cache_path(self) -> str:
