@@ -16,6 +16,9 @@ import numpy as np
 from numba import njit
 
 from boundless.core.arrays import FloatArray, IntArray
+from boundless.math.kernel_cache import register_locator
+
+register_locator()  # before the kernels below: their cache survives a reinstall too
 
 # Rule switches in P.
 HITS_SOFT_17, BJ_WIN, BJ_PER, WIN_WIN, WIN_PER = 0, 1, 2, 3, 4

@@ -165,8 +165,9 @@ def cluster(
     ] = True,
     timers: TimerSettings = DEFAULT_TIMERS,
 ) -> None:
-    """Start a coordinator, its standbys and N gateways on this machine (gateway i on port
-    P+i-1), and supervise them."""
+    """Start and supervise a coordinator, its standbys and N gateways on this machine.
+
+    Gateway i listens on port P+i-1; a child that dies is restarted (unless --no-restart)."""
     from boundless.server.cluster.processes import (
         check_cluster_database,
         check_database,
