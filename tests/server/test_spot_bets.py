@@ -1,6 +1,8 @@
 """The table's bets on each spot in the public state on ``serve``: how many positions and how
 much (main and side bets) each spot holds, every player's bets counted exactly, nobody's named.
-A cluster gateway leaves it out (its bet-close reports carry no per-spot stakes)."""
+A cluster gateway shows the same figures from the bet close on
+(tests/cluster/test_spot_totals.py).
+"""
 
 from __future__ import annotations
 

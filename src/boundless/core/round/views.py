@@ -6,6 +6,7 @@ and decisions are not in a player's view (only how many positions took each step
 
 from __future__ import annotations
 
+from collections.abc import Iterable, Mapping
 from typing import Any
 
 import numpy as np
@@ -72,6 +73,17 @@ def spot_bets(round_: RoundState) -> dict[str, dict[str, int]]:
                 "side": int(sides[on].sum()),
             }
     return totals
+
+
+def add_spot_bets(parts: Iterable[Mapping[str, Mapping[str, int]]]) -> dict[str, dict[str, int]]:
+    """Several parts' :func:`spot_bets` summed by spot (a table's positions held in slices)."""
+    totals: dict[str, dict[str, int]] = {}
+    for part in parts:
+        for spot, figures in part.items():
+            into = totals.setdefault(spot, {"positions": 0, "main": 0, "side": 0})
+            for key in into:
+                into[key] += figures.get(key, 0)
+    return dict(sorted(totals.items(), key=lambda item: int(item[0])))
 
 
 def position_view(round_: RoundState, result: PositionResult, position: int) -> dict[str, Any]:

@@ -81,9 +81,10 @@ export function statsPanel() {
   const stats = v.stats;
   const region = h("section.panel.stats-panel#stats", { "aria-labelledby": "stats-heading" }, h("h2#stats-heading", {}, t("stats.heading")));
   const mine = myPositions();
-  // The table's bets on each spot come from the server where it holds every position (serve);
-  // a cluster gateway does not publish them, and then only your own stake shows.
+  // The table's bets on each spot, as the server publishes them (serve always; a cluster
+  // gateway from the bet close on, summed by its coordinator); until then only your stake shows.
   const table = pub().spot_bets ?? null;
+  const partial = Boolean(table && pub().spot_bets_partial);
   region.append(
     h("dl.stats-facts", {},
       h("div", {}, h("dt", {}, t("stats.players")), h("dd#stats-players", {}, String(v.state?.seated ?? 0))),
@@ -106,7 +107,9 @@ export function statsPanel() {
         );
       })),
     ),
-    table ? null : h("p.muted#stats-spots-note", {}, t("stats.spots_unpublished")),
+    table
+      ? (partial ? h("p.muted#stats-spots-note", {}, t("stats.spots_partial")) : null)
+      : h("p.muted#stats-spots-note", {}, t("stats.spots_at_close")),
   );
   if (stats.loading) return region;
   if (stats.error) {
