@@ -191,8 +191,9 @@ def cluster(
     wallet_url: WalletUrlOption = None,
     currency: CurrencyOption = "EUR",
 ) -> None:
-    """Start a coordinator, its standbys and N gateways on this machine (gateway i on port
-    P+i-1), and supervise them."""
+    """Start and supervise a coordinator, its standbys and N gateways on this machine.
+
+    Gateway i listens on port P+i-1; a child that dies is restarted (unless --no-restart)."""
     from boundless.server.cluster.processes import (
         check_cluster_database,
         check_database,

@@ -21,6 +21,7 @@ from boundless.core.random_source import RandomSource
 from boundless.core.round import SharedRound
 from boundless.core.round.phases import INSURANCE
 from boundless.core.round.players import PlayerRound
+from boundless.core.round.views import spot_bets
 from boundless.ledger.outage import in_daemon_thread, is_transient, write_until_done
 from boundless.ledger.records import StakeOrder
 from boundless.server import messages
@@ -69,6 +70,14 @@ class Table(TableDesk):
 
     def shoe_number(self) -> int:
         return self.shoes.number
+
+    def public(self) -> dict[str, Any] | None:
+        view = super().public()
+        if view is not None and self.round is not None:
+            # This desk holds every position, so the spots' totals are exact here (a cluster
+            # gateway holds only its own slice and leaves them out).
+            view["spot_bets"] = spot_bets(self.round)
+        return view
 
     def wake(self) -> None:
         self.clock.wake.set()
