@@ -30,8 +30,10 @@ from boundless.server.config import (
     forwarded_options,
     transport_options,
 )
+from boundless.server.players.operator_sessions import OperatorLaunches
 from boundless.server.serving import TablesFirstServer
 from boundless.server.titles import TitleCatalog
+from boundless.wallet import INTERNAL, WalletProvider
 
 ADMIN_TOKEN = "test-admin-token"
 FAST_TIMERS = TimerSettings(
@@ -155,6 +157,8 @@ def start_server(
     max_sockets_per_player: int = 8,
     randomness: Callable[[], RandomSource] | None = None,
     forwarded_allow_ips: str | None = None,
+    wallets: WalletProvider = INTERNAL,
+    operator: OperatorLaunches | None = None,
 ) -> LiveServer:
     port = free_port()
     config = ServerConfig(
@@ -172,12 +176,12 @@ def start_server(
         forwarded_allow_ips=forwarded_allow_ips,
     )
     if randomness is not None:
-        app = create_app(config, catalog, randomness)
+        app = create_app(config, catalog, randomness, wallets, operator)
     elif seed is None:
-        app = create_app(config, catalog)
+        app = create_app(config, catalog, wallets=wallets, operator=operator)
     else:
         seeds = itertools.count(seed)
-        app = create_app(config, catalog, lambda: SeededSource(next(seeds)))
+        app = create_app(config, catalog, lambda: SeededSource(next(seeds)), wallets, operator)
     server = TablesFirstServer(
         uvicorn.Config(
             app,

@@ -15,6 +15,14 @@ import typer
 
 from boundless.cli.cli_errors import check_admin_token
 from boundless.cli.timer_options import DEFAULT_TIMERS, timer_arguments, with_timer_options
+from boundless.cli.wallet_options import (
+    CurrencyOption,
+    WalletOption,
+    WalletPoolOption,
+    WalletUrlOption,
+    wallet_arguments,
+    wallet_choice,
+)
 from boundless.server.config import ADMIN_TOKEN_ENV, TimerSettings
 
 if TYPE_CHECKING:
@@ -115,6 +123,10 @@ def gateway(
     signup_rate: Annotated[
         str, typer.Option(help="Sign-ups per client address across the cluster, as for serve.")
     ] = "10/minute;100/day",
+    wallet: WalletOption = "internal",
+    wallet_url: WalletUrlOption = None,
+    currency: CurrencyOption = "EUR",
+    wallet_connections: WalletPoolOption = 128,
     replicas: Replicas = None,
 ) -> None:
     """Run a gateway: serves players the table (web client, REST, WebSocket) with its bots."""
@@ -142,7 +154,18 @@ def gateway(
         signup_rate=signup_rate,
         admin_token=admin_token or "",
     )
-    _run(run_gateway(settings, port=port, bots=bots, name=name, serving=serving))
+    wallets, launches = wallet_choice(wallet, wallet_url, currency, wallet_connections)
+    _run(
+        run_gateway(
+            settings,
+            port=port,
+            bots=bots,
+            name=name,
+            serving=serving,
+            wallets=wallets,
+            operator=launches,
+        )
+    )
 
 
 @with_timer_options
@@ -164,6 +187,9 @@ def cluster(
         bool, typer.Option(help="Restart a child that dies (with back-off); --no-restart: not.")
     ] = True,
     timers: TimerSettings = DEFAULT_TIMERS,
+    wallet: WalletOption = "internal",
+    wallet_url: WalletUrlOption = None,
+    currency: CurrencyOption = "EUR",
 ) -> None:
     """Start and supervise a coordinator, its standbys and N gateways on this machine.
 
@@ -181,6 +207,10 @@ def cluster(
         typer.echo(f"error: ports {port}..{port + gateways - 1} run past 65535", err=True)
         raise typer.Exit(code=2)
     check_admin_token(admin_token)
+    from boundless.wallet import close_wallets
+
+    checked, _ = wallet_choice(wallet, wallet_url, currency)  # each gateway makes its own
+    close_wallets(checked)
     settings = _settings(database_url, nats_url, table, title, namespace, timers, replicas)
     used: list[int] = []
     notes: list[str] = []
@@ -223,7 +253,8 @@ def cluster(
         )
     for index in range(1, gateways + 1):
         gateway_port = port + index - 1
-        argv = [*command, "gateway", *common, "--port", str(gateway_port), "--bots", str(bots)]
+        argv = [*command, "gateway", *common, *wallet_arguments(wallet, wallet_url, currency)]
+        argv += ["--port", str(gateway_port), "--bots", str(bots)]
         child = Child(f"gateway {index}", argv, gateway_env)
         child.url = f"http://127.0.0.1:{gateway_port}/"
         children.append(child)

@@ -84,6 +84,10 @@ COMMANDS: dict[str, LazyCommand] = {
     "ledger": LazyCommand(
         "boundless.cli.ledger_commands", "Coin ledger: reconciliation and inspection."
     ),
+    "wallet": LazyCommand(
+        "boundless.cli.wallet_commands",
+        "The operator's wallet: a reference wallet, the day's reconciliation.",
+    ),
     "admin": LazyCommand(
         "boundless.cli.admin_commands", "Operate a running server: pause, resume, cancel."
     ),

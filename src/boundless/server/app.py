@@ -22,6 +22,7 @@ from boundless.server.admin.endpoints import metrics_router
 from boundless.server.admin.endpoints import router as console_router
 from boundless.server.admin.exact_figures import ExactFigures
 from boundless.server.admin.floor import open_sockets
+from boundless.server.admin.wallet_calls import router as wallet_router
 from boundless.server.bots import Bot, bot_seats
 from boundless.server.config import ServerConfig, quiet_transport_logs
 from boundless.server.dependencies import ServerState
@@ -41,6 +42,8 @@ from boundless.server.http_guards import BodyLimit, FaultGuard
 from boundless.server.metrics import ServerMetrics
 from boundless.server.openapi import document_errors
 from boundless.server.players.endpoints import router as players_router
+from boundless.server.players.operator_sessions import OperatorLaunches
+from boundless.server.players.operator_sessions import router as operator_router
 from boundless.server.players.signup_limit import SignUpLimit
 from boundless.server.records.endpoints import router as records_router
 from boundless.server.recovery import recover
@@ -50,6 +53,7 @@ from boundless.server.tables.endpoints import router as tables_router
 from boundless.server.tables.private_endpoints import router as private_tables_router
 from boundless.server.tables.registry import SHUTDOWN_SECONDS, TableRegistry
 from boundless.server.titles import TitleCatalog
+from boundless.wallet import INTERNAL, WalletProvider, close_wallets, start_wallets
 
 log = logging.getLogger("boundless.server")
 NUMERIC_OUT_OF_RANGE = "22003"
@@ -67,9 +71,13 @@ def create_app(
     config: ServerConfig,
     catalog: TitleCatalog | None = None,
     randomness: Callable[[], RandomSource] = CryptoSource,
+    wallets: WalletProvider = INTERNAL,
+    operator: OperatorLaunches | None = None,
 ) -> WebSocketFront:
     """The server app. ``catalog`` and ``randomness`` are for tests (extra titles, seeded shoes);
-    production uses the shipped titles and the OS CSPRNG."""
+    production uses the shipped titles and the OS CSPRNG. ``wallets``: the wallet port every
+    player's coins move through (``internal``: our own ledger); ``operator``: the secret shared
+    with an operator that opens its players' sessions (``/api/v1/operator/sessions``)."""
     titles = catalog or TitleCatalog.shipped(config.titles)
     signup_limit = SignUpLimit(config.signup_rate)  # a bad rate fails here, before serving
     metrics = ServerMetrics()  # this app's own registry, never the process-wide default
@@ -84,8 +92,9 @@ def create_app(
         report = recover(sessions)
         if report.cancelled_rounds:
             log.warning("recovered: cancelled and refunded %s", ", ".join(report.cancelled_rounds))
+        start_wallets(wallets, sessions)
         hub = Hub()
-        registry = TableRegistry(hub, sessions, config, titles, randomness, metrics)
+        registry = TableRegistry(hub, sessions, config, titles, randomness, metrics, wallets)
         metrics.watch_sockets(lambda: open_sockets(hub))
         handler = MessageHandler(
             registry, hub, read_sessions, config.messages_per_second, config.max_sockets_per_player
@@ -117,12 +126,15 @@ def create_app(
             yield
         finally:
             await stop_tables()
+            close_wallets(wallets)  # after the tables: their refunds are queued calls too
             engine.dispose()
             read_engine.dispose()
 
     routers = [players_router, tables_router, private_tables_router, records_router]
-    routers += [admin_router, console_router, metrics_router]
+    routers += [admin_router, console_router, metrics_router, operator_router, wallet_router]
     front = http_app(config, routers, metrics, lifespan)
+    front.app.state.operator_launches = operator
+    front.app.state.wallets = wallets
     front.app.state.exact_figures = ExactFigures()
     return front
 

@@ -35,7 +35,6 @@ from boundless.core.round.players import PlayerRound
 from boundless.core.round.views import spot_bets
 from boundless.core.rules import RuleSet
 from boundless.core.strategy_chart import StrategyChart
-from boundless.ledger import LedgerService
 from boundless.ledger.outage import is_transient, one_line, write_until_done
 from boundless.server import messages
 from boundless.server.cluster.bus import JsonBody, StoredEvent
@@ -56,6 +55,7 @@ from boundless.server.tables.recent import RecentRounds
 from boundless.server.tables.repository import TableRepository
 from boundless.server.tables.runner import STEP_HEAD_START_SECONDS
 from boundless.server.tables.service import RoundRecord
+from boundless.wallet import INTERNAL, WalletProvider
 
 log = logging.getLogger("boundless.cluster.gateway_table")
 BET_BATCH_MAX = 1000
@@ -76,6 +76,7 @@ class GatewayTable(TableDesk):
         hub: Hub,
         sessions: sessionmaker[Session],
         bet_batch_seconds: float = 0.01,
+        wallets: WalletProvider = INTERNAL,
     ) -> None:
         super().__init__(
             table_id=table_id,
@@ -87,6 +88,7 @@ class GatewayTable(TableDesk):
             bet_batch_seconds=bet_batch_seconds,
             bet_batch_max=BET_BATCH_MAX,
             slice_owner=slice_owners(gateway)[1],
+            wallets=wallets,
         )
         self.round: FollowerRound | None = None
         self.gateway: Gateway | None = None
@@ -251,7 +253,7 @@ class GatewayTable(TableDesk):
             if not claimed:
                 return
             players = sorted({line.player_id for _, line in claimed})
-            balances = LedgerService(session).wallet_balances(players)
+            balances = self.wallets(session, self.slice_owner).balances(players)
             told = [
                 (
                     line.player_id,

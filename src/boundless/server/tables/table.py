@@ -167,7 +167,7 @@ class Table(TableDesk):
         doubtful = self.doubtful_players(round_, on_spot)
         if doubtful:  # their wallets, read in a worker thread (SQLite may be busy writing)
             try:
-                balances = await in_daemon_thread(lambda: self._wallets(doubtful))
+                balances = await in_daemon_thread(lambda: self._spendable(doubtful))
             except Exception as error:
                 self.wallets_unreadable(round_, doubtful, error)
             else:
@@ -182,6 +182,11 @@ class Table(TableDesk):
     def _wallets(self, player_ids: list[str]) -> dict[str, int]:
         with self.sessions.begin() as session:
             return self.service(session).wallet_balances(player_ids)
+
+    def _spendable(self, player_ids: list[str]) -> dict[str, int]:
+        """What the wallet lets each add to the round now (the fall-backs' coins)."""
+        with self.sessions.begin() as session:
+            return self.service(session).wallet.spendable(player_ids)
 
     def _refund_later(self, reason: str) -> None:
         """The refund of the round just cancelled in the core, written in a worker thread and
