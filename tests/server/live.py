@@ -31,6 +31,7 @@ from boundless.server.config import (
     forwarded_options,
     transport_options,
 )
+from boundless.server.players.operator_sessions import OperatorLaunches
 from boundless.server.serving import TablesFirstServer
 from boundless.server.titles import TitleCatalog
 from boundless.wallet import INTERNAL, WalletProvider
@@ -157,9 +158,10 @@ def start_server(
     max_sockets_per_player: int = 8,
     randomness: Callable[[], RandomSource] | None = None,
     jurisdiction: JurisdictionProfile | None = None,
-    wallets: WalletProvider = INTERNAL,
     web_dir: Path | None = None,
     forwarded_allow_ips: str | None = None,
+    wallets: WalletProvider = INTERNAL,
+    operator: OperatorLaunches | None = None,
 ) -> LiveServer:
     port = free_port()
     config = ServerConfig(
@@ -179,12 +181,12 @@ def start_server(
     if jurisdiction is not None:
         config = replace(config, jurisdiction=jurisdiction)
     if randomness is not None:
-        app = create_app(config, catalog, randomness, wallets)
+        app = create_app(config, catalog, randomness, wallets, operator)
     elif seed is None:
-        app = create_app(config, catalog, wallets=wallets)
+        app = create_app(config, catalog, wallets=wallets, operator=operator)
     else:
         seeds = itertools.count(seed)
-        app = create_app(config, catalog, lambda: SeededSource(next(seeds)), wallets)
+        app = create_app(config, catalog, lambda: SeededSource(next(seeds)), wallets, operator)
     server = TablesFirstServer(
         uvicorn.Config(
             app,

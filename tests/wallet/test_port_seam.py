@@ -94,7 +94,7 @@ def test_a_refused_bet_and_insurance_carry_the_wrappers_code(tmp_path: Path) -> 
         assert (refused["type"], refused["error"]) == ("error", "limit_reached")
         assert bet(client, CAP)["type"] == "ack"
         client.wait_for(
-            "you", lambda m: m["player"]["positions"][0]["insurance_offer"] == "insurance"
+            "you", lambda m: m["player"]["positions"][0]["insurance_offer"] == "insurance", 60
         )
         taken = client.request(
             {"type": "insurance", "table_id": "boundless-1", "spot": 1, "kind": "insurance"}

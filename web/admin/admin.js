@@ -206,7 +206,12 @@ async function readFigures() {
   const status = $("#returns-status");
   if (!$("#returns tbody").children.length) status.textContent = "Computing the exact figures…";
   try {
-    const [returns, check] = await Promise.all([api("GET", "returns"), api("GET", "ledger-check")]);
+    const [returns, check, calls] = await Promise.all([
+      api("GET", "returns"),
+      api("GET", "ledger-check"),
+      api("GET", "wallet-calls"),
+    ]);
+    showWalletCalls(calls);
     $("#returns tbody").replaceChildren(...returns.map(returnRow));
     status.textContent = returns.length ? "" : "No settled round yet.";
     status.classList.remove("bad");
@@ -259,6 +264,18 @@ function showCheck(check) {
   verdict.className = check.ok ? "good" : "bad";
   verdict.dataset.ok = String(check.ok);
   $("#ledger-summary").textContent = check.summary;
+}
+
+function showWalletCalls(calls) {
+  const verdict = $("#wallet-verdict");
+  verdict.textContent = calls.pending_count
+    ? `Wallet ${calls.wallet}: ${calls.pending_count} credit(s) or rollback(s) pending, sent again at each pass.`
+    : `Wallet ${calls.wallet}: nothing pending.`;
+  verdict.className = calls.pending_count ? "bad" : "good";
+  verdict.dataset.pending = String(calls.pending_count);
+  $("#wallet-pending").textContent = calls.pending
+    .map((c) => `${c.kind} ${c.transaction_id} ${c.player_id} ${c.round_id} ${money(c.amount)} ${c.currency} tries ${c.attempts}: ${c.last_error || ""}`)
+    .join("\n");
 }
 
 // ---- start ----------------------------------------------------------------------------------

@@ -62,6 +62,8 @@ const titleCache = new Map();
 
 export const api = {
   signUp: (displayName) => request("POST", "/players", { display_name: displayName }),
+  // An operator's one-time launch code (from its launch URL), traded once for a token.
+  launch: (code) => request("POST", "/operator/launch", { code }),
   me: () => request("GET", "/me"),
   tables: () => request("GET", "/tables"),
   openPrivateTable: (title, sideBetsOffered) =>

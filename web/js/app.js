@@ -1,5 +1,12 @@
 // The page shell: language, session, wallet, toasts and a hash router over the views.
-import { renderWallet, restoreSession, session } from "./session.js";
+import {
+  errorText,
+  launchFromUrl,
+  renderWallet,
+  restoreSession,
+  session,
+  toast,
+} from "./session.js";
 import { initI18n, onLanguageChange, setLanguage, setVocabulary, t, currentLanguage } from "./i18n.js";
 import { on, onStatus } from "./socket.js";
 import { initProtection, render as renderSessionPanel } from "./protection.js";
@@ -65,6 +72,7 @@ async function boot() {
   // The table view sets the balance itself once the round's last card has landed.
   on("settled", (message) => table.holdsResult(message) || session.setBalance(message.balance));
   on("ack", (message) => session.setBalance(message.balance));
+  await launchFromUrl().catch((error) => toast(errorText(error), "error"));
   await restoreSession();
   window.addEventListener("hashchange", route);
   route();

@@ -91,6 +91,19 @@ export async function signInWithKey(key) {
   }
 }
 
+/** A player the operator launched (``?launch=CODE`` in the URL): the code is traded once for a
+ * token, then taken out of the address bar so a reload or a shared link cannot reuse it. */
+export async function launchFromUrl() {
+  const params = new URLSearchParams(window.location.search);
+  const code = params.get("launch");
+  if (!code) return;
+  params.delete("launch");
+  const rest = params.toString();
+  window.history.replaceState(null, "", `${window.location.pathname}${rest ? `?${rest}` : ""}${window.location.hash}`);
+  const answer = await api.launch(code);
+  setToken(answer.token);
+}
+
 export function signOut() {
   setToken(null);
   disconnect();

@@ -21,6 +21,14 @@ from boundless.cli.jurisdiction_options import (
     profile_arguments,
 )
 from boundless.cli.timer_options import DEFAULT_TIMERS, timer_arguments, with_timer_options
+from boundless.cli.wallet_options import (
+    CurrencyOption,
+    WalletOption,
+    WalletPoolOption,
+    WalletUrlOption,
+    wallet_arguments,
+    wallet_choice,
+)
 from boundless.server.config import ADMIN_TOKEN_ENV, TimerSettings
 
 if TYPE_CHECKING:
@@ -121,6 +129,10 @@ def gateway(
     signup_rate: Annotated[
         str, typer.Option(help="Sign-ups per client address across the cluster, as for serve.")
     ] = "10/minute;100/day",
+    wallet: WalletOption = "internal",
+    wallet_url: WalletUrlOption = None,
+    currency: CurrencyOption = "EUR",
+    wallet_connections: WalletPoolOption = 128,
     replicas: Replicas = None,
     jurisdiction: JurisdictionKey = "none",
     jurisdiction_file: JurisdictionFile = None,
@@ -152,7 +164,18 @@ def gateway(
         admin_token=admin_token or "",
         jurisdiction=profile,
     )
-    _run(run_gateway(settings, port=port, bots=bots, name=name, serving=serving))
+    wallets, launches = wallet_choice(wallet, wallet_url, currency, wallet_connections)
+    _run(
+        run_gateway(
+            settings,
+            port=port,
+            bots=bots,
+            name=name,
+            serving=serving,
+            wallets=wallets,
+            operator=launches,
+        )
+    )
 
 
 @with_timer_options
@@ -174,11 +197,15 @@ def cluster(
         bool, typer.Option(help="Restart a child that dies (with back-off); --no-restart: not.")
     ] = True,
     timers: TimerSettings = DEFAULT_TIMERS,
+    wallet: WalletOption = "internal",
+    wallet_url: WalletUrlOption = None,
+    currency: CurrencyOption = "EUR",
     jurisdiction: JurisdictionKey = "none",
     jurisdiction_file: JurisdictionFile = None,
 ) -> None:
-    """Start a coordinator, its standbys and N gateways on this machine (gateway i on port
-    P+i-1), and supervise them."""
+    """Start and supervise a coordinator, its standbys and N gateways on this machine.
+
+    Gateway i listens on port P+i-1; a child that dies is restarted (unless --no-restart)."""
     from boundless.server.cluster.processes import (
         check_cluster_database,
         check_database,
@@ -193,6 +220,10 @@ def cluster(
         raise typer.Exit(code=2)
     check_admin_token(admin_token)
     chosen_profile(jurisdiction, jurisdiction_file)  # a bad profile fails before any child starts
+    from boundless.wallet import close_wallets
+
+    checked, _ = wallet_choice(wallet, wallet_url, currency)  # each gateway makes its own
+    close_wallets(checked)
     settings = _settings(database_url, nats_url, table, title, namespace, timers, replicas)
     used: list[int] = []
     notes: list[str] = []
@@ -235,7 +266,8 @@ def cluster(
         )
     for index in range(1, gateways + 1):
         gateway_port = port + index - 1
-        argv = [*command, "gateway", *common, *profile_arguments(jurisdiction, jurisdiction_file)]
+        argv = [*command, "gateway", *common, *wallet_arguments(wallet, wallet_url, currency)]
+        argv += profile_arguments(jurisdiction, jurisdiction_file)
         argv += ["--port", str(gateway_port), "--bots", str(bots)]
         child = Child(f"gateway {index}", argv, gateway_env)
         child.url = f"http://127.0.0.1:{gateway_port}/"

@@ -12,13 +12,20 @@ import os
 import socket
 from dataclasses import replace
 from pathlib import Path
-from typing import TYPE_CHECKING, Annotated
+from typing import TYPE_CHECKING, Annotated, Any
 
 import typer
 
 from boundless.cli.cli_errors import check_admin_token, fail
 from boundless.cli.jurisdiction_options import JurisdictionFile, JurisdictionKey, chosen_profile
 from boundless.cli.timer_options import DEFAULT_TIMERS, timer_problem, with_timer_options
+from boundless.cli.wallet_options import (
+    CurrencyOption,
+    WalletOption,
+    WalletPoolOption,
+    WalletUrlOption,
+    wallet_choice,
+)
 from boundless.server.config import TimerSettings
 
 if TYPE_CHECKING:
@@ -110,6 +117,10 @@ def serve(
             "whose X-Forwarded-For names the client. Default: none, the peer's address counts."
         ),
     ] = None,
+    wallet: WalletOption = "internal",
+    wallet_url: WalletUrlOption = None,
+    currency: CurrencyOption = "EUR",
+    wallet_connections: WalletPoolOption = 128,
     jurisdiction: JurisdictionKey = "none",
     jurisdiction_file: JurisdictionFile = None,
 ) -> None:
@@ -133,6 +144,9 @@ def serve(
         fail(f"--signup-rate: {error}")
     check_admin_token(admin_token)
     profile = chosen_profile(jurisdiction, jurisdiction_file)
+    if wallet == "seamless" and bots:
+        fail("--bots: bots play on coins we grant; use them with --wallet internal")
+    wallets, launches = wallet_choice(wallet, wallet_url, currency, wallet_connections)
     from boundless.server.config import forwarded_ips_problem
 
     if forwarded_allow_ips is not None and (problem := forwarded_ips_problem(forwarded_allow_ips)):
@@ -168,7 +182,7 @@ def serve(
         fail(str(problem))
     sock = bind_socket(host, port)
     show_token = not admin_token and not os.environ.get("BOUNDLESS_ADMIN_TOKEN")
-    _run(config, catalog, sock, level, show_token=show_token)
+    _run(config, catalog, sock, level, show_token=show_token, wallets=wallets, launches=launches)
 
 
 def _run(
@@ -178,6 +192,8 @@ def _run(
     level: str,
     *,
     show_token: bool,
+    wallets: Any,
+    launches: Any,
 ) -> None:
     import logging
 
@@ -205,7 +221,7 @@ def _run(
                 if show_token:
                     typer.echo(f"admin token (this run): {config.admin_token}")
 
-    front = create_app(config, catalog)
+    front = create_app(config, catalog, wallets=wallets, operator=launches)
     server = AnnouncingServer(
         uvicorn.Config(
             front,

@@ -220,9 +220,14 @@ class LedgerService:
 
         def build() -> Plan:
             issuance = self.repository.ensure_account(ISSUANCE_ACCOUNT, AccountKind.ISSUANCE)
+            names = {player: wallet_account(player) for player in moving}
+            found = self.repository.accounts_by_names(list(names.values()))
             plan = Plan(round_id=None)
             for player, amount in moving.items():
-                plan.move(wallet_of(self.repository, player).id, -amount)
+                row = found.get(names[player])
+                if row is None:
+                    raise UnknownAccountError(names[player])
+                plan.move(row.id, -amount)
             plan.move(issuance.id, sum(moving.values()))
             return plan
 

@@ -5,6 +5,7 @@ our own ledger.
 """
 
 from boundless.wallet.internal import INTERNAL, InternalWallet, InternalWallets, wallet_amounts
+from boundless.wallet.lifecycle import close_wallets, start_wallets
 from boundless.wallet.port import (
     BetDebit,
     Wallet,
@@ -24,5 +25,7 @@ __all__ = [
     "WalletProvider",
     "WalletRefusal",
     "WalletUnavailableError",
+    "close_wallets",
+    "start_wallets",
     "wallet_amounts",
 ]

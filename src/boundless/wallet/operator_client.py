@@ -45,7 +45,7 @@ class _Retryable(Exception):
 class ClientSettings:
     url: str
     secret: bytes
-    max_connections: int = 256
+    max_connections: int = 128
     timeout_seconds: float = 2.0
     tries: int = 3
     first_wait_seconds: float = 0.05
@@ -67,6 +67,9 @@ class OperatorClient:
         self.calls = 0
 
     async def _make_client(self) -> httpx.AsyncClient:
+        # Made on the client's loop: the semaphore belongs to it. httpx's pool slows down badly
+        # with thousands of requests queued on it, so no more than the pool ever wait there.
+        self._in_flight = asyncio.Semaphore(self.settings.max_connections)
         limits = httpx.Limits(
             max_connections=self.settings.max_connections,
             max_keepalive_connections=self.settings.max_connections,
@@ -112,7 +115,8 @@ class OperatorClient:
 
     async def _try(self, path: str, data: bytes, headers: dict[str, str]) -> JsonBody:
         try:
-            answer = await self.http.post(path, content=data, headers=headers)
+            async with self._in_flight:
+                answer = await self.http.post(path, content=data, headers=headers)
         except httpx.HTTPError as error:
             raise _Retryable(f"{type(error).__name__}: {error}") from None
         if answer.status_code >= 500:

@@ -36,7 +36,10 @@ from boundless.server.cluster.slice_records import SliceRecords
 from boundless.server.cluster.slices import PairSlice, SliceSide
 from boundless.server.cluster.startup import ClusterSetupError, holder_name
 from boundless.server.config import DEFAULT_STARTING_GRANT, TimerSettings, default_web_dir
-from boundless.wallet import INTERNAL, WalletProvider
+from boundless.wallet import INTERNAL, WalletProvider, close_wallets, start_wallets
+
+if TYPE_CHECKING:
+    from boundless.server.players.operator_sessions import OperatorLaunches
 
 if TYPE_CHECKING:
     from sqlalchemy.orm import Session, sessionmaker
@@ -375,8 +378,10 @@ async def run_gateway(
     name: str | None = None,
     serving: GatewaySettings = GatewaySettings(),
     wallets: WalletProvider = INTERNAL,
+    operator: OperatorLaunches | None = None,
 ) -> None:
-    """``wallets``: the wallet port the gateway's players' coins move through."""
+    """``wallets``: the wallet port the gateway's players' coins move through; ``operator``:
+    the secret shared with an operator that launches its players here."""
     import uvicorn
 
     from boundless.ledger.database import make_engine, make_session_factory
@@ -441,8 +446,9 @@ async def run_gateway(
     if serving.admin_token:
         config = replace(config, admin_token=serving.admin_token)
     app = create_gateway_app(
-        gateway, bus, table, config, sessions, make_session_factory(read_engine)
+        gateway, bus, table, config, sessions, make_session_factory(read_engine), operator
     )
+    start_wallets(wallets, sessions)
     server = uvicorn.Server(
         uvicorn.Config(
             app, host=serving.host, port=port, log_level="warning", **transport_options()
@@ -469,6 +475,7 @@ async def run_gateway(
         try:
             await gateway.stop(SHUTDOWN_REASON)  # refund its slice of the round now
         finally:
+            close_wallets(wallets)
             await held.give_back()
             await bus.close()
             read_engine.dispose()

@@ -83,9 +83,6 @@ class LimitedWallet:
 class LimitedWallets:
     """The provider: each transaction's inner wallet, wrapped."""
 
-    checks_every_extra = True
-    """As its wallets: a table asks about every player with a pending double or split."""
-
     def __init__(self, inner: WalletProvider) -> None:
         self.inner = inner
         self.name = f"limited({inner.name})"

@@ -464,24 +464,19 @@ class TableDesk:
 
     # ---- closing a step --------------------------------------------------------------------
     def refresh_doubtful_coins(self, round_: PlayerRound, on_spot: np.ndarray) -> None:
-        """Before a step executes: the coins of players whose double or split the round may not
-        cover (short by its count, or betting elsewhere too; every mover's where the wallets
-        check every extra stake, as the player's limits do), as the wallet would let each add
-        now, so fall-backs use them."""
+        """Before a step executes: the wallets of players whose double or split the round may
+        not cover (see :meth:`doubtful_players`), so fall-backs use the coins the wallet would
+        let each add now."""
         doubtful = self.doubtful_players(round_, on_spot)
         if not doubtful:
             return
         try:
-            balances = self.spendable(doubtful)
+            with self.sessions.begin() as session:
+                balances = self.service(session).wallet.spendable(doubtful)
         except Exception as error:
             self.wallets_unreadable(round_, doubtful, error)
             return
         self.refreshed_coins(round_, doubtful, balances)
-
-    def spendable(self, player_ids: list[str]) -> dict[str, int]:
-        """What the wallet lets each player add to the round now (their own transaction)."""
-        with self.sessions.begin() as session:
-            return self.service(session).wallet.spendable(player_ids)
 
     def wallets_unreadable(
         self, round_: PlayerRound, doubtful: list[str], error: Exception
@@ -498,10 +493,15 @@ class TableDesk:
     def doubtful_players(self, round_: PlayerRound, on_spot: np.ndarray) -> list[str]:
         """The players of ``on_spot`` with a pending double or split whose coins the round may
         overstate (their wallets are read before the step closes): every one of them where the
-        wallets check every extra stake (``LimitedWallets``: a limit may stop them)."""
+        wallet checks every extra stake (a limit, an operator's wallet), else those short by the
+        round's count or betting elsewhere too."""
         pending = np.array([round_.pending_action(p) for p in on_spot.tolist()], dtype=np.int64)
         movers = on_spot[(pending == int(Action.DOUBLE)) | (pending == int(Action.SPLIT))]
-        if len(movers) and getattr(self.wallets, "checks_every_extra", False):
+        if not len(movers):
+            return []
+        with self.sessions() as session:  # no query: the wallet only says what it checks
+            every = self.service(session).wallet.checks_every_extra
+        if every:
             return sorted(set(round_.players_of(movers)))
         return self.money.coins_in_doubt(
             round_, movers, lambda player_id: self.seated_elsewhere(player_id, self.table_id)
