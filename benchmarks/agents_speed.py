@@ -6,8 +6,10 @@
 * ``vector_steps_per_second``: :class:`VectorBlackjack` (numba, ``shuffle="fast"``), K tables
   stepped together; a step is one action of one table (bets, insurance answers and decisions
   all count), the policy picks the first legal action from the masks in numpy;
-* ``single_hands_per_second``: ``boundless/Blackjack-v0`` (the engine, one table), rounds per
-  second with the first legal action at every step (bet, then play);
+* ``single_hands_per_second``: ``boundless/Blackjack-v0`` as ``gym.make`` gives it for the
+  Boundless title (the kernel path: the numba kernel with one table), rounds per second with
+  the first legal action at every step (bet, then play); ``single_engine_hands_per_second``:
+  the same on the engine path (``path="engine"``, what side bets, betting and grading take);
 * ``gymnasium_blackjack_v1_hands_per_second``: Gymnasium's own ``Blackjack-v1``, standing on
   every hand (one step per hand: its cheapest play).
 
@@ -54,9 +56,13 @@ def vector_steps_per_second(tables: int, seconds: float) -> Rates:
     return rates(steps, start, cpu)
 
 
-def single_hands_per_second(seconds: float) -> Rates:
-    env = BlackjackEnv(title="boundless")
+def single_hands_per_second(seconds: float, path: str) -> Rates:
+    env = BlackjackEnv(title="boundless", path=path)
     _, info = env.reset(seed=1)
+    for _ in range(20):  # warm-up: compiled kernels loaded
+        _, _, done, _, info = env.step(int(np.argmax(info["action_mask"])))
+        if done:
+            _, info = env.reset()
     hands = 0
     start, cpu = time.perf_counter(), time.process_time()
     while time.perf_counter() - start < seconds:
@@ -89,14 +95,17 @@ def main() -> None:
     parser.add_argument("--seconds", type=float, default=3.0, help="wall clock per figure")
     args = parser.parse_args()
     vector = vector_steps_per_second(args.tables, args.seconds)
-    single = single_hands_per_second(args.seconds)
+    single = single_hands_per_second(args.seconds, "kernel")
+    engine = single_hands_per_second(args.seconds, "engine")
     anchor = gymnasium_hands_per_second(args.seconds)
     figures = {
         "vector_steps_per_second": vector[0],
         "single_hands_per_second": single[0],
+        "single_engine_hands_per_second": engine[0],
         "gymnasium_blackjack_v1_hands_per_second": anchor[0],
         "vector_steps_per_cpu_second": vector[1],
         "single_hands_per_cpu_second": single[1],
+        "single_engine_hands_per_cpu_second": engine[1],
         "gymnasium_blackjack_v1_hands_per_cpu_second": anchor[1],
         "load_average_1m": os.getloadavg()[0],
         "cpus": os.cpu_count(),

@@ -61,6 +61,7 @@ def _fresh_process_seconds(title: str, numba_cache: str | None) -> float:
     environment = dict(os.environ)
     if numba_cache is not None:
         environment["NUMBA_CACHE_DIR"] = numba_cache
+        environment["BOUNDLESS_NUMBA_CACHE"] = numba_cache
     done = subprocess.run(
         [sys.executable, "-c", COLD_CHILD.format(title=title)],
         check=True,

@@ -62,7 +62,7 @@ def test_made_by_id_from_a_rule_file() -> None:
 
 @pytest.mark.parametrize("title", shipped_title_keys())
 def test_masks_are_exactly_the_engines_legal_actions(title: str) -> None:
-    env = BlackjackEnv(title=title)
+    env = BlackjackEnv(title=title, path="engine")  # reads the engine's round
     rng = np.random.default_rng(7)
     _, info = env.reset(seed=3)
     asked = set()
@@ -125,7 +125,7 @@ def test_the_shoe_carries_on_and_reshuffles_at_the_cut_card() -> None:
 
 
 def test_an_illegal_action_is_left_to_autoplay_or_refused() -> None:
-    env = BlackjackEnv(title="boundless")
+    env = BlackjackEnv(title="boundless", path="engine")
     env.reset(seed=9)
     env.step(ACTION_WORDS.index("hit"))  # illegal at the bet: bets 1 unit
     assert env.table.round is not None
@@ -143,7 +143,7 @@ def test_bad_arguments_get_one_line_errors() -> None:
 
 
 def test_a_reset_in_the_middle_of_a_round_cancels_it() -> None:
-    env = BlackjackEnv(title="boundless")
+    env = BlackjackEnv(title="boundless", path="engine")
     env.reset(seed=4)
     for _ in range(20):
         _, _, done, _, _ = env.step(env.action_words.index("bet_1"))

@@ -70,11 +70,18 @@ blackjack_offer = "even_money"
 """
 
 
-@pytest.mark.parametrize("title", ["boundless", "variant"])
+# No hole card (European): the dealer's second card after the players; a dealer blackjack
+# takes only the original bet.
+EUROPEAN = VARIANT.replace('hole_card = "peek"', 'hole_card = "none"').replace(
+    "peek_up_values = [1, 10]", "peek_up_values = []"
+)
+
+
+@pytest.mark.parametrize("title", ["boundless", "variant", "european"])
 def test_equal_to_the_engine_card_for_card(title: str, tmp_path: Path) -> None:
-    if title == "variant":
-        path = tmp_path / "variant.toml"
-        path.write_text(VARIANT)
+    if title != "boundless":
+        path = tmp_path / f"{title}.toml"
+        path.write_text(VARIANT if title == "variant" else EUROPEAN)
         rules, chart = load_rule_file(path)
         vector = VectorBlackjack(4, rules=path, shuffle="engine")
     else:

@@ -326,6 +326,8 @@ def test_a_paused_cluster_table_shows_the_pause_and_the_time_left(
     played(sessions, gateway, operate, decision_seconds=2.0)
     paused, resumed = seen["paused"], seen["resumed"]
     assert paused["paused"] is True and paused["public"]["paused"] is True
+    # The table's bets per spot, summed by the coordinator (tests/cluster/test_spot_totals.py).
+    assert paused["public"]["spot_bets"] == {"1": {"positions": 1, "main": 1000, "side": 0}}
     assert paused["timer"]["kind"] == "decision" and paused["timer"]["deadline_ms"] is None
     assert 0 < paused["timer"]["remaining_ms"] <= 2000
     assert resumed["paused"] is False and resumed["public"]["paused"] is False

@@ -162,3 +162,25 @@ def test_rtp_and_strategy_of_a_resplit_rule_file() -> None:
     chart = runner.invoke(app(), ["strategy", "--rules", str(RESPLIT_RULES), "--format", "csv"])
     assert chart.exit_code == 0, chart.output
     assert 'pairs,"8,8",P,P,P,P,P,P,P,P,P,P' in chart.output
+
+
+def test_warm_up_compiles_and_says_where_the_cache_is(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setenv("BOUNDLESS_NUMBA_CACHE", str(tmp_path))  # only printed: kernels in memory
+    result = runner.invoke(app(), ["warm-up", "boundless"])
+    assert result.exit_code == 0, result.output
+    assert "kernels ready in" in result.output
+    assert str(tmp_path) in " ".join(result.output.split())
+
+
+def test_warm_up_of_an_unknown_title_is_a_one_line_error() -> None:
+    result = runner.invoke(app(), ["warm-up", "no-such-title"])
+    assert result.exit_code == 2
+    assert "no-such-title" in result.output
+
+
+def test_warm_up_needs_no_title() -> None:
+    result = runner.invoke(app(), ["warm-up"])
+    assert result.exit_code == 0, result.output
+    assert "kernels ready in" in result.output

@@ -191,3 +191,19 @@ BROKEN_WORDS_JS = """selector => {
     }
     return broken;
 }"""
+
+
+# Cards on the felt that the insurance banner covers (it must cover none).
+BANNER_CLEAR_JS = """() => {
+    const banner = document.querySelector('#insurance-banner').getBoundingClientRect();
+    const felt = document.querySelector('.felt').getBoundingClientRect();
+    const out = [];
+    if (banner.top < felt.top - 0.5 || banner.bottom > felt.bottom + 0.5) out.push('off the felt');
+    for (const card of document.querySelectorAll('.felt .card')) {
+        const r = card.getBoundingClientRect();
+        const x = Math.min(r.right, banner.right) - Math.max(r.left, banner.left);
+        const y = Math.min(r.bottom, banner.bottom) - Math.max(r.top, banner.top);
+        if (x > 0.5 && y > 0.5) out.push(`covers ${card.dataset.card ?? 'a card'}`);
+    }
+    return out;
+}"""

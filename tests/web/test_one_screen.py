@@ -12,7 +12,7 @@ from typing import Any
 
 import pytest
 
-from tests.web.kit import SCREENSHOTS, get_json, open_page, sign_up
+from tests.web.kit import BANNER_CLEAR_JS, SCREENSHOTS, get_json, open_page, sign_up
 from tests.web.mock_table import MockSocket, position, settled, state, you
 
 pytestmark = pytest.mark.slow
@@ -180,7 +180,7 @@ ALWAYS = [".felt", "#dock", ".panel-tabs"]
 DEALT = [*ALWAYS, "#dealer-cards"]
 REQUIRED = {
     "betting": [*ALWAYS, "#timer", ".bet-circle", "#bet-place"],
-    "insurance": [*DEALT, "#timer", ".insurance-offer", ".my-hand"],
+    "insurance": [*DEALT, "#timer", ".felt #insurance-banner", "#insurance-countdown", ".my-hand"],
     "decisions": [*DEALT, "#timer", ".hand-active", ".my-hand", ".action-btn"],
     "dealer": [*DEALT, ".my-hand"],
     "settled": [*DEALT, ".my-hand", ".bet-circle"],
@@ -195,6 +195,10 @@ def _check(page: Any, phase: str, label: str, problems: list[str]) -> None:
     page.wait_for_selector(f".felt[data-phase='{phase}']")
     page.evaluate(SETTLE_JS)
     found = page.evaluate(CHECK_JS, REQUIRED[phase])
+    if phase == "insurance":
+        found += page.evaluate(BANNER_CLEAR_JS)
+        if page.locator(".insurance-offer").count() > 1 and not page.locator("#insure-all").count():
+            found.append("no one tap for every offer")
     if found:
         problems.append(f"{label}: {found}")
     if found or phase in PHOTOGRAPHED:

@@ -10,7 +10,7 @@ from typing import Any
 
 import pytest
 
-from tests.web.kit import BROKEN_WORDS_JS, ROOT, open_page, shot, sign_up
+from tests.web.kit import BANNER_CLEAR_JS, BROKEN_WORDS_JS, ROOT, open_page, shot, sign_up
 from tests.web.mock_table import TABLE_ID, MockSocket, position, settled, state, you
 
 pytestmark = pytest.mark.slow
@@ -100,11 +100,22 @@ def test_decision_and_insurance_offer_on_screen(
 
     mock.push(*_insurance())
     page.wait_for_selector("#decline-3")
-    assert _off_screen(page, ".insurance-offer button") == []
+    assert _off_screen(page, "#insurance-banner button") == []
+    # The banner lies over the felt (not in the dock), with its own countdown, and over no
+    # card: the felt's contents are fitted into the room it leaves.
+    assert page.locator(".felt #insurance-banner").count() == 1
+    assert page.locator("#dock #insurance-banner").count() == 0
+    page.wait_for_function("document.querySelector('#insurance-countdown').textContent.trim()")
+    assert page.evaluate(BANNER_CLEAR_JS) == []
     shot(page, f"{screen}-insurance", full_page=False)
     page.keyboard.press("n")  # declines the first open offer
     page.wait_for_selector("#decline-1", state="detached")
     assert {"type": "insurance", "spot": 1, "kind": "decline"}.items() <= mock.sent[-1].items()
+    # One tap answers every open offer, each with its own kind.
+    page.click("#insure-all")
+    page.wait_for_selector("#insurance-banner", state="detached")
+    answered = {m["spot"]: m["kind"] for m in mock.sent if m["type"] == "insurance"}
+    assert answered == {1: "decline", 2: "insurance", 3: "even_money"}
     context.close()
 
 

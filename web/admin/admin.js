@@ -1,5 +1,8 @@
-// The operator console: the floor, pause / resume / cancel, returns per title, the ledger check.
+// The operator console: the floor, pause / resume / cancel, returns per title, the ledger check,
+// player protection (protection.js).
 // The admin token is typed in and kept in sessionStorage (this tab only), never in a URL.
+
+import { refreshProtection, wireProtectionForm } from "./protection.js";
 
 const TOKEN_KEY = "boundless.admin_token";
 const TABLES_EVERY_MS = 2000;
@@ -116,6 +119,7 @@ async function refreshTables() {
   const rows = await api("GET", "tables");
   const body = $("#tables tbody");
   body.replaceChildren(...rows.map(tableRow));
+  refreshProtection(api); // its own status line: the floor lives in memory, this in the database
 }
 
 function tableRow(table) {
@@ -202,7 +206,12 @@ async function readFigures() {
   const status = $("#returns-status");
   if (!$("#returns tbody").children.length) status.textContent = "Computing the exact figures…";
   try {
-    const [returns, check] = await Promise.all([api("GET", "returns"), api("GET", "ledger-check")]);
+    const [returns, check, calls] = await Promise.all([
+      api("GET", "returns"),
+      api("GET", "ledger-check"),
+      api("GET", "wallet-calls"),
+    ]);
+    showWalletCalls(calls);
     $("#returns tbody").replaceChildren(...returns.map(returnRow));
     status.textContent = returns.length ? "" : "No settled round yet.";
     status.classList.remove("bad");
@@ -257,6 +266,18 @@ function showCheck(check) {
   $("#ledger-summary").textContent = check.summary;
 }
 
+function showWalletCalls(calls) {
+  const verdict = $("#wallet-verdict");
+  verdict.textContent = calls.pending_count
+    ? `Wallet ${calls.wallet}: ${calls.pending_count} credit(s) or rollback(s) pending, sent again at each pass.`
+    : `Wallet ${calls.wallet}: nothing pending.`;
+  verdict.className = calls.pending_count ? "bad" : "good";
+  verdict.dataset.pending = String(calls.pending_count);
+  $("#wallet-pending").textContent = calls.pending
+    .map((c) => `${c.kind} ${c.transaction_id} ${c.player_id} ${c.round_id} ${money(c.amount)} ${c.currency} tries ${c.attempts}: ${c.last_error || ""}`)
+    .join("\n");
+}
+
 // ---- start ----------------------------------------------------------------------------------
 $("#sign-in").addEventListener("submit", (event) => {
   event.preventDefault();
@@ -279,6 +300,8 @@ $("#refresh").addEventListener("click", () => {
   refreshTables().catch(handleFailure);
   refreshFigures();
 });
+
+wireProtectionForm(api, say);
 
 if (token()) showConsole().catch(handleFailure);
 else showSignIn();

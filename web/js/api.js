@@ -62,6 +62,8 @@ const titleCache = new Map();
 
 export const api = {
   signUp: (displayName) => request("POST", "/players", { display_name: displayName }),
+  // An operator's one-time launch code (from its launch URL), traded once for a token.
+  launch: (code) => request("POST", "/operator/launch", { code }),
   me: () => request("GET", "/me"),
   tables: () => request("GET", "/tables"),
   openPrivateTable: (title, sideBetsOffered) =>
@@ -87,6 +89,13 @@ export const api = {
   tableHistory: (tableId, limit = 20) =>
     request("GET", `/records?${new URLSearchParams({ limit: String(limit), table_id: tableId })}`),
   tableStats: (tableId) => request("GET", `/tables/${encodeURIComponent(tableId)}/stats`),
+  limits: () => request("GET", "/me/limits"),
+  setLimits: (limits) => request("PUT", "/me/limits", limits),
+  timeOut: (hours) => request("POST", "/me/time-out", { hours }),
+  selfExclude: (months) => request("POST", "/me/self-exclusion", { months }),
+  sessionFigures: () => request("GET", "/me/session"),
+  setRealityCheck: (minutes) => request("PUT", "/me/reality-check", { minutes }),
+  protection: () => request("GET", "/me/protection"),
   shoe: (tableId, number) =>
     request("GET", `/shoes/${encodeURIComponent(tableId)}/${encodeURIComponent(number)}`),
 };

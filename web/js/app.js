@@ -1,7 +1,15 @@
 // The page shell: language, session, wallet, toasts and a hash router over the views.
-import { renderWallet, restoreSession, session } from "./session.js";
+import {
+  errorText,
+  launchFromUrl,
+  renderWallet,
+  restoreSession,
+  session,
+  toast,
+} from "./session.js";
 import { initI18n, onLanguageChange, setLanguage, setVocabulary, t, currentLanguage } from "./i18n.js";
 import { on, onStatus } from "./socket.js";
+import { initProtection, render as renderSessionPanel } from "./protection.js";
 import * as lobby from "./views/lobby.js";
 import * as profile from "./views/profile.js";
 import * as records from "./views/records.js";
@@ -49,6 +57,7 @@ async function boot() {
   onLanguageChange((lang) => {
     select.value = lang;
     renderWallet();
+    renderSessionPanel();
     if (current?.view?.render) current.view.render();
   });
   onStatus((status) => {
@@ -57,11 +66,13 @@ async function boot() {
     banner.textContent = status === "online" ? "" : t("connection.offline");
   });
   on("welcome", (message) => message.player && session.setBalance(message.player.balance));
+  initProtection();
   // A round's result moves the balance when the table shows it (not with an earlier "you").
   on("you", (message) => table.holdsBalance(message) || session.setBalance(message.balance));
   // The table view sets the balance itself once the round's last card has landed.
   on("settled", (message) => table.holdsResult(message) || session.setBalance(message.balance));
   on("ack", (message) => session.setBalance(message.balance));
+  await launchFromUrl().catch((error) => toast(errorText(error), "error"));
   await restoreSession();
   window.addEventListener("hashchange", route);
   route();

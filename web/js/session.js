@@ -4,6 +4,9 @@ import { money } from "./format.js";
 import { t } from "./i18n.js";
 import { connect, disconnect } from "./socket.js";
 
+/** Refusals that keep a player out for a while (the account itself stays theirs). */
+const BLOCKS = ["timed_out", "self_excluded"];
+
 export const session = {
   player: null, // {player_id, display_name, balance}
   listeners: new Set(),
@@ -88,6 +91,19 @@ export async function signInWithKey(key) {
   }
 }
 
+/** A player the operator launched (``?launch=CODE`` in the URL): the code is traded once for a
+ * token, then taken out of the address bar so a reload or a shared link cannot reuse it. */
+export async function launchFromUrl() {
+  const params = new URLSearchParams(window.location.search);
+  const code = params.get("launch");
+  if (!code) return;
+  params.delete("launch");
+  const rest = params.toString();
+  window.history.replaceState(null, "", `${window.location.pathname}${rest ? `?${rest}` : ""}${window.location.hash}`);
+  const answer = await api.launch(code);
+  setToken(answer.token);
+}
+
 export function signOut() {
   setToken(null);
   disconnect();
@@ -102,6 +118,7 @@ export function connectSocket() {
     })
     .catch((error) => {
       if (error.code === "unauthorized") signOut();
+      else if (BLOCKS.includes(error.code)) toast(errorText(error), "bad");
     });
 }
 
@@ -111,7 +128,9 @@ export async function restoreSession() {
     session.set(await api.me());
     connectSocket();
   } catch (error) {
-    if (error.status === 401 || error.status === 403) setToken(null);
+    // A time-out or self-exclusion keeps the account key: the account comes back when it ends.
+    if (BLOCKS.includes(error.code)) toast(errorText(error), "bad");
+    else if (error.status === 401 || error.status === 403) setToken(null);
   }
 }
 

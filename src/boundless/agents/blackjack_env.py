@@ -24,26 +24,15 @@ import numpy as np
 from gymnasium import spaces
 
 from boundless.agents.grading import Grade, grade_now
+from boundless.agents.kernel_table import KernelTable
 from boundless.agents.observation import observation_space, observe
+from boundless.agents.rule_loading import load_rules
 from boundless.agents.table import ACTION_WORDS, AgentTable, Bet, autoplay_word
+from boundless.agents.vector_env import covered
 from boundless.core.errors import InvalidRuleSetError
-from boundless.core.rules import RuleSet
-from boundless.core.strategy_chart import StrategyChart
-from boundless.math.strategy import with_chart
-from boundless.titles import load_game, load_rule_file
 
 PLAYER = "agent"
 SEED_BOUND = 2**63
-
-
-def load_rules(title: str | None, rules: str | Path | None) -> tuple[RuleSet, StrategyChart | None]:
-    """A shipped title or a rule file (its chart derived where the rules need one)."""
-    if rules is not None and title is not None:
-        raise InvalidRuleSetError("give a title or a rule file, not both")
-    if rules is not None:
-        loaded, chart = load_rule_file(Path(rules))
-        return loaded, with_chart(loaded, chart)
-    return load_game(title or "boundless")
 
 
 class BlackjackEnv(gym.Env[dict[str, Any], np.int64]):
@@ -60,6 +49,7 @@ class BlackjackEnv(gym.Env[dict[str, Any], np.int64]):
         grade: bool = False,
         illegal_action: str = "autoplay",
         render_mode: str | None = None,
+        path: str = "auto",
     ) -> None:
         self.rules, self.chart = load_rules(title, rules)
         units = tuple(int(unit) for unit in bet_units) if betting else (1,)
@@ -81,16 +71,28 @@ class BlackjackEnv(gym.Env[dict[str, Any], np.int64]):
         self.action_words = ACTION_WORDS + tuple(f"bet_{u}" for u in units)
         self.action_space = spaces.Discrete(len(self.action_words))
         self.observation_space = observation_space(self.table)
+        self.path = self._choose_path(path)
+        self.kernel: KernelTable | None = None
+        if self.path == "kernel":
+            hands_space = self.observation_space["hands"]
+            assert isinstance(hands_space, spaces.Box)
+            self.kernel = KernelTable(self.rules, hands_space.shape[0])
+        self._mask = np.zeros(len(self.action_words), dtype=np.int8)  # the kernel path's
+        self._words_of: dict[bytes, tuple[str, ...]] = {}  # mask -> its words, as met
+        self._over = False
         self._betting = True
         self._episode_regret = 0.0
         self._grade: Grade | None = None
         self._legal: tuple[str, ...] | None = None
+        self._seeded = False
 
     # ---- the API -----------------------------------------------------------------------------
     def reset(
         self, *, seed: int | None = None, options: dict[str, Any] | None = None
     ) -> tuple[dict[str, Any], dict[str, Any]]:
         super().reset(seed=seed)
+        if self.kernel is not None:
+            return self._kernel_reset(seed)
         self.table.abandon()  # a reset in the middle of a round cancels it (stakes returned)
         if seed is not None or self.table.cycle.shoe is None:
             self.table.reseed(int(self.np_random.integers(SEED_BOUND)))
@@ -103,6 +105,8 @@ class BlackjackEnv(gym.Env[dict[str, Any], np.int64]):
     def step(
         self, action: np.int64 | int
     ) -> tuple[dict[str, Any], float, bool, bool, dict[str, Any]]:
+        if self.kernel is not None:
+            return self._kernel_step(int(action))
         index = int(action)
         mask = self.action_mask()
         legal = bool(0 <= index < len(mask) and mask[index])
@@ -138,6 +142,92 @@ class BlackjackEnv(gym.Env[dict[str, Any], np.int64]):
         from boundless.agents.text import describe
 
         return describe(self.table, PLAYER, self.legal_words())
+
+    # ---- the kernel path ---------------------------------------------------------------------
+    def _choose_path(self, path: str) -> str:
+        """``auto`` takes the kernel where the rules and options allow it, else the engine."""
+        if path not in ("auto", "engine", "kernel"):
+            raise ValueError(f"path must be 'auto', 'engine' or 'kernel', got {path!r}")
+        if path == "engine":
+            return path
+        why = covered(self.rules)
+        if why is None and self.bet_units != (1,):
+            why = "it bets one unit a round (betting=False)"
+        if why is None and self.side_bets:
+            why = "it plays the main bet only (side_bets=False)"
+        if why is None and self.grade:
+            why = "grading needs the engine's round (grade=False)"
+        if why is None and self.render_mode is not None:
+            why = "rendering reads the engine's round (render_mode=None)"
+        if why is None:
+            return "kernel"
+        if path == "kernel":
+            raise InvalidRuleSetError(f"the kernel path cannot play this configuration: {why}")
+        return "engine"
+
+    def _kernel_reset(self, seed: int | None) -> tuple[dict[str, Any], dict[str, Any]]:
+        kernel = self.kernel
+        assert kernel is not None
+        if seed is not None or not self._seeded:
+            kernel.reseed(int(self.np_random.integers(SEED_BOUND)))
+            self._seeded = True
+        else:
+            kernel.abandon()  # a reset in the middle of a round cancels it (stake returned)
+        self._betting = True
+        self._over = False
+        kernel.observe(True, False)
+        return self._kernel_observation(), self._kernel_info(None)
+
+    def _kernel_step(self, index: int) -> tuple[dict[str, Any], float, bool, bool, dict[str, Any]]:
+        kernel = self.kernel
+        assert kernel is not None
+        mask = self._mask
+        if self.illegal_action == "raise" and not (0 <= index < len(mask) and mask[index]):
+            words = ", ".join(self.legal_words())
+            word = self.action_words[index] if 0 <= index < len(mask) else str(index)
+            raise ValueError(f"action {index} ({word}) is not legal now (legal: {words})")
+        reward, terminated = kernel.step(index)  # the kernel plays an illegal one as autoplay
+        self._betting = False
+        self._over = terminated
+        net = round(reward * self.unit_amount) if terminated else None
+        return self._kernel_observation(), reward, terminated, False, self._kernel_info(net)
+
+    def _kernel_observation(self) -> dict[str, Any]:
+        kernel = self.kernel
+        assert kernel is not None
+        head = kernel.head
+        return {
+            "phase": np.int64(head[0]),
+            "hands": kernel.hands.copy(),
+            "current_hand": np.int64(head[1]),
+            "up_card": np.int64(head[2]),
+            "seen": kernel.seen[0].copy(),
+            "penetration": np.array([kernel.penetration], dtype=np.float32),
+        }
+
+    def _kernel_info(self, net: int | None) -> dict[str, Any]:
+        kernel = self.kernel
+        assert kernel is not None
+        mask = self._mask
+        if self._over:
+            mask[:] = 0  # the round is over: nothing is asked until the next reset
+        else:
+            mask[:] = kernel.masks[0]
+        key = mask.tobytes()
+        words = self._words_of.get(key)
+        if words is None:  # a handful of masks ever occur: their words are kept
+            words = self._words_of[key] = tuple(
+                self.action_words[i] for i in np.flatnonzero(mask).tolist()
+            )
+        self._legal = words
+        info: dict[str, Any] = {
+            "action_mask": mask.copy(),
+            "legal_actions": list(words),
+            "penetration": kernel.penetration,
+        }
+        if net is not None:
+            info["net_amount"] = net
+        return info
 
     # ---- helpers -----------------------------------------------------------------------------
     def _bet(self, units: int) -> None:

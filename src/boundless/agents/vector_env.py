@@ -1,10 +1,11 @@
 """K independent one-player tables stepped together in numba, for training speed.
 
 Same game as ``boundless/Blackjack-v0`` without betting (one unit a round, no side bets) for
-the rule sets :func:`covered` accepts: a peek game, value or rank pairs, resplits up to
-``split.max_hands``, split aces one card (or not), doubles (after splits, on split aces as the
-switches say), late surrender, insurance and even money, the cut card, the burn, reshuffles,
-and the ``hit_until_over_11`` autoplay for an illegal action. Coins are never short.
+the rule sets :func:`covered` accepts: a peek game or a no-hole-card one, value or rank
+pairs, resplits up to ``split.max_hands``, split aces one card (or not), doubles (after
+splits, on split aces as the switches say), late surrender, insurance and even money, the
+cut card, the burn, reshuffles, and the ``hit_until_over_11`` autoplay for an illegal action.
+Coins are never short.
 
 Actions: ``(K,)`` indices into :data:`ACTION_WORDS` plus ``9`` = bet (each round starts with
 it, as in Blackjack-v0). Each ``step`` returns observations ``(K, 17)`` (see
@@ -27,7 +28,7 @@ from typing import Any
 import numpy as np
 
 from boundless.agents import vector_kernels as vk
-from boundless.agents.blackjack_env import load_rules
+from boundless.agents.rule_loading import load_rules
 from boundless.agents.table import ACTION_WORDS
 from boundless.core.arrays import IntArray
 from boundless.core.errors import InvalidRuleSetError
@@ -40,8 +41,6 @@ VECTOR_ACTION_WORDS = (*ACTION_WORDS, "bet_1")
 
 def covered(rules: RuleSet) -> str | None:
     """Why the vector environment cannot play ``rules``, or None when it can."""
-    if rules.dealer.hole_card != "peek":
-        return "it plays peek games only (dealer.hole_card = 'peek')"
     if rules.split.offered != "any_pair" or rules.split.decline_refund is not None:
         return "it offers every pair a split (split.offered = 'any_pair', no decline refund)"
     if rules.payouts.blackjack_paid_at_once_up_values:
@@ -81,6 +80,7 @@ def rule_array(rules: RuleSet) -> IntArray:
     p[vk.CARDS] = cards
     p[vk.BET] = rules.limits.min_main_amount
     p[vk.PEEK_MASK] = sum(1 << value for value in rules.dealer.peek_up_values)
+    p[vk.NO_HOLE] = rules.dealer.hole_card == "none"
     return p
 
 

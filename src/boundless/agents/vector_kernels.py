@@ -2,7 +2,9 @@
 
 The same game as the engine for the rule sets :func:`boundless.agents.vector_env.covered`
 accepts (tested equal to :class:`AgentTable` card for card on the engine's shuffles): one
-position on one spot, a peek game, insurance or even money on an up ace, hit, stand, double,
+position on one spot, a peek game or one with no hole card (the dealer's second card after
+the players; a dealer blackjack then takes only the original bet), insurance or even money on
+an up ace, hit, stand, double,
 split (resplits to ``max_hands``, split aces one card), late surrender; main bet only, coins
 never short. Validation lives in the Python wrapper; these functions trust their arrays.
 
@@ -15,7 +17,17 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
+from boundless.agents.observation import (
+    PHASE_BET,
+    PHASE_DECISION,
+    PHASE_INSURANCE,
+    PHASE_OVER,
+    VALUES,
+)
 from boundless.core.arrays import FloatArray, IntArray
+from boundless.math.kernel_cache import register_locator
+
+register_locator()  # before the kernels below: their cache survives a reinstall too
 
 # Rule switches in P.
 HITS_SOFT_17, BJ_WIN, BJ_PER, WIN_WIN, WIN_PER = 0, 1, 2, 3, 4
@@ -24,8 +36,8 @@ SPLIT, MAX_HANDS, RESPLIT_ACES, ACES_ONE_CARD, PAIR_BY_RANK = 8, 9, 10, 11, 12
 SURRENDER, SUR_NUM, SUR_DEN, SUR_UP_MASK = 13, 14, 15, 16
 INSURANCE, INS_NUM, INS_DEN, INS_WIN, INS_PER, EVEN_MONEY = 17, 18, 19, 20, 21, 22
 BURN, EVERY_ROUND, CUT, CARDS, BET = 23, 24, 25, 26, 27
-PEEK_MASK = 28
-PARAMS = 29
+PEEK_MASK, NO_HOLE = 28, 29
+PARAMS = 30
 
 # Actions (the nine answers of Blackjack-v0, then the bet).
 HIT, STAND, DBL, SPL, SUR, SUR20, INS, EVEN, DECLINE, BET_ACTION = range(10)
@@ -210,7 +222,11 @@ def _settle(
     paid: IntArray, staked: IntArray, phase: IntArray, must_shuffle: IntArray, P: IntArray,
     peeked_natural: bool,
 ) -> None:  # fmt: skip
-    """Reveal the hole card, play the dealer (unless the peek ended it), pay, end the round."""
+    """Reveal the hole card (with no hole card: deal the dealer's second card now), play the
+    dealer (unless the peek ended it), pay, end the round."""
+    if dn[k] == 1:
+        dc[k, 1] = _draw(shoe, pos, k)
+        dn[k] = 2
     seen[k, _value(dc[k, 1]) - 1] += 1
     if not peeked_natural:
         while _dealer_draws(dc[k], dn[k], P):
@@ -233,6 +249,10 @@ def _settle(
                 payout = (bet * u * P[SUR_NUM]) // P[SUR_DEN]
             elif status == BLACKJACK:
                 payout = bet * u if dealer_bj else bet * u + (bet * u * P[BJ_WIN]) // P[BJ_PER]
+            elif dealer_bj and P[NO_HOLE] == 1:
+                # No hole card: a dealer blackjack takes only the original bet (which the
+                # first hand carries); doubles and split stakes come back, even when bust.
+                payout = bet * (u - 1) if h == 0 else bet * u
             elif status == BUST or dealer_bj:
                 payout = 0
             else:
@@ -334,7 +354,6 @@ def _deal(
     first = _draw(shoe, pos, k)
     up = _draw(shoe, pos, k)
     second = _draw(shoe, pos, k)
-    hole = _draw(shoe, pos, k)
     seen[k, _value(first) - 1] += 1
     seen[k, _value(up) - 1] += 1
     seen[k, _value(second) - 1] += 1
@@ -342,8 +361,10 @@ def _deal(
     hc[k, 0, 1] = second
     hn[k, 0] = 2
     dc[k, 0] = up
-    dc[k, 1] = hole
-    dn[k] = 2
+    dn[k] = 1  # no hole card: the dealer's second card comes after the players (_settle)
+    if P[NO_HOLE] == 0:
+        dc[k, 1] = _draw(shoe, pos, k)
+        dn[k] = 2
     if _natural(hc[k, 0], 2):
         st[k, 0] = BLACKJACK
         cur[k] = 1
@@ -440,6 +461,54 @@ def observe_tables(
             out[k, 6] = nh[k]
         for value in range(10):
             out[k, 7 + value] = seen[k, value]
+
+
+@njit(cache=True)
+def observe_one(
+    betting: bool, over: bool, phase: IntArray, hc: IntArray, hn: IntArray, nh: IntArray,
+    cur: IntArray, units: IntArray, dc: IntArray, hands: IntArray, out: IntArray,
+) -> None:  # fmt: skip
+    """Table 0 as Blackjack-v0 sees it (``observation.observe``'s arrays): ``hands`` rows, and
+    ``out`` = phase, current hand, up card. Here, not in kernel_table.py, so that numba's cache
+    of the calls below is rebuilt whenever this file changes."""
+    hands[:, :] = 0
+    out[:] = 0
+    if betting:
+        out[0] = PHASE_BET
+        return
+    if over:
+        out[0] = PHASE_OVER
+    elif phase[0] == INSURANCE_ASKED:
+        out[0] = PHASE_INSURANCE
+    else:
+        out[0] = PHASE_DECISION
+    rows = hands.shape[0]
+    out[1] = min(cur[0], rows)
+    out[2] = min(dc[0, 0] // 4 + 1, 10)
+    for h in range(min(nh[0], rows)):
+        count = hn[0, h]
+        for index in range(count):
+            hands[h, min(hc[0, h, index] // 4 + 1, 10) - 1] += 1
+        total, soft = _total(hc[0, h], count)
+        hands[h, VALUES] = total
+        hands[h, VALUES + 1] = 1 if soft else 0
+        hands[h, VALUES + 2] = units[0, h]
+
+
+@njit(cache=True)
+def step_one(
+    actions: IntArray, shoe: IntArray, pos: IntArray, seen: IntArray, hc: IntArray,
+    hn: IntArray, nh: IntArray, cur: IntArray, st: IntArray, units: IntArray, fs: IntArray,
+    sa: IntArray, mv: IntArray, dbl: IntArray, dc: IntArray, dn: IntArray, ins: IntArray,
+    paid: IntArray, staked: IntArray, phase: IntArray, must_shuffle: IntArray, P: IntArray,
+    rewards: FloatArray, dones: IntArray, masks: IntArray, hands: IntArray, head: IntArray,
+) -> None:  # fmt: skip
+    """One step of table 0 and its observation after it, in one call (one dispatch a step)."""
+    step_tables(
+        actions, shoe, pos, seen, hc, hn, nh, cur, st, units, fs, sa, mv, dbl, dc, dn, ins,
+        paid, staked, phase, must_shuffle, P, False, rewards, dones, masks,
+    )  # fmt: skip
+    observe_one(False, dones[0] == 1, phase, hc, hn, nh, cur, units, dc, hands, head)
 
 
 @njit(cache=True)

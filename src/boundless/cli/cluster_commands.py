@@ -14,12 +14,26 @@ from typing import TYPE_CHECKING, Annotated, Any
 import typer
 
 from boundless.cli.cli_errors import check_admin_token, fail
+from boundless.cli.jurisdiction_options import (
+    JurisdictionFile,
+    JurisdictionKey,
+    chosen_profile,
+    profile_arguments,
+)
 from boundless.cli.serve_commands import ForwardedAllowIps, check_forwarded_allow_ips
 from boundless.cli.timer_options import (
     DEFAULT_TIMERS,
     timer_arguments,
     timer_problem,
     with_timer_options,
+)
+from boundless.cli.wallet_options import (
+    CurrencyOption,
+    WalletOption,
+    WalletPoolOption,
+    WalletUrlOption,
+    wallet_arguments,
+    wallet_choice,
 )
 from boundless.server.config import ADMIN_TOKEN_ENV, TimerSettings
 
@@ -123,8 +137,14 @@ def gateway(
     signup_rate: Annotated[
         str, typer.Option(help="Sign-ups per client address across the cluster, as for serve.")
     ] = "10/minute;100/day",
+    wallet: WalletOption = "internal",
+    wallet_url: WalletUrlOption = None,
+    currency: CurrencyOption = "EUR",
+    wallet_connections: WalletPoolOption = 128,
     replicas: Replicas = None,
     forwarded_allow_ips: ForwardedAllowIps = None,
+    jurisdiction: JurisdictionKey = "none",
+    jurisdiction_file: JurisdictionFile = None,
 ) -> None:
     """Run a gateway: serves players the table (web client, REST, WebSocket) with its bots."""
     from boundless.server.cluster.processes import GatewaySettings, run_gateway
@@ -132,6 +152,7 @@ def gateway(
 
     check_admin_token(admin_token)
     check_forwarded_allow_ips(forwarded_allow_ips)
+    profile = chosen_profile(jurisdiction, jurisdiction_file)
 
     settings = _settings(database_url, nats_url, table, title, namespace, TimerSettings(), replicas)
     web = web_dir or default_web_dir()
@@ -152,8 +173,20 @@ def gateway(
         signup_rate=signup_rate,
         admin_token=admin_token or "",
         forwarded_allow_ips=forwarded_allow_ips or None,
+        jurisdiction=profile,
     )
-    _run(run_gateway(settings, port=port, bots=bots, name=name, serving=serving))
+    wallets, launches = wallet_choice(wallet, wallet_url, currency, wallet_connections)
+    _run(
+        run_gateway(
+            settings,
+            port=port,
+            bots=bots,
+            name=name,
+            serving=serving,
+            wallets=wallets,
+            operator=launches,
+        )
+    )
 
 
 @with_timer_options
@@ -176,9 +209,15 @@ def cluster(
     ] = True,
     forwarded_allow_ips: ForwardedAllowIps = None,
     timers: TimerSettings = DEFAULT_TIMERS,
+    wallet: WalletOption = "internal",
+    wallet_url: WalletUrlOption = None,
+    currency: CurrencyOption = "EUR",
+    jurisdiction: JurisdictionKey = "none",
+    jurisdiction_file: JurisdictionFile = None,
 ) -> None:
-    """Start a coordinator, its standbys and N gateways on this machine (gateway i on port
-    P+i-1), and supervise them."""
+    """Start and supervise a coordinator, its standbys and N gateways on this machine.
+
+    Gateway i listens on port P+i-1; a child that dies is restarted (unless --no-restart)."""
     from boundless.server.cluster.processes import (
         check_cluster_database,
         check_database,
@@ -195,6 +234,11 @@ def cluster(
         fail(timer_error)
     check_admin_token(admin_token)
     check_forwarded_allow_ips(forwarded_allow_ips)
+    chosen_profile(jurisdiction, jurisdiction_file)  # a bad profile fails before any child starts
+    from boundless.wallet import close_wallets
+
+    checked, _ = wallet_choice(wallet, wallet_url, currency)  # each gateway makes its own
+    close_wallets(checked)
     settings = _settings(database_url, nats_url, table, title, namespace, timers, replicas)
     used: list[int] = []
     notes: list[str] = []
@@ -237,7 +281,9 @@ def cluster(
         )
     for index in range(1, gateways + 1):
         gateway_port = port + index - 1
-        argv = [*command, "gateway", *common, "--port", str(gateway_port), "--bots", str(bots)]
+        argv = [*command, "gateway", *common, *wallet_arguments(wallet, wallet_url, currency)]
+        argv += profile_arguments(jurisdiction, jurisdiction_file)
+        argv += ["--port", str(gateway_port), "--bots", str(bots)]
         if forwarded_allow_ips:
             argv += ["--forwarded-allow-ips", forwarded_allow_ips]
         child = Child(f"gateway {index}", argv, gateway_env)

@@ -53,6 +53,10 @@ COMMANDS: dict[str, LazyCommand] = {
         "boundless.cli.math_commands",
         "Exact return of the title's main game (optimal and basic strategy) and its side bets.",
     ),
+    "warm-up": LazyCommand(
+        "boundless.cli.math_commands",
+        "Compile the exact-math kernels once, so the next rtp, strategy or report starts warm.",
+    ),
     "report": LazyCommand(
         "boundless.cli.report.command",
         "Write a certification report of a title: rules, exact returns, chart, simulation, RNG.",
@@ -75,10 +79,14 @@ COMMANDS: dict[str, LazyCommand] = {
     ),
     "cluster": LazyCommand(
         "boundless.cli.cluster_commands",
-        "Start one coordinator and N gateways on this machine (gateway i on port P+i-1).",
+        "Start and supervise a coordinator, its standbys and N gateways on this machine.",
     ),
     "ledger": LazyCommand(
         "boundless.cli.ledger_commands", "Coin ledger: reconciliation and inspection."
+    ),
+    "wallet": LazyCommand(
+        "boundless.cli.wallet_commands",
+        "The operator's wallet: a reference wallet, the day's reconciliation.",
     ),
     "admin": LazyCommand(
         "boundless.cli.admin_commands", "Operate a running server: pause, resume, cancel."

@@ -1,4 +1,4 @@
-"""``boundless strategy`` and ``boundless rtp``: the exact math of a title, on the terminal."""
+"""``boundless strategy``, ``rtp`` and ``warm-up``: the exact math of a title, on the terminal."""
 
 from __future__ import annotations
 
@@ -25,6 +25,7 @@ if TYPE_CHECKING:
     from boundless.math.exact import OutcomeDistribution
 
 SIDE_BET_MODULE = "boundless.math.side_bets"
+WARM_UP_TITLE = "boundless"
 
 
 class ChartFormat(StrEnum):
@@ -216,6 +217,34 @@ def rtp(
         console.print(bets)
 
 
+def warm_up(
+    title: TitleArgument = None,
+    rules_file: RulesOption = None,
+) -> None:
+    """Compile the exact-math kernels once, so the next rtp, strategy or report starts warm."""
+    from time import perf_counter
+
+    from boundless.math.exact import (
+        SPLIT_PLAYS,
+        analyse_main_game,
+        insurance_return,
+        outcome_distribution,
+    )
+    from boundless.math.kernel_cache import cache_root
+
+    if title is None and rules_file is None:
+        title = WARM_UP_TITLE  # any title compiles the same kernels
+    rules, _ = read_game(title, rules_file, derive_chart=False)
+    started = perf_counter()
+    with _working(f"Compiling the exact-math kernels on {rules.key}"):
+        for split_play in SPLIT_PLAYS:  # each way of playing splits runs kernels of its own
+            analysis = analyse_main_game(rules, split_play=split_play)
+        outcome_distribution(rules, analysis.chart)
+        insurance_return(rules)
+    print(f"kernels ready in {perf_counter() - started:.1f} s; cached under {cache_root()}")
+
+
 def register(app: typer.Typer) -> None:
     app.command("strategy")(strategy)
     app.command("rtp")(rtp)
+    app.command("warm-up")(warm_up)

@@ -12,12 +12,20 @@ import os
 import socket
 from dataclasses import replace
 from pathlib import Path
-from typing import TYPE_CHECKING, Annotated
+from typing import TYPE_CHECKING, Annotated, Any
 
 import typer
 
 from boundless.cli.cli_errors import check_admin_token, fail
+from boundless.cli.jurisdiction_options import JurisdictionFile, JurisdictionKey, chosen_profile
 from boundless.cli.timer_options import DEFAULT_TIMERS, timer_problem, with_timer_options
+from boundless.cli.wallet_options import (
+    CurrencyOption,
+    WalletOption,
+    WalletPoolOption,
+    WalletUrlOption,
+    wallet_choice,
+)
 from boundless.server.config import TimerSettings
 
 if TYPE_CHECKING:
@@ -119,6 +127,12 @@ def serve(
         str, typer.Option(help=f"uvicorn log level: {', '.join(LOG_LEVELS)}.")
     ] = "info",
     forwarded_allow_ips: ForwardedAllowIps = None,
+    wallet: WalletOption = "internal",
+    wallet_url: WalletUrlOption = None,
+    currency: CurrencyOption = "EUR",
+    wallet_connections: WalletPoolOption = 128,
+    jurisdiction: JurisdictionKey = "none",
+    jurisdiction_file: JurisdictionFile = None,
 ) -> None:
     """Serve the live tables and the web client; prints the URL to open."""
     from boundless.server.config import ServerConfig, default_web_dir
@@ -139,6 +153,10 @@ def serve(
     except ValueError as error:
         fail(f"--signup-rate: {error}")
     check_admin_token(admin_token)
+    profile = chosen_profile(jurisdiction, jurisdiction_file)
+    if wallet == "seamless" and bots:
+        fail("--bots: bots play on coins we grant; use them with --wallet internal")
+    wallets, launches = wallet_choice(wallet, wallet_url, currency, wallet_connections)
     check_forwarded_allow_ips(forwarded_allow_ips)
     from boundless.cli.rule_files import titles_catalog
 
@@ -156,6 +174,7 @@ def serve(
         timers=timers,
         web_dir=web,
         signup_rate=signup_rate,
+        jurisdiction=profile,
         forwarded_allow_ips=forwarded_allow_ips or None,
     )
     if admin_token:
@@ -170,7 +189,7 @@ def serve(
         fail(str(problem))
     sock = bind_socket(host, port)
     show_token = not admin_token and not os.environ.get("BOUNDLESS_ADMIN_TOKEN")
-    _run(config, catalog, sock, level, show_token=show_token)
+    _run(config, catalog, sock, level, show_token=show_token, wallets=wallets, launches=launches)
 
 
 def _run(
@@ -180,6 +199,8 @@ def _run(
     level: str,
     *,
     show_token: bool,
+    wallets: Any,
+    launches: Any,
 ) -> None:
     import logging
 
@@ -207,7 +228,7 @@ def _run(
                 if show_token:
                     typer.echo(f"admin token (this run): {config.admin_token}")
 
-    front = create_app(config, catalog)
+    front = create_app(config, catalog, wallets=wallets, operator=launches)
     server = AnnouncingServer(
         uvicorn.Config(
             front,

@@ -30,6 +30,7 @@ class Category(StrEnum):
     SETTLE = "settle"  # in-play -> wallets, difference with the house
     CLOSE = "close"  # in-play remainder <-> house; the round is closed
     CANCEL = "cancel"  # reverses every movement of the round
+    HAND_BACK = "hand_back"  # wallets -> issuance: coins credited back to an operator's wallet
 
 
 STAKE_KINDS = frozenset({"main", "double", "split", "insurance", "side"})

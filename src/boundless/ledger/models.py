@@ -127,3 +127,40 @@ ROUNDS = _table(Round)
 SLICES = _table(Slice)
 TRANSACTIONS = _table(LedgerTransaction)
 ENTRIES = _table(Entry)
+
+
+class WalletCall(LedgerBase):
+    """One call to an operator's wallet (the ``seamless`` wallet): our transaction id, what it
+    moves, and where its delivery stands. Written in the same database transaction as the
+    ledger write it mirrors, so a credit or rollback owed is never lost; ``amount`` never
+    changes once written, so a call is never sent twice with different amounts."""
+
+    __tablename__ = "ledger_wallet_calls"
+    __table_args__ = (
+        CheckConstraint("kind IN ('debit', 'credit', 'rollback')", name="kind"),
+        CheckConstraint("status IN ('pending', 'done', 'refused')", name="status"),
+        CheckConstraint("amount >= 0", name="amount_not_negative"),
+        Index(None, "status", "id"),
+        Index(None, "created_at"),
+        Index(None, "round_id", "owner"),
+    )
+
+    id: Mapped[int] = mapped_column(IdType, primary_key=True, autoincrement=True)
+    transaction_id: Mapped[str] = mapped_column(String(64), unique=True)
+    kind: Mapped[str] = mapped_column(String(16))
+    player_id: Mapped[str] = mapped_column(String(64))
+    round_id: Mapped[str] = mapped_column(String(100))
+    owner: Mapped[str] = mapped_column(String(100))
+    """The ledger owner that made the call (``local``, a gateway's slice owner)."""
+    amount: Mapped[int] = mapped_column(BigInteger)
+    currency: Mapped[str] = mapped_column(String(8))
+    refers_to: Mapped[str | None] = mapped_column(String(64))
+    """A rollback's debit transaction id."""
+    status: Mapped[str] = mapped_column(String(16))
+    attempts: Mapped[int] = mapped_column(BigInteger, default=0)
+    last_error: Mapped[str | None] = mapped_column(String(300))
+    created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=utc_now)
+    done_at: Mapped[datetime | None] = mapped_column(DateTime(timezone=True))
+
+
+WALLET_CALLS = _table(WalletCall)

@@ -22,6 +22,7 @@ from boundless.server.admin.endpoints import metrics_router
 from boundless.server.admin.endpoints import router as console_router
 from boundless.server.admin.exact_figures import ExactFigures
 from boundless.server.admin.floor import open_sockets
+from boundless.server.admin.wallet_calls import router as wallet_router
 from boundless.server.bots import Bot, bot_seats
 from boundless.server.config import ServerConfig, quiet_transport_logs
 from boundless.server.dependencies import ServerState
@@ -41,7 +42,12 @@ from boundless.server.http_guards import BodyLimit, FaultGuard
 from boundless.server.metrics import ServerMetrics
 from boundless.server.openapi import document_errors
 from boundless.server.players.endpoints import router as players_router
+from boundless.server.players.operator_sessions import OperatorLaunches
+from boundless.server.players.operator_sessions import router as operator_router
 from boundless.server.players.signup_limit import SignUpLimit
+from boundless.server.protection.endpoints import router as protection_router
+from boundless.server.protection.gate import ProtectionGate
+from boundless.server.protection.limited_wallet import LimitedWallets
 from boundless.server.records.endpoints import router as records_router
 from boundless.server.recovery import recover
 from boundless.server.storage.database import migrated_engine
@@ -50,6 +56,7 @@ from boundless.server.tables.endpoints import router as tables_router
 from boundless.server.tables.private_endpoints import router as private_tables_router
 from boundless.server.tables.registry import SHUTDOWN_SECONDS, TableRegistry
 from boundless.server.titles import TitleCatalog
+from boundless.wallet import INTERNAL, WalletProvider, close_wallets, start_wallets
 
 log = logging.getLogger("boundless.server")
 NUMERIC_OUT_OF_RANGE = "22003"
@@ -67,9 +74,13 @@ def create_app(
     config: ServerConfig,
     catalog: TitleCatalog | None = None,
     randomness: Callable[[], RandomSource] = CryptoSource,
+    wallets: WalletProvider = INTERNAL,
+    operator: OperatorLaunches | None = None,
 ) -> WebSocketFront:
     """The server app. ``catalog`` and ``randomness`` are for tests (extra titles, seeded shoes);
-    production uses the shipped titles and the OS CSPRNG."""
+    production uses the shipped titles and the OS CSPRNG. ``wallets``: the wallet port every
+    player's coins move through (``internal``: our own ledger); ``operator``: the secret shared
+    with an operator that opens its players' sessions (``/api/v1/operator/sessions``)."""
     titles = catalog or TitleCatalog.shipped(config.titles)
     signup_limit = SignUpLimit(config.signup_rate)  # a bad rate fails here, before serving
     metrics = ServerMetrics()  # this app's own registry, never the process-wide default
@@ -84,11 +95,20 @@ def create_app(
         report = recover(sessions)
         if report.cancelled_rounds:
             log.warning("recovered: cancelled and refunded %s", ", ".join(report.cancelled_rounds))
+        start_wallets(wallets, sessions)
         hub = Hub()
-        registry = TableRegistry(hub, sessions, config, titles, randomness, metrics)
+        # A bet passes the limits, then the wallet: one bet path whatever the wallet.
+        limited = LimitedWallets(wallets)
+        registry = TableRegistry(hub, sessions, config, titles, randomness, metrics, limited)
         metrics.watch_sockets(lambda: open_sockets(hub))
+        gate = ProtectionGate(sessions, read_sessions, config.jurisdiction)
         handler = MessageHandler(
-            registry, hub, read_sessions, config.messages_per_second, config.max_sockets_per_player
+            registry,
+            hub,
+            read_sessions,
+            config.messages_per_second,
+            config.max_sockets_per_player,
+            gate,
         )
         app.state.server = ServerState(config, sessions, read_sessions, registry, signup_limit)
         app.state.handler = handler
@@ -116,13 +136,18 @@ def create_app(
         try:
             yield
         finally:
+            await gate.stop()
             await stop_tables()
+            close_wallets(wallets)  # after the tables: their refunds are queued calls too
             engine.dispose()
             read_engine.dispose()
 
     routers = [players_router, tables_router, private_tables_router, records_router]
-    routers += [admin_router, console_router, metrics_router]
+    routers += [admin_router, console_router, metrics_router, operator_router, wallet_router]
+    routers += [protection_router]
     front = http_app(config, routers, metrics, lifespan)
+    front.app.state.operator_launches = operator
+    front.app.state.wallets = wallets
     front.app.state.exact_figures = ExactFigures()
     return front
 

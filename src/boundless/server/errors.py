@@ -1,7 +1,9 @@
 """The server's errors and the ONE place that turns any refusal into ``{"error", "detail"}``.
 
-Core ``RulesError`` and ledger ``LedgerError`` codes pass through unchanged; the server adds its
-own codes. HTTP statuses are chosen here too, so endpoints never build error bodies themselves.
+Core ``RulesError``, ledger ``LedgerError`` and wallet ``WalletError`` codes (a refused debit's
+reason: ``insufficient_coins``, an operator's, ``limit_reached``...) pass through unchanged; the
+server adds its own codes. HTTP statuses are chosen here too, so endpoints never build error
+bodies themselves.
 """
 
 from __future__ import annotations
@@ -21,6 +23,7 @@ from boundless.ledger.outage import (
     is_storage_full,
     is_transient,
 )
+from boundless.wallet import WalletError, WalletUnavailableError
 
 
 class ServerError(Exception):
@@ -127,6 +130,27 @@ class TableInPlayError(ConflictError):
     code = "table_in_play"
 
 
+class ProtectionRefusal(ServerError):
+    """A player-protection tool refuses the request (403 over REST, an ``error`` on a socket)."""
+
+    code = "protection"
+    status = 403
+
+
+class RealityCheckPendingError(ProtectionRefusal):
+    """A new bet while a reality check waits for the player's answer."""
+
+    code = "reality_check_pending"
+
+
+class TimedOutError(ProtectionRefusal):
+    code = "timed_out"
+
+
+class SelfExcludedError(ProtectionRefusal):
+    code = "self_excluded"
+
+
 ERROR_COUNTER: ContextVar[Callable[[str], None] | None] = ContextVar(
     "boundless_error_counter", default=None
 )
@@ -174,6 +198,9 @@ def error_reply(error: Exception) -> ErrorReply:
         )
     if isinstance(error, LedgerError):
         return counted(ErrorReply(LEDGER_STATUS.get(error.code, 400), error.code, str(error)))
+    if isinstance(error, WalletError):
+        status = 503 if isinstance(error, WalletUnavailableError) else 409
+        return counted(ErrorReply(status, error.code, str(error)))
     if isinstance(error, ValidationError):
         return counted(ErrorReply(422, BadMessageError.code, describe_validation(error)))
     raise TypeError(f"{type(error).__name__} is not a refusal") from error
@@ -203,9 +230,9 @@ def http_reply(status: int, detail: str) -> ErrorReply:
 
 
 def is_refusal(error: Exception) -> bool:
-    return isinstance(error, ServerError | RulesError | LedgerError | ValidationError) or (
-        is_transient(error)
-    )
+    return isinstance(
+        error, ServerError | RulesError | LedgerError | WalletError | ValidationError
+    ) or (is_transient(error))
 
 
 def describe_validation(error: ValidationError) -> str:

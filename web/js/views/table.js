@@ -8,7 +8,7 @@ import { currentLanguage, setVocabulary, t } from "../i18n.js";
 import { errorText, session, toast } from "../session.js";
 import { on, send, serverNow } from "../socket.js";
 import { log, logParts } from "./table/actions.js";
-import { dock, statusLine } from "./table/dock.js";
+import { dock, insuranceBanner, statusLine } from "./table/dock.js";
 import { dealerZone, drawTimer, feltText, header, spotZones } from "./table/felt.js";
 import { helpPanel, onKey } from "./table/keys.js";
 import { dealing, retarget, setLanded, stopPacing } from "./table/pacing.js";
@@ -129,13 +129,15 @@ async function onState(message) {
   if (message.round_id !== v.roundId) newRound(message);
   v.target.state = message;
   if (first || !v.rules) {
+    const view = v;
     let rules = null;
     try {
       rules = await api.title(message.public.title);
     } catch (error) {
-      if (v) v.error = error;
+      view.error = error;
     }
-    if (!v) return;
+    // A switch to another table meanwhile: this answer is the old table's, not the new view's.
+    if (v !== view) return;
     v.rules ??= rules;
     v.chip ??= chipValues()[0] ?? null;
     if (v.rules) sessionStorage.setItem(LAST_TITLE_KEY, v.rules.title.key);
@@ -283,6 +285,7 @@ function draw() {
           h("p.felt-arc", { "aria-hidden": "true" }, feltText()),
           spotZones(),
         ),
+        insuranceBanner(),
         pub().paused ? h("div.paused-overlay", { role: "status" }, t("table.paused")) : null,
       ),
       h("section.dock#dock", { "aria-label": t("table.controls") }, dock()),
@@ -290,6 +293,7 @@ function draw() {
     ),
     helpPanel() ?? "",
   );
+  v.standing = false;
   announce(statusLine());
   if (focused) document.getElementById(focused)?.focus();
   drawTimer();

@@ -6,7 +6,10 @@ and decisions are not in a player's view (only how many positions took each step
 
 from __future__ import annotations
 
+from collections.abc import Iterable, Mapping
 from typing import Any
+
+import numpy as np
 
 from boundless.core.hands import best_total
 from boundless.core.round.checks import insurance_offer, legal_now
@@ -48,6 +51,39 @@ def public_view(round_: RoundState) -> dict[str, Any]:
         "side_bets_rounds_left": round_.side_bet_rounds_left(),
         "positions": round_.position_count(),
     }
+
+
+def spot_bets(round_: RoundState) -> dict[str, dict[str, int]]:
+    """Every position's bets summed by spot: how many positions bet there and the main and side
+    stakes placed (as bet, before doubles or splits). Totals only: nobody's bet is named."""
+    book = round_.book
+    spots = np.asarray(book.spot)
+    if not len(spots):
+        return {}
+    mains = np.asarray(book.main)
+    sides = np.asarray(book.sides).reshape(len(spots), -1).sum(axis=1)
+    totals: dict[str, dict[str, int]] = {}
+    for spot in np.unique(spots).tolist():
+        on = spots == spot
+        staked = on & ((mains > 0) | (sides > 0))
+        if staked.any():
+            totals[str(spot)] = {
+                "positions": int(staked.sum()),
+                "main": int(mains[on].sum()),
+                "side": int(sides[on].sum()),
+            }
+    return totals
+
+
+def add_spot_bets(parts: Iterable[Mapping[str, Mapping[str, int]]]) -> dict[str, dict[str, int]]:
+    """Several parts' :func:`spot_bets` summed by spot (a table's positions held in slices)."""
+    totals: dict[str, dict[str, int]] = {}
+    for part in parts:
+        for spot, figures in part.items():
+            into = totals.setdefault(spot, {"positions": 0, "main": 0, "side": 0})
+            for key in into:
+                into[key] += figures.get(key, 0)
+    return dict(sorted(totals.items(), key=lambda item: int(item[0])))
 
 
 def position_view(round_: RoundState, result: PositionResult, position: int) -> dict[str, Any]:

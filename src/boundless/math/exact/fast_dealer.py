@@ -7,15 +7,15 @@ The trie it walks is :func:`boundless.math.exact.fast_tables.dealer_trie`.
 from __future__ import annotations
 
 import numpy as np
-from numba import njit
 
 from boundless.core.arrays import FloatArray, IntArray
+from boundless.math.kernel_cache import kernel
 
 OUTCOMES = 7
 BLOCK = 256  # removals per cache block
 
 
-@njit(cache=True, nogil=True)
+@kernel
 def dealer_chances(
     node_value: IntArray,
     node_count: IntArray,

@@ -11,9 +11,9 @@ first decision).
 from __future__ import annotations
 
 import numpy as np
-from numba import njit
 
 from boundless.core.arrays import BoolArray, FloatArray, IntArray
+from boundless.math.kernel_cache import kernel
 
 HIT, STAND, DOUBLE = 0, 1, 2
 OUTCOMES = 7
@@ -37,7 +37,7 @@ shoe's ``base``, ``valid[context, hand]``, ``contexts_on``, ``double_split[conte
 whether split aces take one card."""
 
 
-@njit(cache=True, nogil=True)
+@kernel
 def _stand(
     chances: FloatArray,
     total: int,
@@ -71,7 +71,7 @@ def _stand(
     return mean, square
 
 
-@njit(cache=True, nogil=True)
+@kernel
 def _bust_weight(
     left: IntArray,
     per_card_after: float,
@@ -89,7 +89,7 @@ def _bust_weight(
     return 1.0 - completing * per_card_after
 
 
-@njit(cache=True, nogil=True)
+@kernel
 def _state_ok(
     counts: IntArray,
     size: IntArray,
@@ -113,7 +113,7 @@ def _state_ok(
     return True
 
 
-@njit(cache=True, nogil=True)
+@kernel
 def _dealer_row(removal: IntArray, removal_plus: IntArray, hand: int, context: int) -> int:
     """The removal whose dealer chances settle ``hand`` in ``context``."""
     if context == 0:
@@ -121,7 +121,7 @@ def _dealer_row(removal: IntArray, removal_plus: IntArray, hand: int, context: i
     return int(removal_plus[(context - 1) // 10, hand, (context - 1) % 10])
 
 
-@njit(cache=True, nogil=True)
+@kernel
 def _forced(
     size: IntArray,
     total: IntArray,
@@ -139,7 +139,7 @@ def _forced(
     return -1
 
 
-@njit(cache=True, nogil=True)
+@kernel
 def _chart_move(
     first: IntArray,
     second: IntArray,
@@ -160,7 +160,7 @@ def _chart_move(
 MEAN, SQUARE, STAND_MEAN, STAND_SQUARE, HIT_MEAN, HIT_SQUARE, DOUBLE_MEAN, DOUBLE_SQUARE = range(8)
 
 
-@njit(cache=True, nogil=True)
+@kernel
 def evaluate_hands(
     counts: IntArray,
     size: IntArray,
@@ -271,7 +271,7 @@ def evaluate_hands(
             move_taken[context, hand] = move
 
 
-@njit(cache=True, nogil=True)
+@kernel
 def split_parts(
     counts: IntArray,
     size: IntArray,
@@ -345,7 +345,7 @@ def split_parts(
                             out[outcome] += stake * chance * work[outcome]
 
 
-@njit(cache=True, nogil=True)
+@kernel
 def dealt_chances(
     counts: IntArray,
     base: IntArray,
@@ -370,7 +370,7 @@ def dealt_chances(
         dealt[hand] = chance
 
 
-@njit(cache=True, nogil=True)
+@kernel
 def reach_weights(
     space: ColumnSpace,
     first: IntArray,
@@ -432,7 +432,7 @@ def reach_weights(
                     flow[context, after] += amount
 
 
-@njit(cache=True, nogil=True)
+@kernel
 def improve_cells(
     space: ColumnSpace,
     group_start: IntArray,
@@ -588,7 +588,7 @@ def improve_cells(
             hit_value[context, hand] = h_mean
 
 
-@njit(cache=True, nogil=True)
+@kernel
 def _hit_mean(
     left: IntArray,
     child: IntArray,
@@ -616,7 +616,7 @@ def _hit_mean(
     return h_mean
 
 
-@njit(cache=True, nogil=True)
+@kernel
 def _chart_move_codes(
     first_move: int,
     second_move: int,
@@ -629,7 +629,7 @@ def _chart_move_codes(
     return HIT if total < 17 else STAND
 
 
-@njit(cache=True, nogil=True)
+@kernel
 def _allowed(
     move: int,
     can_double: bool,

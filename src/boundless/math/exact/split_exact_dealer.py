@@ -8,7 +8,8 @@ from __future__ import annotations
 
 import numpy as np
 import numpy.typing as npt
-from numba import njit
+
+from boundless.math.kernel_cache import kernel
 
 IntArray = npt.NDArray[np.int64]
 FloatArray = npt.NDArray[np.float64]
@@ -16,7 +17,7 @@ FloatArray = npt.NDArray[np.float64]
 MAX_DEPTH = 24  # more dealer cards than any hand can hold
 
 
-@njit(cache=True, nogil=True)
+@kernel
 def dealer_finals(counts: IntArray, up: int, hits_soft_17: bool) -> FloatArray:
     """Chances of the dealer ending on 17, 18, 19, 20, 21 and bust (``out[6]``).
 
@@ -26,13 +27,13 @@ def dealer_finals(counts: IntArray, up: int, hits_soft_17: bool) -> FloatArray:
     return _finals_from(counts, up, up == 1, hits_soft_17)
 
 
-@njit(cache=True, nogil=True)
+@kernel
 def dealer_finals_with_hole(counts: IntArray, up: int, hole: int, hits_soft_17: bool) -> FloatArray:
     """:func:`dealer_finals` with the hole card known (``hole``, not among ``counts``)."""
     return _finals_from(counts, up + hole, up == 1 or hole == 1, hits_soft_17)
 
 
-@njit(cache=True, nogil=True)
+@kernel
 def _finals_from(
     counts: IntArray, start_hard: int, start_ace: bool, hits_soft_17: bool
 ) -> FloatArray:

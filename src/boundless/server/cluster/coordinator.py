@@ -54,6 +54,7 @@ from boundless.server.cluster.protocol import (
     step_key,
 )
 from boundless.server.cluster.reports import ReportBox
+from boundless.server.cluster.spot_totals import table_spot_bets
 from boundless.server.cluster.takeover import (
     REPORT_SEQ,
     CannotContinue,
@@ -489,6 +490,7 @@ class Coordinator:
                 # What a successor deals on from (``takeover``).
                 "spots": sorted(set().union(*(report.spots for report in held))),
                 "seated_spots": sorted(set().union(*(report.seated_spots for report in held))),
+                **table_spot_bets(bets, playing),  # the table's bets per spot, for the players
             },
         )
         deal = dealer.close_bets(held)

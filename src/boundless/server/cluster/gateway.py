@@ -48,7 +48,13 @@ log = logging.getLogger("boundless.cluster.gateway")
 SliceMaker = Callable[[int, ev.RoundOpened], SliceSide]
 """Makes this gateway's slice of round N from the round's opening event."""
 SIT_OUT_REASON = "the coin ledger failed on this gateway; every stake of this round is returned"
-NOTHING_HELD: JsonBody = {"spots": [], "seated_spots": [], "players": 0, "positions": 0}
+NOTHING_HELD: JsonBody = {
+    "spots": [],
+    "seated_spots": [],
+    "players": 0,
+    "positions": 0,
+    "spot_bets": {},
+}
 """A ``bets_closed`` report of a gateway that holds no position in the round."""
 
 
@@ -234,6 +240,7 @@ class Gateway:
                     "seated_spots": sorted(bets.seated_spots),
                     "players": players,
                     "positions": positions,
+                    "spot_bets": mine.spot_bets(),
                 },
             )
         elif kind is Public.SLICES:

@@ -19,6 +19,7 @@ from boundless.server.admin.endpoints import metrics_router
 from boundless.server.admin.endpoints import router as console_router
 from boundless.server.admin.exact_figures import ExactFigures
 from boundless.server.admin.floor import open_sockets
+from boundless.server.admin.wallet_calls import router as wallet_router
 from boundless.server.app import http_app
 from boundless.server.cluster.bus import Bus
 from boundless.server.cluster.control_endpoints import router as control_router
@@ -32,8 +33,12 @@ from boundless.server.gateway.handler import MessageHandler
 from boundless.server.gateway.websocket import WebSocketFront
 from boundless.server.metrics import ServerMetrics
 from boundless.server.players.endpoints import router as players_router
+from boundless.server.players.operator_sessions import OperatorLaunches
+from boundless.server.players.operator_sessions import router as operator_router
 from boundless.server.players.service import PlayerIdentity
 from boundless.server.players.shared_signup_limit import SharedSignUpLimit
+from boundless.server.protection.endpoints import router as protection_router
+from boundless.server.protection.gate import ProtectionGate
 from boundless.server.records.endpoints import router as records_router
 from boundless.server.tables.endpoints import router as tables_router
 from boundless.server.tables.registry import TableRegistry
@@ -69,12 +74,17 @@ def create_gateway_app(
     config: ServerConfig,
     sessions: sessionmaker[Session],
     read_sessions: sessionmaker[Session],
+    operator: OperatorLaunches | None = None,
 ) -> WebSocketFront:
+    """``operator``: the secret shared with an operator that launches its players here."""
     status = health_router(gateway, bus, table, read_sessions)
     metrics = ServerMetrics()
     routers = [players_router, tables_router, records_router, status]
-    routers += [control_router, console_router, metrics_router]
+    routers += [control_router, console_router, metrics_router, operator_router, wallet_router]
+    routers += [protection_router]
     front = http_app(config, routers, metrics, title=f"Boundless gateway {gateway.name}")
+    front.app.state.operator_launches = operator
+    front.app.state.wallets = table.wallets
     front.app.state.exact_figures = ExactFigures()
     front.app.state.cluster_table, front.app.state.cluster_bus = table, bus
     metrics.watch_sockets(lambda: open_sockets(table.hub))
@@ -83,7 +93,12 @@ def create_gateway_app(
     signups = SharedSignUpLimit(config.signup_rate, sessions)
     front.app.state.server = ServerState(config, sessions, read_sessions, lobby, signups)
     front.app.state.handler = MessageHandler(
-        table, table.hub, read_sessions, config.messages_per_second, config.max_sockets_per_player
+        table,
+        table.hub,
+        read_sessions,
+        config.messages_per_second,
+        config.max_sockets_per_player,
+        ProtectionGate(sessions, read_sessions, config.jurisdiction),
     )
     table.metrics = metrics
     return front

@@ -32,9 +32,9 @@ from boundless.core.round import events as ev
 from boundless.core.round.follower import BetsReport, FollowerRound, StepReport
 from boundless.core.round.phases import INSURANCE, SETTLING
 from boundless.core.round.players import PlayerRound
+from boundless.core.round.views import spot_bets
 from boundless.core.rules import RuleSet
 from boundless.core.strategy_chart import StrategyChart
-from boundless.ledger import LedgerService
 from boundless.ledger.outage import is_transient, one_line, write_until_done
 from boundless.server import messages
 from boundless.server.cluster.bus import JsonBody, StoredEvent
@@ -42,6 +42,7 @@ from boundless.server.cluster.control_desk import operator_event
 from boundless.server.cluster.gateway import Gateway
 from boundless.server.cluster.protocol import OPERATOR_EVENTS, Public, slice_owners
 from boundless.server.cluster.slices import empty_step_report
+from boundless.server.cluster.spot_totals import published_spot_bets
 from boundless.server.errors import NotFoundError
 from boundless.server.event_codec import encode_event
 from boundless.server.gateway.hub import Hub
@@ -54,6 +55,7 @@ from boundless.server.tables.recent import RecentRounds
 from boundless.server.tables.repository import TableRepository
 from boundless.server.tables.runner import STEP_HEAD_START_SECONDS
 from boundless.server.tables.service import RoundRecord
+from boundless.wallet import INTERNAL, WalletProvider
 
 log = logging.getLogger("boundless.cluster.gateway_table")
 BET_BATCH_MAX = 1000
@@ -74,6 +76,7 @@ class GatewayTable(TableDesk):
         hub: Hub,
         sessions: sessionmaker[Session],
         bet_batch_seconds: float = 0.01,
+        wallets: WalletProvider = INTERNAL,
     ) -> None:
         super().__init__(
             table_id=table_id,
@@ -85,6 +88,7 @@ class GatewayTable(TableDesk):
             bet_batch_seconds=bet_batch_seconds,
             bet_batch_max=BET_BATCH_MAX,
             slice_owner=slice_owners(gateway)[1],
+            wallets=wallets,
         )
         self.round: FollowerRound | None = None
         self.gateway: Gateway | None = None
@@ -96,6 +100,8 @@ class GatewayTable(TableDesk):
         self._shoe_number = 0
         self._opened: ev.RoundOpened | None = None
         self._table_seats: tuple[int, int] | None = None
+        self._table_spot_bets: dict[str, Any] | None = None
+        """The table's bets per spot, from the coordinator's ``slices`` (``spot_totals``)."""
         """Players and positions at the whole table, once the coordinator has counted them."""
         self._closed_ms = 0
         self._reporting = False
@@ -131,6 +137,8 @@ class GatewayTable(TableDesk):
             view["paused"] = self.paused
             if self._table_seats is not None:
                 view["positions"] = self._table_seats[1]
+            if self._table_spot_bets is not None:
+                view.update(self._table_spot_bets)
         return view
 
     def record(self, with_events: bool = True) -> RoundRecord:
@@ -245,7 +253,7 @@ class GatewayTable(TableDesk):
             if not claimed:
                 return
             players = sorted({line.player_id for _, line in claimed})
-            balances = LedgerService(session).wallet_balances(players)
+            balances = self.wallets(session, self.slice_owner).balances(players)
             told = [
                 (
                     line.player_id,
@@ -274,7 +282,7 @@ class GatewayTable(TableDesk):
         if kind is Public.TABLE and isinstance(timer, dict):
             self._timer = {**timer, "remaining_ms": None}
         if kind is Public.TABLE and body.get("type") == "RoundOpened":
-            self._table_seats = None
+            self._table_seats, self._table_spot_bets = None, None
             self._shoe_number = int(cast(int, body.get("shoe_number", self._shoe_number)))
             for notice in cast(list[dict[str, Any]], body.get("notices", [])):
                 self.notify(str(notice["kind"]), notice["detail"])
@@ -282,6 +290,7 @@ class GatewayTable(TableDesk):
             players, positions = body.get("players"), body.get("positions")
             if isinstance(players, int) and isinstance(positions, int):
                 self._table_seats = (players, positions)
+            self._table_spot_bets = published_spot_bets(body)
         elif kind is Public.STEP_CLOSED:
             self._timer = None
             self._closed_ms = int(cast(int, body.get("closed_ms", 0)))
@@ -527,6 +536,9 @@ class PlayerSlice:
         if self.voided:
             return 0, 0
         return self.follower.player_count(), self.follower.position_count()
+
+    def spot_bets(self) -> dict[str, dict[str, int]]:
+        return {} if self.voided else spot_bets(self.follower)
 
     def in_insurance(self) -> bool:
         return not self.voided and self.follower.phase == INSURANCE

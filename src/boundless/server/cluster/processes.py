@@ -25,6 +25,7 @@ from boundless.core.rules import RuleSet
 from boundless.core.shoe_cycle import ShoeCycle
 from boundless.core.strategy_chart import StrategyChart
 from boundless.entropy import CryptoSource
+from boundless.jurisdictions import JurisdictionProfile, load_profile
 from boundless.server.cluster.bus import BusError, check_table_name
 from boundless.server.cluster.control import TableControl
 from boundless.server.cluster.coordinator import Coordinator, CoordinatorTimers
@@ -35,6 +36,10 @@ from boundless.server.cluster.slice_records import SliceRecords
 from boundless.server.cluster.slices import PairSlice, SliceSide
 from boundless.server.cluster.startup import ClusterSetupError, holder_name
 from boundless.server.config import DEFAULT_STARTING_GRANT, TimerSettings, default_web_dir
+from boundless.wallet import INTERNAL, WalletProvider, close_wallets, start_wallets
+
+if TYPE_CHECKING:
+    from boundless.server.players.operator_sessions import OperatorLaunches
 
 if TYPE_CHECKING:
     import uvicorn
@@ -58,6 +63,8 @@ class GatewaySettings:
     starting_grant: int = DEFAULT_STARTING_GRANT
     web_dir: Path = field(default_factory=default_web_dir)
     signup_rate: str = "10/minute;100/day"
+    jurisdiction: JurisdictionProfile = field(default_factory=lambda: load_profile("none"))
+    """The player-protection profile (the same on every gateway)."""
     admin_token: str = ""
     """The operator's token (``serve``'s; the same on every gateway); empty: $BOUNDLESS_ADMIN_TOKEN,
     else the admin routes refuse every request."""
@@ -391,7 +398,11 @@ async def run_gateway(
     bots: int = 0,
     name: str | None = None,
     serving: GatewaySettings = GatewaySettings(),
+    wallets: WalletProvider = INTERNAL,
+    operator: OperatorLaunches | None = None,
 ) -> None:
+    """``wallets``: the wallet port the gateway's players' coins move through; ``operator``:
+    the secret shared with an operator that launches its players here."""
     import uvicorn
 
     from boundless.ledger.database import make_engine, make_session_factory
@@ -404,6 +415,7 @@ async def run_gateway(
     from boundless.server.cluster.gateway_table import SHUTDOWN_REASON, GatewayTable
     from boundless.server.config import ServerConfig
     from boundless.server.gateway.hub import Hub
+    from boundless.server.protection.limited_wallet import LimitedWallets
 
     rules, chart = load_rules(settings.title)
     gateway_name = check_gateway_name(name or f"gateway-{port}")
@@ -433,6 +445,7 @@ async def run_gateway(
         chart=chart,
         hub=Hub(),
         sessions=sessions,
+        wallets=LimitedWallets(wallets),  # the limits, then the wallet (as on serve)
     )
     seat_bots = bot_slices(rules, chart, gateway_name, bots, ledger, settings.table)
 
@@ -450,12 +463,14 @@ async def run_gateway(
         web_dir=serving.web_dir,
         signup_rate=serving.signup_rate,
         forwarded_allow_ips=serving.forwarded_allow_ips,
+        jurisdiction=serving.jurisdiction,
     )
     if serving.admin_token:
         config = replace(config, admin_token=serving.admin_token)
     app = create_gateway_app(
-        gateway, bus, table, config, sessions, make_session_factory(read_engine)
+        gateway, bus, table, config, sessions, make_session_factory(read_engine), operator
     )
+    start_wallets(wallets, sessions)
     server = uvicorn.Server(gateway_server_config(app, serving, port))
     following = asyncio.ensure_future(gateway.run())
     keeping = asyncio.ensure_future(held.keep())
@@ -478,6 +493,7 @@ async def run_gateway(
         try:
             await gateway.stop(SHUTDOWN_REASON)  # refund its slice of the round now
         finally:
+            close_wallets(wallets)
             await held.give_back()
             await bus.close()
             read_engine.dispose()

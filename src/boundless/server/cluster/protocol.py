@@ -10,9 +10,11 @@ positions. On the bus, in order (each a :class:`~boundless.server.cluster.bus.Ro
   server's event encoding; every gateway applies them in order. The event that opens a window
   also carries its ``timer`` (``kind``, ``deadline_ms``), and ``RoundOpened`` the
   ``shoe_number`` and the shoe's ``notices`` (shuffle, shoe finished), for the players' messages.
-- ``betting_closed``: gateways close their bets and report ``bets_closed`` (spots held).
+- ``betting_closed``: gateways close their bets and report ``bets_closed`` (spots held, their
+  players and positions, and ``spot_bets``: their positions and stakes on each spot).
 - ``slices``: the gateways whose bets are in the round, and how many ``players`` and
-  ``positions`` they hold together; one with bets that is not listed cancels its slice.
+  ``positions`` they hold together; one with bets that is not listed cancels its slice. Its
+  ``spot_bets`` (``spot_totals``) are the table's bets per spot, for the players' ``state``.
 - ``step_closed`` (after a step's deadline or once every gateway reported ``decided``; its
   ``closed_ms`` is the coordinator's clock at the close):
   gateways autoplay their undecided positions and report ``takers`` (the core's step report);

@@ -22,7 +22,8 @@ from boundless.ledger.outage import write_until_done
 from boundless.server.cluster.bus import ReportKind
 from boundless.server.cluster.protocol import PLAYERS_SUFFIX, slice_owners
 from boundless.server.cluster.reports import ReportBox
-from boundless.server.tables.service import TableService, wallet_amounts
+from boundless.server.tables.service import TableService
+from boundless.wallet import wallet_amounts
 
 RESTARTED_REASON = (
     "the gateway holding your bets restarted during this round; every stake was returned"

@@ -8,6 +8,7 @@ from typing import Protocol
 from boundless.core.round import events as ev
 from boundless.core.round.follower import BetsReport, FollowerRound, StepReport
 from boundless.core.round.phases import INSURANCE
+from boundless.core.round.views import add_spot_bets, spot_bets
 from boundless.server.cluster.bus import JsonBody
 
 IN_PLAY_COUNTS = 14
@@ -33,6 +34,10 @@ class SliceSide(Protocol):
 
     def seats(self) -> tuple[int, int]:
         """Players and positions held (after the bets closed)."""
+        ...
+
+    def spot_bets(self) -> dict[str, dict[str, int]]:
+        """The positions and stakes held on each spot (after the bets closed; ``spot_bets``)."""
         ...
 
     def in_insurance(self) -> bool:
@@ -78,6 +83,9 @@ class FollowerSlice:
         if self.cancelled is not None:
             return 0, 0
         return self.follower.player_count(), self.follower.position_count()
+
+    def spot_bets(self) -> dict[str, dict[str, int]]:
+        return {} if self.cancelled is not None else spot_bets(self.follower)
 
     def in_insurance(self) -> bool:
         return self.cancelled is None and self.follower.phase == INSURANCE
@@ -134,6 +142,9 @@ class PairSlice:
     def seats(self) -> tuple[int, int]:
         counts = [part.seats() for part in self.parts]
         return sum(players for players, _ in counts), sum(positions for _, positions in counts)
+
+    def spot_bets(self) -> dict[str, dict[str, int]]:
+        return add_spot_bets(part.spot_bets() for part in self.parts)
 
     def in_insurance(self) -> bool:
         return any(part.in_insurance() for part in self.parts)

@@ -59,6 +59,7 @@ from boundless.server.tables.service import (
     bet_columns,
     position_key,
 )
+from boundless.wallet import INTERNAL, WalletProvider
 
 log = logging.getLogger("boundless.server.table")
 
@@ -80,6 +81,8 @@ class DeskSetup(TypedDict):
     slice_owner: NotRequired[str | None]
     """None: the desk writes whole rounds (``boundless serve``); a name: it writes its own slice
     of rounds that other processes share (a gateway)."""
+    wallets: NotRequired[WalletProvider]
+    """The wallet port every coin of a player moves through (default: ``internal``)."""
 
 
 class TableDesk:
@@ -92,6 +95,7 @@ class TableDesk:
         self.sessions = setup["sessions"]
         self.owner = setup.get("owner")
         self.slice_owner = setup.get("slice_owner")
+        self.wallets: WalletProvider = setup.get("wallets", INTERNAL)
         self.bets = BetBatcher(
             setup.get("bet_batch_seconds", 0.01), self._write_bets, setup.get("bet_batch_max")
         )
@@ -102,6 +106,9 @@ class TableDesk:
         """Positions of the open step whose decision the table waits for."""
         self.recorded = False
         """Whether this round's end (settlement or cancellation) is written."""
+        self.min_cycle_seconds = 0.0
+        """(A private table) the shortest time from one deal to the next (the jurisdiction's)."""
+        self.last_deal_at: float | None = None
         self.refund_pending = False
         """A cancellation given up while the database was away: the next start refunds it."""
         self.declined_insurance: set[tuple[str, int]] = set()
@@ -186,7 +193,7 @@ class TableDesk:
         return None if self.round is None else f"{self.table_id}:{self.round_no}"
 
     def service(self, session: Session) -> TableService:
-        return TableService(session, slice_owner=self.slice_owner)
+        return TableService(session, slice_owner=self.slice_owner, wallets=self.wallets)
 
     def check_access(self, player: PlayerIdentity) -> None:
         if self.owner is not None and player.player_id != self.owner:
@@ -458,13 +465,14 @@ class TableDesk:
     # ---- closing a step --------------------------------------------------------------------
     def refresh_doubtful_coins(self, round_: PlayerRound, on_spot: np.ndarray) -> None:
         """Before a step executes: the wallets of players whose double or split the round may
-        not cover (short by its count, or betting elsewhere too), so fall-backs use real coins."""
+        not cover (see :meth:`doubtful_players`), so fall-backs use the coins the wallet would
+        let each add now."""
         doubtful = self.doubtful_players(round_, on_spot)
         if not doubtful:
             return
         try:
             with self.sessions.begin() as session:
-                balances = self.service(session).wallet_balances(doubtful)
+                balances = self.service(session).wallet.spendable(doubtful)
         except Exception as error:
             self.wallets_unreadable(round_, doubtful, error)
             return
@@ -484,9 +492,17 @@ class TableDesk:
 
     def doubtful_players(self, round_: PlayerRound, on_spot: np.ndarray) -> list[str]:
         """The players of ``on_spot`` with a pending double or split whose coins the round may
-        overstate (their wallets are read before the step closes)."""
+        overstate (their wallets are read before the step closes): every one of them where the
+        wallet checks every extra stake (a limit, an operator's wallet), else those short by the
+        round's count or betting elsewhere too."""
         pending = np.array([round_.pending_action(p) for p in on_spot.tolist()], dtype=np.int64)
         movers = on_spot[(pending == int(Action.DOUBLE)) | (pending == int(Action.SPLIT))]
+        if not len(movers):
+            return []
+        with self.sessions() as session:  # no query: the wallet only says what it checks
+            every = self.service(session).wallet.checks_every_extra
+        if every:
+            return sorted(set(round_.players_of(movers)))
         return self.money.coins_in_doubt(
             round_, movers, lambda player_id: self.seated_elsewhere(player_id, self.table_id)
         )

@@ -20,7 +20,7 @@ from boundless.core.rules import RuleSet
 from boundless.server.errors import NotFoundError
 from boundless.server.records.repository import RecordRepository
 from boundless.server.tables.desk import TableDesk
-from boundless.server.tables.service import BetRequest, TableService
+from boundless.server.tables.service import BetRequest
 
 Bets = dict[int, dict[str, int]]
 
@@ -87,7 +87,7 @@ def last_bets(desk: TableDesk, player_id: str) -> tuple[Bets, int]:
     """The player's bets in their last recorded round at this table, and their balance."""
     with desk.sessions.begin() as session:
         rows = RecordRepository(session).player_rounds(player_id, 1, None, desk.table_id)
-        balance = TableService(session).wallet_balances([player_id]).get(player_id, 0)
+        balance = desk.service(session).wallet_balances([player_id]).get(player_id, 0)
         positions = orjson.loads(rows[0][1].results_json) if rows else []
     return bets_of_positions(positions), balance
 

@@ -27,6 +27,7 @@ from boundless.server.players.service import PlayerIdentity
 from boundless.server.tables.runner import run_table
 from boundless.server.tables.table import Table
 from boundless.server.titles import TitleCatalog
+from boundless.wallet import INTERNAL, WalletProvider
 
 MAX_PRIVATE_TABLES_PER_PLAYER = 3
 SHUTDOWN_SECONDS = 5.0
@@ -42,6 +43,7 @@ class TableRegistry:
     catalog: TitleCatalog
     randomness: Callable[[], RandomSource] = CryptoSource
     metrics: ServerMetrics = UNEXPORTED
+    wallets: WalletProvider = INTERNAL
     tables: dict[str, Table] = field(default_factory=dict, init=False)
     tasks: dict[str, asyncio.Task[None]] = field(default_factory=dict, init=False)
 
@@ -73,8 +75,11 @@ class TableRegistry:
             owner=owner,
             offered_side_bets=offered,
             bet_batch_seconds=self.config.bet_batch_seconds,
+            wallets=self.wallets,
         )
         table.seated_elsewhere = self.seated_elsewhere
+        if owner is not None:
+            table.min_cycle_seconds = self.config.jurisdiction.min_cycle_seconds
         table.metrics = self.metrics
         self.tables[table_id] = table
         self.tasks[table_id] = asyncio.get_running_loop().create_task(

@@ -25,20 +25,16 @@ from boundless.ledger import (
     ROUND_SCOPE,
     Category,
     IdempotencyConflictError,
-    InsufficientFundsError,
     LedgerService,
     PlayerSettlement,
-    PostedTransaction,
     round_key,
     slice_key,
 )
 from boundless.ledger.accounts import DEFAULT_OWNER
-from boundless.ledger.errors import RoundClosedError
 from boundless.ledger.records import StakeOrder
 from boundless.server.errors import BadMessageError
 from boundless.server.tables.repository import RoundPlayerLine, TableRepository
-
-WALLET_PREFIX = "wallet:"
+from boundless.wallet import INTERNAL, BetDebit, WalletProvider, wallet_amounts
 
 
 def position_key(player_id: str, spot: int) -> str:
@@ -89,6 +85,10 @@ class BetRequest:
                 )
             stored = stored["answer"]
         return {**stored, "replayed": True}
+
+    def debit(self) -> BetDebit:
+        """The bet as the wallet takes it: every stake of it, all or none."""
+        return BetDebit(self.player_id, self.bet_id, tuple(self.orders()))
 
     def orders(self) -> list[StakeOrder]:
         orders = []
@@ -186,14 +186,23 @@ def bet_columns(
 
 
 class TableService:
-    def __init__(self, session: Session, slice_owner: str | None = None) -> None:
+    """``wallets``: the wallet port's provider; every coin of a player moves through it (the
+    ledger is only read here, as the game's record)."""
+
+    def __init__(
+        self,
+        session: Session,
+        slice_owner: str | None = None,
+        wallets: WalletProvider = INTERNAL,
+    ) -> None:
         self.session = session
         self.slice_owner = slice_owner
+        self.wallet = wallets(session, slice_owner)
         self.ledger = LedgerService(session, slice_owner or DEFAULT_OWNER)
         self.records = TableRepository(session)
 
     def wallet_balances(self, player_ids: Sequence[str]) -> dict[str, int]:
-        return self.ledger.wallet_balances(player_ids)
+        return self.wallet.balances(player_ids)
 
     # -- bets ------------------------------------------------------------------------------
     def accept_bets(
@@ -291,13 +300,16 @@ class TableService:
     ) -> list[Candidate]:
         if not candidates:
             return []
-
-        def stake(group: list[Candidate]) -> None:
-            orders = [order for _, request, _ in group for order in request.orders()]
-            self.ledger.stake_many(table_id, round_no, orders)
-
-        # Someone's wallet moved: stake one by one, refusing only those short.
-        return all_or_each(candidates, outcome, InsufficientFundsError, stake)
+        refusals = self.wallet.debit_bets(
+            table_id, round_no, [request.debit() for _, request, _ in candidates]
+        )
+        staked = []
+        for candidate, refusal in zip(candidates, refusals, strict=True):
+            if refusal is None:
+                staked.append(candidate)
+            else:
+                outcome.answers[candidate[0]] = refusal
+        return staked
 
     # -- early credits and extra stakes ------------------------------------------------------
     def credit_early(
@@ -305,14 +317,11 @@ class TableService:
     ) -> None:
         """Pay players coins the round already paid them (a blackjack paid at once, a
         surrender), so a double or split at ``step`` can use them."""
-        for player_id, amount in sorted(credits.items()):
-            self.ledger.pay(
-                table_id, round_no, player_id, f"{player_id}@early", amount, f"payout:early{step}"
-            )
+        self.wallet.credit_early(table_id, round_no, step, credits)
 
     def stake(self, table_id: str, round_no: int, orders: Sequence[StakeOrder]) -> None:
-        if orders:
-            self.ledger.stake_many(table_id, round_no, list(orders))
+        """Insurance, or a step's doubles and splits: all staked, or the wallet's refusal."""
+        self.wallet.debit(table_id, round_no, orders)
 
     # -- settlement and cancellation -------------------------------------------------------
     def settle(
@@ -341,8 +350,7 @@ class TableService:
             for line in lines
         ]
         if self.slice_owner is None:
-            if any(line.staked for line in lines):
-                self.ledger.settle_round(record.table_id, record.round_no, owed)
+            self.wallet.settle(record.table_id, record.round_no, owed, credited)
             after = self.wallet_balances([line.player_id for line in recorded])
             self._write_record(record, "settled", None, recorded, balance_before, after, results)
             return after
@@ -353,8 +361,7 @@ class TableService:
         assert row is not None, "the round's row is written with its first bet"
         lines_of = self._record_lines(recorded, balance_before, after, results, away)
         self.records.add_slice_players(row.id, "settled", None, lines_of)
-        if any(line.staked for line in lines):
-            self.ledger.settle_slice(record.table_id, record.round_no, owed)
+        self.wallet.settle(record.table_id, record.round_no, owed, credited)
         self._write_record(record, "settled", None, [], balance_before, after, results)
         return after
 
@@ -460,26 +467,8 @@ class TableService:
         return lines
 
     def reverse_in_ledger(self, table_id: str, round_no: int) -> dict[str, int]:
-        if self.slice_owner is not None:
-            return self._reverse_slice(table_id, round_no)
-        info = self.ledger.round_info(table_id, round_no)
-        if info is None or info.status == "closed":
-            return {}
-        return wallet_amounts(self.ledger.cancel_round(table_id, round_no))
-
-    def _reverse_slice(self, table_id: str, round_no: int) -> dict[str, int]:
-        owner = self.ledger.owner
-        mine = [item for item in self.ledger.slices_of(table_id, round_no) if item.owner == owner]
-        if not mine or mine[0].status != "open":
-            return {}
-        try:
-            return wallet_amounts(self.ledger.cancel_slice(table_id, round_no))
-        except RoundClosedError as error:
-            # The coordinator (a dropped gateway's slice, a takeover's whole round) got there
-            # between our look and our write: reversed already, which is the point.
-            if error.status != "cancelled":
-                raise
-            return {}
+        """The round's (a slice's: its owner's) stakes back, once, through the wallet."""
+        return self.wallet.cancel(table_id, round_no)
 
     def _write_record(
         self,
@@ -523,16 +512,6 @@ class TableService:
             )
             for line in lines
         ]
-
-
-def wallet_amounts(transaction: PostedTransaction) -> dict[str, int]:
-    """What a transaction moved into each player's wallet."""
-    amounts: dict[str, int] = {}
-    for entry in transaction.entries:
-        if entry.account.startswith(WALLET_PREFIX):
-            player = entry.account[len(WALLET_PREFIX) :]
-            amounts[player] = amounts.get(player, 0) + entry.amount
-    return amounts
 
 
 def round_lines(

@@ -21,6 +21,7 @@ from boundless.core.random_source import RandomSource
 from boundless.core.round import SharedRound
 from boundless.core.round.phases import INSURANCE
 from boundless.core.round.players import PlayerRound
+from boundless.core.round.views import spot_bets
 from boundless.ledger.outage import in_daemon_thread, is_transient, write_until_done
 from boundless.ledger.records import StakeOrder
 from boundless.server import messages
@@ -69,6 +70,14 @@ class Table(TableDesk):
 
     def shoe_number(self) -> int:
         return self.shoes.number
+
+    def public(self) -> dict[str, Any] | None:
+        view = super().public()
+        if view is not None and self.round is not None:
+            # This desk holds every position, so the spots' totals are exact here (a cluster
+            # gateway holds only its own slice and leaves them out).
+            view["spot_bets"] = spot_bets(self.round)
+        return view
 
     def wake(self) -> None:
         self.clock.wake.set()
@@ -158,7 +167,7 @@ class Table(TableDesk):
         doubtful = self.doubtful_players(round_, on_spot)
         if doubtful:  # their wallets, read in a worker thread (SQLite may be busy writing)
             try:
-                balances = await in_daemon_thread(lambda: self._wallets(doubtful))
+                balances = await in_daemon_thread(lambda: self._spendable(doubtful))
             except Exception as error:
                 self.wallets_unreadable(round_, doubtful, error)
             else:
@@ -173,6 +182,11 @@ class Table(TableDesk):
     def _wallets(self, player_ids: list[str]) -> dict[str, int]:
         with self.sessions.begin() as session:
             return self.service(session).wallet_balances(player_ids)
+
+    def _spendable(self, player_ids: list[str]) -> dict[str, int]:
+        """What the wallet lets each add to the round now (the fall-backs' coins)."""
+        with self.sessions.begin() as session:
+            return self.service(session).wallet.spendable(player_ids)
 
     def _refund_later(self, reason: str) -> None:
         """The refund of the round just cancelled in the core, written in a worker thread and

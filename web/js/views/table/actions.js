@@ -146,6 +146,11 @@ export async function insure(spot, kind) {
   changed();
 }
 
+/** One tap for every open offer: take each (with its own kind) or decline each. */
+export function insureAll(offers, take) {
+  return Promise.all(offers.map((position) => insure(position.spot, take ? position.insurance_offer : null)));
+}
+
 export async function chooseSideBets(groups) {
   try {
     await send("choose_side_bets", { table_id: v.tableId, side_bets: groups });

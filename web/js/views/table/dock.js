@@ -4,7 +4,7 @@ import { h, money, shortMoney } from "../../format.js";
 import { t } from "../../i18n.js";
 import { toast } from "../../session.js";
 import { actionName, sideBetGroups, sideBetName, sideBetRules } from "../rule_text.js";
-import { canRebet, chooseSideBets, clearDraft, decide, insure, placeBets, rebet, selectChip, undo } from "./actions.js";
+import { canRebet, chooseSideBets, clearDraft, decide, insure, insureAll, placeBets, rebet, selectChip, undo } from "./actions.js";
 import { actionShown, DECISIONS, keyHint } from "./keys.js";
 import { wheelShows } from "./wheel.js";
 import {
@@ -26,7 +26,6 @@ import {
 export function dock() {
   const p = pub();
   const items = [h("p.dock-status#dock-status", {}, statusLine())];
-  if (p.phase === "insurance") items.push(...insuranceOffers());
   if (p.phase === "decisions" && positionOn(p.current_spot)) items.push(actionBar());
   if (p.phase === "betting") items.push(bettingControls());
   if (p.phase === "settled") {
@@ -89,11 +88,20 @@ function actionBar() {
   );
 }
 
-/** Insurance and even money: one banner with its own countdown, one row and one tap per spot. */
-function insuranceOffers() {
+/** Insurance and even money: one banner over the felt with its own countdown, one row and one
+ * tap per spot, and where several spots have an offer one tap that answers them all (each spot
+ * with its own kind). Null outside the insurance window or once every offer is answered. */
+export function insuranceBanner() {
+  if (pub().phase !== "insurance") return null;
   const offers = openOffers();
-  if (!offers.length) return [];
-  return [h("div.insurance-banner#insurance-banner", { role: "group", "aria-label": t("insurance.insurance") },
+  if (!offers.length) return null;
+  const all = offers.length > 1
+    ? h("div.insurance-all.button-row", {},
+        h("button.btn.btn-gold.btn-small#insure-all", { type: "button", onclick: () => insureAll(offers, true) }, t("insurance.take_all")),
+        h("button.btn.btn-ghost.btn-small#decline-all", { type: "button", onclick: () => insureAll(offers, false) }, t("insurance.decline_all")),
+      )
+    : null;
+  return h("div.insurance-banner#insurance-banner", { role: "group", "aria-label": t("insurance.insurance") },
     h("p.insurance-head", {}, h("span", {}, t("insurance.banner", { pays: v.rules.insurance.pays })),
       h("span.insurance-countdown#insurance-countdown", { "aria-hidden": "true" }, "")),
     offers.map((position, index) => {
@@ -115,7 +123,8 @@ function insuranceOffers() {
         ),
       );
     }),
-  )];
+    all,
+  );
 }
 
 function bettingControls() {

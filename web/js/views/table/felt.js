@@ -20,10 +20,11 @@ import {
   v,
 } from "./state.js";
 
-/** A card element that animates in the first time this slot shows a card this round. */
+/** A card element that animates in the first time this slot shows a card this round (not the
+ * cards a join or a resync finds on the table: v.standing, cleared once they are drawn). */
 function card(slot, code, options = {}) {
   const id = `${slot}:${code ?? "back"}`;
-  const isNew = !v.seen.has(id);
+  const isNew = !v.seen.has(id) && !v.standing;
   v.seen.add(id);
   if (isNew && code !== null) play("deal");
   return cardElement(code, { ...options, fresh: isNew });

@@ -13,7 +13,10 @@ export function fitFelt() {
   observe(felt);
   const style = getComputedStyle(felt);
   const width = felt.clientWidth - parseFloat(style.paddingLeft) - parseFloat(style.paddingRight);
-  const height = felt.clientHeight - parseFloat(style.paddingTop) - parseFloat(style.paddingBottom);
+  // The insurance banner lies over the top of the felt: the contents fit below it, uncovered.
+  const banner = felt.querySelector(":scope > .insurance-banner");
+  const reserved = banner ? banner.offsetTop + banner.offsetHeight - parseFloat(style.paddingTop) + 6 : 0;
+  const height = felt.clientHeight - parseFloat(style.paddingTop) - parseFloat(style.paddingBottom) - reserved;
   if (width <= 0 || height <= 0) return;
   // A narrower scale lets the content lay out wider (fewer wrapped rows), so settle in a few
   // rounds: lay out at width/scale, measure, rescale.
@@ -26,7 +29,7 @@ export function fitFelt() {
   }
   // The last layout must fit at the scale it is shown with; shrinking never makes it wider.
   scale = Math.max(MIN_SCALE, Math.min(scale, height / inner.scrollHeight, width / inner.scrollWidth));
-  const top = parseFloat(style.paddingTop) + Math.max(0, (height - inner.scrollHeight * scale) / 2);
+  const top = parseFloat(style.paddingTop) + reserved + Math.max(0, (height - inner.scrollHeight * scale) / 2);
   inner.style.top = `${top}px`;
   inner.style.transform = `translateX(-50%) scale(${scale})`;
   felt.dataset.scale = scale.toFixed(3);

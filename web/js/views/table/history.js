@@ -81,14 +81,35 @@ export function statsPanel() {
   const stats = v.stats;
   const region = h("section.panel.stats-panel#stats", { "aria-labelledby": "stats-heading" }, h("h2#stats-heading", {}, t("stats.heading")));
   const mine = myPositions();
+  // The table's bets on each spot, as the server publishes them (serve always; a cluster
+  // gateway from the bet close on, summed by its coordinator); until then only your stake shows.
+  const table = pub().spot_bets ?? null;
+  const partial = Boolean(table && pub().spot_bets_partial);
   region.append(
     h("dl.stats-facts", {},
       h("div", {}, h("dt", {}, t("stats.players")), h("dd#stats-players", {}, String(v.state?.seated ?? 0))),
-      spotNumbers().map((spot) => {
-        const position = mine.find((item) => item.spot === spot);
-        return h("div", {}, h("dt", {}, t("stats.your_stake", { n: spot })), h("dd", {}, money(position?.staked ?? 0)));
-      }),
     ),
+    h("table.stats-table#stats-spots", { dataset: { tableWide: table ? "yes" : "no" } },
+      h("thead", {}, h("tr", {},
+        h("th", { scope: "col" }, t("stats.spot")),
+        table ? h("th", { scope: "col" }, t("stats.spot_positions")) : null,
+        table ? h("th", { scope: "col" }, t("stats.spot_stake")) : null,
+        h("th", { scope: "col" }, t("stats.spot_yours")),
+      )),
+      h("tbody", {}, spotNumbers().map((spot) => {
+        const position = mine.find((item) => item.spot === spot);
+        const here = table?.[String(spot)];
+        return h("tr", { dataset: { spot } },
+          h("th", { scope: "row" }, String(spot)),
+          table ? h("td.num", {}, String(here?.positions ?? 0)) : null,
+          table ? h("td.num", {}, money((here?.main ?? 0) + (here?.side ?? 0))) : null,
+          h("td.num", {}, money(position?.staked ?? 0)),
+        );
+      })),
+    ),
+    table
+      ? (partial ? h("p.muted#stats-spots-note", {}, t("stats.spots_partial")) : null)
+      : h("p.muted#stats-spots-note", {}, t("stats.spots_at_close")),
   );
   if (stats.loading) return region;
   if (stats.error) {

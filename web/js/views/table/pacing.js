@@ -81,6 +81,9 @@ export function retarget({ instant = false } = {}) {
   if (instant || !v.dealt || reducedMotion()) {
     stopPacing();
     v.dealt = { roundId, ...targetCounts(), hold: false };
+    // The cards already on the table were dealt before this page looked: the next draw shows
+    // them standing (no deal-in flight, no deal sound) rather than dealing them again.
+    if (instant) v.standing = true;
   } else if (v.dealt.roundId !== roundId) {
     stopPacing();
     v.dealt = { roundId, dealer: 0, spots: {}, hold: false };

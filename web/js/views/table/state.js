@@ -42,6 +42,7 @@ export function fresh(tableId) {
     insuranceDone: new Set(), // "round:spot"
     step: null, // last step message
     seen: new Set(),
+    standing: false, // the next draw shows the cards a join found, without dealing them in
     roundId: null,
     log: [],
     lastResult: null, // {roundId, positions, balance} of the last settled round

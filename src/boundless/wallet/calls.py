@@ -1,0 +1,185 @@
+"""The record of every call to an operator's wallet (``ledger_wallet_calls``), and our
+transaction ids.
+
+A transaction id is derived from what the call is for (a bet, a player's extra stakes at one
+step, a player's settlement or a debit's rollback), so a retry, a replay after a crash or a
+second process doing the same names the same call; its amount is written once with it.
+"""
+
+from __future__ import annotations
+
+import hashlib
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass
+from datetime import datetime
+
+from sqlalchemy import case, func, insert, select, update
+from sqlalchemy.orm import Session
+
+from boundless.ledger.models import WALLET_CALLS
+from boundless.ledger.sql_conventions import utc_now
+
+DEBIT, CREDIT, ROLLBACK = "debit", "credit", "rollback"
+PENDING, DONE, REFUSED = "pending", "done", "refused"
+
+
+def transaction_id(kind: str, *parts: object) -> str:
+    """``d-``, ``c-`` or ``r-`` and 32 hex digits naming the call for ``parts``."""
+    text = "\x1f".join(str(part) for part in parts)
+    return f"{kind[0]}-{hashlib.sha256(text.encode()).hexdigest()[:32]}"
+
+
+@dataclass(frozen=True, slots=True)
+class Call:
+    transaction_id: str
+    kind: str
+    player_id: str
+    round_id: str
+    owner: str
+    amount: int
+    currency: str
+    refers_to: str | None = None
+    status: str = PENDING
+    attempts: int = 0
+    last_error: str | None = None
+    created_at: datetime | None = None
+
+    def body(self) -> dict[str, object]:
+        """The call's JSON body as ``docs/wallet-api.md`` describes it."""
+        body: dict[str, object] = {
+            "transaction_id": self.transaction_id,
+            "player_id": self.player_id,
+            "round_id": self.round_id,
+            "amount": self.amount,
+            "currency": self.currency,
+        }
+        if self.refers_to is not None:
+            body["debit_transaction_id"] = self.refers_to
+        return body
+
+
+class CallBook:
+    """All SQL on the calls table (in the caller's transaction)."""
+
+    def __init__(self, session: Session) -> None:
+        self.session = session
+
+    def add(self, calls: Iterable[Call]) -> None:
+        rows = [
+            {
+                "transaction_id": call.transaction_id,
+                "kind": call.kind,
+                "player_id": call.player_id,
+                "round_id": call.round_id,
+                "owner": call.owner,
+                "amount": call.amount,
+                "currency": call.currency,
+                "refers_to": call.refers_to,
+                "status": call.status,
+                "attempts": call.attempts,
+                "last_error": call.last_error,
+                "created_at": utc_now(),
+            }
+            for call in calls
+        ]
+        known = self.known([row["transaction_id"] for row in rows])  # type: ignore[misc]
+        fresh = [row for row in rows if row["transaction_id"] not in known]
+        if fresh:
+            self.session.execute(insert(WALLET_CALLS), fresh)
+
+    def known(self, ids: Sequence[str]) -> set[str]:
+        found: set[str] = set()
+        for start in range(0, len(ids), 500):
+            chunk = list(ids[start : start + 500])
+            query = select(WALLET_CALLS.c.transaction_id).where(
+                WALLET_CALLS.c.transaction_id.in_(chunk)
+            )
+            found.update(self.session.scalars(query))
+        return found
+
+    def of_round(self, round_id: str, owner: str, kind: str) -> list[Call]:
+        query = select(WALLET_CALLS).where(
+            WALLET_CALLS.c.round_id == round_id,
+            WALLET_CALLS.c.owner == owner,
+            WALLET_CALLS.c.kind == kind,
+        )
+        return [_call(row) for row in self.session.execute(query).mappings()]
+
+    def unended_rounds(self, since: datetime) -> list[tuple[str, str]]:
+        """(round id, owner) of rounds with a debit taken and no credit, since ``since``: those
+        a cancellation may still owe rollbacks."""
+        is_debit = WALLET_CALLS.c.kind == DEBIT
+        credits = func.sum(case((WALLET_CALLS.c.kind == CREDIT, 1), else_=0))
+        debits = func.sum(case((is_debit & (WALLET_CALLS.c.status == DONE), 1), else_=0))
+        query = (
+            select(WALLET_CALLS.c.round_id, WALLET_CALLS.c.owner)
+            .where(WALLET_CALLS.c.created_at >= since)
+            .group_by(WALLET_CALLS.c.round_id, WALLET_CALLS.c.owner)
+            .having((credits == 0) & (debits > 0))
+        )
+        return [(row[0], row[1]) for row in self.session.execute(query)]
+
+    def pending(self, limit: int = 1000) -> list[Call]:
+        query = (
+            select(WALLET_CALLS)
+            .where(WALLET_CALLS.c.status == PENDING)
+            .order_by(WALLET_CALLS.c.id)
+            .limit(limit)
+        )
+        return [_call(row) for row in self.session.execute(query).mappings()]
+
+    def pending_count(self) -> int:
+        query = select(func.count()).where(WALLET_CALLS.c.status == PENDING)
+        return int(self.session.scalar(query) or 0)
+
+    def between(self, start: datetime, end: datetime) -> list[Call]:
+        query = (
+            select(WALLET_CALLS)
+            .where(WALLET_CALLS.c.created_at >= start, WALLET_CALLS.c.created_at < end)
+            .order_by(WALLET_CALLS.c.id)
+        )
+        return [_call(row) for row in self.session.execute(query).mappings()]
+
+    def by_id(self, ids: Sequence[str]) -> dict[str, Call]:
+        found: dict[str, Call] = {}
+        for start in range(0, len(ids), 500):
+            query = select(WALLET_CALLS).where(
+                WALLET_CALLS.c.transaction_id.in_(list(ids[start : start + 500]))
+            )
+            for row in self.session.execute(query).mappings():
+                found[row["transaction_id"]] = _call(row)
+        return found
+
+    def mark_done(self, ids: Sequence[str]) -> None:
+        if ids:
+            self.session.execute(
+                update(WALLET_CALLS)
+                .where(WALLET_CALLS.c.transaction_id.in_(list(ids)))
+                .values(status=DONE, done_at=utc_now(), attempts=WALLET_CALLS.c.attempts + 1)
+            )
+
+    def mark_failed(self, failures: dict[str, str]) -> None:
+        for transaction, error in failures.items():
+            self.session.execute(
+                update(WALLET_CALLS)
+                .where(WALLET_CALLS.c.transaction_id == transaction)
+                .values(attempts=WALLET_CALLS.c.attempts + 1, last_error=error[:300])
+            )
+
+
+def _call(row: object) -> Call:
+    data = dict(row)  # type: ignore[call-overload]
+    return Call(
+        transaction_id=data["transaction_id"],
+        kind=data["kind"],
+        player_id=data["player_id"],
+        round_id=data["round_id"],
+        owner=data["owner"],
+        amount=int(data["amount"]),
+        currency=data["currency"],
+        refers_to=data["refers_to"],
+        status=data["status"],
+        attempts=int(data["attempts"]),
+        last_error=data["last_error"],
+        created_at=data["created_at"],
+    )

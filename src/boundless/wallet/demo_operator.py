@@ -1,0 +1,273 @@
+"""The reference operator wallet: a small FastAPI app that implements ``docs/wallet-api.md``
+with its own store (in memory), for tests, benchmarks and operators to read.
+
+Every request must carry the body's HMAC-SHA256 in ``X-Boundless-Signature``; every answer
+carries its own in ``X-Operator-Signature``. Calls are idempotent by transaction id: a repeat
+gets the first answer, a repeat with another amount is refused (409), a rollback that arrives
+before its debit (or for a debit never seen) moves nothing and makes that debit refused for good.
+
+Fault switches (``POST /admin/faults``, unsigned, for a test bench on 127.0.0.1 only):
+``latency_ms`` (every call), ``fail_next`` (the next N calls of a path answer 500 unapplied),
+``timeout_next`` (the next N calls of a path are applied, then answered after ``hang_seconds``:
+the caller times out not knowing), ``duplicate`` (each call is applied twice, as a duplicated
+delivery would), ``refuse`` (player -> reason: their debits are refused), ``down`` (every call
+answers 503), ``credit_batch`` (whether ``/capabilities`` offers it).
+"""
+
+from __future__ import annotations
+
+import asyncio
+from dataclasses import dataclass, field
+from datetime import UTC, datetime
+from typing import Any
+
+import orjson
+from fastapi import FastAPI, Request, Response
+
+from boundless.wallet.signing import ANSWER_HEADER, REQUEST_HEADER, sign, verify
+
+JsonBody = dict[str, Any]
+
+
+@dataclass
+class Faults:
+    latency_ms: float = 0.0
+    fail_next: dict[str, int] = field(default_factory=dict)
+    timeout_next: dict[str, int] = field(default_factory=dict)
+    hang_seconds: float = 5.0
+    duplicate: bool = False
+    refuse: dict[str, str] = field(default_factory=dict)
+    down: bool = False
+    credit_batch: bool = True
+
+
+@dataclass
+class Transaction:
+    transaction_id: str
+    kind: str
+    player_id: str
+    round_id: str
+    amount: int
+    status: str
+    """``ok`` (applied), ``refused`` or, for a rollback of nothing, ``nothing``."""
+    at: datetime
+    refers_to: str | None = None
+    rolled_back: bool = False
+
+
+@dataclass
+class Store:
+    starting_balance: int = 100_000
+    balances: dict[str, int] = field(default_factory=dict)
+    transactions: dict[str, Transaction] = field(default_factory=dict)
+    dead_debits: set[str] = field(default_factory=set)
+    """Debit ids a rollback arrived for first: the debit, if it ever comes, is refused."""
+
+    def balance(self, player: str) -> int:
+        return self.balances.setdefault(player, self.starting_balance)
+
+    def _repeat(self, body: JsonBody, kind: str) -> JsonBody | None:
+        known = self.transactions.get(str(body["transaction_id"]))
+        if known is None:
+            return None
+        if (known.kind, known.amount, known.player_id) != (kind, body["amount"], body["player_id"]):
+            raise Conflict(
+                f"transaction {known.transaction_id} was a {known.kind} of {known.amount}"
+            )
+        return self._answer(known)
+
+    def _answer(self, transaction: Transaction) -> JsonBody:
+        answer: JsonBody = {
+            "transaction_id": transaction.transaction_id,
+            "status": "ok" if transaction.status in ("ok", "nothing") else "refused",
+            "balance": self.balance(transaction.player_id),
+        }
+        if transaction.status == "refused":
+            answer["reason"] = "refused"
+        return answer
+
+    def _record(
+        self, body: JsonBody, kind: str, status: str, refers: str | None = None
+    ) -> Transaction:
+        transaction = Transaction(
+            str(body["transaction_id"]),
+            kind,
+            str(body["player_id"]),
+            str(body["round_id"]),
+            int(body["amount"]),
+            status,
+            datetime.now(UTC),
+            refers,
+        )
+        self.transactions[transaction.transaction_id] = transaction
+        return transaction
+
+    def debit(self, body: JsonBody, refuse: dict[str, str]) -> JsonBody:
+        repeat = self._repeat(body, "debit")
+        if repeat is not None:
+            return repeat
+        player, amount = str(body["player_id"]), int(body["amount"])
+        reason = refuse.get(player)
+        if reason is None and str(body["transaction_id"]) in self.dead_debits:
+            reason = "rolled_back"
+        if reason is None and self.balance(player) < amount:
+            reason = "insufficient_funds"
+        if reason is not None:
+            self._record(body, "debit", "refused")
+            return {
+                "transaction_id": body["transaction_id"],
+                "status": "refused",
+                "reason": reason,
+                "detail": f"{reason.replace('_', ' ')} for {amount}",
+                "balance": self.balance(player),
+            }
+        self.balances[player] = self.balance(player) - amount
+        return self._answer(self._record(body, "debit", "ok"))
+
+    def credit(self, body: JsonBody) -> JsonBody:
+        repeat = self._repeat(body, "credit")
+        if repeat is not None:
+            return repeat
+        player = str(body["player_id"])
+        self.balances[player] = self.balance(player) + int(body["amount"])
+        return self._answer(self._record(body, "credit", "ok"))
+
+    def rollback(self, body: JsonBody) -> JsonBody:
+        repeat = self._repeat(body, "rollback")
+        if repeat is not None:
+            return repeat
+        debit_id = str(body.get("debit_transaction_id"))
+        debit = self.transactions.get(debit_id)
+        player = str(body["player_id"])
+        if debit is None or debit.status != "ok" or debit.rolled_back:
+            self.dead_debits.add(debit_id)
+            return self._answer(self._record(body, "rollback", "nothing", debit_id))
+        if debit.amount != int(body["amount"]):
+            raise Conflict(f"debit {debit_id} was {debit.amount}, not {body['amount']}")
+        debit.rolled_back = True
+        self.balances[player] = self.balance(player) + debit.amount
+        return self._answer(self._record(body, "rollback", "ok", debit_id))
+
+    def report(self, day: str) -> JsonBody:
+        rows = [
+            {
+                "transaction_id": t.transaction_id,
+                "kind": t.kind,
+                "player_id": t.player_id,
+                "round_id": t.round_id,
+                "amount": t.amount,
+                "status": t.status,
+                "debit_transaction_id": t.refers_to,
+                "rolled_back": t.rolled_back,
+            }
+            for t in self.transactions.values()
+            if t.at.date().isoformat() == day
+        ]
+        return {"date": day, "transactions": rows}
+
+
+class Conflict(Exception):
+    """A transaction id reused with other content."""
+
+
+def create_demo_operator(
+    secret: bytes, store: Store | None = None, faults: Faults | None = None
+) -> FastAPI:
+    """The reference wallet app (``app.state.store``, ``app.state.faults`` for a test bench)."""
+    app = FastAPI(title="Boundless reference operator wallet")
+    app.state.store = store or Store()
+    app.state.faults = faults or Faults()
+    lock = asyncio.Lock()
+
+    def signed(body: JsonBody, status: int = 200) -> Response:
+        data = orjson.dumps(body)
+        return Response(
+            data,
+            status_code=status,
+            media_type="application/json",
+            headers={ANSWER_HEADER: sign(secret, data)},
+        )
+
+    async def handle(request: Request, path: str) -> Response:
+        the: Faults = app.state.faults
+        data = await request.body()
+        if not verify(secret, data, request.headers.get(REQUEST_HEADER)):
+            return signed({"error": "bad_signature", "detail": "the signature does not match"}, 401)
+        if the.latency_ms:
+            await asyncio.sleep(the.latency_ms / 1000)
+        if the.down:
+            return signed({"error": "down", "detail": "the wallet is down"}, 503)
+        if the.fail_next.get(path, 0) > 0:
+            the.fail_next[path] -= 1
+            return signed({"error": "failure", "detail": "an injected failure"}, 500)
+        try:
+            body = orjson.loads(data)
+            async with lock:
+                answer = apply(app.state.store, the, path, body)
+                if the.duplicate:
+                    answer = apply(app.state.store, the, path, body)
+        except Conflict as error:
+            return signed({"error": "conflict", "detail": str(error)}, 409)
+        except (KeyError, ValueError, TypeError, orjson.JSONDecodeError) as error:
+            return signed(
+                {"error": "bad_request", "detail": f"{type(error).__name__}: {error}"}, 400
+            )
+        if the.timeout_next.get(path, 0) > 0:
+            the.timeout_next[path] -= 1
+            await asyncio.sleep(the.hang_seconds)  # applied, answered too late
+        return signed(answer)
+
+    for path in (
+        "capabilities",
+        "balance",
+        "debit",
+        "credit",
+        "rollback",
+        "credit_batch",
+        "report",
+    ):
+        app.add_api_route(f"/{path}", _route(handle, path), methods=["POST"])
+
+    @app.post("/admin/faults")
+    async def set_faults(request: Request) -> JsonBody:
+        changes = orjson.loads(await request.body())
+        for key, value in changes.items():
+            if not hasattr(app.state.faults, key):
+                return {"error": f"no switch {key!r}"}
+            setattr(app.state.faults, key, value)
+        return {"faults": app.state.faults.__dict__}
+
+    @app.get("/admin/balances")
+    async def balances() -> JsonBody:
+        return {"balances": app.state.store.balances}
+
+    return app
+
+
+def _route(handle: Any, path: str) -> Any:
+    async def route(request: Request) -> Response:
+        return await handle(request, path)  # type: ignore[no-any-return]
+
+    route.__name__ = f"wallet_{path}"
+    return route
+
+
+def apply(store: Store, faults: Faults, path: str, body: JsonBody) -> JsonBody:
+    """One call against the store (the app's lock held)."""
+    if path == "capabilities":
+        return {"credit_batch": faults.credit_batch}
+    if path == "balance":
+        return {"player_id": body["player_id"], "balance": store.balance(str(body["player_id"]))}
+    if path == "debit":
+        return store.debit(body, faults.refuse)
+    if path == "credit":
+        return store.credit(body)
+    if path == "rollback":
+        return store.rollback(body)
+    if path == "credit_batch":
+        if not faults.credit_batch:
+            raise KeyError("credit_batch is not offered")
+        return {"results": [store.credit(item) for item in body["credits"]]}
+    if path == "report":
+        return store.report(str(body["date"]))
+    raise KeyError(path)

@@ -1,0 +1,507 @@
+"""The ``seamless`` wallet: players' coins live in the operator's wallet, reached over HTTP.
+
+Our ledger stays the game's record of every call. A debit the operator accepts is written as a
+grant into the player's ledger wallet (keyed by the debit's transaction id) and staked from
+there as usual, in the same database transaction that records the call; coins the round pays
+stay in that ledger wallet until the round ends; then the settlement's credit (zero for a loss)
+or, for a cancelled round, one rollback per debit hands them back (a ``hand_back`` transaction)
+and is queued as a pending call in the same database transaction. So between rounds a seamless
+player's ledger wallet holds nothing, and every coin the game holds is a debit not yet ended.
+
+Delivery: debits are sent at once, all of a batch in parallel (the client's pool bounds them); a
+refused debit is a refused bet with the operator's reason and nothing staked; a debit without a
+valid answer after its tries is refused as ``wallet_unavailable`` and rolled back. Credits and
+rollbacks are sent after the commit by a delivery task (in batches through ``credit_batch`` when
+the operator offers it) and retried under the same transaction id, each try bounded, then left
+pending for the next pass and shown on the operator console: never dropped, never re-sent with
+another amount (the amount is written once with the call). A debit the operator took whose
+database transaction then rolled back is rolled back too (queued in memory and written by the
+delivery task; a crash in between is caught by ``boundless wallet reconcile --repair``).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import concurrent.futures
+import contextlib
+import logging
+import threading
+from collections import defaultdict
+from collections.abc import Sequence
+from datetime import UTC, datetime, timedelta
+from typing import Any
+
+from sqlalchemy import event
+from sqlalchemy.orm import Session, SessionTransaction, sessionmaker
+
+from boundless.ledger import grant_key
+from boundless.ledger.accounts import DEFAULT_OWNER
+from boundless.ledger.records import PlayerSettlement, StakeOrder
+from boundless.wallet.calls import (
+    CREDIT,
+    DEBIT,
+    DONE,
+    REFUSED,
+    ROLLBACK,
+    Call,
+    CallBook,
+    transaction_id,
+)
+from boundless.wallet.internal import InternalWallet
+from boundless.wallet.operator_client import CallFailedError, ClientSettings, OperatorClient
+from boundless.wallet.port import BetDebit, WalletRefusal, WalletUnavailableError
+
+log = logging.getLogger("boundless.wallet.seamless")
+SWEEP_WINDOW = timedelta(days=2)
+SWEEP_PASSES = 60
+"""Every this many delivery passes, look for rounds cancelled elsewhere that owe rollbacks."""
+BATCH_SIZE = 500
+"""Credits per ``credit_batch`` call, and calls per delivery pass."""
+
+
+class SeamlessWallets:
+    """The ``seamless`` :class:`~boundless.wallet.port.WalletProvider`: one operator client,
+    the balances last seen, and the delivery task of pending credits and rollbacks."""
+
+    name = "seamless"
+
+    def __init__(
+        self, settings: ClientSettings, currency: str = "EUR", delivery_seconds: float = 0.5
+    ) -> None:
+        self.client = OperatorClient(settings)
+        self.currency = currency
+        self.delivery_seconds = delivery_seconds
+        self.last_balance: dict[str, int] = {}
+        self._lock = threading.Lock()
+        self._orphans: list[Call] = []
+        self._sessions: sessionmaker[Session] | None = None
+        self._wake: asyncio.Event | None = None
+        self._task: concurrent.futures.Future[None] | None = None
+        self.batch: bool | None = None
+        """Whether the operator offers ``credit_batch`` (asked once, at start)."""
+
+    def __call__(self, session: Session, slice_owner: str | None = None) -> SeamlessWallet:
+        return SeamlessWallet(session, slice_owner, self)
+
+    # ---- the delivery task --------------------------------------------------------------
+    def start(self, sessions: sessionmaker[Session]) -> None:
+        """Start delivering pending calls (this process's and any left by an earlier one),
+        after owing the rollbacks of rounds cancelled meanwhile (a crash's recovery)."""
+        self._sessions = sessions
+        self.batch = self._offers_batch()
+        self.roll_back_cancelled()
+        self._task = asyncio.run_coroutine_threadsafe(self._deliver_forever(), self.client.loop)
+
+    def _offers_batch(self) -> bool:
+        try:
+            answer = self.client.run(self.client.call("/capabilities", {}))
+        except CallFailedError as error:
+            log.warning("the operator's wallet did not say what it offers (%s)", error)
+            return False
+        return bool(answer.get("credit_batch"))
+
+    def roll_back_cancelled(self) -> list[str]:
+        """Rollbacks for every debit of a round cancelled by anyone (this process's recovery, a
+        cluster's coordinator) that has none yet; the rounds so ended."""
+        sessions = self._sessions
+        assert sessions is not None, "start() first"
+        since = datetime.now(UTC) - SWEEP_WINDOW
+        with sessions.begin() as session:
+            rounds = CallBook(session).unended_rounds(since)
+        ended = []
+        for round_id, owner in rounds:
+            table_id, _, number = round_id.rpartition(":")
+            with sessions.begin() as session:
+                wallet = SeamlessWallet(session, owner, self)
+                if wallet.roll_back_round(table_id, int(number)):
+                    ended.append(round_id)
+        if ended:
+            self.wake()
+        return ended
+
+    def wake(self) -> None:
+        """Something was queued: deliver now rather than at the next pass."""
+        wake = self._wake
+        if wake is not None and not self.client.loop.is_closed():
+            self.client.loop.call_soon_threadsafe(wake.set)
+
+    def orphaned(self, calls: Sequence[Call]) -> None:
+        """Rollbacks owed for debits whose database transaction rolled back."""
+        with self._lock:
+            self._orphans.extend(calls)
+        self.wake()
+
+    async def _deliver_forever(self) -> None:
+        self._wake = asyncio.Event()
+        passes = 0
+        while True:
+            passes += 1
+            if passes % SWEEP_PASSES == 0:
+                try:
+                    await asyncio.to_thread(self.roll_back_cancelled)
+                except Exception:
+                    log.exception("looking for cancelled rounds failed; trying again later")
+            with contextlib.suppress(TimeoutError):
+                await asyncio.wait_for(self._wake.wait(), self.delivery_seconds)
+            self._wake.clear()
+            try:
+                while await self.deliver_once():
+                    pass
+            except Exception:
+                log.exception("delivering wallet calls failed; trying again at the next pass")
+
+    async def deliver_once(self) -> bool:
+        """One pass: write the orphans' rollbacks, send up to a batch of pending calls. Whether
+        a full batch was sent (there may be more)."""
+        sessions = self._sessions
+        assert sessions is not None, "start() first"
+        with self._lock:
+            orphans, self._orphans = self._orphans, []
+        if orphans:
+            await asyncio.to_thread(_write, sessions, orphans)
+        pending = await asyncio.to_thread(_pending, sessions)
+        if not pending:
+            return False
+        done, failed = await self._send(pending)
+        await asyncio.to_thread(_mark, sessions, done, failed)
+        return len(pending) >= BATCH_SIZE and bool(done)
+
+    async def _send(self, calls: list[Call]) -> tuple[list[str], dict[str, str]]:
+        credits = [call for call in calls if call.kind == CREDIT]
+        singles = [call for call in calls if call.kind != CREDIT]
+        done: list[str] = []
+        failed: dict[str, str] = {}
+        if self.batch and credits:
+            try:
+                answer = await self.client.call(
+                    "/credit_batch", {"credits": [call.body() for call in credits]}
+                )
+                results = answer.get("results")
+                if not isinstance(results, list) or len(results) != len(credits):
+                    raise CallFailedError("/credit_batch: the results do not match the credits")
+                for call, result in zip(credits, results, strict=True):
+                    _sort(call, result, done, failed)
+            except CallFailedError as error:
+                failed.update({call.transaction_id: str(error) for call in credits})
+        else:
+            singles = calls
+        paths = [f"/{call.kind}" for call in singles]
+        sent = await asyncio.gather(
+            *(
+                self.client.call(path, call.body())
+                for path, call in zip(paths, singles, strict=True)
+            ),
+            return_exceptions=True,
+        )
+        for call, outcome in zip(singles, sent, strict=True):
+            _sort(call, outcome, done, failed)
+        return done, failed
+
+    def pending_count(self) -> int:
+        sessions = self._sessions
+        if sessions is None:
+            return 0
+        with sessions.begin() as session:
+            return CallBook(session).pending_count()
+
+    def close(self) -> None:
+        task = self._task
+        if task is not None:
+            task.cancel()
+        self.client.close()
+
+
+def _sort(call: Call, answer: object, done: list[str], failed: dict[str, str]) -> None:
+    if isinstance(answer, dict) and answer.get("status") == "ok":
+        done.append(call.transaction_id)
+    elif isinstance(answer, BaseException):
+        failed[call.transaction_id] = str(answer) or type(answer).__name__
+    else:
+        failed[call.transaction_id] = f"not acknowledged: {answer!r}"[:300]
+
+
+def _write(sessions: sessionmaker[Session], calls: list[Call]) -> None:
+    with sessions.begin() as session:
+        CallBook(session).add(calls)
+
+
+def _pending(sessions: sessionmaker[Session]) -> list[Call]:
+    with sessions.begin() as session:
+        return CallBook(session).pending(BATCH_SIZE)
+
+
+def _mark(sessions: sessionmaker[Session], done: list[str], failed: dict[str, str]) -> None:
+    with sessions.begin() as session:
+        book = CallBook(session)
+        book.mark_done(done)
+        book.mark_failed(failed)
+    if failed:
+        log.warning("%s wallet calls not acknowledged yet (pending for the next try)", len(failed))
+
+
+class SeamlessWallet:
+    """The :class:`~boundless.wallet.port.Wallet` of one database transaction (see the module)."""
+
+    checks_every_extra = True
+
+    def __init__(self, session: Session, slice_owner: str | None, wallets: SeamlessWallets) -> None:
+        self.session = session
+        self.owner = slice_owner or DEFAULT_OWNER
+        self.inner = InternalWallet(session, slice_owner)
+        self.ledger = self.inner.ledger
+        self.wallets = wallets
+        self.client = wallets.client
+        self.book = CallBook(session)
+        self._taken: list[Call] = []
+        """Debits the operator accepted in this database transaction (rolled back if it is)."""
+        event.listen(session, "after_commit", self._committed)
+        event.listen(session, "after_transaction_end", self._ended)
+        self._commit_seen = False
+
+    # ---- the transaction's end ------------------------------------------------------------
+    def _committed(self, _session: Session) -> None:
+        self._commit_seen = True
+        self.wallets.wake()
+
+    def _ended(self, _session: Session, transaction: SessionTransaction) -> None:
+        if transaction.parent is not None or transaction.nested:
+            return
+        taken, self._taken = self._taken, []
+        if taken and not self._commit_seen:
+            self.wallets.orphaned([self._rollback_of(call) for call in taken])
+
+    # ---- reads ----------------------------------------------------------------------------
+    def _player_body(self, player_id: str) -> dict[str, Any]:
+        return {"player_id": player_id, "currency": self.wallets.currency}
+
+    def _operator_balances(self, player_ids: Sequence[str]) -> dict[str, int]:
+        """The operator's balances of the players with a ledger wallet here (launched by the
+        operator); a balance the operator did not give counts 0."""
+        known = self.ledger.wallet_balances(player_ids)
+        ask = sorted(known)
+        answers = self.client.run(
+            self.client.call_many("/balance", [self._player_body(p) for p in ask])
+        )
+        found: dict[str, int] = {}
+        for player, answer in zip(ask, answers, strict=True):
+            if isinstance(answer, dict) and isinstance(answer.get("balance"), int):
+                found[player] = int(answer["balance"])
+                self.wallets.last_balance[player] = found[player]
+            else:
+                log.warning("no balance for %s from the operator: %s", player, answer)
+                found[player] = 0
+        return found
+
+    def balances(self, player_ids: Sequence[str]) -> dict[str, int]:
+        last = self.wallets.last_balance
+        unknown = [player for player in player_ids if player not in last]
+        found = self._operator_balances(unknown) if unknown else {}
+        return {
+            player: last[player] if player in last else found[player]
+            for player in player_ids
+            if player in last or player in found
+        }
+
+    def spendable(self, player_ids: Sequence[str]) -> dict[str, int]:
+        return self._operator_balances(player_ids)
+
+    # ---- debits ---------------------------------------------------------------------------
+    def _debit_call(self, round_id: str, player_id: str, amount: int, *what: object) -> Call:
+        return Call(
+            transaction_id=transaction_id(DEBIT, round_id, self.owner, player_id, *what),
+            kind=DEBIT,
+            player_id=player_id,
+            round_id=round_id,
+            owner=self.owner,
+            amount=amount,
+            currency=self.wallets.currency,
+        )
+
+    def _rollback_of(self, debit: Call) -> Call:
+        return Call(
+            transaction_id=transaction_id(ROLLBACK, debit.transaction_id),
+            kind=ROLLBACK,
+            player_id=debit.player_id,
+            round_id=debit.round_id,
+            owner=debit.owner,
+            amount=debit.amount,
+            currency=debit.currency,
+            refers_to=debit.transaction_id,
+        )
+
+    def _send_debits(self, calls: list[Call]) -> list[Exception | None]:
+        """Each debit sent (all at once); per call ``None`` (taken) or its refusal. Taken ones
+        are granted into the player's ledger wallet and recorded; the others recorded refused,
+        a failed one with its rollback queued (its outcome at the operator is unknown)."""
+        bodies = [{**call.body(), "kind": "debit"} for call in calls]
+        answers = self.client.run(self.client.call_many("/debit", bodies))
+        results: list[Exception | None] = []
+        taken: list[Call] = []
+        records: list[Call] = []
+        for call, answer in zip(calls, answers, strict=True):
+            if isinstance(answer, dict) and answer.get("status") == "ok":
+                taken.append(call)
+                if isinstance(answer.get("balance"), int):
+                    self.wallets.last_balance[call.player_id] = int(answer["balance"])
+                results.append(None)
+                continue
+            if isinstance(answer, dict) and answer.get("status") == "refused":
+                reason = str(answer.get("reason") or "refused")[:40]
+                detail = str(answer.get("detail") or "the operator refused the debit")[:200]
+                results.append(WalletRefusal(reason, f"the operator's wallet: {detail}"))
+                records.append(_with(call, REFUSED, f"{reason}: {detail}"))
+                self.wallets.last_balance.pop(call.player_id, None)
+                continue
+            error = str(answer)[:200]
+            results.append(
+                WalletUnavailableError(f"the operator's wallet did not answer the bet ({error})")
+            )
+            records.append(_with(call, REFUSED, f"no answer: {error}"))
+            records.append(self._rollback_of(call))
+        if taken:
+            grants = [
+                (c.player_id, c.amount, grant_key(c.player_id, c.transaction_id)) for c in taken
+            ]
+            self.ledger.grant_many(grants)
+            records.extend(_with(call, DONE, None) for call in taken)
+            self._taken.extend(taken)
+        self.book.add(records)
+        return results
+
+    def debit_bets(
+        self, table_id: str, round_no: int, bets: Sequence[BetDebit]
+    ) -> list[Exception | None]:
+        round_id = f"{table_id}:{round_no}"
+        calls = [self._debit_call(round_id, bet.player_id, bet.total, bet.bet_id) for bet in bets]
+        results = self._send_debits(calls)
+        taken = [index for index, result in enumerate(results) if result is None]
+        staked = self.inner.debit_bets(table_id, round_no, [bets[index] for index in taken])
+        for index, refusal in zip(taken, staked, strict=True):
+            if refusal is not None:  # our ledger refused what the operator took: give it back
+                results[index] = refusal
+                self._taken.remove(calls[index])
+                self._give_back(round_id, [calls[index]])
+        return results
+
+    def debit(self, table_id: str, round_no: int, orders: Sequence[StakeOrder]) -> None:
+        if not orders:
+            return
+        round_id = f"{table_id}:{round_no}"
+        by_player: dict[str, list[StakeOrder]] = defaultdict(list)
+        for order in orders:
+            by_player[order.player_id].append(order)
+        calls = [
+            self._debit_call(
+                round_id,
+                player,
+                sum(order.amount for order in mine),
+                *sorted(f"{order.position}/{order.kind}" for order in mine),
+            )
+            for player, mine in sorted(by_player.items())
+        ]
+        results = self._send_debits(calls)
+        refusal = next((result for result in results if result is not None), None)
+        if refusal is not None:
+            raise refusal  # the transaction rolls back: the debits taken are rolled back too
+        self.inner.debit(table_id, round_no, orders)
+
+    def _give_back(self, round_id: str, debits: list[Call]) -> None:
+        rollbacks = [self._rollback_of(call) for call in debits]
+        amounts: dict[str, int] = defaultdict(int)
+        for call in rollbacks:
+            amounts[call.player_id] += call.amount
+        key = f"hand_back:{rollbacks[0].transaction_id}"
+        self.ledger.hand_back(key, dict(amounts), f"rollbacks of {round_id} to the operator")
+        self.book.add(rollbacks)
+
+    # ---- credits --------------------------------------------------------------------------
+    def credit_early(
+        self, table_id: str, round_no: int, step: int, credits: dict[str, int]
+    ) -> None:
+        # Held in the player's ledger wallet (a double may use it) until the round's credit.
+        self.inner.credit_early(table_id, round_no, step, credits)
+
+    def settle(
+        self,
+        table_id: str,
+        round_no: int,
+        owed: Sequence[PlayerSettlement],
+        early: dict[str, int],
+    ) -> None:
+        self.inner.settle(table_id, round_no, owed, early)
+        round_id = f"{table_id}:{round_no}"
+        calls = [
+            Call(
+                transaction_id=transaction_id(CREDIT, round_id, self.owner, line.player_id),
+                kind=CREDIT,
+                player_id=line.player_id,
+                round_id=round_id,
+                owner=self.owner,
+                amount=line.paid + early.get(line.player_id, 0),
+                currency=self.wallets.currency,
+            )
+            for line in owed
+            if line.staked
+        ]
+        if not calls:
+            return
+        amounts = {call.player_id: call.amount for call in calls}
+        self.ledger.hand_back(
+            f"hand_back:{calls[0].transaction_id}", amounts, f"credits of {round_id}"
+        )
+        self.book.add(calls)
+        last = self.wallets.last_balance
+        for call in calls:
+            if call.player_id in last:
+                last[call.player_id] += call.amount  # as the operator shows it once delivered
+
+    def cancel(self, table_id: str, round_no: int) -> dict[str, int]:
+        refunds = self.inner.cancel(table_id, round_no)
+        self.roll_back_round(table_id, round_no)
+        return refunds
+
+    def roll_back_round(self, table_id: str, round_no: int) -> bool:
+        """Once this owner's part of the round is cancelled (by anyone): a rollback for each of
+        its debits not rolled back yet, the coins handed back in the ledger."""
+        if not self._cancelled(table_id, round_no):
+            return False
+        round_id = f"{table_id}:{round_no}"
+        debits = [
+            call for call in self.book.of_round(round_id, self.owner, DEBIT) if call.status == DONE
+        ]
+        ended = {call.refers_to for call in self.book.of_round(round_id, self.owner, ROLLBACK)}
+        open_debits = [call for call in debits if call.transaction_id not in ended]
+        if open_debits:
+            self._give_back(round_id, open_debits)
+            last = self.wallets.last_balance
+            for call in open_debits:
+                if call.player_id in last:
+                    last[call.player_id] += call.amount
+        return bool(open_debits)
+
+    def _cancelled(self, table_id: str, round_no: int) -> bool:
+        info = self.ledger.round_info(table_id, round_no)
+        if info is None:
+            return False
+        if info.status == "cancelled":
+            return True
+        mine = [
+            item for item in self.ledger.slices_of(table_id, round_no) if item.owner == self.owner
+        ]
+        return bool(mine) and mine[0].status == "cancelled"
+
+
+def _with(call: Call, status: str, error: str | None) -> Call:
+    return Call(
+        transaction_id=call.transaction_id,
+        kind=call.kind,
+        player_id=call.player_id,
+        round_id=call.round_id,
+        owner=call.owner,
+        amount=call.amount,
+        currency=call.currency,
+        refers_to=call.refers_to,
+        status=status,
+        attempts=1,
+        last_error=error,
+    )
