@@ -13,7 +13,8 @@ stream and the books:
 - ``rounds_opened``, ``rounds_settled``, ``rounds_cancelled``, ``cancelled_by_cause`` (the
   cancel reasons, grouped: ``no_bets``, ``takeover``, ``stop``, ``operator``, ``other``);
 - ``max_stall_seconds``: the longest gap between two events of the table (its windows are
-  short here: betting 1.5 s, decisions 1 s, so anything longer is a stall);
+  short here: betting 1.5 s, decisions 1 s, so anything longer is a stall); ``longest_stall``:
+  the event it followed and the last fault made before it began (how long before);
 - ``coins_created``, ``coins_lost``: each wallet against its grants plus its rounds' nets (the
   players' nets from their play record, the bots' from their wallet's round lines), the
   differences summed by sign; ``ledger_check``: ``clean`` or the problems.
@@ -213,21 +214,40 @@ def cause_of(reason: str) -> str:
     return "other"
 
 
+def stall_cause(
+    stalls: dict[str, Any], fault_times: list[float], faults: list[str]
+) -> dict[str, Any]:
+    """Where the longest stall began: after which event, and the fault made last before it."""
+    began = stalls.get("stall_from")
+    if began is None:
+        return {}
+    cause: dict[str, Any] = {"after_event": stalls.get("stall_after")}
+    earlier = [i for i, at in enumerate(fault_times) if at <= began]
+    if earlier:
+        cause["last_fault"] = faults[earlier[-1]]
+        cause["seconds_after_that_fault"] = round(began - fault_times[earlier[-1]], 1)
+    return cause
+
+
 async def watch_stalls(url: str, namespace: str, stop: threading.Event, out: dict[str, float]):  # type: ignore[no-untyped-def]
     """The longest wait for the table's next event while the faults run (seen live)."""
     bus = await JetStreamBus.connect(url, namespace=namespace, retry_seconds=30.0)
     start = await bus.last_event_seq(TABLE) + 1
     events = in_sequence(bus.events(TABLE, from_seq=start)).__aiter__()
     last = time.monotonic()
+    before = "(start)"
     pending = asyncio.ensure_future(events.__anext__())
     try:
         while not stop.is_set():
             done, _ = await asyncio.wait({pending}, timeout=0.5)
             now = time.monotonic()
-            out["max_stall_seconds"] = max(out["max_stall_seconds"], now - last)
+            if now - last > out["max_stall_seconds"]:
+                out["max_stall_seconds"] = now - last
+                out["stall_from"], out["stall_after"] = last, before  # type: ignore[assignment]
             if done:
-                pending.result()
+                stored = pending.result()
                 last = now
+                before = str(stored.event.body.get("type") or stored.event.kind)
                 pending = asyncio.ensure_future(events.__anext__())
     finally:
         pending.cancel()
@@ -329,6 +349,7 @@ def main() -> None:
             "coins_created",
             "coins_lost",
             "ledger_check",
+            "longest_stall",
         ]
         print(json.dumps({key: figures[key] for key in keys}))
     else:
@@ -372,6 +393,7 @@ def run(
     players: list[Player] = []
     stalls_over = threading.Event()
     stalls = {"max_stall_seconds": 0.0}
+    fault_times: list[float] = []
     faults = Faults(args.seed, launcher.pid, port, nats, proxy, binary, folder)
     try:
         deadline = time.monotonic() + 180
@@ -400,6 +422,7 @@ def run(
         next_fault = time.monotonic() + faults.random.uniform(20, 40)
         while time.monotonic() < end:
             if time.monotonic() >= next_fault:
+                fault_times.append(time.monotonic())
                 faults.one()
                 next_fault = time.monotonic() + faults.random.uniform(
                     FAULT_EVERY - 10, FAULT_EVERY + 10
@@ -421,6 +444,7 @@ def run(
     bots = [f"bot-gateway-{p}-{i}" for p in ports for i in range(1, BOTS + 1)]
     figures |= books(direct, players, bots, 100_000)
     figures["max_stall_seconds"] = round(stalls["max_stall_seconds"], 1)
+    figures["longest_stall"] = stall_cause(stalls, fault_times, faults.done)
     return {"minutes": args.minutes, "faults": faults.done, **figures}
 
 

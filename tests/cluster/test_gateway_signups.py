@@ -3,6 +3,7 @@ client address in the shared database, and refuse with ``boundless serve``'s err
 
 from __future__ import annotations
 
+import asyncio
 import threading
 from collections.abc import Iterator
 from contextlib import ExitStack
@@ -18,6 +19,7 @@ from boundless.ledger.database import upgrade_database
 from boundless.server.cluster import MemoryBus
 from boundless.server.cluster.gateway import Gateway
 from boundless.server.cluster.gateway_app import create_gateway_app
+from boundless.server.cluster.processes import GatewaySettings, gateway_server_config
 from boundless.server.config import ServerConfig
 from boundless.server.errors import RateLimitedError
 from boundless.server.players.shared_signup_limit import SharedSignUpLimit
@@ -98,3 +100,39 @@ def test_concurrent_sign_ups_from_one_address_count_exactly_on_postgres(
 def test_a_bad_rate_is_refused_with_serve_words(sessions: sessionmaker[Session]) -> None:
     with pytest.raises(ValueError, match="sign-up rate 'lots' is not a rate"):
         SharedSignUpLimit("lots", sessions)
+
+
+@pytest.mark.parametrize(("allow_ips", "passed"), [(None, 2), ("127.0.0.1", 4)])
+def test_a_gateway_believes_forwarded_addresses_only_from_named_proxies(
+    sessions: sessionmaker[Session], allow_ips: str | None, passed: int
+) -> None:
+    """The gateway's own uvicorn settings (``--forwarded-allow-ips``, default none): spoofed
+    ``X-Forwarded-For`` from one peer shares that peer's sign-up limit; a named proxy is
+    believed."""
+    config = ServerConfig(signup_rate="2/minute")
+    bus = MemoryBus()
+    players = gateway_players(sessions, "boundless-1", "gateway-1")
+    gateway = Gateway(bus, "boundless-1", "gateway-1", players.new_slice, watcher=players.table)
+    app = create_gateway_app(gateway, bus, players.table, config, sessions, sessions)
+    uvicorn_config = gateway_server_config(
+        app, GatewaySettings(forwarded_allow_ips=allow_ips), port=0
+    )
+    uvicorn_config.load()  # wraps the app as the gateway's server does
+
+    async def sign_ups() -> list[int]:
+        transport = httpx.ASGITransport(app=uvicorn_config.loaded_app, client=("127.0.0.1", 40000))
+        async with httpx.AsyncClient(transport=transport, base_url="http://gateway") as http:
+            return [
+                (
+                    await http.post(
+                        "/api/v1/players",
+                        json={"display_name": f"P{n}"},
+                        headers={"X-Forwarded-For": f"203.0.113.{n}"},
+                    )
+                ).status_code
+                for n in range(4)
+            ]
+
+    answers = asyncio.run(sign_ups())
+    assert answers.count(201) == passed, answers
+    assert answers.count(429) == 4 - passed, answers

@@ -93,6 +93,42 @@ def test_bad_or_unreachable_urls_are_one_line_and_exit_2(args: list[str], expect
     assert "Traceback" not in result.output
 
 
+BOTH_URLS = ["--database-url", "sqlite://", "--nats-url", NATS_URL]
+
+
+@pytest.mark.parametrize("command", [["coordinator"], [*ONE_GATEWAY]])
+@pytest.mark.parametrize(
+    ("timer", "expected"),
+    [
+        (["--timer-scale", "1e308"], "--timer-scale 1e+308: give a number from 0 to 1000"),
+        (["--timer-scale", "inf"], "--timer-scale inf: give a finite number"),
+        (["--betting-seconds", "1e12"], "--betting-seconds 1e+12: give a number from 0 to 86400"),
+        (["--decision-seconds", "inf"], "--decision-seconds inf: give a finite number"),
+        (["--round-gap-seconds", "1e9"], "--round-gap-seconds 1e+09"),
+    ],
+)
+def test_timer_options_out_of_bounds_are_one_line_and_exit_2(
+    command: list[str], timer: list[str], expected: str
+) -> None:
+    """``serve``'s bounds hold for the cluster's commands too, checked before anything starts
+    (the URLs here are never reached)."""
+    result = CliRunner().invoke(app, [*command, *BOTH_URLS, *timer])
+    assert result.exit_code == 2, result.output
+    lines = [line for line in result.output.splitlines() if line.strip()]
+    assert lines == [f"error: {lines[0][len('error: ') :]}"] and expected in lines[0], lines
+    assert "Traceback" not in result.output
+
+
+@pytest.mark.parametrize("command", [["gateway", "--port", "18999"], [*ONE_GATEWAY]])
+def test_a_bad_forwarded_allow_ips_is_one_line_and_exit_2(command: list[str]) -> None:
+    result = CliRunner().invoke(
+        app, [*command, *BOTH_URLS, "--forwarded-allow-ips", "proxy.example"]
+    )
+    assert result.exit_code == 2, result.output
+    lines = [line for line in result.output.splitlines() if line.strip()]
+    assert len(lines) == 1 and "--forwarded-allow-ips: 'proxy.example'" in lines[0], lines
+
+
 def test_cluster_on_a_port_in_use_starts_nothing_and_says_so_in_one_line(
     services: Services,
 ) -> None:

@@ -13,14 +13,20 @@ from typing import TYPE_CHECKING, Annotated, Any
 
 import typer
 
-from boundless.cli.cli_errors import check_admin_token
+from boundless.cli.cli_errors import check_admin_token, fail
 from boundless.cli.jurisdiction_options import (
     JurisdictionFile,
     JurisdictionKey,
     chosen_profile,
     profile_arguments,
 )
-from boundless.cli.timer_options import DEFAULT_TIMERS, timer_arguments, with_timer_options
+from boundless.cli.serve_commands import ForwardedAllowIps, check_forwarded_allow_ips
+from boundless.cli.timer_options import (
+    DEFAULT_TIMERS,
+    timer_arguments,
+    timer_problem,
+    with_timer_options,
+)
 from boundless.cli.wallet_options import (
     CurrencyOption,
     WalletOption,
@@ -107,6 +113,8 @@ def coordinator(
     """Run a table's coordinator (active while it holds the table's lease, else standby)."""
     from boundless.server.cluster.processes import run_coordinator
 
+    if (timer_error := timer_problem(timers)) is not None:
+        fail(timer_error)
     settings = _settings(database_url, nats_url, table, title, namespace, timers, replicas)
     _run(run_coordinator(settings, name=name))
 
@@ -134,6 +142,7 @@ def gateway(
     currency: CurrencyOption = "EUR",
     wallet_connections: WalletPoolOption = 128,
     replicas: Replicas = None,
+    forwarded_allow_ips: ForwardedAllowIps = None,
     jurisdiction: JurisdictionKey = "none",
     jurisdiction_file: JurisdictionFile = None,
 ) -> None:
@@ -142,6 +151,7 @@ def gateway(
     from boundless.server.config import default_web_dir
 
     check_admin_token(admin_token)
+    check_forwarded_allow_ips(forwarded_allow_ips)
     profile = chosen_profile(jurisdiction, jurisdiction_file)
 
     settings = _settings(database_url, nats_url, table, title, namespace, TimerSettings(), replicas)
@@ -162,6 +172,7 @@ def gateway(
         web_dir=web,
         signup_rate=signup_rate,
         admin_token=admin_token or "",
+        forwarded_allow_ips=forwarded_allow_ips or None,
         jurisdiction=profile,
     )
     wallets, launches = wallet_choice(wallet, wallet_url, currency, wallet_connections)
@@ -196,6 +207,7 @@ def cluster(
     restart: Annotated[
         bool, typer.Option(help="Restart a child that dies (with back-off); --no-restart: not.")
     ] = True,
+    forwarded_allow_ips: ForwardedAllowIps = None,
     timers: TimerSettings = DEFAULT_TIMERS,
     wallet: WalletOption = "internal",
     wallet_url: WalletUrlOption = None,
@@ -218,7 +230,10 @@ def cluster(
     if port + gateways - 1 > 65535:
         typer.echo(f"error: ports {port}..{port + gateways - 1} run past 65535", err=True)
         raise typer.Exit(code=2)
+    if (timer_error := timer_problem(timers)) is not None:
+        fail(timer_error)
     check_admin_token(admin_token)
+    check_forwarded_allow_ips(forwarded_allow_ips)
     chosen_profile(jurisdiction, jurisdiction_file)  # a bad profile fails before any child starts
     from boundless.wallet import close_wallets
 
@@ -269,6 +284,8 @@ def cluster(
         argv = [*command, "gateway", *common, *wallet_arguments(wallet, wallet_url, currency)]
         argv += profile_arguments(jurisdiction, jurisdiction_file)
         argv += ["--port", str(gateway_port), "--bots", str(bots)]
+        if forwarded_allow_ips:
+            argv += ["--forwarded-allow-ips", forwarded_allow_ips]
         child = Child(f"gateway {index}", argv, gateway_env)
         child.url = f"http://127.0.0.1:{gateway_port}/"
         children.append(child)

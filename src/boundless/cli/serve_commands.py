@@ -36,6 +36,22 @@ Seconds = Annotated[float | None, typer.Option(min=0.0)]
 LOG_LEVELS = ("critical", "error", "warning", "info", "debug", "trace")
 MAX_PORT = 65535
 MAX_BOTS = 50
+ForwardedAllowIps = Annotated[
+    str | None,
+    typer.Option(
+        help="Reverse proxies (IP addresses or networks, comma-separated; '*' for any) "
+        "whose X-Forwarded-For names the client. Default: none, the peer's address counts."
+    ),
+]
+"""``--forwarded-allow-ips``: one option for ``serve`` and a cluster's gateways alike."""
+
+
+def check_forwarded_allow_ips(allow_ips: str | None) -> None:
+    """Refuse a ``--forwarded-allow-ips`` that is not addresses or networks (one line, exit 2)."""
+    from boundless.server.config import forwarded_ips_problem
+
+    if allow_ips is not None and (problem := forwarded_ips_problem(allow_ips)):
+        fail(f"--forwarded-allow-ips: {problem}")
 
 
 def bind_socket(host: str, port: int) -> socket.socket:
@@ -110,13 +126,7 @@ def serve(
     log_level: Annotated[
         str, typer.Option(help=f"uvicorn log level: {', '.join(LOG_LEVELS)}.")
     ] = "info",
-    forwarded_allow_ips: Annotated[
-        str | None,
-        typer.Option(
-            help="Reverse proxies (IP addresses or networks, comma-separated; '*' for any) "
-            "whose X-Forwarded-For names the client. Default: none, the peer's address counts."
-        ),
-    ] = None,
+    forwarded_allow_ips: ForwardedAllowIps = None,
     wallet: WalletOption = "internal",
     wallet_url: WalletUrlOption = None,
     currency: CurrencyOption = "EUR",
@@ -147,10 +157,7 @@ def serve(
     if wallet == "seamless" and bots:
         fail("--bots: bots play on coins we grant; use them with --wallet internal")
     wallets, launches = wallet_choice(wallet, wallet_url, currency, wallet_connections)
-    from boundless.server.config import forwarded_ips_problem
-
-    if forwarded_allow_ips is not None and (problem := forwarded_ips_problem(forwarded_allow_ips)):
-        fail(f"--forwarded-allow-ips: {problem}")
+    check_forwarded_allow_ips(forwarded_allow_ips)
     from boundless.cli.rule_files import titles_catalog
 
     catalog = titles_catalog(titles_dir)  # checked before anything is printed or created

@@ -43,6 +43,7 @@ from boundless.server.cluster.bus import (
     in_sequence,
 )
 from boundless.server.cluster.control import OperatorCancel, TableControl
+from boundless.server.cluster.gateway_presence import GatewayPresence, watch_gateways
 from boundless.server.cluster.protocol import (
     DROPPED_REASON,
     INSURANCE_KEY,
@@ -82,6 +83,8 @@ class CoordinatorTimers:
     round_gap_seconds: float = 3.0
     lease_renew_seconds: float = 1.5
     standby_poll_seconds: float = 1.0
+    presence_poll_seconds: float = 0.5
+    """How often the gateways' name leases are read (a gone one is awaited no longer)."""
 
 
 class RoundLedger(Protocol):
@@ -170,8 +173,11 @@ class Coordinator:
         shoes: ShoeNews | None = None,
         control: TableControl | None = None,
         resume: DealerResume | None = None,
+        presence: GatewayPresence | None = None,
     ) -> None:
         self.ledger, self.records, self.shoes = ledger, records, shoes
+        self.presence = presence or GatewayPresence(bus, table)
+        """Tells which gateways' processes are gone (their reports are then awaited no more)."""
         self.resume = resume
         """Deals a predecessor's round on (without it, a round in flight is cancelled)."""
         self.control = control or TableControl(table)
@@ -267,6 +273,14 @@ class Coordinator:
         async with asyncio.TaskGroup() as group:
             renewing = group.create_task(self._renew(lease))
             reading = group.create_task(self._read_reports(box, await self._report_start()))
+            watching = group.create_task(
+                watch_gateways(
+                    box,
+                    self.presence,
+                    lambda: self._known,
+                    every=self.timers.presence_poll_seconds,
+                )
+            )
             writer, continuation = await self._recover(box)
             if continuation is None and self.shoes is not None:
                 self.shoes.lead()
@@ -296,6 +310,7 @@ class Coordinator:
                 await stop_answering()
             renewing.cancel()
             reading.cancel()
+            watching.cancel()
 
     async def _renew(self, lease: Lease) -> None:
         while True:

@@ -42,6 +42,7 @@ if TYPE_CHECKING:
     from boundless.server.players.operator_sessions import OperatorLaunches
 
 if TYPE_CHECKING:
+    import uvicorn
     from sqlalchemy.orm import Session, sessionmaker
 
     from boundless.server.cluster.jetstream_bus import JetStreamBus
@@ -67,6 +68,8 @@ class GatewaySettings:
     admin_token: str = ""
     """The operator's token (``serve``'s; the same on every gateway); empty: $BOUNDLESS_ADMIN_TOKEN,
     else the admin routes refuse every request."""
+    forwarded_allow_ips: str | None = None
+    """Proxies whose ``X-Forwarded-For`` is believed, as for ``serve``; None: nobody's."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -370,6 +373,24 @@ def check_gateway_name(name: str) -> str:
     return name
 
 
+def gateway_server_config(app: Any, serving: GatewaySettings, port: int) -> uvicorn.Config:
+    """uvicorn's settings for a gateway: ``serve``'s transport, and ``X-Forwarded-For`` believed
+    only from the proxies the operator named (else a client could pick the address the sign-up
+    limit counts)."""
+    import uvicorn
+
+    from boundless.server.config import forwarded_options, transport_options
+
+    return uvicorn.Config(
+        app,
+        host=serving.host,
+        port=port,
+        log_level="warning",
+        **transport_options(),
+        **forwarded_options(serving.forwarded_allow_ips),
+    )
+
+
 async def run_gateway(
     settings: ClusterSettings,
     *,
@@ -392,7 +413,7 @@ async def run_gateway(
         quiet_after_serving,
     )
     from boundless.server.cluster.gateway_table import SHUTDOWN_REASON, GatewayTable
-    from boundless.server.config import ServerConfig, transport_options
+    from boundless.server.config import ServerConfig
     from boundless.server.gateway.hub import Hub
     from boundless.server.protection.limited_wallet import LimitedWallets
 
@@ -441,6 +462,7 @@ async def run_gateway(
         starting_grant=serving.starting_grant,
         web_dir=serving.web_dir,
         signup_rate=serving.signup_rate,
+        forwarded_allow_ips=serving.forwarded_allow_ips,
         jurisdiction=serving.jurisdiction,
     )
     if serving.admin_token:
@@ -449,11 +471,7 @@ async def run_gateway(
         gateway, bus, table, config, sessions, make_session_factory(read_engine), operator
     )
     start_wallets(wallets, sessions)
-    server = uvicorn.Server(
-        uvicorn.Config(
-            app, host=serving.host, port=port, log_level="warning", **transport_options()
-        )
-    )
+    server = uvicorn.Server(gateway_server_config(app, serving, port))
     following = asyncio.ensure_future(gateway.run())
     keeping = asyncio.ensure_future(held.keep())
 

@@ -12,17 +12,45 @@ Key = tuple[int, ReportKind, int]
 
 
 class ReportBox:
-    """Reports as they arrive; the first report of a gateway for a key counts, resends do not."""
+    """Reports as they arrive; the first report of a gateway for a key counts, resends do not.
+
+    A gateway known to be gone from a round (its process is: ``gateway_presence``) is awaited
+    no longer: a wait ends once every expected gateway reported or is gone."""
 
     def __init__(self) -> None:
         self._got: dict[Key, dict[str, JsonBody]] = {}
         self._changed = asyncio.Event()
+        self._waiting: dict[int, tuple[Key, Set[str]]] = {}
+        """The waits in progress (by a token): their key and expected gateways."""
+        self._gone: dict[int, set[str]] = {}
+        """Gateways gone from each round."""
 
     def add(self, report: GatewayReport) -> None:
         got = self._got.setdefault((report.round_number, report.kind, report.step), {})
         got.setdefault(report.gateway, report.body)
+        self._poke()
+
+    def _poke(self) -> None:
         self._changed.set()
         self._changed = asyncio.Event()
+
+    def awaited(self) -> dict[int, set[str]]:
+        """The gateways waits in progress still expect a report from, by round (not gone)."""
+        out: dict[int, set[str]] = {}
+        for key, expected in self._waiting.values():
+            missing = set(expected) - self._got.get(key, {}).keys() - self.gone(key[0])
+            if missing:
+                out.setdefault(key[0], set()).update(missing)
+        return out
+
+    def gone(self, round_number: int) -> set[str]:
+        return set(self._gone.get(round_number, ()))
+
+    def mark_gone(self, round_number: int, gateway: str) -> None:
+        """This gateway's process is gone: the round's waits stop expecting it (each then
+        treats it as one that missed its deadline)."""
+        self._gone.setdefault(round_number, set()).add(gateway)
+        self._poke()
 
     def senders(self, round_number: int, kind: ReportKind, step: int) -> set[str]:
         """The gateways that sent this report so far (late ones included)."""
@@ -31,6 +59,8 @@ class ReportBox:
     def forget_before(self, round_number: int) -> None:
         for key in [key for key in self._got if key[0] < round_number]:
             del self._got[key]
+        for number in [number for number in self._gone if number < round_number]:
+            del self._gone[number]
 
     async def wait(
         self,
@@ -48,16 +78,22 @@ class ReportBox:
         loop = asyncio.get_running_loop()
         deadline = loop.time() + seconds
         key = (round_number, kind, step)
-        while True:
-            got = self._got.get(key, {})
-            if expected is not None and expected <= got.keys():
-                return dict(got)
-            remaining = deadline - loop.time()
-            if remaining <= 0:
-                return dict(got)
-            changed = self._changed
-            # asyncio.timeout, not wait_for: on 3.11 wait_for can swallow a cancellation that
-            # lands as the event fires, and a killed coordinator must stop at once.
-            with contextlib.suppress(TimeoutError):
-                async with asyncio.timeout(remaining):
-                    await changed.wait()
+        token = object()
+        if expected is not None:
+            self._waiting[id(token)] = (key, expected)
+        try:
+            while True:
+                got = self._got.get(key, {})
+                if expected is not None and set(expected) - self.gone(round_number) <= got.keys():
+                    return dict(got)
+                remaining = deadline - loop.time()
+                if remaining <= 0:
+                    return dict(got)
+                changed = self._changed
+                # asyncio.timeout, not wait_for: on 3.11 wait_for can swallow a cancellation
+                # that lands as the event fires, and a killed coordinator must stop at once.
+                with contextlib.suppress(TimeoutError):
+                    async with asyncio.timeout(remaining):
+                        await changed.wait()
+        finally:
+            self._waiting.pop(id(token), None)

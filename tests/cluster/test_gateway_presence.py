@@ -1,0 +1,193 @@
+"""The coordinator stops waiting for a gateway whose process is gone (its name lease lapsed,
+released or taken by a new process), and never for one that holds its name."""
+
+from __future__ import annotations
+
+import asyncio
+import time
+from dataclasses import replace
+
+from boundless.server.cluster import MemoryBus
+from boundless.server.cluster.bus import BusUnavailableError, ReportKind
+from boundless.server.cluster.coordinator import Coordinator
+from boundless.server.cluster.gateway_name import GatewayName
+from boundless.server.cluster.gateway_presence import GatewayPresence, watch_gateways
+from boundless.server.cluster.protocol import Public
+from boundless.server.cluster.reports import ReportBox
+from tests.cluster.conftest import LEASE_SECONDS, BusMaker, FakeClock, run
+from tests.cluster.harness import FAST, TABLE, ClusterRun, dealer_maker, gateways_for, log_of
+
+GRACE = 0.5
+
+
+async def held(bus: MemoryBus, name: str, holder: str) -> GatewayName:
+    lease = GatewayName(bus, TABLE, name, holder)
+    await lease.take(wait_seconds=0)
+    return lease
+
+
+def test_a_name_counts_as_gone_only_once_seen_held_then_free_past_the_grace() -> None:
+    async def body() -> None:
+        clock = FakeClock()
+        bus = MemoryBus(clock=clock, lease_seconds=LEASE_SECONDS)
+        presence = GatewayPresence(bus, TABLE, clock=clock, grace_seconds=GRACE)
+        killed = await held(bus, "killed", "p1")
+        slow = await held(bus, "slow", "p2")
+        assert await presence.gone({"killed", "slow", "nameless"}) == set()
+        clock.advance(LEASE_SECONDS + 0.1)  # neither renewed: both names lapse
+        assert await presence.gone({"killed", "slow", "nameless"}) == set()  # grace first
+        await slow.take(wait_seconds=0)  # a live but late holder takes its name again
+        clock.advance(GRACE)
+        assert await presence.gone({"killed", "slow", "nameless"}) == {"killed"}
+        # a gateway never seen holding a name is left to its deadlines, however long
+        clock.advance(100.0)
+        assert "nameless" not in await presence.gone({"nameless"})
+        assert killed.lease is not None
+
+    run(body())
+
+
+def test_a_name_given_back_or_taken_by_a_new_process_means_the_old_one_is_gone() -> None:
+    async def body() -> None:
+        clock = FakeClock()
+        bus = MemoryBus(clock=clock, lease_seconds=LEASE_SECONDS)
+        presence = GatewayPresence(bus, TABLE, clock=clock, grace_seconds=GRACE)
+        stopped = await held(bus, "stopped", "p1")
+        restarted = await held(bus, "restarted", "p2")
+        assert await presence.gone({"stopped", "restarted"}) == set()
+        await stopped.give_back()
+        await restarted.give_back()
+        await held(bus, "restarted", "p3")  # a new process under the same name
+        assert await presence.gone({"stopped", "restarted"}) == {"restarted"}
+        clock.advance(GRACE)
+        assert await presence.gone({"stopped", "restarted"}) == {"stopped"}
+
+    run(body())
+
+
+def test_a_restarted_gateway_is_not_taken_for_gone_in_the_round_it_joins() -> None:
+    """Its old process was dropped (the name lapsed); the new one takes the name while no wait
+    expects it, then joins a round: that round waits for it as for any live gateway."""
+
+    async def body() -> None:
+        clock = FakeClock()
+        bus = MemoryBus(clock=clock, lease_seconds=LEASE_SECONDS)
+        presence = GatewayPresence(bus, TABLE, clock=clock, grace_seconds=GRACE)
+        box = ReportBox()
+        known: set[str] = {"g"}
+        watching = asyncio.ensure_future(watch_gateways(box, presence, lambda: known, every=0.02))
+        await held(bus, "g", "old-process")
+        await asyncio.sleep(0.1)
+        clock.advance(LEASE_SECONDS + GRACE + 0.1)  # killed: its name lapses
+        await asyncio.sleep(0.1)
+        known.clear()  # dropped, no longer known (nor awaited)
+        await held(bus, "g", "new-process")  # restarted
+        await asyncio.sleep(0.1)
+        # it joined round 2: that round's bet close expects it
+        waiting = asyncio.ensure_future(
+            box.wait(2, ReportKind.BETS_CLOSED, 0, expected={"g"}, seconds=600.0)
+        )
+        await asyncio.sleep(0.3)
+        assert not waiting.done() and box.gone(2) == set()
+        watching.cancel()
+        waiting.cancel()
+
+    run(body())
+
+
+def test_a_lease_that_cannot_be_read_says_nothing() -> None:
+    class Unreachable(MemoryBus):
+        reachable = True
+
+        async def lease_holder(self, table: str) -> str | None:
+            if not self.reachable:
+                raise BusUnavailableError("NATS is electing a leader")
+            return await super().lease_holder(table)
+
+    async def body() -> None:
+        clock = FakeClock()
+        bus = Unreachable(clock=clock, lease_seconds=LEASE_SECONDS)
+        presence = GatewayPresence(bus, TABLE, clock=clock, grace_seconds=GRACE)
+        await held(bus, "g", "p1")
+        assert await presence.gone({"g"}) == set()
+        bus.reachable = False
+        clock.advance(10.0)
+        assert await presence.gone({"g"}) == set()
+
+    run(body())
+
+
+def test_a_killed_gateways_lapsed_name_reads_as_gone_on_either_bus(bus_maker: BusMaker) -> None:
+    async def body() -> None:
+        bus = await bus_maker.make()
+        clock = bus_maker.clock or time.monotonic
+        presence = GatewayPresence(bus, TABLE, clock=clock, grace_seconds=GRACE)
+        await GatewayName(bus, TABLE, "g-1", "p1").take(wait_seconds=0)
+        assert await presence.gone({"g-1"}) == set()
+        found: set[str] = set()
+        for _ in range(60):  # NATS removes a lapsed entry on its own schedule
+            await bus_maker.lapse(0.25)
+            found = await presence.gone({"g-1"})
+            if found:
+                break
+        assert found == {"g-1"}
+        await bus.close()
+
+    run(body())
+
+
+def test_a_gateway_killed_mid_step_is_dropped_once_its_name_lapses_not_at_the_deadline() -> None:
+    """Report and settle deadlines of ten minutes: the round ends (within the test's bound) only
+    because the killed gateway's name lapsed. Its part is dropped the usual way, the other
+    gateway's slice settles."""
+    bets = [(f"p{i}", 100) for i in range(4)]
+
+    async def body() -> tuple[ClusterRun, list]:  # type: ignore[type-arg]
+        clock = FakeClock()
+        bus = MemoryBus(clock=clock, lease_seconds=LEASE_SECONDS)
+        cluster = ClusterRun()
+        timers = replace(
+            FAST, report_seconds=600.0, settle_seconds=600.0, presence_poll_seconds=0.05
+        )
+        coordinator = Coordinator(
+            bus,
+            TABLE,
+            "c1",
+            dealer_maker(7),
+            timers,
+            gateways=frozenset({"a", "b"}),
+            presence=GatewayPresence(bus, TABLE, clock=clock, grace_seconds=GRACE),
+        )
+        gateways = gateways_for(bus, cluster, {"a": bets[:2], "b": bets[2:]})
+        await held(bus, "b", "gateway-b-process")  # not renewed after the kill below
+        live = GatewayName(bus, TABLE, "a", "gateway-a-process")
+        await live.take(wait_seconds=0)
+        keeping = asyncio.ensure_future(live.keep(every=0.05))
+        doomed = asyncio.ensure_future(gateways["b"].run())
+
+        async def kill_b_while_a_step_is_open() -> None:
+            async for stored in bus.events(TABLE, from_seq=1):
+                if stored.event.body.get("type") == "StepOpened":
+                    doomed.cancel()  # like kill -9: no goodbye, its name simply lapses
+                    break
+            await asyncio.sleep(0.3)  # the coordinator has seen both names held by now
+            clock.advance(LEASE_SECONDS * 0.8)  # a renews in time, b does not
+            await asyncio.sleep(0.3)
+            clock.advance(LEASE_SECONDS * 0.8)
+            await asyncio.sleep(0.3)
+            clock.advance(LEASE_SECONDS * 0.8)  # b's name free past the grace; a renewed
+
+        await asyncio.gather(
+            coordinator.run(rounds=1), gateways["a"].run(rounds=1), kill_b_while_a_step_is_open()
+        )
+        keeping.cancel()
+        return cluster, await log_of(bus)
+
+    cluster, log = run(body(), timeout=60.0)
+    dropped = [s.event.body for s in log if s.event.kind == Public.GATEWAY_DROPPED]
+    assert [d["gateway"] for d in dropped] == ["b"]
+    closed = log[-1].event
+    assert closed.kind == Public.ROUND_CLOSED
+    assert (closed.body["settled"], closed.body["dropped"]) == (["a"], ["b"])
+    assert cluster.slices["a"][0].settled == 1
+    assert cluster.slices["b"][0].settled == 0
