@@ -27,7 +27,7 @@ from tenacity import (
     wait_exponential,
 )
 
-from boundless.wallet.signing import ANSWER_HEADER, REQUEST_HEADER, sign, verify
+from boundless.wallet.signing import ANSWER_HEADER, REQUEST_HEADER, Signer
 
 T = TypeVar("T")
 JsonBody = dict[str, Any]
@@ -56,6 +56,7 @@ class OperatorClient:
 
     def __init__(self, settings: ClientSettings) -> None:
         self.settings = settings
+        self.signer = Signer(settings.secret)
         self.loop = asyncio.new_event_loop()
         self._thread = threading.Thread(
             target=self.loop.run_forever, name="operator-wallet", daemon=True
@@ -91,10 +92,7 @@ class OperatorClient:
     async def call(self, path: str, body: JsonBody) -> JsonBody:
         """POST ``body`` signed; the operator's signed JSON answer (retried, then raises)."""
         data = orjson.dumps(body)
-        headers = {
-            REQUEST_HEADER: sign(self.settings.secret, data),
-            "Content-Type": "application/json",
-        }
+        headers = {REQUEST_HEADER: self.signer.sign(data), "Content-Type": "application/json"}
         self.calls += 1
         retrying = AsyncRetrying(
             stop=stop_after_attempt(self.settings.tries),
@@ -121,7 +119,7 @@ class OperatorClient:
             raise _Retryable(f"{type(error).__name__}: {error}") from None
         if answer.status_code >= 500:
             raise _Retryable(f"HTTP {answer.status_code}")
-        if not verify(self.settings.secret, answer.content, answer.headers.get(ANSWER_HEADER)):
+        if not self.signer.verify(answer.content, answer.headers.get(ANSWER_HEADER)):
             raise _Retryable(f"HTTP {answer.status_code} with a bad or missing signature")
         try:
             parsed = orjson.loads(answer.content)
