@@ -101,7 +101,7 @@ def bus_maker(request: pytest.FixtureRequest) -> Iterator[BusMaker]:
         await bus.delete_namespace()
         await bus.close()
 
-    asyncio.run(drop())
+    run_elsewhere_if_busy(drop)
 
 
 def run(coroutine: Coroutine[Any, Any, Any], timeout: float = 30.0) -> Any:
@@ -138,8 +138,6 @@ def services() -> Iterator[Services]:
     with postgres_schema(f"cluster_test_{namespace}") as url:
         yield Services(namespace, url)
 
-    import asyncio
-
     from boundless.server.cluster.jetstream_bus import JetStreamBus
 
     async def drop() -> None:
@@ -147,4 +145,19 @@ def services() -> Iterator[Services]:
         await bus.delete_namespace()
         await bus.close()
 
-    asyncio.run(drop())
+    run_elsewhere_if_busy(drop)
+
+
+def run_elsewhere_if_busy(make: Callable[[], Coroutine[Any, Any, None]]) -> None:
+    """``asyncio.run(make())``, in a thread of its own when this one already runs a loop (the
+    browser tests' Playwright keeps one running in the main thread for the whole session)."""
+    try:
+        asyncio.get_running_loop()
+    except RuntimeError:
+        asyncio.run(make())
+        return
+    import threading
+
+    worker = threading.Thread(target=lambda: asyncio.run(make()))
+    worker.start()
+    worker.join()

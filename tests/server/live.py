@@ -12,7 +12,7 @@ import threading
 import time
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any
 
@@ -22,6 +22,7 @@ import uvicorn
 from websockets.sync.client import ClientConnection, connect
 
 from boundless.core.random_source import RandomSource, SeededSource
+from boundless.jurisdictions import JurisdictionProfile
 from boundless.ledger import LedgerService, check_books, make_engine, make_session_factory
 from boundless.server.app import create_app
 from boundless.server.config import (
@@ -156,6 +157,8 @@ def start_server(
     signup_rate: str = "1000/minute",
     max_sockets_per_player: int = 8,
     randomness: Callable[[], RandomSource] | None = None,
+    jurisdiction: JurisdictionProfile | None = None,
+    web_dir: Path | None = None,
     forwarded_allow_ips: str | None = None,
     wallets: WalletProvider = INTERNAL,
     operator: OperatorLaunches | None = None,
@@ -168,13 +171,15 @@ def start_server(
         bots=bots,
         admin_token=ADMIN_TOKEN,
         timers=timers,
-        web_dir=data_dir / "no-web",
+        web_dir=web_dir or data_dir / "no-web",
         starting_grant=starting_grant,
         messages_per_second=messages_per_second,
         signup_rate=signup_rate,
         max_sockets_per_player=max_sockets_per_player,
         forwarded_allow_ips=forwarded_allow_ips,
     )
+    if jurisdiction is not None:
+        config = replace(config, jurisdiction=jurisdiction)
     if randomness is not None:
         app = create_app(config, catalog, randomness, wallets, operator)
     elif seed is None:

@@ -18,7 +18,10 @@ from boundless.core.round.paths import HandStatus
 from boundless.core.rules import TitleInfo
 from boundless.core.side_bets import SIDE_BET_KINDS
 from boundless.ledger import errors as ledger_errors
+from boundless.server.protection.schemas import RealityChoice
+from boundless.server.protection.stakes import LIMIT_REACHED
 from boundless.titles import shipped_title_keys
+from boundless.wallet import port as wallet_port
 
 WEB = Path(__file__).resolve().parents[2] / "web"
 LANGUAGES = ("en", "ko", "ja")
@@ -116,7 +119,8 @@ def test_scripts_reference_existing_keys() -> None:
 
 def _error_codes() -> set[str]:
     codes: set[str] = set()
-    for module in (core_errors, ledger_errors):
+    codes.add(LIMIT_REACHED)  # a wallet refusal's code (LimitedWallet), not a class's
+    for module in (core_errors, ledger_errors, wallet_port):
         for value in vars(module).values():
             if isinstance(value, type) and isinstance(getattr(value, "code", None), str):
                 codes.add(value.code)
@@ -129,6 +133,9 @@ def _error_codes() -> set[str]:
             codes.add(value.code)
     return codes
 
+
+# The kinds of protection rows a player's history shows (storage/models.py ProtectionEvent.kind).
+PROTECTION_KINDS = ("limit", "time_out", "self_exclusion", "reality_check", "reality_answer")
 
 # The round's phases as the public view names them (core/round), plus the lobby's two extras.
 PHASES = ("betting", "insurance", "decisions", "dealer", "settling", "settled", "cancelled")
@@ -179,6 +186,13 @@ DYNAMIC_FAMILIES: dict[str, set[str]] = {
         for kind in ("insurance", "even_money")
         for name in (kind, f"take_{kind}")
     },
+    "protect": {
+        *(f"protect.{name}" for name in ("loss", "wager", "day", "week", "month")),
+        *(f"protect.history_{kind}" for kind in PROTECTION_KINDS),
+        *(f"protect.actor_{actor}" for actor in ("player", "operator")),
+        *(f"protect.col_{column}" for column in ("when", "what", "who", "effective")),
+    },
+    "reality": {f"reality.{choice}" for choice in get_args(RealityChoice)},
     "rank": {f"rank.{rank}" for rank in "A23456789TJQK"},
     "suit": {f"suit.{suit}" for suit in "SHDC"},
     "record_status": {f"record_status.{status}" for status in ("settled", "cancelled")},

@@ -1,5 +1,8 @@
-// The operator console: the floor, pause / resume / cancel, returns per title, the ledger check.
+// The operator console: the floor, pause / resume / cancel, returns per title, the ledger check,
+// player protection (protection.js).
 // The admin token is typed in and kept in sessionStorage (this tab only), never in a URL.
+
+import { refreshProtection, wireProtectionForm } from "./protection.js";
 
 const TOKEN_KEY = "boundless.admin_token";
 const TABLES_EVERY_MS = 2000;
@@ -116,6 +119,7 @@ async function refreshTables() {
   const rows = await api("GET", "tables");
   const body = $("#tables tbody");
   body.replaceChildren(...rows.map(tableRow));
+  refreshProtection(api); // its own status line: the floor lives in memory, this in the database
 }
 
 function tableRow(table) {
@@ -296,6 +300,8 @@ $("#refresh").addEventListener("click", () => {
   refreshTables().catch(handleFailure);
   refreshFigures();
 });
+
+wireProtectionForm(api, say);
 
 if (token()) showConsole().catch(handleFailure);
 else showSignIn();

@@ -89,6 +89,13 @@ export const api = {
   tableHistory: (tableId, limit = 20) =>
     request("GET", `/records?${new URLSearchParams({ limit: String(limit), table_id: tableId })}`),
   tableStats: (tableId) => request("GET", `/tables/${encodeURIComponent(tableId)}/stats`),
+  limits: () => request("GET", "/me/limits"),
+  setLimits: (limits) => request("PUT", "/me/limits", limits),
+  timeOut: (hours) => request("POST", "/me/time-out", { hours }),
+  selfExclude: (months) => request("POST", "/me/self-exclusion", { months }),
+  sessionFigures: () => request("GET", "/me/session"),
+  setRealityCheck: (minutes) => request("PUT", "/me/reality-check", { minutes }),
+  protection: () => request("GET", "/me/protection"),
   shoe: (tableId, number) =>
     request("GET", `/shoes/${encodeURIComponent(tableId)}/${encodeURIComponent(number)}`),
 };

@@ -9,6 +9,7 @@ import {
 } from "./session.js";
 import { initI18n, onLanguageChange, setLanguage, setVocabulary, t, currentLanguage } from "./i18n.js";
 import { on, onStatus } from "./socket.js";
+import { initProtection, render as renderSessionPanel } from "./protection.js";
 import * as lobby from "./views/lobby.js";
 import * as profile from "./views/profile.js";
 import * as records from "./views/records.js";
@@ -56,6 +57,7 @@ async function boot() {
   onLanguageChange((lang) => {
     select.value = lang;
     renderWallet();
+    renderSessionPanel();
     if (current?.view?.render) current.view.render();
   });
   onStatus((status) => {
@@ -64,6 +66,7 @@ async function boot() {
     banner.textContent = status === "online" ? "" : t("connection.offline");
   });
   on("welcome", (message) => message.player && session.setBalance(message.player.balance));
+  initProtection();
   // A round's result moves the balance when the table shows it (not with an earlier "you").
   on("you", (message) => table.holdsBalance(message) || session.setBalance(message.balance));
   // The table view sets the balance itself once the round's last card has landed.

@@ -4,6 +4,9 @@ import { money } from "./format.js";
 import { t } from "./i18n.js";
 import { connect, disconnect } from "./socket.js";
 
+/** Refusals that keep a player out for a while (the account itself stays theirs). */
+const BLOCKS = ["timed_out", "self_excluded"];
+
 export const session = {
   player: null, // {player_id, display_name, balance}
   listeners: new Set(),
@@ -115,6 +118,7 @@ export function connectSocket() {
     })
     .catch((error) => {
       if (error.code === "unauthorized") signOut();
+      else if (BLOCKS.includes(error.code)) toast(errorText(error), "bad");
     });
 }
 
@@ -124,7 +128,9 @@ export async function restoreSession() {
     session.set(await api.me());
     connectSocket();
   } catch (error) {
-    if (error.status === 401 || error.status === 403) setToken(null);
+    // A time-out or self-exclusion keeps the account key: the account comes back when it ends.
+    if (BLOCKS.includes(error.code)) toast(errorText(error), "bad");
+    else if (error.status === 401 || error.status === 403) setToken(null);
   }
 }
 

@@ -14,6 +14,12 @@ from typing import TYPE_CHECKING, Annotated, Any
 import typer
 
 from boundless.cli.cli_errors import check_admin_token
+from boundless.cli.jurisdiction_options import (
+    JurisdictionFile,
+    JurisdictionKey,
+    chosen_profile,
+    profile_arguments,
+)
 from boundless.cli.timer_options import DEFAULT_TIMERS, timer_arguments, with_timer_options
 from boundless.cli.wallet_options import (
     CurrencyOption,
@@ -128,12 +134,15 @@ def gateway(
     currency: CurrencyOption = "EUR",
     wallet_connections: WalletPoolOption = 128,
     replicas: Replicas = None,
+    jurisdiction: JurisdictionKey = "none",
+    jurisdiction_file: JurisdictionFile = None,
 ) -> None:
     """Run a gateway: serves players the table (web client, REST, WebSocket) with its bots."""
     from boundless.server.cluster.processes import GatewaySettings, run_gateway
     from boundless.server.config import default_web_dir
 
     check_admin_token(admin_token)
+    profile = chosen_profile(jurisdiction, jurisdiction_file)
 
     settings = _settings(database_url, nats_url, table, title, namespace, TimerSettings(), replicas)
     web = web_dir or default_web_dir()
@@ -153,6 +162,7 @@ def gateway(
         web_dir=web,
         signup_rate=signup_rate,
         admin_token=admin_token or "",
+        jurisdiction=profile,
     )
     wallets, launches = wallet_choice(wallet, wallet_url, currency, wallet_connections)
     _run(
@@ -190,6 +200,8 @@ def cluster(
     wallet: WalletOption = "internal",
     wallet_url: WalletUrlOption = None,
     currency: CurrencyOption = "EUR",
+    jurisdiction: JurisdictionKey = "none",
+    jurisdiction_file: JurisdictionFile = None,
 ) -> None:
     """Start and supervise a coordinator, its standbys and N gateways on this machine.
 
@@ -207,6 +219,7 @@ def cluster(
         typer.echo(f"error: ports {port}..{port + gateways - 1} run past 65535", err=True)
         raise typer.Exit(code=2)
     check_admin_token(admin_token)
+    chosen_profile(jurisdiction, jurisdiction_file)  # a bad profile fails before any child starts
     from boundless.wallet import close_wallets
 
     checked, _ = wallet_choice(wallet, wallet_url, currency)  # each gateway makes its own
@@ -254,6 +267,7 @@ def cluster(
     for index in range(1, gateways + 1):
         gateway_port = port + index - 1
         argv = [*command, "gateway", *common, *wallet_arguments(wallet, wallet_url, currency)]
+        argv += profile_arguments(jurisdiction, jurisdiction_file)
         argv += ["--port", str(gateway_port), "--bots", str(bots)]
         child = Child(f"gateway {index}", argv, gateway_env)
         child.url = f"http://127.0.0.1:{gateway_port}/"

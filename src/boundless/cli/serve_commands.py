@@ -17,6 +17,7 @@ from typing import TYPE_CHECKING, Annotated, Any
 import typer
 
 from boundless.cli.cli_errors import check_admin_token, fail
+from boundless.cli.jurisdiction_options import JurisdictionFile, JurisdictionKey, chosen_profile
 from boundless.cli.timer_options import DEFAULT_TIMERS, timer_problem, with_timer_options
 from boundless.cli.wallet_options import (
     CurrencyOption,
@@ -120,6 +121,8 @@ def serve(
     wallet_url: WalletUrlOption = None,
     currency: CurrencyOption = "EUR",
     wallet_connections: WalletPoolOption = 128,
+    jurisdiction: JurisdictionKey = "none",
+    jurisdiction_file: JurisdictionFile = None,
 ) -> None:
     """Serve the live tables and the web client; prints the URL to open."""
     from boundless.server.config import ServerConfig, default_web_dir
@@ -140,6 +143,7 @@ def serve(
     except ValueError as error:
         fail(f"--signup-rate: {error}")
     check_admin_token(admin_token)
+    profile = chosen_profile(jurisdiction, jurisdiction_file)
     if wallet == "seamless" and bots:
         fail("--bots: bots play on coins we grant; use them with --wallet internal")
     wallets, launches = wallet_choice(wallet, wallet_url, currency, wallet_connections)
@@ -163,6 +167,7 @@ def serve(
         timers=timers,
         web_dir=web,
         signup_rate=signup_rate,
+        jurisdiction=profile,
         forwarded_allow_ips=forwarded_allow_ips or None,
     )
     if admin_token:

@@ -45,6 +45,9 @@ from boundless.server.players.endpoints import router as players_router
 from boundless.server.players.operator_sessions import OperatorLaunches
 from boundless.server.players.operator_sessions import router as operator_router
 from boundless.server.players.signup_limit import SignUpLimit
+from boundless.server.protection.endpoints import router as protection_router
+from boundless.server.protection.gate import ProtectionGate
+from boundless.server.protection.limited_wallet import LimitedWallets
 from boundless.server.records.endpoints import router as records_router
 from boundless.server.recovery import recover
 from boundless.server.storage.database import migrated_engine
@@ -94,10 +97,18 @@ def create_app(
             log.warning("recovered: cancelled and refunded %s", ", ".join(report.cancelled_rounds))
         start_wallets(wallets, sessions)
         hub = Hub()
-        registry = TableRegistry(hub, sessions, config, titles, randomness, metrics, wallets)
+        # A bet passes the limits, then the wallet: one bet path whatever the wallet.
+        limited = LimitedWallets(wallets)
+        registry = TableRegistry(hub, sessions, config, titles, randomness, metrics, limited)
         metrics.watch_sockets(lambda: open_sockets(hub))
+        gate = ProtectionGate(sessions, read_sessions, config.jurisdiction)
         handler = MessageHandler(
-            registry, hub, read_sessions, config.messages_per_second, config.max_sockets_per_player
+            registry,
+            hub,
+            read_sessions,
+            config.messages_per_second,
+            config.max_sockets_per_player,
+            gate,
         )
         app.state.server = ServerState(config, sessions, read_sessions, registry, signup_limit)
         app.state.handler = handler
@@ -125,6 +136,7 @@ def create_app(
         try:
             yield
         finally:
+            await gate.stop()
             await stop_tables()
             close_wallets(wallets)  # after the tables: their refunds are queued calls too
             engine.dispose()
@@ -132,6 +144,7 @@ def create_app(
 
     routers = [players_router, tables_router, private_tables_router, records_router]
     routers += [admin_router, console_router, metrics_router, operator_router, wallet_router]
+    routers += [protection_router]
     front = http_app(config, routers, metrics, lifespan)
     front.app.state.operator_launches = operator
     front.app.state.wallets = wallets

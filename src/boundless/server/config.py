@@ -9,6 +9,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from boundless.jurisdictions import JurisdictionProfile, load_profile
 from boundless.server.protocol import MAX_MESSAGE_BYTES
 
 ADMIN_TOKEN_ENV = "BOUNDLESS_ADMIN_TOKEN"
@@ -148,6 +149,8 @@ class ServerConfig:
     """Open WebSockets per player; one more is refused (``too_many_sockets``, close 1008)."""
     titles: tuple[str, ...] | None = None
     """Title keys to open shared tables for; ``None``: every shipped title."""
+    jurisdiction: JurisdictionProfile = field(default_factory=lambda: load_profile("none"))
+    """The player-protection profile (``--jurisdiction`` / ``--jurisdiction-file``)."""
     forwarded_allow_ips: str | None = None
     """Proxies whose ``X-Forwarded-For`` is believed (see :func:`forwarded_options`)."""
 

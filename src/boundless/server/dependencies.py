@@ -14,6 +14,7 @@ from boundless.server.config import ServerConfig
 from boundless.server.errors import ForbiddenError, UnauthorizedError
 from boundless.server.players.service import PlayerIdentity, PlayerService
 from boundless.server.players.signup_limit import SignUpLimit
+from boundless.server.protection.service import ProtectionService
 from boundless.server.tables.registry import TableRegistry
 
 
@@ -56,9 +57,13 @@ def bearer(authorization: str | None) -> str | None:
 
 
 def current_player(
-    session: ReadSession, authorization: Annotated[str | None, Header()] = None
+    state: State, session: ReadSession, authorization: Annotated[str | None, Header()] = None
 ) -> PlayerIdentity:
-    return PlayerService(session).authenticate(bearer(authorization))
+    """The signed-in player; a timed-out or self-excluded one is refused (403)."""
+    player = PlayerService(session).authenticate(bearer(authorization))
+    if not player.is_bot:
+        ProtectionService(session, state.config.jurisdiction).check_sign_in(player.player_id)
+    return player
 
 
 def optional_player(

@@ -130,6 +130,27 @@ class TableInPlayError(ConflictError):
     code = "table_in_play"
 
 
+class ProtectionRefusal(ServerError):
+    """A player-protection tool refuses the request (403 over REST, an ``error`` on a socket)."""
+
+    code = "protection"
+    status = 403
+
+
+class RealityCheckPendingError(ProtectionRefusal):
+    """A new bet while a reality check waits for the player's answer."""
+
+    code = "reality_check_pending"
+
+
+class TimedOutError(ProtectionRefusal):
+    code = "timed_out"
+
+
+class SelfExcludedError(ProtectionRefusal):
+    code = "self_excluded"
+
+
 ERROR_COUNTER: ContextVar[Callable[[str], None] | None] = ContextVar(
     "boundless_error_counter", default=None
 )

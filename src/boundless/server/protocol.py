@@ -90,8 +90,24 @@ class Resync(_Message):
     table_id: Identifier
 
 
+class RealityCheckAnswer(_Message):
+    """The player's answer to a ``reality_check``: play on, or end the session."""
+
+    type: Literal["reality_check"]
+    choice: Literal["continue", "leave"]
+
+
 ClientMessage = Annotated[
-    Hello | Join | Leave | PlaceBet | Rebet | TakeInsurance | Decide | ChooseSideBets | Resync,
+    Hello
+    | Join
+    | Leave
+    | PlaceBet
+    | Rebet
+    | TakeInsurance
+    | Decide
+    | ChooseSideBets
+    | Resync
+    | RealityCheckAnswer,
     Field(discriminator="type"),
 ]
 _ADAPTER: TypeAdapter[ClientMessage] = TypeAdapter(ClientMessage)

@@ -1,8 +1,10 @@
-// The profile page (#/profile): who you are, your balance, your account key, signing out.
+// The profile page (#/profile): who you are, your balance, your account key, your protection
+// tools (limits, reality checks, time-out, self-exclusion, their history), signing out.
 import { h, money } from "../format.js";
 import { t } from "../i18n.js";
 import { session } from "../session.js";
 import { keyBox, signOutControl } from "./account.js";
+import { loadTools, toolsSection } from "./protection_tools.js";
 
 let root = null;
 let unsubscribe = null;
@@ -13,6 +15,7 @@ export function mount(element) {
   state.confirming = false;
   unsubscribe = session.onChange(() => render());
   render();
+  if (session.player) loadTools(render);
 }
 
 export function unmount() {
@@ -41,6 +44,7 @@ export function render() {
       h("p", {}, t("account.key_intro")),
       keyBox(true),
     ),
+    toolsSection(render),
     h("section.panel", {}, signOutControl(render, state)),
   );
 }

@@ -16,6 +16,7 @@ import typer
 from rich.progress import Progress, TextColumn, TimeElapsedColumn
 
 from boundless.cli.cli_errors import fail
+from boundless.cli.jurisdiction_options import JurisdictionFile, JurisdictionKey, chosen_profile
 from boundless.cli.progress import counted_progress
 from boundless.cli.rule_files import RulesOption, TitleArgument, read_game_files
 from boundless.cli.words import checked_output, write_whole
@@ -134,14 +135,18 @@ def report(
     ] = None,
     title: TitleArgument = None,
     rules_file: RulesOption = None,
+    jurisdiction: JurisdictionKey = "none",
+    jurisdiction_file: JurisdictionFile = None,
 ) -> None:
     """Write a certification report of a title: rules, exact returns, chart, simulation, RNG.
 
     One self-contained HTML file (or PDF) a lab or regulator can file: the rules in words, the
     exact returns of the main game, side bets and insurance, the outcome distribution, the
     strategy chart, a simulation cross-check with 95% intervals, the RNG battery, the shoe
-    commitment scheme, and the versions and SHA-256 of the rule-set file."""
+    commitment scheme, the chosen jurisdiction's player-protection requirements with the feature
+    and the tests behind each, and the versions and SHA-256 of the rule-set file."""
     checked_output(out, "--out", SUFFIXES)  # before the work
+    profile = chosen_profile(jurisdiction, jurisdiction_file)
     pdf = out.suffix.lower() == ".pdf"
     if pdf and importlib.util.find_spec("weasyprint") is None:
         fail(
@@ -174,7 +179,10 @@ def report(
     figures = ReportFigures(exact, simulation, battery, picture, provenance)
     heading = f"{rules.title.name}: certification report"
     footer = f"boundless {provenance.software_version}, generated {provenance.generated} UTC"
-    text = report_html(heading, report_sections(rules, figures), footer)
+    from boundless.cli.report.protection_section import protection_section
+
+    sections = [*report_sections(rules, figures), protection_section(profile)]
+    text = report_html(heading, sections, footer)
     data = text.encode("utf-8")
     if pdf:
         import weasyprint  # type: ignore[import-not-found, import-untyped, unused-ignore]

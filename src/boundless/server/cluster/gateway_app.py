@@ -37,6 +37,8 @@ from boundless.server.players.operator_sessions import OperatorLaunches
 from boundless.server.players.operator_sessions import router as operator_router
 from boundless.server.players.service import PlayerIdentity
 from boundless.server.players.shared_signup_limit import SharedSignUpLimit
+from boundless.server.protection.endpoints import router as protection_router
+from boundless.server.protection.gate import ProtectionGate
 from boundless.server.records.endpoints import router as records_router
 from boundless.server.tables.endpoints import router as tables_router
 from boundless.server.tables.registry import TableRegistry
@@ -79,6 +81,7 @@ def create_gateway_app(
     metrics = ServerMetrics()
     routers = [players_router, tables_router, records_router, status]
     routers += [control_router, console_router, metrics_router, operator_router, wallet_router]
+    routers += [protection_router]
     front = http_app(config, routers, metrics, title=f"Boundless gateway {gateway.name}")
     front.app.state.operator_launches = operator
     front.app.state.wallets = table.wallets
@@ -90,7 +93,12 @@ def create_gateway_app(
     signups = SharedSignUpLimit(config.signup_rate, sessions)
     front.app.state.server = ServerState(config, sessions, read_sessions, lobby, signups)
     front.app.state.handler = MessageHandler(
-        table, table.hub, read_sessions, config.messages_per_second, config.max_sockets_per_player
+        table,
+        table.hub,
+        read_sessions,
+        config.messages_per_second,
+        config.max_sockets_per_player,
+        ProtectionGate(sessions, read_sessions, config.jurisdiction),
     )
     table.metrics = metrics
     return front

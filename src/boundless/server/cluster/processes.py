@@ -25,6 +25,7 @@ from boundless.core.rules import RuleSet
 from boundless.core.shoe_cycle import ShoeCycle
 from boundless.core.strategy_chart import StrategyChart
 from boundless.entropy import CryptoSource
+from boundless.jurisdictions import JurisdictionProfile, load_profile
 from boundless.server.cluster.bus import BusError, check_table_name
 from boundless.server.cluster.control import TableControl
 from boundless.server.cluster.coordinator import Coordinator, CoordinatorTimers
@@ -61,6 +62,8 @@ class GatewaySettings:
     starting_grant: int = DEFAULT_STARTING_GRANT
     web_dir: Path = field(default_factory=default_web_dir)
     signup_rate: str = "10/minute;100/day"
+    jurisdiction: JurisdictionProfile = field(default_factory=lambda: load_profile("none"))
+    """The player-protection profile (the same on every gateway)."""
     admin_token: str = ""
     """The operator's token (``serve``'s; the same on every gateway); empty: $BOUNDLESS_ADMIN_TOKEN,
     else the admin routes refuse every request."""
@@ -391,6 +394,7 @@ async def run_gateway(
     from boundless.server.cluster.gateway_table import SHUTDOWN_REASON, GatewayTable
     from boundless.server.config import ServerConfig, transport_options
     from boundless.server.gateway.hub import Hub
+    from boundless.server.protection.limited_wallet import LimitedWallets
 
     rules, chart = load_rules(settings.title)
     gateway_name = check_gateway_name(name or f"gateway-{port}")
@@ -420,7 +424,7 @@ async def run_gateway(
         chart=chart,
         hub=Hub(),
         sessions=sessions,
-        wallets=wallets,
+        wallets=LimitedWallets(wallets),  # the limits, then the wallet (as on serve)
     )
     seat_bots = bot_slices(rules, chart, gateway_name, bots, ledger, settings.table)
 
@@ -437,6 +441,7 @@ async def run_gateway(
         starting_grant=serving.starting_grant,
         web_dir=serving.web_dir,
         signup_rate=serving.signup_rate,
+        jurisdiction=serving.jurisdiction,
     )
     if serving.admin_token:
         config = replace(config, admin_token=serving.admin_token)

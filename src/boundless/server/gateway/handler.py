@@ -9,6 +9,7 @@ through :class:`Tables`: ``boundless serve``'s registry and a cluster gateway's 
 
 from __future__ import annotations
 
+import asyncio
 import logging
 import time
 from dataclasses import dataclass, field
@@ -29,7 +30,8 @@ from boundless.server.errors import (
 )
 from boundless.server.gateway.hub import Connection, Hub
 from boundless.server.gateway.known_players import KnownPlayers
-from boundless.server.players.service import PlayerService
+from boundless.server.players.service import PlayerIdentity, PlayerService
+from boundless.server.protection.gate import ProtectionGate, reality_check
 from boundless.server.protocol import (
     ChooseSideBets,
     ClientMessage,
@@ -38,6 +40,7 @@ from boundless.server.protocol import (
     Join,
     Leave,
     PlaceBet,
+    RealityCheckAnswer,
     Rebet,
     Resync,
     TakeInsurance,
@@ -100,9 +103,36 @@ class MessageHandler:
     messages_per_second: float
     max_sockets_per_player: int = 0
     """0: no cap (in-process use); the app passes the configured cap."""
+    gate: ProtectionGate | None = None
+    """Player protection (time-outs, exclusions, reality checks); None: in-process use only."""
     _buckets: dict[int, TokenBucket] = field(default_factory=dict, init=False)
     known: KnownPlayers = field(default_factory=KnownPlayers, init=False)
     """Players who said hello here lately (``hello`` during a database blip)."""
+    _loop: asyncio.AbstractEventLoop | None = field(default=None, init=False)
+
+    def sign_out(self, player_id: str, why: str) -> None:
+        """Close the player's sockets on this process (from any thread): a time-out or a
+        self-exclusion began."""
+        loop = self._loop
+        if loop is None:
+            return
+
+        def close() -> None:
+            self.known.forget_player(player_id)  # no sign-in from memory while it lasts
+            for connection in list(self.hub.by_player.get(player_id, ())):
+                connection.close(f"the player's {why} began")
+
+        loop.call_soon_threadsafe(close)
+
+    def _connected_players(self) -> list[PlayerIdentity]:
+        return [
+            next(iter(sockets)).player  # type: ignore[misc]
+            for sockets in self.hub.by_player.values()
+            if sockets and next(iter(sockets)).player is not None
+        ]
+
+    def _send_player(self, player_id: str, message: dict[str, Any]) -> None:
+        self.hub.send_player(player_id, message)
 
     def forget(self, connection: Connection) -> None:
         self._buckets.pop(id(connection), None)
@@ -184,9 +214,13 @@ class MessageHandler:
         player = connection.player
         if player is None:
             raise UnauthorizedError('the first message must be {"v": 1, "type": "hello", ...}')
+        if isinstance(message, RealityCheckAnswer):
+            return self._reality_answer(player, message.choice)
         table = self.registry.get(message.table_id)
         table.check_access(player)
         if isinstance(message, Join):
+            if self.gate is not None:
+                self.gate.check_join(player)
             self.hub.watch(connection, table.table_id)
             return self._send_state(connection, table, player.player_id)
         if isinstance(message, Leave):
@@ -195,8 +229,12 @@ class MessageHandler:
         if isinstance(message, Resync):
             return self._send_state(connection, table, player.player_id)
         if isinstance(message, PlaceBet):
+            if self.gate is not None:
+                self.gate.check_bet(player)
             return await table.submit_bet(_bet_request(player.player_id, message))
         if isinstance(message, Rebet):
+            if self.gate is not None:
+                self.gate.check_bet(player)
             request = rebet_request(table, player.player_id, message.bet_id, message.multiplier)
             answer = await table.submit_bet(request)
             return {**answer, "bets": request.amounts(), "multiplier": message.multiplier}
@@ -230,15 +268,52 @@ class MessageHandler:
                 raise
             # The database is away: a player seen here lately signs in as they were then.
             player, balance = known.identity, known.balance
+            recalled = True
         else:
-            self.known.remember(message.token, player, balance)
+            recalled = False
         cap = self.max_sockets_per_player
         if cap and len(self.hub.by_player.get(player.player_id, ())) >= cap:
             raise TooManySocketsError(f"at most {cap} open sockets per player; close one first")
+        figures = self._protected_sign_in(player, recalled)
+        if not recalled:  # remembered only once protection let them in
+            self.known.remember(message.token, player, balance)
         connection.player = player
         self.hub.attach(connection)
-        self.hub.send(connection, messages.welcome(player, balance))
+        welcome = messages.welcome(player, balance)
+        if figures is not None:
+            welcome["session"] = figures
+        self.hub.send(connection, welcome)
+        if figures is not None and figures["reality_check_pending"]:
+            self.hub.send(connection, reality_check(self.gate.profile, figures))  # type: ignore[union-attr]
         self.registry.greet(player.player_id)
+        if self.gate is not None:
+            self._loop = asyncio.get_running_loop()
+            self.gate.watch(self._connected_players, self._send_player)
+
+    def _protected_sign_in(self, player: PlayerIdentity, recalled: bool) -> dict[str, Any] | None:
+        """The gate's sign-in (``timed_out``, ``self_excluded``, else the session's figures).
+        While the database is away a player recalled from an earlier ``hello`` (let in then) is
+        let in without figures; their bets wait for the database anyway."""
+        if self.gate is None:
+            return None
+        try:
+            return self.gate.sign_in(player)
+        except Exception as error:
+            if recalled and is_transient(error):
+                return None
+            raise
+
+    def _reality_answer(self, player: PlayerIdentity, choice: str) -> dict[str, Any]:
+        """``continue``: bets are taken again; ``leave``: the session ends and the player's
+        sockets here close once the answer is sent (the next sign-in begins a new session)."""
+        if self.gate is None:
+            raise BadMessageError("no reality checks on this server")
+        figures = self.gate.answer(player, choice)
+        if choice == "leave":
+            loop = asyncio.get_running_loop()
+            for connection in list(self.hub.by_player.get(player.player_id, ())):
+                loop.call_soon(connection.close, "the player left after a reality check")
+        return {"choice": choice, "session": figures}
 
 
 def _bet_request(player_id: str, message: PlaceBet) -> BetRequest:

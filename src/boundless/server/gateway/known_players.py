@@ -43,3 +43,11 @@ class KnownPlayers:
         if not token:
             return None
         return self._by_token.get(hash_token(token))
+
+    def forget_player(self, player_id: str) -> None:
+        """Forget every token of this player (a time-out or a self-exclusion began)."""
+        mine = [
+            key for key, known in self._by_token.items() if known.identity.player_id == player_id
+        ]
+        for key in mine:
+            del self._by_token[key]

@@ -126,3 +126,43 @@ class Shoe(ServerBase):
     finished: Mapped[bool] = mapped_column(Boolean, default=False)
     shuffled_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=utc_now)
     finished_at: Mapped[datetime | None] = mapped_column(DateTime(timezone=True), nullable=True)
+
+
+class ProtectionEvent(ServerBase):
+    """One change to a player's protection, never updated or deleted: a limit asked for (taking
+    effect at once or after the cooling-off), a time-out, a self-exclusion, a reality-check
+    interval or answer. What is in force at a moment is read back from these rows."""
+
+    __tablename__ = "server_protection_events"
+    __table_args__ = (Index("ix_server_protection_events_player", "player_id", "id"),)
+
+    id: Mapped[int] = mapped_column(IdType, primary_key=True, autoincrement=True)
+    player_id: Mapped[str] = mapped_column(String(64))
+    kind: Mapped[str] = mapped_column(String(32))
+    """``limit``, ``time_out``, ``self_exclusion``, ``reality_check``, ``reality_answer``."""
+    field: Mapped[str | None] = mapped_column(String(32), nullable=True)
+    """(a limit) ``loss.day`` ... ``wager.month``, ``session_minutes``; (an answer) the choice."""
+    amount: Mapped[int | None] = mapped_column(BigInteger, nullable=True)
+    """The limit (minor units or minutes; None: no limit) or the reality-check minutes."""
+    until_at: Mapped[datetime | None] = mapped_column(DateTime(timezone=True), nullable=True)
+    """(a time-out or self-exclusion) when it ends."""
+    actor: Mapped[str] = mapped_column(String(16))
+    """``player`` or ``operator``."""
+    reason: Mapped[str | None] = mapped_column(Text, nullable=True)
+    created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True))
+    effective_at: Mapped[datetime] = mapped_column(DateTime(timezone=True))
+
+
+class PlaySession(ServerBase):
+    """A player's current session (one per player, shared by every gateway): when it began and
+    the state of its reality check."""
+
+    __tablename__ = "server_play_sessions"
+
+    player_id: Mapped[str] = mapped_column(String(64), primary_key=True)
+    started_at: Mapped[datetime] = mapped_column(DateTime(timezone=True))
+    last_seen_at: Mapped[datetime] = mapped_column(DateTime(timezone=True))
+    check_due_at: Mapped[datetime | None] = mapped_column(DateTime(timezone=True), nullable=True)
+    """When the next reality check falls due; None: none chosen."""
+    check_pending: Mapped[bool] = mapped_column(Boolean, default=False)
+    """A reality check was shown and waits for continue or leave: new bets are refused."""

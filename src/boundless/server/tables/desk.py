@@ -106,6 +106,9 @@ class TableDesk:
         """Positions of the open step whose decision the table waits for."""
         self.recorded = False
         """Whether this round's end (settlement or cancellation) is written."""
+        self.min_cycle_seconds = 0.0
+        """(A private table) the shortest time from one deal to the next (the jurisdiction's)."""
+        self.last_deal_at: float | None = None
         self.refund_pending = False
         """A cancellation given up while the database was away: the next start refunds it."""
         self.declined_insurance: set[tuple[str, int]] = set()

@@ -8,12 +8,14 @@ as every offer on the table has been answered (taken, or declined with ``kind: "
 
 from __future__ import annotations
 
+import asyncio
 from collections.abc import Iterable
 from typing import Any, Protocol
 
 from boundless.core.errors import IllegalActionError
 from boundless.core.round.players import PlayerRound
 from boundless.core.rules import RuleSet
+from boundless.server.clock import now
 
 
 class Table(Protocol):
@@ -26,6 +28,8 @@ class Table(Protocol):
     rules: RuleSet
     declined_insurance: set[tuple[str, int]]
     """The (player, spot) offers declined in this round; emptied by each new round."""
+    min_cycle_seconds: float
+    last_deal_at: float | None
 
     @property
     def private(self) -> bool: ...
@@ -75,3 +79,13 @@ def insurance_answered(table: Table) -> bool:
     if not table.private or round_ is None:
         return False
     return not open_offers(table, round_.player_ids)
+
+
+async def pace(table: Table) -> None:
+    """A private table deals no sooner than the jurisdiction's minimum game cycle after its
+    previous deal (its one player's previous round began then): no turbo play."""
+    if not table.private or table.last_deal_at is None or table.min_cycle_seconds <= 0:
+        return
+    wait = table.last_deal_at + table.min_cycle_seconds - now()
+    if wait > 0:
+        await asyncio.sleep(wait)

@@ -78,6 +78,8 @@ class TableRegistry:
             wallets=self.wallets,
         )
         table.seated_elsewhere = self.seated_elsewhere
+        if owner is not None:
+            table.min_cycle_seconds = self.config.jurisdiction.min_cycle_seconds
         table.metrics = self.metrics
         self.tables[table_id] = table
         self.tasks[table_id] = asyncio.get_running_loop().create_task(

@@ -17,7 +17,7 @@ from collections.abc import Callable
 from boundless.core.errors import ShoeExhaustedError
 from boundless.core.round.phases import DEALER, DECISIONS, INSURANCE, SETTLING
 from boundless.server.clock import now
-from boundless.server.tables.private import insurance_answered, ready_to_deal
+from boundless.server.tables.private import insurance_answered, pace, ready_to_deal
 from boundless.server.tables.table import Table
 
 log = logging.getLogger("boundless.server.runner")
@@ -79,9 +79,12 @@ async def play_round(table: Table) -> None:
     table.broadcast_state()
     await wait_until(table, lambda: ready_to_deal(table), timed=True)
     await table.bets.drain()  # every bet that came in time is written before the deal
+    await pace(table)
+    await table.bets.drain()  # bets that came while the pace held the deal
     if round_.over:
         return
     _close_window(table, round_.deal)
+    table.last_deal_at = now()
     while not round_.over:
         if round_.phase == INSURANCE:
             table.clock.start("insurance")
