@@ -2,12 +2,14 @@
 
     python benchmarks/wallet_round.py --positions 100000 --latency-ms 20 --json
     python benchmarks/wallet_round.py --positions 10000 --latency-ms 20 --no-credit-batch
+    python benchmarks/wallet_round.py --positions 10000 --latency-ms 20 --no-debit-batch --json
 
 The reference operator wallet (``boundless wallet demo-operator``) runs in a process of its own
 with ``--latency-ms`` added to every call. This process plays the server's side through the
 ``seamless`` wallet exactly as a table does: the betting window's bets in batches of
 ``--batch`` (a gateway writes up to 1,000 bets per transaction, one batch after another), each
-batch's debits sent in parallel over a pool of ``--pool`` connections, then granted and staked
+batch's debits sent through ``debit_batch`` (unless ``--no-debit-batch``: then one call per debit,
+in parallel over a pool of ``--pool`` connections), then granted and staked
 in the ledger (SQLite file, or ``--database-url``) in that batch's transaction; then one
 settlement transaction (every player's credit, 0 for a loss, queued with the settlement) and
 the delivery task sending the credits, through ``credit_batch`` unless ``--no-credit-batch``.
@@ -55,12 +57,16 @@ def free_port() -> int:
         return int(probe.getsockname()[1])
 
 
-def start_operator(port: int, latency_ms: float, batch: bool) -> subprocess.Popen[bytes]:
+def start_operator(
+    port: int, latency_ms: float, batch: bool, debit_batch: bool
+) -> subprocess.Popen[bytes]:
     command = [sys.executable, "-m", "boundless.cli.main", "wallet", "demo-operator"]
     command += ["--port", str(port), "--starting-balance", str(START)]
     command += ["--latency-ms", str(latency_ms)]
     if not batch:
         command.append("--no-batch")
+    if not debit_batch:
+        command.append("--no-debit-batch")
     env = {**os.environ, "BOUNDLESS_WALLET_SECRET": SECRET}
     child = subprocess.Popen(command, env=env, stdout=subprocess.DEVNULL)
     deadline = time.monotonic() + 60
@@ -76,7 +82,9 @@ def start_operator(port: int, latency_ms: float, batch: bool) -> subprocess.Pope
 
 def run(args: argparse.Namespace, database_url: str) -> dict[str, Any]:
     port = free_port()
-    operator = start_operator(port, args.latency_ms, not args.no_credit_batch)
+    operator = start_operator(
+        port, args.latency_ms, not args.no_credit_batch, not args.no_debit_batch
+    )
     url = f"http://127.0.0.1:{port}"
     engine = make_engine(database_url)
     upgrade_database(engine)
@@ -121,6 +129,7 @@ def run(args: argparse.Namespace, database_url: str) -> dict[str, Any]:
             "retries": wallets.client.retries,
             "balances_match": match,
             "credit_batch": bool(wallets.batch),
+            "debit_batch": wallets.debit_batch,
             "pool": args.pool,
             "batch": args.batch,
             "load_average": round(os.getloadavg()[0], 2),
@@ -140,6 +149,7 @@ def main() -> None:
     parser.add_argument("--pool", type=int, default=128, help="calls in flight at most")
     parser.add_argument("--batch", type=int, default=1000, help="bets per transaction")
     parser.add_argument("--no-credit-batch", action="store_true")
+    parser.add_argument("--no-debit-batch", action="store_true")
     parser.add_argument("--database-url", default=None)
     parser.add_argument("--json", action="store_true")
     args = parser.parse_args()

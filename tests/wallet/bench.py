@@ -40,8 +40,10 @@ class Operator:
 
 
 @contextmanager
-def operator_wallet(starting_balance: int = 100_000) -> Iterator[Operator]:
-    store, faults = Store(starting_balance=starting_balance), Faults()
+def operator_wallet(starting_balance: int = 100_000, **switches: Any) -> Iterator[Operator]:
+    """The reference wallet; ``switches`` set its faults from the start (``debit_batch=False``
+    for an operator without it: asked once when a server starts)."""
+    store, faults = Store(starting_balance=starting_balance), Faults(**switches)
     app = create_demo_operator(SECRET, store, faults)
     port = free_port()
     server = uvicorn.Server(

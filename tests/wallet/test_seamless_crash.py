@@ -52,8 +52,9 @@ def test_kill_9_between_debit_and_commit_and_before_a_credit(
         server = _serve(tmp_path, port, operator)
         try:
             client = _launch(port, "op-kit")
-            # The operator takes the debit and answers too late: we die before our commit.
-            post_faults(operator, timeout_next={"debit": 1}, hang_seconds=30.0)
+            # The operator takes the debit (in a debit_batch) and answers too late: we die before
+            # our commit.
+            post_faults(operator, timeout_next={"debit_batch": 1}, hang_seconds=30.0)
             client.send(_bet(1000))
             wait_until(lambda: operator.store.balances.get("op-kit") == START - 1000, 30)
             os.kill(server.pid, signal.SIGKILL)  # type: ignore[attr-defined]

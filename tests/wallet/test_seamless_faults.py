@@ -27,7 +27,8 @@ START = 100_000
 
 
 def test_every_fault_ends_with_balances_the_rounds_explain(tmp_path: Path) -> None:
-    with operator_wallet(START) as operator:
+    # One debit a call (the faults name /debit); tests/wallet/test_debit_batch.py: batches.
+    with operator_wallet(START, debit_batch=False) as operator:
         wallets = seamless(operator, timeout_seconds=0.5)
         live = seamless_server(tmp_path, wallets, seed=11)
         nets = 0

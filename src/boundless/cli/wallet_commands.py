@@ -34,6 +34,7 @@ def demo_operator(
     ] = 100_000,
     latency_ms: Annotated[float, typer.Option(min=0, help="Delay of every call.")] = 0.0,
     no_batch: Annotated[bool, typer.Option(help="Do not offer credit_batch.")] = False,
+    no_debit_batch: Annotated[bool, typer.Option(help="Do not offer debit_batch.")] = False,
 ) -> None:
     """Run the reference operator wallet (docs/wallet-api.md), secret in $BOUNDLESS_WALLET_SECRET;
     its fault switches: POST /admin/faults."""
@@ -44,10 +45,12 @@ def demo_operator(
 
     secret = _secret()
     sock = bind_socket(host, port)
-    faults = Faults(latency_ms=latency_ms, credit_batch=not no_batch)
+    faults = Faults(
+        latency_ms=latency_ms, credit_batch=not no_batch, debit_batch=not no_debit_batch
+    )
     app = create_demo_operator(secret, Store(starting_balance=starting_balance), faults)
     typer.echo(f"reference operator wallet at http://{host}:{port}/")
-    uvicorn.Server(uvicorn.Config(app, log_level="warning")).run(sockets=[sock])
+    uvicorn.Server(uvicorn.Config(app, log_level="warning", access_log=False)).run(sockets=[sock])
 
 
 @wallet_app.command("reconcile")

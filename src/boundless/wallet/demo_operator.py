@@ -11,7 +11,12 @@ Fault switches (``POST /admin/faults``, unsigned, for a test bench on 127.0.0.1 
 ``timeout_next`` (the next N calls of a path are applied, then answered after ``hang_seconds``:
 the caller times out not knowing), ``duplicate`` (each call is applied twice, as a duplicated
 delivery would), ``refuse`` (player -> reason: their debits are refused), ``down`` (every call
-answers 503), ``credit_batch`` (whether ``/capabilities`` offers it).
+answers 503), ``credit_batch`` and ``debit_batch`` (whether ``/capabilities`` offers them),
+``unanswered_next`` (the next N debits inside a ``debit_batch`` get no outcome and are not
+applied, as an operator that could not reach them would answer).
+
+The routes are plain Starlette endpoints (no FastAPI parameter handling per call): the handler
+checks the signature, parses the body with orjson and applies it under one lock.
 """
 
 from __future__ import annotations
@@ -24,7 +29,7 @@ from typing import Any
 import orjson
 from fastapi import FastAPI, Request, Response
 
-from boundless.wallet.signing import ANSWER_HEADER, REQUEST_HEADER, sign, verify
+from boundless.wallet.signing import ANSWER_HEADER, REQUEST_HEADER, Signer
 
 JsonBody = dict[str, Any]
 
@@ -39,6 +44,8 @@ class Faults:
     refuse: dict[str, str] = field(default_factory=dict)
     down: bool = False
     credit_batch: bool = True
+    debit_batch: bool = True
+    unanswered_next: int = 0
 
 
 @dataclass
@@ -62,6 +69,8 @@ class Store:
     transactions: dict[str, Transaction] = field(default_factory=dict)
     dead_debits: set[str] = field(default_factory=set)
     """Debit ids a rollback arrived for first: the debit, if it ever comes, is refused."""
+    debit_batches: list[int] = field(default_factory=list)
+    """How many debits each ``debit_batch`` carried (for a test bench)."""
 
     def balance(self, player: str) -> int:
         return self.balances.setdefault(player, self.starting_balance)
@@ -178,6 +187,7 @@ def create_demo_operator(
     app.state.store = store or Store()
     app.state.faults = faults or Faults()
     lock = asyncio.Lock()
+    signer = Signer(secret)
 
     def signed(body: JsonBody, status: int = 200) -> Response:
         data = orjson.dumps(body)
@@ -185,13 +195,13 @@ def create_demo_operator(
             data,
             status_code=status,
             media_type="application/json",
-            headers={ANSWER_HEADER: sign(secret, data)},
+            headers={ANSWER_HEADER: signer.sign(data)},
         )
 
     async def handle(request: Request, path: str) -> Response:
         the: Faults = app.state.faults
         data = await request.body()
-        if not verify(secret, data, request.headers.get(REQUEST_HEADER)):
+        if not signer.verify(data, request.headers.get(REQUEST_HEADER)):
             return signed({"error": "bad_signature", "detail": "the signature does not match"}, 401)
         if the.latency_ms:
             await asyncio.sleep(the.latency_ms / 1000)
@@ -224,9 +234,10 @@ def create_demo_operator(
         "credit",
         "rollback",
         "credit_batch",
+        "debit_batch",
         "report",
     ):
-        app.add_api_route(f"/{path}", _route(handle, path), methods=["POST"])
+        app.add_route(f"/{path}", _route(handle, path), methods=["POST"])
 
     @app.post("/admin/faults")
     async def set_faults(request: Request) -> JsonBody:
@@ -255,7 +266,7 @@ def _route(handle: Any, path: str) -> Any:
 def apply(store: Store, faults: Faults, path: str, body: JsonBody) -> JsonBody:
     """One call against the store (the app's lock held)."""
     if path == "capabilities":
-        return {"credit_batch": faults.credit_batch}
+        return {"credit_batch": faults.credit_batch, "debit_batch": faults.debit_batch}
     if path == "balance":
         return {"player_id": body["player_id"], "balance": store.balance(str(body["player_id"]))}
     if path == "debit":
@@ -268,6 +279,28 @@ def apply(store: Store, faults: Faults, path: str, body: JsonBody) -> JsonBody:
         if not faults.credit_batch:
             raise KeyError("credit_batch is not offered")
         return {"results": [store.credit(item) for item in body["credits"]]}
+    if path == "debit_batch":
+        if not faults.debit_batch:
+            raise KeyError("debit_batch is not offered")
+        debits = body["debits"]
+        if not isinstance(debits, list):
+            raise TypeError("debits must be a list")
+        store.debit_batches.append(len(debits))
+        return {"results": [_batch_debit(store, faults, item) for item in debits]}
     if path == "report":
         return store.report(str(body["date"]))
     raise KeyError(path)
+
+
+def _batch_debit(store: Store, faults: Faults, item: JsonBody) -> JsonBody:
+    """One debit of a batch: its own answer, or an ``error`` (no outcome, nothing applied)."""
+    transaction = str(item.get("transaction_id")) if isinstance(item, dict) else "?"
+    if faults.unanswered_next > 0:
+        faults.unanswered_next -= 1
+        return {"transaction_id": transaction, "status": "error", "detail": "not reached"}
+    try:
+        return store.debit(item, faults.refuse)
+    except Conflict as error:
+        return {"transaction_id": transaction, "status": "error", "detail": str(error)}
+    except (KeyError, ValueError, TypeError) as error:
+        return {"transaction_id": transaction, "status": "error", "detail": f"bad debit: {error}"}

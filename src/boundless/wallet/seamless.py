@@ -8,7 +8,9 @@ or, for a cancelled round, one rollback per debit hands them back (a ``hand_back
 and is queued as a pending call in the same database transaction. So between rounds a seamless
 player's ledger wallet holds nothing, and every coin the game holds is a debit not yet ended.
 
-Delivery: debits are sent at once, all of a batch in parallel (the client's pool bounds them); a
+Delivery: debits are sent at once, all of a batch in parallel (the client's pool bounds them), or
+through ``debit_batch`` when the operator offers it (up to ``BATCH_SIZE`` debits a request, the
+requests in parallel; a debit the answer gives no outcome is sent again in a smaller batch); a
 refused debit is a refused bet with the operator's reason and nothing staked; a debit without a
 valid answer after its tries is refused as ``wallet_unavailable`` and rolled back. Credits and
 rollbacks are sent after the commit by a delivery task (in batches through ``credit_batch`` when
@@ -48,7 +50,12 @@ from boundless.wallet.calls import (
     transaction_id,
 )
 from boundless.wallet.internal import InternalWallet
-from boundless.wallet.operator_client import CallFailedError, ClientSettings, OperatorClient
+from boundless.wallet.operator_client import (
+    CallFailedError,
+    ClientSettings,
+    JsonBody,
+    OperatorClient,
+)
 from boundless.wallet.port import BetDebit, WalletRefusal, WalletUnavailableError
 
 log = logging.getLogger("boundless.wallet.seamless")
@@ -79,6 +86,8 @@ class SeamlessWallets:
         self._task: concurrent.futures.Future[None] | None = None
         self.batch: bool | None = None
         """Whether the operator offers ``credit_batch`` (asked once, at start)."""
+        self.debit_batch = False
+        """Whether the operator offers ``debit_batch`` (asked once, at start)."""
 
     def __call__(self, session: Session, slice_owner: str | None = None) -> SeamlessWallet:
         return SeamlessWallet(session, slice_owner, self)
@@ -88,17 +97,64 @@ class SeamlessWallets:
         """Start delivering pending calls (this process's and any left by an earlier one),
         after owing the rollbacks of rounds cancelled meanwhile (a crash's recovery)."""
         self._sessions = sessions
-        self.batch = self._offers_batch()
+        offers = self._offers()
+        self.batch = bool(offers.get("credit_batch"))
+        self.debit_batch = bool(offers.get("debit_batch"))
         self.roll_back_cancelled()
         self._task = asyncio.run_coroutine_threadsafe(self._deliver_forever(), self.client.loop)
 
-    def _offers_batch(self) -> bool:
+    def _offers(self) -> dict[str, Any]:
         try:
-            answer = self.client.run(self.client.call("/capabilities", {}))
+            return self.client.run(self.client.call("/capabilities", {}))
         except CallFailedError as error:
             log.warning("the operator's wallet did not say what it offers (%s)", error)
-            return False
-        return bool(answer.get("credit_batch"))
+            return {}
+
+    async def debit_answers(self, bodies: Sequence[JsonBody]) -> list[JsonBody | Exception]:
+        """Per debit body the operator's answer (``ok`` or ``refused``) or why there is none."""
+        if not self.debit_batch:
+            return await self.client.call_many("/debit", bodies)
+        chunks = [bodies[first : first + BATCH_SIZE] for first in range(0, len(bodies), BATCH_SIZE)]
+        parts = await asyncio.gather(*(self._debit_batch(chunk) for chunk in chunks))
+        return [answer for part in parts for answer in part]
+
+    async def _debit_batch(self, bodies: Sequence[JsonBody]) -> list[JsonBody | Exception]:
+        """One ``debit_batch`` (the client retries it whole on a failure or timeout: each debit
+        is idempotent by its id); the debits its answer gives no outcome are sent again, alone
+        in a smaller batch, up to the client's tries; still none: a failure (rolled back)."""
+        answers: list[JsonBody | Exception] = [
+            CallFailedError("/debit_batch: not sent") for _ in bodies
+        ]
+        for _ in range(self.client.settings.tries):
+            open_ = [index for index, answer in enumerate(answers) if not _has_outcome(answer)]
+            if not open_:
+                break
+            try:
+                answer = await self.client.call(
+                    "/debit_batch", {"debits": [bodies[index] for index in open_]}
+                )
+            except CallFailedError as error:
+                for index in open_:
+                    answers[index] = error
+                break
+            results = answer.get("results")
+            if not isinstance(results, list) or len(results) != len(open_):
+                mismatch = CallFailedError("/debit_batch: the results do not match the debits")
+                for index in open_:
+                    answers[index] = mismatch
+                break
+            for index, result in zip(open_, results, strict=True):
+                sent = bodies[index]["transaction_id"]
+                if isinstance(result, dict) and result.get("transaction_id") == sent:
+                    answers[index] = result
+                else:
+                    answers[index] = CallFailedError(f"/debit_batch: no answer for {sent}")
+        return [
+            answer
+            if _has_outcome(answer) or isinstance(answer, Exception)
+            else CallFailedError(f"/debit_batch: no outcome: {answer.get('detail')}")
+            for answer in answers
+        ]
 
     def roll_back_cancelled(self) -> list[str]:
         """Rollbacks for every debit of a round cancelled by anyone (this process's recovery, a
@@ -209,6 +265,10 @@ class SeamlessWallets:
         if task is not None:
             task.cancel()
         self.client.close()
+
+
+def _has_outcome(answer: JsonBody | Exception) -> bool:
+    return isinstance(answer, dict) and answer.get("status") in ("ok", "refused")
 
 
 def _sort(call: Call, answer: object, done: list[str], failed: dict[str, str]) -> None:
@@ -334,7 +394,7 @@ class SeamlessWallet:
         are granted into the player's ledger wallet and recorded; the others recorded refused,
         a failed one with its rollback queued (its outcome at the operator is unknown)."""
         bodies = [{**call.body(), "kind": "debit"} for call in calls]
-        answers = self.client.run(self.client.call_many("/debit", bodies))
+        answers = self.client.run(self.wallets.debit_answers(bodies))
         results: list[Exception | None] = []
         taken: list[Call] = []
         records: list[Call] = []

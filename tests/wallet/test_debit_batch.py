@@ -1,0 +1,140 @@
+"""``debit_batch``: one request carries a betting window's debits, each with its own outcome.
+
+Against the reference operator wallet, on SQLite and PostgreSQL: a refusal in the middle of a
+batch refuses that bet only; a debit the answer gives no outcome is sent again alone; a
+duplicated delivery and a timeout after the operator applied the batch take each debit once;
+a batch that never gets an answer refuses its bets and rolls their debits back.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from contextlib import contextmanager
+from datetime import UTC, datetime
+from pathlib import Path
+
+import pytest
+from sqlalchemy.orm import sessionmaker
+
+from boundless.ledger import LedgerService, make_engine, make_session_factory, upgrade_database
+from boundless.ledger.records import StakeOrder
+from boundless.wallet import BetDebit
+from boundless.wallet.calls import DEBIT, DONE, REFUSED, ROLLBACK, CallBook
+from boundless.wallet.port import WalletRefusal, WalletUnavailableError
+from boundless.wallet.seamless import SeamlessWallets
+from tests.postgres import postgres_schema
+from tests.server.live import wait_until
+from tests.wallet.bench import Operator, operator_wallet, seamless
+
+START = 10_000
+STAKE = 100
+PLAYERS = [f"p{index}" for index in range(5)]
+TABLE, ROUND = "batch-1", 1
+LONG_AGO, FAR_AHEAD = datetime(2000, 1, 1, tzinfo=UTC), datetime(2100, 1, 1, tzinfo=UTC)
+
+
+@pytest.fixture(params=["sqlite", "postgresql"])
+def database_url(request: pytest.FixtureRequest, tmp_path: Path) -> Iterator[str]:
+    if request.param == "sqlite":
+        yield f"sqlite:///{tmp_path / 'debit_batch.sqlite'}"
+        return
+    with postgres_schema("wallet_debit_batch") as url:
+        yield url
+
+
+@contextmanager
+def playing(database_url: str, **settings: float) -> Iterator[tuple[Operator, SeamlessWallets]]:
+    engine = make_engine(database_url)
+    upgrade_database(engine)
+    sessions = make_session_factory(engine)
+    with sessions.begin() as session:
+        LedgerService(session).open_wallets(PLAYERS)
+    with operator_wallet(START) as operator:
+        wallets = seamless(operator, **settings)
+        try:
+            wallets.start(sessions)
+            assert wallets.debit_batch  # the reference wallet offers it
+            yield operator, wallets
+        finally:
+            wallets.close()
+            engine.dispose()
+
+
+def _bet_all(wallets: SeamlessWallets) -> list[Exception | None]:
+    bets = [BetDebit(p, f"bet-{p}", (StakeOrder(p, f"{p}@1", "main", STAKE),)) for p in PLAYERS]
+    sessions = wallets._sessions
+    assert isinstance(sessions, sessionmaker)
+    with sessions.begin() as session:
+        return wallets(session).debit_bets(TABLE, ROUND, bets)
+
+
+def _owner_calls(wallets: SeamlessWallets, kind: str) -> dict[str, str]:
+    """Each player's call of ``kind`` in our ledger's record, with its status."""
+    sessions = wallets._sessions
+    assert isinstance(sessions, sessionmaker)
+    with sessions.begin() as session:
+        calls = CallBook(session).between(LONG_AGO, FAR_AHEAD)
+    return {call.player_id: call.status for call in calls if call.kind == kind}
+
+
+def test_a_refusal_in_the_middle_refuses_that_bet_only(database_url: str) -> None:
+    with playing(database_url) as (operator, wallets):
+        operator.faults.refuse = {"p2": "responsible_gaming"}
+        operator.faults.unanswered_next = 1  # the first debit of the batch gets no outcome
+        results = _bet_all(wallets)
+        refusal = results[2]
+        assert isinstance(refusal, WalletRefusal) and refusal.code == "responsible_gaming"
+        assert [r for i, r in enumerate(results) if i != 2] == [None] * 4
+        # One request for the five, then one for the debit left without an outcome.
+        assert operator.store.debit_batches == [5, 1]
+        balances = operator.store.balances
+        assert {p: balances[p] for p in PLAYERS} == {
+            p: START if p == "p2" else START - STAKE for p in PLAYERS
+        }
+        debits = _owner_calls(wallets, DEBIT)
+        assert debits == {p: REFUSED if p == "p2" else DONE for p in PLAYERS}
+        assert _owner_calls(wallets, ROLLBACK) == {}  # a refused debit took nothing
+        sessions = wallets._sessions
+        assert sessions is not None
+        with sessions.begin() as session:
+            staked = LedgerService(session).wallet_balances(PLAYERS)
+        assert staked == {p: 0 for p in PLAYERS}  # taken and staked: nothing left idle
+
+
+def test_a_duplicated_delivery_takes_each_debit_once(database_url: str) -> None:
+    with playing(database_url) as (operator, wallets):
+        operator.faults.duplicate = True
+        assert _bet_all(wallets) == [None] * 5
+        assert {p: operator.store.balances[p] for p in PLAYERS} == {
+            p: START - STAKE for p in PLAYERS
+        }
+        assert operator.store.debit_batches == [5, 5]  # delivered twice, applied once
+
+
+def test_a_timeout_after_the_operator_applied_it_takes_each_debit_once(
+    database_url: str,
+) -> None:
+    with playing(database_url, timeout_seconds=0.5) as (operator, wallets):
+        operator.faults.hang_seconds = 1.0
+        operator.faults.timeout_next = {"debit_batch": 1}
+        assert _bet_all(wallets) == [None] * 5
+        assert wallets.client.retries >= 1
+        assert {p: operator.store.balances[p] for p in PLAYERS} == {
+            p: START - STAKE for p in PLAYERS
+        }
+        assert _owner_calls(wallets, DEBIT) == {p: DONE for p in PLAYERS}
+
+
+def test_a_batch_without_an_answer_is_refused_and_rolled_back(database_url: str) -> None:
+    with playing(database_url, timeout_seconds=0.5) as (operator, wallets):
+        operator.faults.hang_seconds = 1.0
+        operator.faults.timeout_next = {"debit_batch": 3}  # every try applied, none answered
+        results = _bet_all(wallets)
+        assert all(isinstance(r, WalletUnavailableError) for r in results)
+        wallets.wake()
+        wait_until(
+            lambda: _owner_calls(wallets, ROLLBACK) == {p: DONE for p in PLAYERS},
+            20.0,
+            "the rollbacks to be acknowledged",
+        )
+        assert {p: operator.store.balances[p] for p in PLAYERS} == {p: START for p in PLAYERS}
