@@ -13,8 +13,8 @@ from pathlib import Path
 from sqlalchemy.orm import Session
 
 from boundless.cli.rule_files import titles_catalog
-from boundless.ledger.records import PlayerSettlement, StakeOrder
-from boundless.wallet import INTERNAL, BetDebit, Wallet, WalletRefusal
+from boundless.ledger.records import StakeOrder
+from boundless.wallet import INTERNAL, BetDebit, Wallet, WalletRefusal, WalletWrapper
 from tests.server.live import (
     assert_books,
     bet,
@@ -29,16 +29,8 @@ from tests.server.test_resplit_serve import EIGHTS, FOLDER, TITLE, StackedShuffl
 CAP = 1000
 
 
-class CappedWallet:
+class CappedWallet(WalletWrapper):
     """Refuses any bet over ``CAP`` and every extra stake (insurance, doubles, splits)."""
-
-    checks_every_extra = True
-
-    def __init__(self, inner: Wallet) -> None:
-        self.inner = inner
-
-    def balances(self, player_ids: Sequence[str]) -> dict[str, int]:
-        return self.inner.balances(player_ids)
 
     def spendable(self, player_ids: Sequence[str]) -> dict[str, int]:
         return {player: 0 for player in self.inner.spendable(player_ids)}
@@ -61,23 +53,6 @@ class CappedWallet:
     def debit(self, table_id: str, round_no: int, orders: Sequence[StakeOrder]) -> None:
         if orders:
             raise WalletRefusal("limit_reached", "no extra stake is allowed")
-
-    def credit_early(
-        self, table_id: str, round_no: int, step: int, credits: dict[str, int]
-    ) -> None:
-        self.inner.credit_early(table_id, round_no, step, credits)
-
-    def settle(
-        self,
-        table_id: str,
-        round_no: int,
-        owed: Sequence[PlayerSettlement],
-        early: dict[str, int],
-    ) -> None:
-        self.inner.settle(table_id, round_no, owed, early)
-
-    def cancel(self, table_id: str, round_no: int) -> dict[str, int]:
-        return self.inner.cancel(table_id, round_no)
 
 
 class CappedWallets:

@@ -13,6 +13,7 @@ from boundless.wallet.port import (
     WalletProvider,
     WalletRefusal,
     WalletUnavailableError,
+    WalletWrapper,
 )
 
 __all__ = [
@@ -25,6 +26,7 @@ __all__ = [
     "WalletProvider",
     "WalletRefusal",
     "WalletUnavailableError",
+    "WalletWrapper",
     "close_wallets",
     "start_wallets",
     "wallet_amounts",

@@ -29,7 +29,8 @@ blackjack paid at once, a surrender), :meth:`Wallet.settle` (the round's end; ``
 loss; ``early`` what ``credit_early`` paid), :meth:`Wallet.cancel` (reverses every stake this
 owner holds in the round, exactly once).
 
-A wrapper adapter (``LimitedWallet(inner)``) implements the same protocol and refuses a debit
+A wrapper adapter (``LimitedWallet(inner)``, on the :class:`WalletWrapper` base that passes
+every call through) implements the same protocol and refuses a debit
 before the inner wallet sees it: it returns or raises a :class:`WalletRefusal` with its own code,
 and lowers :meth:`Wallet.spendable` (with ``checks_every_extra = True``) so that doubles and
 splits past a limit fall back before the step executes.
@@ -127,6 +128,48 @@ class Wallet(Protocol):
         """Reverse this owner's stakes in the round once (a second call moves nothing): what
         moved back into each wallet (stakes less what the round paid early)."""
         ...
+
+
+class WalletWrapper:
+    """A wallet in front of another: every call goes to ``inner`` unless a subclass overrides
+    it (``LimitedWallet`` overrides the debits and ``spendable``). ``checks_every_extra`` is
+    True: a wrapper that refuses debits must be asked about every pending double or split."""
+
+    checks_every_extra = True
+
+    def __init__(self, inner: Wallet) -> None:
+        self.inner = inner
+
+    def balances(self, player_ids: Sequence[str]) -> dict[str, int]:
+        return self.inner.balances(player_ids)
+
+    def spendable(self, player_ids: Sequence[str]) -> dict[str, int]:
+        return self.inner.spendable(player_ids)
+
+    def debit_bets(
+        self, table_id: str, round_no: int, bets: Sequence[BetDebit]
+    ) -> list[Exception | None]:
+        return self.inner.debit_bets(table_id, round_no, bets)
+
+    def debit(self, table_id: str, round_no: int, orders: Sequence[StakeOrder]) -> None:
+        self.inner.debit(table_id, round_no, orders)
+
+    def credit_early(
+        self, table_id: str, round_no: int, step: int, credits: dict[str, int]
+    ) -> None:
+        self.inner.credit_early(table_id, round_no, step, credits)
+
+    def settle(
+        self,
+        table_id: str,
+        round_no: int,
+        owed: Sequence[PlayerSettlement],
+        early: dict[str, int],
+    ) -> None:
+        self.inner.settle(table_id, round_no, owed, early)
+
+    def cancel(self, table_id: str, round_no: int) -> dict[str, int]:
+        return self.inner.cancel(table_id, round_no)
 
 
 class WalletProvider(Protocol):

@@ -15,22 +15,19 @@ from collections.abc import Sequence
 
 from sqlalchemy.orm import Session
 
-from boundless.ledger.records import PlayerSettlement, StakeOrder
+from boundless.ledger.records import StakeOrder
 from boundless.server.protection import clock
 from boundless.server.protection.stakes import StakeLimits
-from boundless.wallet import BetDebit, Wallet, WalletProvider
+from boundless.wallet import BetDebit, Wallet, WalletProvider, WalletWrapper
 
 
-class LimitedWallet:
-    checks_every_extra = True
-    """Every player with a pending double or split is asked about (a limit may stop them)."""
+class LimitedWallet(WalletWrapper):
+    """Every player with a pending double or split is asked about (a limit may stop them):
+    ``checks_every_extra`` is the wrapper's True. Credits and cancellations pass through."""
 
     def __init__(self, inner: Wallet, session: Session) -> None:
-        self.inner = inner
+        super().__init__(inner)
         self.limits = StakeLimits(session)
-
-    def balances(self, player_ids: Sequence[str]) -> dict[str, int]:
-        return self.inner.balances(player_ids)
 
     def spendable(self, player_ids: Sequence[str]) -> dict[str, int]:
         coins = self.inner.spendable(player_ids)
@@ -61,23 +58,6 @@ class LimitedWallet:
         if refused:
             raise refused[min(refused)]
         self.inner.debit(table_id, round_no, orders)
-
-    def credit_early(
-        self, table_id: str, round_no: int, step: int, credits: dict[str, int]
-    ) -> None:
-        self.inner.credit_early(table_id, round_no, step, credits)
-
-    def settle(
-        self,
-        table_id: str,
-        round_no: int,
-        owed: Sequence[PlayerSettlement],
-        early: dict[str, int],
-    ) -> None:
-        self.inner.settle(table_id, round_no, owed, early)
-
-    def cancel(self, table_id: str, round_no: int) -> dict[str, int]:
-        return self.inner.cancel(table_id, round_no)
 
 
 class LimitedWallets:
