@@ -18,8 +18,12 @@ from boundless.server.errors import (
 )
 from boundless.server.protection import clock
 from boundless.server.protection.clock import aware, epoch_ms
-from boundless.server.protection.limits import FIELDS, is_decrease, replay
-from boundless.server.protection.repository import ProtectionRepository, wagered_and_net
+from boundless.server.protection.limits import FIELDS, SESSION_FIELD, is_decrease, replay
+from boundless.server.protection.repository import (
+    ProtectionRepository,
+    in_open_round,
+    wagered_and_net,
+)
 from boundless.server.storage.models import PlaySession, ProtectionEvent
 
 SESSION_IDLE = timedelta(minutes=30)
@@ -228,6 +232,45 @@ class ProtectionService:
             "wagered": wagered,
             "net": net,
         }
+
+    def session_minutes(self, player_ids: list[str]) -> dict[str, int]:
+        """The session-time limit in force of those players who have one."""
+        now = clock.utc_now()
+        found = {}
+        for player_id, rows in self.repository.limit_rows(player_ids, SESSION_FIELD).items():
+            amount = replay(rows, now)[SESSION_FIELD].amount
+            if amount is not None:
+                found[player_id] = amount
+        return found
+
+    def end_spent_sessions(self, player_ids: list[str]) -> dict[str, dict[str, int]]:
+        """End the sessions of these players that reached their session-time limit and have no
+        round in play (a round in play settles first); each one's final figures. Only one
+        process ends each session, so the player gets one notice."""
+        now = clock.utc_now()
+        ended = {}
+        for player_id, minutes in self.session_minutes(player_ids).items():
+            found = self.repository.play_session(player_id)
+            if found is None:
+                continue
+            started = aware(found.started_at)
+            if now - started < timedelta(minutes=minutes):
+                continue
+            if in_open_round(self.repository.session, player_id, started):
+                continue
+            figures = self.session_figures(player_id)
+            if self.repository.end_session_begun(player_id, found.started_at):
+                self.repository.add_event(
+                    player_id=player_id,
+                    kind="session_end",
+                    field="session_limit",
+                    amount=minutes,
+                    actor="player",
+                    created_at=now,
+                    effective_at=now,
+                )
+                ended[player_id] = figures
+        return ended
 
     def due_checks(self, player_ids: list[str]) -> list[str]:
         return self.repository.due_checks(player_ids, clock.utc_now())
