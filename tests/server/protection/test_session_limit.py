@@ -13,6 +13,7 @@ from sqlalchemy.orm import Session, sessionmaker
 from boundless.jurisdictions import load_profile
 from boundless.server.protection.repository import ProtectionRepository
 from boundless.server.protection.service import ProtectionService
+from boundless.server.protection.stakes import StakeLimits
 from tests.server.live import LiveServer, assert_books, bet, play_to_settlement, served, wait_until
 from tests.server.protection.conftest import Moved, new_player
 
@@ -98,4 +99,10 @@ def test_only_a_spent_session_ends_and_only_once(
     with sessions.begin() as session:
         assert ProtectionRepository(session).play_session(player_id) is None
         kinds = [row.kind for row in ProtectionRepository(session).events(player_id)]
+        # A socket left open on another gateway stakes nothing until a new sign-in.
+        refused = StakeLimits(session).check({player_id: 100})
     assert kinds[0] == "session_end"
+    assert "a new sign-in begins a new session" in refused[player_id].detail
+    with sessions.begin() as session:
+        ProtectionService(session, UK).begin_session(player_id)
+        assert StakeLimits(session).check({player_id: 100}) == {}
