@@ -11,6 +11,7 @@ from typing import Any
 from sqlalchemy.orm import Session, sessionmaker
 
 from boundless.jurisdictions import load_profile
+from boundless.server.protection.clock import aware
 from boundless.server.protection.repository import ProtectionRepository
 from boundless.server.protection.service import ProtectionService
 from boundless.server.protection.stakes import StakeLimits
@@ -106,3 +107,25 @@ def test_only_a_spent_session_ends_and_only_once(
     with sessions.begin() as session:
         ProtectionService(session, UK).begin_session(player_id)
         assert StakeLimits(session).check({player_id: 100}) == {}
+
+
+def test_a_sign_in_after_the_limit_passed_begins_a_new_session(
+    sessions: sessionmaker[Session], moved_clock: Moved
+) -> None:
+    """Away (not for long enough to lose the session) while the limit passed: the next sign-in
+    ends the spent session and begins a new one, rather than a welcome the notice cuts short."""
+    player_id = new_player(sessions)
+    with sessions.begin() as session:
+        service = ProtectionService(session, UK)
+        service.set_limits(player_id, {"session_minutes": 10}, "player", None)
+        first = aware(service.begin_session(player_id).started_at)
+    moved_clock.forward(minutes=5)
+    with sessions.begin() as session:  # within the limit: the same session goes on
+        assert aware(ProtectionService(session, UK).begin_session(player_id).started_at) == first
+    moved_clock.forward(minutes=6)
+    with sessions.begin() as session:
+        service = ProtectionService(session, UK)
+        again = service.begin_session(player_id)
+        assert aware(again.started_at) == moved_clock.at != first
+        assert service.session_figures(player_id)["elapsed_ms"] == 0
+        assert service.repository.events(player_id)[0].kind == "session_end"

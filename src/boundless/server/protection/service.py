@@ -195,7 +195,9 @@ class ProtectionService:
         """At sign-in: the player's session, a new one after a long absence."""
         now = clock.utc_now()
         found = self.repository.play_session(player_id)
-        if found is not None and now - aware(found.last_seen_at) < SESSION_IDLE:
+        going_on = found is not None and now - aware(found.last_seen_at) < SESSION_IDLE
+        # A session whose limit passed while the player was away ends here: a new one begins.
+        if found is not None and going_on and not self.end_spent_sessions([player_id]):
             found.last_seen_at = now
             return found
         due = self._due(now, self.reality_minutes(player_id))
