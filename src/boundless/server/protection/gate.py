@@ -129,7 +129,7 @@ class ProtectionGate:
             with self.read_sessions.begin() as session:
                 service = ProtectionService(session, self.profile)
                 if not service.repository.any_due(player_ids, now) and not (
-                    service.session_minutes(player_ids)
+                    service.spent_sessions(player_ids)
                 ):
                     return {}, {}
         with self.sessions.begin() as session:

@@ -245,20 +245,25 @@ class ProtectionService:
                 found[player_id] = amount
         return found
 
+    def spent_sessions(self, player_ids: list[str]) -> dict[str, tuple[PlaySession, int]]:
+        """Those of these players whose session has reached their session-time limit: the
+        session and the limit's minutes."""
+        now = clock.utc_now()
+        spent = {}
+        for player_id, minutes in self.session_minutes(player_ids).items():
+            found = self.repository.play_session(player_id)
+            if found is not None and now - aware(found.started_at) >= timedelta(minutes=minutes):
+                spent[player_id] = (found, minutes)
+        return spent
+
     def end_spent_sessions(self, player_ids: list[str]) -> dict[str, dict[str, int]]:
         """End the sessions of these players that reached their session-time limit and have no
         round in play (a round in play settles first); each one's final figures. Only one
         process ends each session, so the player gets one notice."""
         now = clock.utc_now()
         ended = {}
-        for player_id, minutes in self.session_minutes(player_ids).items():
-            found = self.repository.play_session(player_id)
-            if found is None:
-                continue
-            started = aware(found.started_at)
-            if now - started < timedelta(minutes=minutes):
-                continue
-            if in_open_round(self.repository.session, player_id, started):
+        for player_id, (found, minutes) in self.spent_sessions(player_ids).items():
+            if in_open_round(self.repository.session, player_id, aware(found.started_at)):
                 continue
             figures = self.session_figures(player_id)
             if self.repository.end_session_begun(player_id, found.started_at):
