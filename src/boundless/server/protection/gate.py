@@ -1,5 +1,6 @@
 """Where the protocol meets protection: sign-in, joining, new bets, the reality-check answer, and
-the watch that shows each connected player their reality check when it falls due.
+the watch that shows each connected player their reality check when it falls due and ends the
+session of one whose session-time limit has passed once no round of theirs is in play.
 
 One gate per process (``boundless serve`` or a cluster gateway), used by its message handler;
 the state it reads and writes is in the shared database, so every process agrees. Bots are not
