@@ -18,6 +18,7 @@ from boundless.core.round.paths import HandStatus
 from boundless.core.rules import TitleInfo
 from boundless.core.side_bets import SIDE_BET_KINDS
 from boundless.ledger import errors as ledger_errors
+from boundless.server.protection.gate import SESSION_END_REASONS
 from boundless.server.protection.schemas import RealityChoice
 from boundless.server.protection.stakes import LIMIT_REACHED
 from boundless.titles import shipped_title_keys
@@ -135,7 +136,14 @@ def _error_codes() -> set[str]:
 
 
 # The kinds of protection rows a player's history shows (storage/models.py ProtectionEvent.kind).
-PROTECTION_KINDS = ("limit", "time_out", "self_exclusion", "reality_check", "reality_answer")
+PROTECTION_KINDS = (
+    "limit",
+    "time_out",
+    "self_exclusion",
+    "reality_check",
+    "reality_answer",
+    "session_end",
+)
 
 # The round's phases as the public view names them (core/round), plus the lobby's two extras.
 PHASES = ("betting", "insurance", "decisions", "dealer", "settling", "settled", "cancelled")
@@ -193,6 +201,7 @@ DYNAMIC_FAMILIES: dict[str, set[str]] = {
         *(f"protect.col_{column}" for column in ("when", "what", "who", "effective")),
     },
     "reality": {f"reality.{choice}" for choice in get_args(RealityChoice)},
+    "session_ended": {f"session_ended.{reason}" for reason in SESSION_END_REASONS},
     "rank": {f"rank.{rank}" for rank in "A23456789TJQK"},
     "suit": {f"suit.{suit}" for suit in "SHDC"},
     "record_status": {f"record_status.{status}" for status in ("settled", "cancelled")},

@@ -1,6 +1,7 @@
 """The player-protection pages in a real browser, in English, Korean and Japanese: the session
 panel is shown, the profile page sets a limit (a decrease at once, an increase shown pending) and
-lists the history, and a reality check that falls due opens its dialog, which the player answers.
+lists the history, a reality check that falls due opens its dialog, which the player answers, and
+the session limit ends the session in a dialog.
 The server runs in this process under the UK profile, so the test moves its protection clock."""
 
 from __future__ import annotations
@@ -109,4 +110,50 @@ def test_the_console_excludes_a_player_with_a_reason(
         first = page.locator("#protection-events tbody tr").first.inner_text()
         assert player in first and "operator" in first and "asked by phone" in first
         shot(page, "protection-console")
+        context.close()
+
+
+@pytest.mark.parametrize("lang", ["en", "ko", "ja"])
+def test_the_session_limit_ends_the_session_in_a_dialog(
+    lang: str,
+    browser: Any,
+    tmp_path: Path,
+    monkeypatch: pytest.MonkeyPatch,
+    failure_shots: list[Any],
+) -> None:
+    """The server's ``session_ended`` opens a dialog with the session's figures; the client does
+    not reconnect until the player asks for a new session."""
+    words = strings(lang)
+    now = [datetime.now(UTC)]
+    monkeypatch.setattr(clock, "utc_now", lambda: now[0])
+    with serving(tmp_path, jurisdiction=load_profile("uk"), web_dir=ROOT / "web") as live:
+        player = live.sign_up("Jun")
+        headers = {"Authorization": f"Bearer {player['token']}"}
+        put = live.http.put("/api/v1/me/limits", json={"session_minutes": 10}, headers=headers)
+        assert put.status_code == 200
+        context, page = open_page(browser, (1280, 900), failure_shots, reduced_motion="reduce")
+        page.add_init_script(
+            f"localStorage.setItem('boundless.token', {json.dumps(player['token'])});"
+            f"localStorage.setItem('boundless.lang', {json.dumps(lang)});"
+        )
+        page.goto(live.base_url + "/#/profile")
+        page.wait_for_selector("#session-panel:not([hidden])")
+        now[0] += timedelta(minutes=10)
+        page.wait_for_selector("#session-ended-dialog[open]", timeout=15_000)
+        assert page.inner_text("#session-ended-title") == words["session_ended.title"]
+        text = page.inner_text("#session-ended-text")
+        for piece in re.split(r"\{[a-z]+\}", words["session_ended.session_limit"]):
+            assert piece.strip() in text
+        assert "0:10:" in text
+        hub = live.app_state.handler.hub
+        deadline = datetime.now(UTC) + timedelta(seconds=10)
+        while hub.by_player.get(player["player_id"]) and datetime.now(UTC) < deadline:
+            page.wait_for_timeout(100)
+        assert not hub.by_player.get(player["player_id"])  # closed
+        page.wait_for_timeout(1500)  # three times the client's first reconnect back-off
+        assert not hub.by_player.get(player["player_id"])  # and no reconnect by itself
+        shot(page, f"protection-session-ended-{lang}", full_page=False)
+        page.click("#session-ended-again")
+        page.wait_for_selector("#session-ended-dialog:not([open])", state="attached")
+        page.wait_for_selector("#session-panel:not([hidden])")  # a new session's welcome
         context.close()

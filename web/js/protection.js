@@ -1,10 +1,11 @@
 // The session panel (always shown once signed in: elapsed time and net position, RTS 13C / 2E)
 // and the reality-check dialog. The figures are the server's: the welcome message's session,
-// each reality_check notice, and GET /api/v1/me/session after every settled round.
+// each reality_check notice, and GET /api/v1/me/session after every settled round. Also the
+// notice that the session ended (session_ended).
 import { api } from "./api.js";
 import { signedMoney, money } from "./format.js";
 import { t } from "./i18n.js";
-import { on, send, serverNow } from "./socket.js";
+import { connect, disconnect, on, send, serverNow } from "./socket.js";
 import { errorText, toast } from "./session.js";
 
 const figures = { started_ms: null, net: 0, wagered: 0 };
@@ -67,6 +68,28 @@ async function answer(choice) {
   }
 }
 
+// The server ended the session (the player's session-time limit, after the round in play):
+// the socket closes, and it stays closed until the player asks for a new session.
+function showEnded(message) {
+  disconnect();
+  check = null;
+  document.getElementById("reality-dialog").close();
+  forgetSession();
+  document.getElementById("session-ended-text").textContent = t(`session_ended.${message.reason}`, {
+    elapsed: clock(message.elapsed_ms),
+    wagered: money(message.wagered),
+    net: signedMoney(message.net),
+  });
+  const dialog = document.getElementById("session-ended-dialog");
+  if (!dialog.open) dialog.showModal();
+}
+
+function startAgain() {
+  document.getElementById("session-ended-dialog").close();
+  location.hash = "#/lobby";
+  connect().catch((error) => toast(errorText(error), "bad"));
+}
+
 async function refresh() {
   try {
     update(await api.sessionFigures());
@@ -79,6 +102,9 @@ export function initProtection() {
   on("welcome", (message) => update(message.session));
   on("reality_check", showCheck);
   on("settled", () => refresh());
+  on("session_ended", showEnded);
+  document.getElementById("session-ended-again").addEventListener("click", startAgain);
+  document.getElementById("session-ended-dialog").addEventListener("cancel", (event) => event.preventDefault());
   document.getElementById("reality-continue").addEventListener("click", () => answer("continue"));
   document.getElementById("reality-leave").addEventListener("click", () => answer("leave"));
   // The dialog waits for an answer: Escape does not dismiss it.

@@ -134,6 +134,13 @@ class MessageHandler:
     def _send_player(self, player_id: str, message: dict[str, Any]) -> None:
         self.hub.send_player(player_id, message)
 
+    def _end_player(self, player_id: str, message: dict[str, Any]) -> None:
+        """The player's session ended: the last message, then their sockets here close."""
+        self.hub.send_player(player_id, message)
+        loop = asyncio.get_running_loop()
+        for connection in list(self.hub.by_player.get(player_id, ())):
+            loop.call_soon(connection.close, f"the session ended ({message['reason']})")
+
     def forget(self, connection: Connection) -> None:
         self._buckets.pop(id(connection), None)
         self.hub.detach(connection)
@@ -288,7 +295,7 @@ class MessageHandler:
         self.registry.greet(player.player_id)
         if self.gate is not None:
             self._loop = asyncio.get_running_loop()
-            self.gate.watch(self._connected_players, self._send_player)
+            self.gate.watch(self._connected_players, self._send_player, self._end_player)
 
     def _protected_sign_in(self, player: PlayerIdentity, recalled: bool) -> dict[str, Any] | None:
         """The gate's sign-in (``timed_out``, ``self_excluded``, else the session's figures).

@@ -1,5 +1,6 @@
 """Where the protocol meets protection: sign-in, joining, new bets, the reality-check answer, and
-the watch that shows each connected player their reality check when it falls due.
+the watch that shows each connected player their reality check when it falls due and ends the
+session of one whose session-time limit has passed once no round of theirs is in play.
 
 One gate per process (``boundless serve`` or a cluster gateway), used by its message handler;
 the state it reads and writes is in the shared database, so every process agrees. Bots are not
@@ -22,7 +23,6 @@ from boundless.jurisdictions import JurisdictionProfile
 from boundless.ledger.outage import is_transient
 from boundless.server.players.service import PlayerIdentity
 from boundless.server.protection import clock
-from boundless.server.protection.repository import ProtectionRepository
 from boundless.server.protection.service import ProtectionService
 
 log = logging.getLogger("boundless.server.protection")
@@ -35,6 +35,8 @@ page after an hour of play keeps the session and its elapsed time)."""
 
 Notify = Callable[[str, dict[str, Any]], None]
 """Send a message to every socket of a player on this process."""
+End = Callable[[str, dict[str, Any]], None]
+"""Send a player's sockets on this process a last message, then close them."""
 
 
 @dataclass(eq=False)
@@ -81,11 +83,14 @@ class ProtectionGate:
             return service.session_figures(player.player_id)
 
     # -- the watch ---------------------------------------------------------------------------
-    def watch(self, players: Callable[[], Iterable[PlayerIdentity]], notify: Notify) -> None:
+    def watch(
+        self, players: Callable[[], Iterable[PlayerIdentity]], notify: Notify, end: End
+    ) -> None:
         """Start the watch on the running loop (once)."""
         if self._task is None:
             loop = asyncio.get_running_loop()
-            self._task = loop.create_task(self._watch(players, notify), name="reality checks")
+            watching = self._watch(players, notify, end)
+            self._task = loop.create_task(watching, name="reality checks")
 
     async def stop(self) -> None:
         task, self._task = self._task, None
@@ -94,7 +99,9 @@ class ProtectionGate:
             with contextlib.suppress(asyncio.CancelledError):
                 await task
 
-    async def _watch(self, players: Callable[[], Iterable[PlayerIdentity]], notify: Notify) -> None:
+    async def _watch(
+        self, players: Callable[[], Iterable[PlayerIdentity]], notify: Notify, end: End
+    ) -> None:
         marked: datetime | None = None
         while True:
             await asyncio.sleep(WATCH_SECONDS)
@@ -104,28 +111,51 @@ class ProtectionGate:
             now = clock.utc_now()
             mark = marked is None or now - marked >= SEEN_EVERY
             try:
-                due = await asyncio.to_thread(self._due, ids, mark)
+                due, ended = await asyncio.to_thread(self._due, ids, mark)
             except Exception as error:  # the database away: the next look tries again
                 log.warning("reality checks not looked at: %s", error)
                 continue
             marked = now if mark else marked
             for player_id, figures in due.items():
-                notify(player_id, reality_check(self.profile, figures))
+                if player_id not in ended:
+                    notify(player_id, reality_check(self.profile, figures))
+            for player_id, figures in ended.items():
+                end(player_id, session_ended(SESSION_LIMIT, figures))
 
-    def _due(self, player_ids: list[str], mark_seen: bool) -> dict[str, dict[str, int]]:
+    def _due(self, player_ids: list[str], mark_seen: bool) -> tuple[Figures, Figures]:
+        """The reality checks that fell due, and the sessions their limit ended (each player's
+        figures); the write transaction only when there may be one or the other."""
         now = clock.utc_now()
         if not mark_seen:
             with self.read_sessions.begin() as session:
-                if not ProtectionRepository(session).any_due(player_ids, now):
-                    return {}
+                service = ProtectionService(session, self.profile)
+                if not service.repository.any_due(player_ids, now) and not (
+                    service.spent_sessions(player_ids)
+                ):
+                    return {}, {}
         with self.sessions.begin() as session:
             service = ProtectionService(session, self.profile)
             if mark_seen:
                 service.repository.seen(player_ids, now)
-            return {
+            ended = service.end_spent_sessions(player_ids)
+            due = {
                 player_id: service.session_figures(player_id)
                 for player_id in service.due_checks(player_ids)
             }
+            return due, ended
+
+
+SESSION_LIMIT = "session_limit"
+"""Why a session ended: the player's session-time limit was reached (after the round)."""
+SESSION_END_REASONS = (SESSION_LIMIT,)
+"""Every reason a ``session_ended`` message gives (the web client has words for each)."""
+Figures = dict[str, dict[str, int]]
+
+
+def session_ended(reason: str, figures: dict[str, int]) -> dict[str, Any]:
+    """The ``session_ended`` message: why, and the session's final figures; the sockets close
+    right after it."""
+    return {"type": "session_ended", "reason": reason, **figures}
 
 
 def reality_check(profile: JurisdictionProfile, figures: dict[str, int]) -> dict[str, Any]:

@@ -7,12 +7,12 @@ import zlib
 from collections.abc import Sequence
 from datetime import datetime
 
-from sqlalchemy import func, insert, select, text, update
+from sqlalchemy import delete, func, insert, select, text, update
 from sqlalchemy.orm import Session
 
 from boundless.ledger.accounts import wallet_account
 from boundless.ledger.keys import Category
-from boundless.ledger.models import Account, Entry, LedgerTransaction
+from boundless.ledger.models import Account, Entry, LedgerTransaction, Round
 from boundless.server.storage.models import PlaySession, ProtectionEvent
 
 LOCK_SPACE = 0x5170
@@ -37,8 +37,11 @@ class ProtectionRepository:
         )
         return list(self.session.scalars(query))
 
-    def limit_rows(self, player_ids: Sequence[str]) -> dict[str, list[ProtectionEvent]]:
-        """Each player's limit rows, oldest first (players without any are absent)."""
+    def limit_rows(
+        self, player_ids: Sequence[str], field: str | None = None
+    ) -> dict[str, list[ProtectionEvent]]:
+        """Each player's limit rows (of one ``field`` if given), oldest first (players without
+        any are absent)."""
         if not player_ids:
             return {}
         query = (
@@ -47,6 +50,8 @@ class ProtectionRepository:
             .where(ProtectionEvent.kind == "limit")
             .order_by(ProtectionEvent.id)
         )
+        if field is not None:
+            query = query.where(ProtectionEvent.field == field)
         rows: dict[str, list[ProtectionEvent]] = {}
         for row in self.session.scalars(query):
             rows.setdefault(row.player_id, []).append(row)
@@ -145,6 +150,16 @@ class ProtectionRepository:
         if found is not None:
             self.session.delete(found)
 
+    def end_session_begun(self, player_id: str, started_at: datetime) -> bool:
+        """End the player's session if it is still the one begun at ``started_at``; whether
+        this call ended it (of two processes trying at once, exactly one does)."""
+        gone = self.session.execute(
+            delete(PlaySession)
+            .where(PlaySession.player_id == player_id, PlaySession.started_at == started_at)
+            .returning(PlaySession.player_id)
+        )
+        return gone.first() is not None
+
     # -- the ledger's figures ----------------------------------------------------------------
     def lock_player(self, player_id: str) -> None:
         """(PostgreSQL) Serialise stakes of one player across processes until the commit, so a
@@ -168,6 +183,24 @@ class ProtectionRepository:
             .group_by(LedgerTransaction.category)
         )
         return {str(category): int(total or 0) for category, total in self.session.execute(query)}
+
+
+def in_open_round(session: Session, player_id: str, since: datetime) -> bool:
+    """Whether a stake of the player's since ``since`` is in a round not yet closed or
+    cancelled (a round in play: it plays on and settles before the session may end)."""
+    query = (
+        select(Round.id)
+        .select_from(Entry)
+        .join(LedgerTransaction, Entry.transaction_id == LedgerTransaction.id)
+        .join(Account, Entry.account_id == Account.id)
+        .join(Round, Round.id == LedgerTransaction.round_id)
+        .where(Account.name == wallet_account(player_id))
+        .where(LedgerTransaction.category == Category.STAKE)
+        .where(LedgerTransaction.created_at >= since)
+        .where(Round.status == "open")
+        .limit(1)
+    )
+    return session.execute(query).first() is not None
 
 
 def wagered_and_net(movements: dict[str, int]) -> tuple[int, int]:

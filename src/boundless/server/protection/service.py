@@ -18,8 +18,12 @@ from boundless.server.errors import (
 )
 from boundless.server.protection import clock
 from boundless.server.protection.clock import aware, epoch_ms
-from boundless.server.protection.limits import FIELDS, is_decrease, replay
-from boundless.server.protection.repository import ProtectionRepository, wagered_and_net
+from boundless.server.protection.limits import FIELDS, SESSION_FIELD, is_decrease, replay
+from boundless.server.protection.repository import (
+    ProtectionRepository,
+    in_open_round,
+    wagered_and_net,
+)
 from boundless.server.storage.models import PlaySession, ProtectionEvent
 
 SESSION_IDLE = timedelta(minutes=30)
@@ -191,7 +195,9 @@ class ProtectionService:
         """At sign-in: the player's session, a new one after a long absence."""
         now = clock.utc_now()
         found = self.repository.play_session(player_id)
-        if found is not None and now - aware(found.last_seen_at) < SESSION_IDLE:
+        going_on = found is not None and now - aware(found.last_seen_at) < SESSION_IDLE
+        # A session whose limit passed while the player was away ends here: a new one begins.
+        if found is not None and going_on and not self.end_spent_sessions([player_id]):
             found.last_seen_at = now
             return found
         due = self._due(now, self.reality_minutes(player_id))
@@ -228,6 +234,50 @@ class ProtectionService:
             "wagered": wagered,
             "net": net,
         }
+
+    def session_minutes(self, player_ids: list[str]) -> dict[str, int]:
+        """The session-time limit in force of those players who have one."""
+        now = clock.utc_now()
+        found = {}
+        for player_id, rows in self.repository.limit_rows(player_ids, SESSION_FIELD).items():
+            amount = replay(rows, now)[SESSION_FIELD].amount
+            if amount is not None:
+                found[player_id] = amount
+        return found
+
+    def spent_sessions(self, player_ids: list[str]) -> dict[str, tuple[PlaySession, int]]:
+        """Those of these players whose session has reached their session-time limit: the
+        session and the limit's minutes."""
+        now = clock.utc_now()
+        spent = {}
+        for player_id, minutes in self.session_minutes(player_ids).items():
+            found = self.repository.play_session(player_id)
+            if found is not None and now - aware(found.started_at) >= timedelta(minutes=minutes):
+                spent[player_id] = (found, minutes)
+        return spent
+
+    def end_spent_sessions(self, player_ids: list[str]) -> dict[str, dict[str, int]]:
+        """End the sessions of these players that reached their session-time limit and have no
+        round in play (a round in play settles first); each one's final figures. Only one
+        process ends each session, so the player gets one notice."""
+        now = clock.utc_now()
+        ended = {}
+        for player_id, (found, minutes) in self.spent_sessions(player_ids).items():
+            if in_open_round(self.repository.session, player_id, aware(found.started_at)):
+                continue
+            figures = self.session_figures(player_id)
+            if self.repository.end_session_begun(player_id, found.started_at):
+                self.repository.add_event(
+                    player_id=player_id,
+                    kind="session_end",
+                    field="session_limit",
+                    amount=minutes,
+                    actor="player",
+                    created_at=now,
+                    effective_at=now,
+                )
+                ended[player_id] = figures
+        return ended
 
     def due_checks(self, player_ids: list[str]) -> list[str]:
         return self.repository.due_checks(player_ids, clock.utc_now())

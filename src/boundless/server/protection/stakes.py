@@ -69,7 +69,9 @@ class StakeLimits:
         minutes = limits.get(SESSION_FIELD)
         if minutes is not None and self._session_over(player_id, minutes, now):
             return WalletRefusal(
-                LIMIT_REACHED, f"your session limit of {minutes} minutes is reached"
+                LIMIT_REACHED,
+                f"your session limit of {minutes} minutes is reached; a new sign-in begins"
+                " a new session",
             )
         for window, length in WINDOWS.items():
             wager = limits.get(f"wager.{window}")
@@ -107,8 +109,8 @@ class StakeLimits:
 
     def _session_over(self, player_id: str, minutes: int, now: datetime) -> bool:
         found = self.repository.play_session(player_id)
-        if found is None:
-            return False
+        if found is None:  # ended (its limit, a reality check left) and not signed in since:
+            return True  # a socket still open elsewhere stakes nothing until a new sign-in
         return (now - clock.aware(found.started_at)).total_seconds() >= minutes * 60
 
 

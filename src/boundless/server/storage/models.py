@@ -139,7 +139,8 @@ class ProtectionEvent(ServerBase):
     id: Mapped[int] = mapped_column(IdType, primary_key=True, autoincrement=True)
     player_id: Mapped[str] = mapped_column(String(64))
     kind: Mapped[str] = mapped_column(String(32))
-    """``limit``, ``time_out``, ``self_exclusion``, ``reality_check``, ``reality_answer``."""
+    """``limit``, ``time_out``, ``self_exclusion``, ``reality_check``, ``reality_answer``,
+    ``session_end`` (the session-time limit ended the session; ``field`` the reason)."""
     field: Mapped[str | None] = mapped_column(String(32), nullable=True)
     """(a limit) ``loss.day`` ... ``wager.month``, ``session_minutes``; (an answer) the choice."""
     amount: Mapped[int | None] = mapped_column(BigInteger, nullable=True)
