@@ -278,7 +278,8 @@ class TableDesk:
         )
 
     # ---- bets ------------------------------------------------------------------------------
-    def _betting_round(self) -> PlayerRound:
+    def betting_round(self) -> PlayerRound:
+        """The round taking bets now (``wrong_phase`` or ``table_paused`` otherwise)."""
         if self.paused:
             raise TablePausedError(f"table {self.table_id!r} is paused: {self.pause_reason}")
         round_ = self.round
@@ -286,15 +287,11 @@ class TableDesk:
             raise PhaseError("betting is closed for this round; wait for the next one")
         return round_
 
-    def betting_round(self) -> PlayerRound:
-        """The round taking bets now (``wrong_phase`` or ``table_paused`` otherwise)."""
-        return self._betting_round()
-
     def submit_bet(self, request: BetRequest) -> asyncio.Future[Answer]:
         """Queue a bet for the next batch; the future answers it (ack body or refusal). Outside
         the betting window a retry of a bet already taken still gets its stored answer."""
         try:
-            self._betting_round()
+            self.betting_round()
         except (RulesError, TablePausedError) as error:
             late = PendingBet(request, asyncio.get_running_loop().create_future())
             self._answer_late([late], error)
@@ -325,7 +322,7 @@ class TableDesk:
         the round."""
         requests = [item.request for item in batch]
         try:
-            round_ = self._betting_round()
+            round_ = self.betting_round()
         except (RulesError, TablePausedError) as error:
             _answer_replays(batch, await asyncio.to_thread(self._replayed, requests), error)
             return
@@ -471,12 +468,16 @@ class TableDesk:
         if not doubtful:
             return
         try:
-            with self.sessions.begin() as session:
-                balances = self.service(session).wallet.spendable(doubtful)
+            balances = self.spendable_of(doubtful)
         except Exception as error:
             self.wallets_unreadable(round_, doubtful, error)
             return
         self.refreshed_coins(round_, doubtful, balances)
+
+    def spendable_of(self, player_ids: list[str]) -> dict[str, int]:
+        """What the wallet lets each add to the round now (the fall-backs' coins)."""
+        with self.sessions.begin() as session:
+            return self.service(session).wallet.spendable(player_ids)
 
     def wallets_unreadable(
         self, round_: PlayerRound, doubtful: list[str], error: Exception
@@ -517,25 +518,13 @@ class TableDesk:
             doubtful, [balances.get(player, 0) + early.get(player, 0) for player in doubtful]
         )
 
-    def stake_extras(self, round_: PlayerRound, stakes_before: int, step: int) -> None:
-        """After a step executed (its card already sent): stake its doubles and splits.
-
-        The step is decided by then (fall-backs used the refreshed coins, and nothing else moves
-        these players' coins on this loop in between). A failing write raises: the caller voids
-        the round, and every stake the ledger holds is returned."""
-        planned = self._extra_orders(round_, stakes_before)
-        if planned is None:
-            return
-        with self.ledger_lock, self.sessions.begin() as session:
-            balances = self._write_extras(session, self.round_no, step, *planned)
-        self._extras_staked(*planned, balances)
-
     async def stake_extras_off_loop(
         self, round_: PlayerRound, stakes_before: int, step: int
     ) -> None:
-        """:meth:`stake_extras` with the write in a worker thread (a gateway's): tried again
-        under the same keys while the database is away; the loop serves sockets meanwhile.
-        The caller awaits it before it shows or reports anything after the step."""
+        """After a step executed (its card already sent): stake its doubles and splits, in a
+        worker thread, tried again under the same keys while the database is away (the loop
+        serves sockets meanwhile). The step is decided by then: fall-backs used the refreshed
+        coins. The caller awaits it before it shows or reports anything after the step."""
         planned = self._extra_orders(round_, stakes_before)
         if planned is None:
             return

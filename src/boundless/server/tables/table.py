@@ -140,7 +140,7 @@ class Table(TableDesk):
         if not self.private:
             super().choose_side_bets(player, side_bets)
         self.check_access(player)
-        round_ = self._betting_round()
+        round_ = self.betting_round()
         if round_.position_count() or self.bets:
             raise SideBetsLockedError("side bets can be chosen only while no bet is on the table")
         replacement = self._new_round(tuple(side_bets))
@@ -167,7 +167,7 @@ class Table(TableDesk):
         doubtful = self.doubtful_players(round_, on_spot)
         if doubtful:  # their wallets, read in a worker thread (SQLite may be busy writing)
             try:
-                balances = await in_daemon_thread(lambda: self._spendable(doubtful))
+                balances = await in_daemon_thread(lambda: self.spendable_of(doubtful))
             except Exception as error:
                 self.wallets_unreadable(round_, doubtful, error)
             else:
@@ -182,11 +182,6 @@ class Table(TableDesk):
     def _wallets(self, player_ids: list[str]) -> dict[str, int]:
         with self.sessions.begin() as session:
             return self.service(session).wallet_balances(player_ids)
-
-    def _spendable(self, player_ids: list[str]) -> dict[str, int]:
-        """What the wallet lets each add to the round now (the fall-backs' coins)."""
-        with self.sessions.begin() as session:
-            return self.service(session).wallet.spendable(player_ids)
 
     def _refund_later(self, reason: str) -> None:
         """The refund of the round just cancelled in the core, written in a worker thread and
