@@ -56,7 +56,12 @@ from boundless.wallet.operator_client import (
     JsonBody,
     OperatorClient,
 )
-from boundless.wallet.port import BetDebit, WalletRefusal, WalletUnavailableError
+from boundless.wallet.port import (
+    BetDebit,
+    WalletRefusal,
+    WalletUnavailableError,
+    WalletWrapper,
+)
 
 log = logging.getLogger("boundless.wallet.seamless")
 SWEEP_WINDOW = timedelta(days=2)
@@ -299,16 +304,18 @@ def _mark(sessions: sessionmaker[Session], done: list[str], failed: dict[str, st
         log.warning("%s wallet calls not acknowledged yet (pending for the next try)", len(failed))
 
 
-class SeamlessWallet:
-    """The :class:`~boundless.wallet.port.Wallet` of one database transaction (see the module)."""
-
-    checks_every_extra = True
+class SeamlessWallet(WalletWrapper):
+    """The :class:`~boundless.wallet.port.Wallet` of one database transaction (see the module):
+    our own ledger's wallet (``inner``) records every coin, the operator's is called first.
+    What the round paid early passes straight through: it stays in the player's ledger wallet
+    (a double may use it) until the round's credit."""
 
     def __init__(self, session: Session, slice_owner: str | None, wallets: SeamlessWallets) -> None:
+        internal = InternalWallet(session, slice_owner)
+        super().__init__(internal)
         self.session = session
         self.owner = slice_owner or DEFAULT_OWNER
-        self.inner = InternalWallet(session, slice_owner)
-        self.ledger = self.inner.ledger
+        self.ledger = internal.ledger
         self.wallets = wallets
         self.client = wallets.client
         self.book = CallBook(session)
@@ -475,12 +482,6 @@ class SeamlessWallet:
         self.book.add(rollbacks)
 
     # ---- credits --------------------------------------------------------------------------
-    def credit_early(
-        self, table_id: str, round_no: int, step: int, credits: dict[str, int]
-    ) -> None:
-        # Held in the player's ledger wallet (a double may use it) until the round's credit.
-        self.inner.credit_early(table_id, round_no, step, credits)
-
     def settle(
         self,
         table_id: str,
