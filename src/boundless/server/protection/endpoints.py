@@ -4,11 +4,13 @@ thin, :class:`ProtectionService` does the work."""
 from __future__ import annotations
 
 import logging
+from collections.abc import Callable
+from datetime import datetime
 from typing import Any
 
 from fastapi import APIRouter, Request
 
-from boundless.server.dependencies import Admin, CurrentPlayer, ReadSession, State
+from boundless.server.dependencies import Admin, CurrentPlayer, ReadSession, ServerState, State
 from boundless.server.errors import NotFoundError
 from boundless.server.players.repository import PlayerRepository
 from boundless.server.protection import clock
@@ -45,22 +47,22 @@ def set_my_limits(body: LimitsIn, player: CurrentPlayer, state: State) -> dict[s
 def take_time_out(
     request: Request, body: TimeOutIn, player: CurrentPlayer, state: State
 ) -> dict[str, Any]:
-    with state.sessions.begin() as session:
-        service = ProtectionService(session, state.config.jurisdiction)
-        until = service.time_out(player.player_id, body.hours, "player", None)
-    _sign_out(request, player.player_id, "time-out")
-    return {"until_ms": epoch_ms(until)}
+    player_id = player.player_id
+    return _stop_play(
+        request, state, player_id, "time-out",
+        lambda service: service.time_out(player_id, body.hours, "player", None),
+    )  # fmt: skip
 
 
 @router.post("/me/self-exclusion")
 def self_exclude(
     request: Request, body: SelfExclusionIn, player: CurrentPlayer, state: State
 ) -> dict[str, Any]:
-    with state.sessions.begin() as session:
-        service = ProtectionService(session, state.config.jurisdiction)
-        until = service.self_exclude(player.player_id, body.months, "player", None)
-    _sign_out(request, player.player_id, "self-exclusion")
-    return {"until_ms": epoch_ms(until)}
+    player_id = player.player_id
+    return _stop_play(
+        request, state, player_id, "self-exclusion",
+        lambda service: service.self_exclude(player_id, body.months, "player", None),
+    )  # fmt: skip
 
 
 @router.get("/me/session")
@@ -111,6 +113,24 @@ def _sign_out(request: Request, player_id: str, why: str) -> None:
         handler.sign_out(player_id, why)
 
 
+def _stop_play(
+    request: Request,
+    state: ServerState,
+    player_id: str,
+    why: str,
+    start: Callable[[ProtectionService], datetime],
+    known: bool = False,
+) -> dict[str, Any]:
+    """A time-out or an exclusion (``start`` writes it; ``known``: the operator names a player
+    who must exist), then the player's sockets here closed: when it ends."""
+    with state.sessions.begin() as session:
+        if known:
+            _known(session, player_id)
+        until = start(ProtectionService(session, state.config.jurisdiction))
+    _sign_out(request, player_id, why)
+    return {"until_ms": epoch_ms(until)}
+
+
 def _known(session: Any, player_id: str) -> None:
     if PlayerRepository(session).by_id(player_id) is None:
         raise NotFoundError(f"no player {player_id!r}")
@@ -132,23 +152,23 @@ def operator_limits(
 def operator_time_out(
     request: Request, player_id: str, body: OperatorTimeOutIn, _: Admin, state: State
 ) -> dict[str, Any]:
-    with state.sessions.begin() as session:
-        _known(session, player_id)
-        service = ProtectionService(session, state.config.jurisdiction)
-        until = service.time_out(player_id, body.hours, "operator", body.reason)
-    _sign_out(request, player_id, "time-out")
+    answer = _stop_play(
+        request, state, player_id, "time-out",
+        lambda service: service.time_out(player_id, body.hours, "operator", body.reason),
+        known=True,
+    )  # fmt: skip
     audit.info("operator timed out %s for %s h (%s)", player_id, body.hours, body.reason)
-    return {"until_ms": epoch_ms(until)}
+    return answer
 
 
 @router.post("/admin/players/{player_id}/self-exclusion", tags=["admin"])
 def operator_exclusion(
     request: Request, player_id: str, body: OperatorExclusionIn, _: Admin, state: State
 ) -> dict[str, Any]:
-    with state.sessions.begin() as session:
-        _known(session, player_id)
-        service = ProtectionService(session, state.config.jurisdiction)
-        until = service.self_exclude(player_id, body.months, "operator", body.reason)
-    _sign_out(request, player_id, "self-exclusion")
+    answer = _stop_play(
+        request, state, player_id, "self-exclusion",
+        lambda service: service.self_exclude(player_id, body.months, "operator", body.reason),
+        known=True,
+    )  # fmt: skip
     audit.info("operator excluded %s for %s months (%s)", player_id, body.months, body.reason)
-    return {"until_ms": epoch_ms(until)}
+    return answer
