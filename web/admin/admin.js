@@ -204,7 +204,11 @@ async function refreshFigures() {
 
 async function readFigures() {
   const status = $("#returns-status");
-  if (!$("#returns tbody").children.length) status.textContent = "Computing the exact figures…";
+  // A retry after a failure keeps the failure's line until it succeeds: "computing" would hide
+  // that the figures could not be read.
+  if (!$("#returns tbody").children.length && !status.classList.contains("bad")) {
+    status.textContent = "Computing the exact figures…";
+  }
   try {
     const [returns, check, calls] = await Promise.all([
       api("GET", "returns"),
