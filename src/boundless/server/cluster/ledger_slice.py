@@ -225,7 +225,9 @@ class LedgerSlice(FollowerSlice):
         summary = await super().settle()
         if not self._staked:
             return summary
-        extras, lines = settlement_of(self.follower)
+        # Off the loop: a slice's lines are one object per player (the settled follower is not
+        # touched by anything else meanwhile).
+        extras, lines = await asyncio.to_thread(settlement_of, self.follower)
         await self.ledger.settle(self.table, self.round_no, extras, lines)
         return {**summary, "net": sum(line.paid - line.staked for line in lines)}
 
