@@ -563,13 +563,13 @@ class Coordinator:
             or_kind=ReportKind.SETTLING,
         )
         writing = box.senders(number, ReportKind.SETTLING, 0) & playing - set(settled)
-        closed: JsonBody = {
+        ended: JsonBody = {
             "settled": sorted(settled),
             "dropped": sorted(self._dropped | (playing - set(settled) - writing)),
         }
         if writing:  # still writing their settlement: not dropped, their slices not cancelled
-            closed["settling"] = sorted(writing)
-        await writer.append(Public.ROUND_CLOSED, closed)
+            ended["settling"] = sorted(writing)
+        await writer.append(Public.ROUND_CLOSED, ended)
         self._known |= set(settled) | writing
         await self.books.end(number)
 
