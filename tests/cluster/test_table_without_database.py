@@ -113,7 +113,9 @@ class Table:
         async for stored in in_sequence(self.bus.reports(self.table_id, from_seq=1)):
             report = stored.report
             if report.kind == ReportKind.SETTLED:
-                nets[report.gateway] = nets.get(report.gateway, 0) + int(report.body.get("net", 0))
+                nets[report.gateway] = nets.get(report.gateway, 0) + int(
+                    str(report.body.get("net", 0))
+                )
             if stored.seq >= last:
                 break
         return nets
@@ -196,7 +198,7 @@ def test_the_round_opens_while_its_ledger_opening_waits_for_the_database(
             await wait_for_event(table.bus, table_id, Public.ROUND_CLOSED, 1)
         await real_open(table_id, round_no)
 
-    coordinator_ledger.open_round = open_round  # type: ignore[method-assign]
+    coordinator_ledger.open_round = open_round  # type: ignore[method-assign,assignment]
     run(table.play(2, ledger=coordinator_ledger), timeout=60)
     events = run(log_of(table.bus, table.table_id))
     closed = [s.event.body for s in events if s.event.kind == Public.ROUND_CLOSED]

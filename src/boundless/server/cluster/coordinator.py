@@ -563,7 +563,7 @@ class Coordinator:
             or_kind=ReportKind.SETTLING,
         )
         writing = box.senders(number, ReportKind.SETTLING, 0) & playing - set(settled)
-        ended: JsonBody = {
+        ended: dict[str, object] = {
             "settled": sorted(settled),
             "dropped": sorted(self._dropped | (playing - set(settled) - writing)),
         }
