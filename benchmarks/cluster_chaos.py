@@ -24,7 +24,10 @@ stream and the books:
 - ``max_stall_seconds``: the longest gap between two events of the table (its windows are
   short here: betting 1.5 s, decisions 1 s, so anything longer is a stall); ``longest_stall``:
   the event it followed, the last fault made before it began (how long before) and whether a
-  database cut or a NATS node's absence was still going on when it began;
+  database cut or a NATS node's absence was still going on when it began, and the faults made
+  during it (how many seconds into it);
+- ``load_average``: the machine's 1-minute load average sampled every 20 s during the faults
+  (min, median, max) and at the end;
 - ``coins_created``, ``coins_lost``: each wallet against its grants plus its rounds' nets, the
   differences summed by sign: a player's nets from their play record; a gateway's bots' (their
   wallets summed) from the ``net`` of every ``settled`` report that gateway sent (its own
@@ -267,6 +270,12 @@ def stall_cause(stalls: dict[str, Any], faults: Faults) -> dict[str, Any]:
         cause["last_fault"] = faults.done[index]
         cause["seconds_after_that_fault"] = round(began - faults.at[index], 1)
         cause["fault_still_on"] = faults.until[index] > began
+    ended = began + stalls["max_stall_seconds"]
+    cause["faults_during"] = [  # a fault made once the stall had begun, seconds into it
+        [fault, round(at - began, 1)]
+        for fault, at in zip(faults.done, faults.at, strict=True)
+        if began < at < ended
+    ]
     return cause
 
 
@@ -541,9 +550,9 @@ def run(
     figures["longest_stall"] = stall_cause(stalls, faults)
     ordered = sorted(loads) or [0.0]
     figures["load_average"] = {  # the 1-minute load, sampled every LOAD_EVERY s during the faults
-        "min": ordered[0],
-        "median": ordered[len(ordered) // 2],
-        "max": ordered[-1],
+        "min": round(ordered[0], 2),
+        "median": round(ordered[len(ordered) // 2], 2),
+        "max": round(ordered[-1], 2),
         "end": round(os.getloadavg()[0], 2),
     }
     return {"minutes": args.minutes, "faults": faults.done, **figures}
