@@ -70,6 +70,9 @@ SETTLE_PROBE_SECONDS = 1.0
 """How often a settlement still being written asks whether the database answers at all."""
 CATCH_UP_WAIT_SECONDS = 0.5
 """How long a round's opening waits for an earlier round's write before sitting the round out."""
+STOP_WAIT_SECONDS = 5.0
+"""How long a stopping gateway waits for an earlier round's write still going on (a supervisor
+kills a child that takes 10 s to stop; what is left open, its next start's recovery ends)."""
 
 
 def ledger_trouble(error: BaseException) -> bool:
@@ -152,7 +155,14 @@ class Gateway:
 
     async def stop(self, reason: str) -> None:
         """The gateway is shutting down: refund its slice of the round in play, if any."""
-        await self._caught_up()
+        writing = self._catching_up
+        if writing is not None:
+            await asyncio.wait({writing}, timeout=STOP_WAIT_SECONDS)
+            if not writing.done():
+                log.warning("gateway %s: stopping with an earlier round's write not done; its "
+                            "next start's recovery ends that slice", self.name)  # fmt: skip
+                writing.cancel()
+            self._catching_up = None
         if self.slice is not None and self._listed:
             await self._drop(reason)
 
