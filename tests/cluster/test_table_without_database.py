@@ -79,7 +79,8 @@ class Table:
         return new_slice
 
     async def play(self, rounds: int, *, answers: Any = None, ledger: Any = None) -> None:
-        followers = []
+        self.followers: list[Gateway] = []
+        followers = self.followers
         for gateway in self.gateways:
             follower = Gateway(
                 self.bus,
@@ -230,3 +231,40 @@ def test_a_round_every_gateway_sat_out_for_the_ledger_says_so(
     closed = [s.event.body for s in events if s.event.kind == Public.ROUND_CLOSED]
     assert closed == [{"settled": ["a", "b"], "dropped": []}]
     table.check_coins(run(table.settled_nets()))
+
+
+def test_a_stop_does_not_wait_for_a_settlement_the_database_never_takes(
+    sessions: sessionmaker[Session], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Gateway a's settlement of round 1 is never written (reported ``settling``); a stop of
+    gateway a then ends anyway (the supervisor kills a child that takes 10 s), and its next
+    start's recovery refunds the slice left open, once: the books balance."""
+    table = Table(sessions, "away-4")
+    never = asyncio.Event()
+    real_settle = ClusterLedger.settle
+
+    async def settle(self: ClusterLedger, table_id: str, round_no: int, *args: Any) -> None:
+        if self.owner == "a":
+            await never.wait()
+        await real_settle(self, table_id, round_no, *args)
+
+    async def answers() -> bool:
+        return False
+
+    async def body() -> None:
+        await table.play(1, answers=answers)
+        await table.followers[0].stop("the gateway is shutting down; every stake is returned")
+
+    monkeypatch.setattr(ClusterLedger, "settle", settle)
+    run(body(), timeout=60)
+    events = run(log_of(table.bus, table.table_id))
+    assert events[-1].event.body == {"settled": ["b"], "settling": ["a"], "dropped": []}
+    with sessions.begin() as session:
+        open_slices = LedgerService(session).open_slices("a")
+    assert [(item.table_id, item.round_no) for item in open_slices] == [("away-4", 1)]
+    ClusterLedger(sessions, "a").recover()
+    with sessions.begin() as session:
+        ledger = LedgerService(session)
+        assert ledger.wallet_balances(["bot-a"])["bot-a"] == BOT_GRANT  # refunded once
+        report = check_books(session)
+    assert report.ok, report.summary()
