@@ -84,6 +84,7 @@ PLAYER_GRANT = 100_000
 LOAD_EVERY = 20.0
 FAULT_EVERY = 30.0
 CAUSE_SECONDS = 30.0
+STOP_CAUSE = "stop"
 """A cancellation follows from the last fault made this long before it, if any."""
 COMMAND = [sys.executable, "-m", "boundless.cli.main"]
 TIMERS = ["--betting-seconds", "1.5", "--decision-seconds", "1", "--insurance-seconds", "1"]
@@ -246,7 +247,7 @@ class Faults:
 def cause_of(reason: str, faults: Faults, moment: float) -> str:
     """A cancellation's cause: what its reason says, and the fault that led to it."""
     if "was stopped" in reason:
-        return "stop"
+        return STOP_CAUSE
     if "operator" in reason:
         return "operator"
     if "ledger is away" in reason:
@@ -352,7 +353,7 @@ async def stream_figures(url: str, namespace: str, live: dict[str, Any]) -> dict
 
 
 def _unwatched(reason: str) -> str:
-    return "stop" if "was stopped" in reason else f"unwatched: {reason}"
+    return STOP_CAUSE if "was stopped" in reason else f"unwatched: {reason}"
 
 
 async def bot_nets(url: str, namespace: str) -> dict[str, int]:
