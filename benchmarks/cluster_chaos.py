@@ -17,7 +17,8 @@ stream and the books:
   across the whole bet close: every gateway with bets sat out, nothing was staked or taken, so
   nothing to return: a sit-out, not a round the cut took from anyone), ``no_bets:<fault>``
   (nobody's bet reached the close; ``<fault>`` is the fault made within ``CAUSE_SECONDS``
-  before it, or ``none``), ``other:<fault>``; and ``rounds_voided``: rounds closed with every
+  before it, ``first_round`` for the table's first round, whose coordinator knew no gateway
+  yet, or ``none``), ``other:<fault>``; and ``rounds_voided``: rounds closed with every
   playing gateway dropped (nothing settled: as good as cancelled), by the same fault key. The
   target counts a round cancelled or voided *by* a NATS node kill or a database cut: any key
   ending in ``:nats`` or ``:database`` other than ``no_stakes:database``;
@@ -314,7 +315,12 @@ def ended(stored: Any, now: float, faults: Faults, out: dict[str, Any]) -> None:
     gateway dropped (voided) by the fault before it."""
     event, body = stored.event, stored.event.body
     if event.kind == Public.ROUND_CANCELLED:
-        out["causes"][event.round_number] = cause_of(str(body.get("reason", "")), faults, now)
+        cause = cause_of(str(body.get("reason", "")), faults, now)
+        if event.round_number == 1 and cause.startswith("no_bets"):
+            # The table's first round: its coordinator knew no gateway yet, and gateways that
+            # came up during its betting only follow it.
+            cause = "no_bets:first_round"
+        out["causes"][event.round_number] = cause
     elif event.kind == Public.ROUND_CLOSED and not body.get("settled"):
         kept = body.get("settling")  # still writing their settlement: not voided
         if body.get("dropped") and not kept:
