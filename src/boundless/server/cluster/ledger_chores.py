@@ -63,8 +63,8 @@ class LedgerChores:
         except asyncio.CancelledError:
             raise
         except Exception:
-            # Given up (the database away past the retry budget) or refused: the next start's
-            # recovery of this owner (or the slice's) cancels what was left open.
+            # Given up (the database away past the retry budget) or refused: a round with slices
+            # ends when its last slice does, a dropped gateway's restart cancels its own.
             log.exception("%s failed", what)
         finally:
             self.pending -= 1
