@@ -89,6 +89,13 @@ def test_once_this_cpu_is_compiled_its_code_is_used(
     assert _probe(tmp_path)["cpu"] is None  # this CPU's code from now on
 
 
+@packed_here
+def test_where_the_pack_cannot_be_copied_the_kernels_are_this_cpus(tmp_path: Path) -> None:
+    not_a_folder = tmp_path / "file"
+    not_a_folder.write_text("", encoding="utf-8")  # unwritable as a folder even for root
+    assert _probe(not_a_folder)["cpu"] is None
+
+
 def _pack_with(tmp_path: Path, **changes: object) -> Path:
     """A copy of the shipped pack whose manifest differs by ``changes``."""
     manifest = kernel_pack.read_manifest()
@@ -137,6 +144,7 @@ def test_the_pack_is_copied_from_a_read_only_install_into_the_user_cache(
         copied = kernel_pack.seed(pack)
     finally:
         install.chmod(stat.S_IRWXU)
+    assert list(install.iterdir()) == [pack]  # only read there
     assert [path.name for path in copied] == kernel_pack.packed_folders()
     assert all(path.parent == tmp_path / "cache" / "generic" for path in copied)
     index = next(copied[0].glob("*.nbi"))

@@ -100,21 +100,31 @@ def _codegen_started() -> bool:
     return "_toplevel_target_context" in vars(cpu_target)
 
 
+def _seeded() -> bool:
+    return all(any((kernel_root() / name).glob("*.nbi")) for name in packed_folders())
+
+
 def choose_cpu() -> None:
-    """Before the first kernel: use the pack's generic code when this CPU's is not cached yet."""
+    """Before the first kernel: use the pack's generic code when this CPU's is not cached yet
+    and the pack could be copied into the user cache."""
     global chose_generic
     if os.environ.get(PACK_ENV, "").lower() in ("off", "0", "no"):
         return
-    if "NUMBA_CPU_NAME" not in os.environ:
-        if host_marker().exists() or _codegen_started() or not pack_matches():
-            return
-        from numba.core import config
+    if "NUMBA_CPU_NAME" in os.environ:  # a parent process on the pack, or the user's choice
+        if generic_cpu():
+            seed()
+        return
+    if host_marker().exists() or _codegen_started() or not pack_matches():
+        return
+    os.environ["NUMBA_CPU_NAME"] = "generic"  # children (simulation workers) follow
+    seed()
+    if not _seeded():  # an unwritable cache: compile for this CPU, as without a pack
+        del os.environ["NUMBA_CPU_NAME"]
+        return
+    from numba.core import config
 
-        os.environ["NUMBA_CPU_NAME"] = "generic"  # children (simulation workers) follow
-        config.reload_config()  # type: ignore[no-untyped-call]
-        chose_generic = True
-    if generic_cpu():
-        seed()
+    config.reload_config()  # type: ignore[no-untyped-call]
+    chose_generic = True
 
 
 def seed(pack: Path = PACK) -> list[Path]:
