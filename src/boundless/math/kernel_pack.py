@@ -88,8 +88,9 @@ def pack_matches(pack: Path = PACK) -> bool:
 
 def host_marker() -> Path:
     """The file :mod:`boundless.math.kernel_warm` leaves once this CPU's code of the packed
-    kernels (as installed) is in the cache: named after their folders."""
-    key = hashlib.sha256(" ".join(packed_folders()).encode()).hexdigest()[:24]
+    kernels (as installed, for this numba and Python) is in the cache."""
+    named = [*packed_folders(), *environment().values()]
+    key = hashlib.sha256(" ".join(named).encode()).hexdigest()[:24]
     return cache_root() / f"compiled-{key}.done"
 
 
