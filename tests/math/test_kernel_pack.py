@@ -168,10 +168,14 @@ def test_the_background_compile_starts_only_after_generic_code(
     monkeypatch.setattr(kernel_pack, "chose_generic", False)
     assert kernel_pack.compile_in_background() is None
     monkeypatch.setattr(kernel_pack, "chose_generic", True)
+    monkeypatch.delitem(sys.modules, "boundless.math.simulation.kernels", raising=False)
     assert kernel_pack.compile_in_background() is not None
     [(command, env)] = started
     assert command[1:] == ["-m", "boundless.math.kernel_warm", "--background"]
     assert "NUMBA_CPU_NAME" not in env and env[PACK_ENV] == "off"  # this CPU's code
+    monkeypatch.setitem(sys.modules, "boundless.math.simulation.kernels", sys)  # it simulated
+    assert kernel_pack.compile_in_background() is not None
+    assert started[-1][0][-1] == "--simulation"
     kernel_pack.host_marker().touch()
     assert kernel_pack.compile_in_background() is None  # done before: nothing to start
 

@@ -8,8 +8,9 @@ and none here). A process with no kernels compiled for its own CPU yet switches 
 generic CPU before its first kernel (:func:`choose_cpu`), copies the pack into the user cache
 (never into the install folder, which may be read-only) and loads from there. The ``boundless``
 command then compiles the kernels for this CPU in a background process
-(:mod:`boundless.math.kernel_warm`), which leaves a marker when done; from then on processes use
-this CPU's code (the simulator's kernels run 5-9% faster on it; the exact analysis the same).
+(:mod:`boundless.math.kernel_warm`; the simulator's kernels too after a command that loaded
+them), which leaves a marker when done; from then on processes use this CPU's code (the
+simulator's kernels run 5-9% faster on it; the exact analysis the same).
 
 A pack is used only when it was made from the kernels installed: its manifest names the cache
 folders it holds, and a folder's name carries the kernel file's content key
@@ -163,8 +164,11 @@ def compile_in_background() -> subprocess.Popen[bytes] | None:
         return None
     env = {**os.environ, PACK_ENV: "off"}
     env.pop("NUMBA_CPU_NAME", None)
+    command = [sys.executable, "-m", "boundless.math.kernel_warm", "--background"]
+    if "boundless.math.simulation.kernels" in sys.modules:  # this command simulated
+        command.append("--simulation")
     return subprocess.Popen(
-        [sys.executable, "-m", "boundless.math.kernel_warm", "--background"],
+        command,
         env=env,
         stdin=subprocess.DEVNULL,
         stdout=subprocess.DEVNULL,

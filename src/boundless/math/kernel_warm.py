@@ -1,14 +1,15 @@
 """Compile the exact-math kernels ahead of use: ``boundless warm-up``, the background compile
 after a command that ran on the shipped generic code, and the making of that pack.
 
-    python -m boundless.math.kernel_warm [--background]
+    python -m boundless.math.kernel_warm [--background] [--simulation]
 
 Compiles (or loads) every exact kernel: the main-game analysis under each way of playing splits
 (each runs kernels of its own), the outcome distribution and insurance. Compiled for this
 machine's CPU (no ``NUMBA_CPU_NAME``), it then leaves the marker
 (:func:`boundless.math.kernel_pack.host_marker`): later processes use this code, not the pack's.
 ``--background``: at low priority, and one such process per cache at a time (a lock file beside
-the marker).
+the marker). ``--simulation``: the simulator's kernels too (a short run), after a command that
+simulated on generic code, so that the next simulation starts on this CPU's code, compiled.
 """
 
 from __future__ import annotations
@@ -37,6 +38,17 @@ def compile_exact_kernels(title: str = WARM_UP_TITLE) -> None:
     insurance_return(rules)
 
 
+def compile_simulation_kernels(title: str = WARM_UP_TITLE) -> None:
+    """Play a few rounds of ``title`` with basic strategy (compiling or loading the kernels)."""
+    import numpy as np
+
+    from boundless.math.simulation import build_spec, run_chunk
+    from boundless.titles import load_game
+
+    rules, chart = load_game(title)
+    run_chunk(build_spec(rules, chart, "basic"), np.random.SeedSequence(0), 1000)
+
+
 def mark_compiled() -> Path | None:
     """Leave the marker when this process compiled for this machine's CPU; returns it."""
     from boundless.math.kernel_cache import generic_cpu
@@ -50,7 +62,7 @@ def mark_compiled() -> Path | None:
     return marker
 
 
-def compile_once_in_background() -> None:
+def compile_once_in_background(simulation: bool = False) -> None:
     """The background compile: low priority, and skipped when another one holds the lock."""
     import fcntl
 
@@ -66,16 +78,22 @@ def compile_once_in_background() -> None:
             return  # another command's background compile is at it
         if not marker.exists():
             compile_exact_kernels()
+            if simulation:
+                compile_simulation_kernels()
             mark_compiled()
 
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--background", action="store_true", help="low priority, one at a time")
-    if parser.parse_args().background:
-        compile_once_in_background()
+    parser.add_argument("--simulation", action="store_true", help="the simulator's kernels too")
+    arguments = parser.parse_args()
+    if arguments.background:
+        compile_once_in_background(arguments.simulation)
         return
     compile_exact_kernels()
+    if arguments.simulation:
+        compile_simulation_kernels()
     mark_compiled()
 
 
