@@ -12,6 +12,11 @@ command again once the background compile it started has left its marker (this C
 and the bytecode cached). ``compile_cold_seconds``: a first command in another fresh copy with
 ``BOUNDLESS_KERNEL_PACK=off``: what every fresh install paid before the pack (numba compiles the
 kernels). ``background_seconds``: from the end of the cold command to the marker.
+
+``exact_warm_seconds_generic`` and ``exact_warm_seconds_this_cpu``: the exact analysis warm
+(math_speed.py's ``exact_seconds_warm``: median of 9 in-process runs) on the pack's generic code
+and on this CPU's, in fresh processes taking turns (3 each, the best reported), and
+``generic_ratio`` (generic ÷ this CPU's): whether the pack's code slows the warm figure.
 """
 
 from __future__ import annotations
@@ -30,6 +35,19 @@ RERUN = ".venv/bin/python benchmarks/cold_start.py"
 ROOT = Path(__file__).resolve().parents[1]
 COMMAND = ["-m", "boundless.cli.main", "rtp", "boundless"]
 TARGET_SECONDS = 3.0
+WARM_CHILD = """
+import statistics, time
+from boundless.math.exact import analyse_main_game
+from boundless.titles import load_title
+rules = load_title("boundless")
+analyse_main_game(rules)
+times = []
+for _ in range(9):
+    start = time.perf_counter()
+    analyse_main_game(rules)
+    times.append(time.perf_counter() - start)
+print(statistics.median(times))
+"""
 
 
 def fresh_copy(folder: Path) -> Path:
@@ -76,6 +94,33 @@ def wait_for_marker(cache: Path, limit: float = 300.0) -> float | None:
     return None
 
 
+def warm_exact(cache: Path, generic: bool) -> float:
+    env = {**os.environ, "BOUNDLESS_NUMBA_CACHE": str(cache), "BOUNDLESS_KERNEL_PACK": "on"}
+    env.pop("NUMBA_CPU_NAME", None)
+    if generic:
+        env["NUMBA_CPU_NAME"] = "generic"
+    else:
+        env["BOUNDLESS_KERNEL_PACK"] = "off"
+    done = subprocess.run(
+        [sys.executable, "-c", WARM_CHILD], env=env, check=True, capture_output=True, text=True
+    )
+    return float(done.stdout.split()[-1])
+
+
+def compare_warm(base: Path, turns: int = 3) -> dict[str, float]:
+    """The exact analysis warm on generic and on this CPU's code, taking turns."""
+    best = {True: float("inf"), False: float("inf")}
+    for _ in range(turns):
+        for generic in (True, False):
+            cache = base / ("generic-cache" if generic else "cpu-cache")
+            best[generic] = min(best[generic], warm_exact(cache, generic))
+    return {
+        "exact_warm_seconds_generic": round(best[True], 4),
+        "exact_warm_seconds_this_cpu": round(best[False], 4),
+        "generic_ratio": round(best[True] / best[False], 3),
+    }
+
+
 def measure() -> dict[str, object]:
     load_before = os.getloadavg()[0]
     with tempfile.TemporaryDirectory(prefix="boundless-cold-") as scratch:
@@ -91,6 +136,7 @@ def measure() -> dict[str, object]:
         compile_cold = timed(environment(unpacked, base / "unpacked" / "cache", pack=False))
         pack = source / "boundless" / "math" / "packed_kernels" / "generic.zip"
         pack_kib = pack.stat().st_size / 1024 if pack.exists() else 0.0
+        warm_figures = compare_warm(base)
     return {
         "cold_seconds": round(cold, 3),
         "warm_seconds": round(warm, 3),
@@ -99,6 +145,7 @@ def measure() -> dict[str, object]:
         "background_seconds": None if background is None else round(background, 1),
         "used_pack": used_pack,
         "pack_kib": round(pack_kib),
+        **warm_figures,
         "target_seconds": TARGET_SECONDS,
         "load_average": [round(load_before, 2), round(os.getloadavg()[0], 2)],
         "command": "boundless " + " ".join(COMMAND[2:]),
