@@ -207,3 +207,25 @@ def test_a_second_background_compile_leaves_it_to_the_first(tmp_path: Path) -> N
         )
     assert not marker.exists()
     assert not list(tmp_path.glob("fast_kernels-*/*.nbi"))  # it compiled nothing
+
+
+def test_the_command_starts_it_after_running_only_if_kernels_were_loaded(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    from boundless.cli import main as cli_main
+
+    calls: list[str] = []
+
+    def command() -> None:
+        calls.append("command")
+        raise SystemExit(0)  # as typer ends every command
+
+    monkeypatch.setattr(cli_main, "app", command)
+    monkeypatch.setattr(kernel_pack, "compile_in_background", lambda: calls.append("compile"))
+    with pytest.raises(SystemExit):
+        cli_main.main()
+    assert calls == ["command", "compile"]
+    monkeypatch.delitem(sys.modules, "boundless.math.kernel_pack")  # a command with no kernels
+    with pytest.raises(SystemExit):
+        cli_main.main()
+    assert calls == ["command", "compile", "command"]
