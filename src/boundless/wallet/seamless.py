@@ -18,7 +18,9 @@ the operator offers it) and retried under the same transaction id, each try boun
 pending for the next pass and shown on the operator console: never dropped, never re-sent with
 another amount (the amount is written once with the call). A debit the operator took whose
 database transaction then rolled back is rolled back too (queued in memory and written by the
-delivery task; a crash in between is caught by ``boundless wallet reconcile --repair``).
+delivery task). Every debit's intent is committed before it is sent (:mod:`.intents`), so a
+process killed between the operator's debit and our commit rolls that debit back at its next
+start, by itself.
 """
 
 from __future__ import annotations
@@ -49,6 +51,7 @@ from boundless.wallet.calls import (
     CallBook,
     transaction_id,
 )
+from boundless.wallet.intents import DebitIntents, intents_url
 from boundless.wallet.internal import InternalWallet
 from boundless.wallet.operator_client import (
     CallFailedError,
@@ -86,6 +89,9 @@ class SeamlessWallets:
         self.last_balance: dict[str, int] = {}
         self._lock = threading.Lock()
         self._orphans: list[Call] = []
+        self._ended_debits: list[str] = []
+        """Debits whose outcome is in our record of calls: their intents can go."""
+        self.intents: DebitIntents | None = None
         self._sessions: sessionmaker[Session] | None = None
         self._wake: asyncio.Event | None = None
         self._task: concurrent.futures.Future[None] | None = None
@@ -98,13 +104,18 @@ class SeamlessWallets:
         return SeamlessWallet(session, slice_owner, self)
 
     # ---- the delivery task --------------------------------------------------------------
-    def start(self, sessions: sessionmaker[Session]) -> None:
+    def start(self, sessions: sessionmaker[Session], owners: Sequence[str] | None = None) -> None:
         """Start delivering pending calls (this process's and any left by an earlier one),
-        after owing the rollbacks of rounds cancelled meanwhile (a crash's recovery)."""
+        after owing the rollbacks of a crash's recovery: the debits ``owners`` (the ledger
+        owners this process writes for; ``None``: all, the one process of ``serve``) sent and
+        never recorded, and those of rounds cancelled meanwhile."""
         self._sessions = sessions
+        bind = sessions.kw["bind"]
+        self.intents = DebitIntents(intents_url(bind.url.render_as_string(hide_password=False)))
         offers = self._offers()
         self.batch = bool(offers.get("credit_batch"))
         self.debit_batch = bool(offers.get("debit_batch"))
+        self.roll_back_unrecorded(owners)
         self.roll_back_cancelled()
         self._task = asyncio.run_coroutine_threadsafe(self._deliver_forever(), self.client.loop)
 
@@ -161,6 +172,41 @@ class SeamlessWallets:
             for answer in answers
         ]
 
+    def roll_back_unrecorded(self, owners: Sequence[str] | None) -> list[str]:
+        """A rollback (pending, delivered like any) for every debit whose intent is left and
+        whose outcome is not in our record of calls: a previous life sent it and died before
+        its database transaction committed. The transaction ids of the debits so ended."""
+        sessions, intents = self._sessions, self.intents
+        assert sessions is not None and intents is not None, "start() first"
+        left = intents.left(owners)
+        if not left:
+            return []
+        with sessions.begin() as session:
+            book = CallBook(session)
+            known = book.known([call.transaction_id for call in left])
+            unrecorded = [call for call in left if call.transaction_id not in known]
+            book.add(rollback_of(call) for call in unrecorded)
+        intents.forget([call.transaction_id for call in left])
+        if unrecorded:
+            log.warning(
+                "rolling back %s debits sent by a previous run and never recorded",
+                len(unrecorded),
+            )
+            self.wake()
+        return [call.transaction_id for call in unrecorded]
+
+    def before_sending(self, debits: Sequence[Call]) -> None:
+        """Commit the intents of ``debits`` (about to be sent to the operator)."""
+        intents = self.intents
+        assert intents is not None, "start() first: a debit needs its intent written"
+        intents.write(debits)
+
+    def ended(self, debits: Sequence[str]) -> None:
+        """The outcomes of ``debits`` are committed in our record of calls."""
+        if debits:
+            with self._lock:
+                self._ended_debits.extend(debits)
+
     def roll_back_cancelled(self) -> list[str]:
         """Rollbacks for every debit of a round cancelled by anyone (this process's recovery, a
         cluster's coordinator) that has none yet; the rounds so ended."""
@@ -187,7 +233,8 @@ class SeamlessWallets:
             self.client.loop.call_soon_threadsafe(wake.set)
 
     def orphaned(self, calls: Sequence[Call]) -> None:
-        """Rollbacks owed for debits whose database transaction rolled back."""
+        """Rollbacks owed for debits whose database transaction rolled back (their intents
+        go once the rollbacks are written)."""
         with self._lock:
             self._orphans.extend(calls)
         self.wake()
@@ -218,8 +265,12 @@ class SeamlessWallets:
         assert sessions is not None, "start() first"
         with self._lock:
             orphans, self._orphans = self._orphans, []
+            ended, self._ended_debits = self._ended_debits, []
         if orphans:
             await asyncio.to_thread(_write, sessions, orphans)
+            ended += [call.refers_to for call in orphans if call.refers_to is not None]
+        if ended and self.intents is not None:
+            await asyncio.to_thread(self.intents.forget, ended)
         pending = await asyncio.to_thread(_pending, sessions)
         if not pending:
             return False
@@ -270,6 +321,8 @@ class SeamlessWallets:
         if task is not None:
             task.cancel()
         self.client.close()
+        if self.intents is not None:
+            self.intents.close()
 
 
 def _has_outcome(answer: JsonBody | Exception) -> bool:
@@ -321,9 +374,12 @@ class SeamlessWallet(WalletWrapper):
         self.book = CallBook(session)
         self._taken: list[Call] = []
         """Debits the operator accepted in this database transaction (rolled back if it is)."""
+        self._sent: list[Call] = []
+        """Every debit sent in this database transaction (its intent written)."""
         event.listen(session, "after_commit", self._committed)
         event.listen(session, "after_transaction_end", self._ended)
         self._commit_seen = False
+        self._unanswered: set[str] = set()
 
     # ---- the transaction's end ------------------------------------------------------------
     def _committed(self, _session: Session) -> None:
@@ -334,8 +390,20 @@ class SeamlessWallet(WalletWrapper):
         if transaction.parent is not None or transaction.nested:
             return
         taken, self._taken = self._taken, []
-        if taken and not self._commit_seen:
-            self.wallets.orphaned([self._rollback_of(call) for call in taken])
+        sent, self._sent = self._sent, []
+        unanswered_ids, self._unanswered = self._unanswered, set()
+        committed, self._commit_seen = self._commit_seen, False
+        if committed:
+            self.wallets.ended([call.transaction_id for call in sent])
+            return
+        # Rolled back: what the operator may hold (taken, or sent without an answer) is rolled
+        # back; a refused debit's intent simply goes.
+        unanswered = [call for call in sent if call.transaction_id in unanswered_ids]
+        owed = [rollback_of(call) for call in [*taken, *unanswered]]
+        if owed:
+            self.wallets.orphaned(owed)
+        owed_ids = {call.refers_to for call in owed}
+        self.wallets.ended([c.transaction_id for c in sent if c.transaction_id not in owed_ids])
 
     # ---- reads ----------------------------------------------------------------------------
     def _player_body(self, player_id: str) -> dict[str, Any]:
@@ -384,22 +452,12 @@ class SeamlessWallet(WalletWrapper):
             currency=self.wallets.currency,
         )
 
-    def _rollback_of(self, debit: Call) -> Call:
-        return Call(
-            transaction_id=transaction_id(ROLLBACK, debit.transaction_id),
-            kind=ROLLBACK,
-            player_id=debit.player_id,
-            round_id=debit.round_id,
-            owner=debit.owner,
-            amount=debit.amount,
-            currency=debit.currency,
-            refers_to=debit.transaction_id,
-        )
-
     def _send_debits(self, calls: list[Call]) -> list[Exception | None]:
         """Each debit sent (all at once); per call ``None`` (taken) or its refusal. Taken ones
         are granted into the player's ledger wallet and recorded; the others recorded refused,
         a failed one with its rollback queued (its outcome at the operator is unknown)."""
+        self.wallets.before_sending(calls)
+        self._sent.extend(calls)
         bodies = [{**call.body(), "kind": "debit"} for call in calls]
         answers = self.client.run(self.wallets.debit_answers(bodies))
         results: list[Exception | None] = []
@@ -424,7 +482,8 @@ class SeamlessWallet(WalletWrapper):
                 WalletUnavailableError(f"the operator's wallet did not answer the bet ({error})")
             )
             records.append(_with(call, REFUSED, f"no answer: {error}"))
-            records.append(self._rollback_of(call))
+            self._unanswered.add(call.transaction_id)
+            records.append(rollback_of(call))
         if taken:
             grants = [
                 (c.player_id, c.amount, grant_key(c.player_id, c.transaction_id)) for c in taken
@@ -445,8 +504,7 @@ class SeamlessWallet(WalletWrapper):
         staked = self.inner.debit_bets(table_id, round_no, [bets[index] for index in taken])
         for index, refusal in zip(taken, staked, strict=True):
             if refusal is not None:  # our ledger refused what the operator took: give it back
-                results[index] = refusal
-                self._taken.remove(calls[index])
+                results[index] = refusal  # (still taken: rolled back if this transaction is)
                 self._give_back(round_id, [calls[index]])
         return results
 
@@ -473,7 +531,7 @@ class SeamlessWallet(WalletWrapper):
         self.inner.debit(table_id, round_no, orders)
 
     def _give_back(self, round_id: str, debits: list[Call]) -> None:
-        rollbacks = [self._rollback_of(call) for call in debits]
+        rollbacks = [rollback_of(call) for call in debits]
         amounts: dict[str, int] = defaultdict(int)
         for call in rollbacks:
             amounts[call.player_id] += call.amount
@@ -550,6 +608,20 @@ class SeamlessWallet(WalletWrapper):
             item for item in self.ledger.slices_of(table_id, round_no) if item.owner == self.owner
         ]
         return bool(mine) and mine[0].status == "cancelled"
+
+
+def rollback_of(debit: Call) -> Call:
+    """The rollback of ``debit`` (its id derived from the debit's: one per debit, ever)."""
+    return Call(
+        transaction_id=transaction_id(ROLLBACK, debit.transaction_id),
+        kind=ROLLBACK,
+        player_id=debit.player_id,
+        round_id=debit.round_id,
+        owner=debit.owner,
+        amount=debit.amount,
+        currency=debit.currency,
+        refers_to=debit.transaction_id,
+    )
 
 
 def _with(call: Call, status: str, error: str | None) -> Call:
