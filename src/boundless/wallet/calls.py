@@ -13,7 +13,9 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from datetime import datetime
 
-from sqlalchemy import case, func, insert, select, update
+from sqlalchemy import case, func, select, update
+from sqlalchemy.dialects.postgresql import insert as postgresql_insert
+from sqlalchemy.dialects.sqlite import insert as sqlite_insert
 from sqlalchemy.orm import Session
 
 from boundless.ledger.models import WALLET_CALLS
@@ -82,10 +84,12 @@ class CallBook:
             }
             for call in calls
         ]
-        known = self.known([row["transaction_id"] for row in rows])  # type: ignore[misc]
-        fresh = [row for row in rows if row["transaction_id"] not in known]
-        if fresh:
-            self.session.execute(insert(WALLET_CALLS), fresh)
+        if not rows:
+            return
+        # A call already written (a retry, a replay) is kept as it is: its amount never changes.
+        dialect = self.session.get_bind().dialect.name
+        insert = postgresql_insert if dialect == "postgresql" else sqlite_insert
+        self.session.execute(insert(WALLET_CALLS).on_conflict_do_nothing(), rows)
 
     def known(self, ids: Sequence[str]) -> set[str]:
         found: set[str] = set()

@@ -28,6 +28,7 @@ from __future__ import annotations
 import asyncio
 import concurrent.futures
 import contextlib
+import functools
 import logging
 import threading
 from collections import defaultdict
@@ -72,6 +73,9 @@ SWEEP_PASSES = 60
 """Every this many delivery passes, look for rounds cancelled elsewhere that owe rollbacks."""
 BATCH_SIZE = 500
 """Credits per ``credit_batch`` call, and calls per delivery pass."""
+STAGE_SIZE = 250
+"""Debits per stage of a betting window's batch (see :meth:`SeamlessWallets.send_in_stages`)."""
+Answers = concurrent.futures.Future[list[JsonBody | Exception]]
 
 
 class SeamlessWallets:
@@ -201,6 +205,30 @@ class SeamlessWallets:
         assert intents is not None, "start() first: a debit needs its intent written"
         intents.write(debits)
 
+    def send_in_stages(self, stages: Sequence[Sequence[Call]]) -> list[Answers]:
+        """Per stage, in order: its intents committed, then its debits sent; the next stage's
+        intents are written while this one's debits are in flight, and the caller records each
+        stage's answers as they come (its ledger writes overlap the later stages' calls)."""
+        answers: list[Answers] = [concurrent.futures.Future() for _ in stages]
+
+        async def send() -> None:
+            sending: list[asyncio.Future[list[JsonBody | Exception]]] = []
+            for index, stage in enumerate(stages):
+                try:
+                    await asyncio.to_thread(self.before_sending, stage)
+                except Exception as error:  # this stage and the later ones are never sent
+                    for unsent in answers[index:]:
+                        unsent.set_exception(error)
+                    break
+                bodies = [{**call.body(), "kind": "debit"} for call in stage]
+                task = asyncio.ensure_future(self.debit_answers(bodies))
+                task.add_done_callback(functools.partial(_hand_over, answers[index]))
+                sending.append(task)
+            await asyncio.gather(*sending, return_exceptions=True)
+
+        asyncio.run_coroutine_threadsafe(send(), self.client.loop)
+        return answers
+
     def ended(self, debits: Sequence[str]) -> None:
         """The outcomes of ``debits`` are committed in our record of calls."""
         if debits:
@@ -325,6 +353,14 @@ class SeamlessWallets:
             self.intents.close()
 
 
+def _hand_over(answer: Answers, task: asyncio.Future[list[JsonBody | Exception]]) -> None:
+    error = None if task.cancelled() else task.exception()
+    if task.cancelled() or error is not None:
+        answer.set_exception(error or CallFailedError("the debits were not sent"))
+    else:
+        answer.set_result(task.result())
+
+
 def _has_outcome(answer: JsonBody | Exception) -> bool:
     return isinstance(answer, dict) and answer.get("status") in ("ok", "refused")
 
@@ -372,14 +408,13 @@ class SeamlessWallet(WalletWrapper):
         self.wallets = wallets
         self.client = wallets.client
         self.book = CallBook(session)
-        self._taken: list[Call] = []
-        """Debits the operator accepted in this database transaction (rolled back if it is)."""
         self._sent: list[Call] = []
-        """Every debit sent in this database transaction (its intent written)."""
+        """Every debit sent (or about to be) in this database transaction."""
+        self._refused: set[str] = set()
+        """Those the operator refused: the others are rolled back if the transaction is."""
         event.listen(session, "after_commit", self._committed)
         event.listen(session, "after_transaction_end", self._ended)
         self._commit_seen = False
-        self._unanswered: set[str] = set()
 
     # ---- the transaction's end ------------------------------------------------------------
     def _committed(self, _session: Session) -> None:
@@ -389,21 +424,18 @@ class SeamlessWallet(WalletWrapper):
     def _ended(self, _session: Session, transaction: SessionTransaction) -> None:
         if transaction.parent is not None or transaction.nested:
             return
-        taken, self._taken = self._taken, []
         sent, self._sent = self._sent, []
-        unanswered_ids, self._unanswered = self._unanswered, set()
+        refused, self._refused = self._refused, set()
         committed, self._commit_seen = self._commit_seen, False
         if committed:
             self.wallets.ended([call.transaction_id for call in sent])
             return
-        # Rolled back: what the operator may hold (taken, or sent without an answer) is rolled
-        # back; a refused debit's intent simply goes.
-        unanswered = [call for call in sent if call.transaction_id in unanswered_ids]
-        owed = [rollback_of(call) for call in [*taken, *unanswered]]
+        # Rolled back: every debit the operator may hold (taken, sent without an answer, or
+        # whose answer was never read) is rolled back; a refused debit's intent simply goes.
+        owed = [rollback_of(call) for call in sent if call.transaction_id not in refused]
         if owed:
             self.wallets.orphaned(owed)
-        owed_ids = {call.refers_to for call in owed}
-        self.wallets.ended([c.transaction_id for c in sent if c.transaction_id not in owed_ids])
+        self.wallets.ended([call.transaction_id for call in sent if call.transaction_id in refused])
 
     # ---- reads ----------------------------------------------------------------------------
     def _player_body(self, player_id: str) -> dict[str, Any]:
@@ -453,13 +485,17 @@ class SeamlessWallet(WalletWrapper):
         )
 
     def _send_debits(self, calls: list[Call]) -> list[Exception | None]:
-        """Each debit sent (all at once); per call ``None`` (taken) or its refusal. Taken ones
-        are granted into the player's ledger wallet and recorded; the others recorded refused,
-        a failed one with its rollback queued (its outcome at the operator is unknown)."""
-        self.wallets.before_sending(calls)
+        """Each debit sent (all at once); per call ``None`` (taken) or its refusal."""
         self._sent.extend(calls)
-        bodies = [{**call.body(), "kind": "debit"} for call in calls]
-        answers = self.client.run(self.wallets.debit_answers(bodies))
+        (answers,) = self.wallets.send_in_stages([calls])
+        return self._record_answers(calls, answers.result())
+
+    def _record_answers(
+        self, calls: Sequence[Call], answers: Sequence[JsonBody | Exception]
+    ) -> list[Exception | None]:
+        """Per call ``None`` (taken) or its refusal. Taken ones are granted into the player's
+        ledger wallet and recorded; the others recorded refused, a failed one with its rollback
+        queued (its outcome at the operator is unknown)."""
         results: list[Exception | None] = []
         taken: list[Call] = []
         records: list[Call] = []
@@ -475,6 +511,7 @@ class SeamlessWallet(WalletWrapper):
                 detail = str(answer.get("detail") or "the operator refused the debit")[:200]
                 results.append(WalletRefusal(reason, f"the operator's wallet: {detail}"))
                 records.append(_with(call, REFUSED, f"{reason}: {detail}"))
+                self._refused.add(call.transaction_id)
                 self.wallets.last_balance.pop(call.player_id, None)
                 continue
             error = str(answer)[:200]
@@ -482,7 +519,6 @@ class SeamlessWallet(WalletWrapper):
                 WalletUnavailableError(f"the operator's wallet did not answer the bet ({error})")
             )
             records.append(_with(call, REFUSED, f"no answer: {error}"))
-            self._unanswered.add(call.transaction_id)
             records.append(rollback_of(call))
         if taken:
             grants = [
@@ -490,7 +526,6 @@ class SeamlessWallet(WalletWrapper):
             ]
             self.ledger.grant_many(grants)
             records.extend(_with(call, DONE, None) for call in taken)
-            self._taken.extend(taken)
         self.book.add(records)
         return results
 
@@ -499,13 +534,20 @@ class SeamlessWallet(WalletWrapper):
     ) -> list[Exception | None]:
         round_id = f"{table_id}:{round_no}"
         calls = [self._debit_call(round_id, bet.player_id, bet.total, bet.bet_id) for bet in bets]
-        results = self._send_debits(calls)
-        taken = [index for index, result in enumerate(results) if result is None]
-        staked = self.inner.debit_bets(table_id, round_no, [bets[index] for index in taken])
-        for index, refusal in zip(taken, staked, strict=True):
-            if refusal is not None:  # our ledger refused what the operator took: give it back
-                results[index] = refusal  # (still taken: rolled back if this transaction is)
-                self._give_back(round_id, [calls[index]])
+        self._sent.extend(calls)
+        firsts = range(0, len(calls), STAGE_SIZE)
+        stages = self.wallets.send_in_stages([calls[f : f + STAGE_SIZE] for f in firsts])
+        results: list[Exception | None] = []
+        for first, answers in zip(firsts, stages, strict=True):
+            mine = range(first, min(first + STAGE_SIZE, len(calls)))
+            recorded = self._record_answers([calls[i] for i in mine], answers.result())
+            taken = [i for i, result in zip(mine, recorded, strict=True) if result is None]
+            staked = self.inner.debit_bets(table_id, round_no, [bets[i] for i in taken])
+            results.extend(recorded)
+            for index, refusal in zip(taken, staked, strict=True):
+                if refusal is not None:  # our ledger refused what the operator took: give it back
+                    results[index] = refusal
+                    self._give_back(round_id, [calls[index]])
         return results
 
     def debit(self, table_id: str, round_no: int, orders: Sequence[StakeOrder]) -> None:
