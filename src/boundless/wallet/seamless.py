@@ -8,9 +8,11 @@ or, for a cancelled round, one rollback per debit hands them back (a ``hand_back
 and is queued as a pending call in the same database transaction. So between rounds a seamless
 player's ledger wallet holds nothing, and every coin the game holds is a debit not yet ended.
 
-Delivery: debits are sent at once, all of a batch in parallel (the client's pool bounds them), or
-through ``debit_batch`` when the operator offers it (up to ``BATCH_SIZE`` debits a request, the
-requests in parallel; a debit the answer gives no outcome is sent again in a smaller batch); a
+Delivery: a betting window's debits go in stages of ``STAGE_SIZE`` (each stage's intents
+committed, then its debits sent, while the stage before is written to our ledger), each stage's
+debits at once, in parallel (the client's pool bounds them), or through ``debit_batch`` when the
+operator offers it (up to ``BATCH_SIZE`` debits a request; a debit the answer gives no outcome is
+sent again in a smaller batch); a
 refused debit is a refused bet with the operator's reason and nothing staked; a debit without a
 valid answer after its tries is refused as ``wallet_unavailable`` and rolled back. Credits and
 rollbacks are sent after the commit by a delivery task (in batches through ``credit_batch`` when
