@@ -31,9 +31,11 @@ from sqlalchemy import (
     Table,
     delete,
     insert,
+    inspect,
     select,
 )
 from sqlalchemy.engine import make_url
+from sqlalchemy.exc import DBAPIError
 
 from boundless.ledger import make_engine
 from boundless.wallet.calls import DEBIT, Call
@@ -77,7 +79,13 @@ class DebitIntents:
         options: dict[str, Any] = {} if backend == "sqlite" else {"pool_size": 2, "max_overflow": 4}
         self.engine: Engine = make_engine(url, **options)
         self.copy = backend == "postgresql"
-        _metadata.create_all(self.engine, checkfirst=True)
+        try:
+            _metadata.create_all(self.engine, checkfirst=True)
+        except DBAPIError:
+            # Gateways starting together race to make it (PostgreSQL's CREATE TABLE is not
+            # safe against a concurrent one): the loser finds it made.
+            if not inspect(self.engine).has_table(INTENTS.name):
+                raise
 
     def write(self, calls: Sequence[Call]) -> None:
         """Commit the intents of ``calls`` (debits about to be sent)."""
