@@ -43,7 +43,7 @@ from boundless.ledger import LedgerService, make_engine, make_session_factory, u
 from boundless.ledger.records import PlayerSettlement, StakeOrder
 from boundless.wallet import BetDebit
 from boundless.wallet.operator_client import ClientSettings
-from boundless.wallet.seamless import SeamlessWallets
+from boundless.wallet.seamless import STAGE_SIZE, SeamlessWallets
 from ledger_settlement import database
 
 START = 1_000_000
@@ -92,7 +92,9 @@ def run(args: argparse.Namespace, database_url: str) -> dict[str, Any]:
     upgrade_database(engine)
     sessions = make_session_factory(engine)
     settings = ClientSettings(url, SECRET.encode(), max_connections=args.pool, timeout_seconds=30)
-    wallets = SeamlessWallets(settings, currency="EUR", delivery_seconds=0.05)
+    wallets = SeamlessWallets(
+        settings, currency="EUR", delivery_seconds=0.05, stage_size=args.stage
+    )
     try:
         players = [f"w{index}" for index in range(args.positions)]
         with sessions.begin() as session:
@@ -134,6 +136,7 @@ def run(args: argparse.Namespace, database_url: str) -> dict[str, Any]:
             "debit_batch": wallets.debit_batch,
             "pool": args.pool,
             "batch": args.batch,
+            "stage": args.stage,
             "database": make_url(database_url).get_backend_name(),
             "load_average": round(os.getloadavg()[0], 2),
             "cpus": os.cpu_count(),
@@ -151,6 +154,9 @@ def main() -> None:
     parser.add_argument("--latency-ms", type=float, default=20.0)
     parser.add_argument("--pool", type=int, default=128, help="calls in flight at most")
     parser.add_argument("--batch", type=int, default=1000, help="bets per transaction")
+    parser.add_argument(
+        "--stage", type=int, default=STAGE_SIZE, help="debits per stage of a transaction's bets"
+    )
     parser.add_argument("--no-credit-batch", action="store_true")
     parser.add_argument("--no-debit-batch", action="store_true")
     parser.add_argument("--database-url", default=None)
@@ -159,8 +165,8 @@ def main() -> None:
     )
     parser.add_argument("--json", action="store_true")
     args = parser.parse_args()
-    if args.positions < 1 or args.batch < 1 or args.pool < 1 or args.latency_ms < 0:
-        parser.error("--positions, --batch and --pool must be positive, --latency-ms >= 0")
+    if min(args.positions, args.batch, args.pool, args.stage) < 1 or args.latency_ms < 0:
+        parser.error("--positions, --batch, --pool and --stage must be positive, --latency-ms >= 0")
     with database(args.database_url, args.postgres) as url:
         figures = run(args, url)
     if args.json:

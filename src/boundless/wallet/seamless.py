@@ -87,9 +87,14 @@ class SeamlessWallets:
     name = "seamless"
 
     def __init__(
-        self, settings: ClientSettings, currency: str = "EUR", delivery_seconds: float = 0.5
+        self,
+        settings: ClientSettings,
+        currency: str = "EUR",
+        delivery_seconds: float = 0.5,
+        stage_size: int = STAGE_SIZE,
     ) -> None:
         self.client = OperatorClient(settings)
+        self.stage_size = stage_size
         self.currency = currency
         self.delivery_seconds = delivery_seconds
         self.last_balance: dict[str, int] = {}
@@ -537,11 +542,12 @@ class SeamlessWallet(WalletWrapper):
         round_id = f"{table_id}:{round_no}"
         calls = [self._debit_call(round_id, bet.player_id, bet.total, bet.bet_id) for bet in bets]
         self._sent.extend(calls)
-        firsts = range(0, len(calls), STAGE_SIZE)
-        stages = self.wallets.send_in_stages([calls[f : f + STAGE_SIZE] for f in firsts])
+        size = self.wallets.stage_size
+        firsts = range(0, len(calls), size)
+        stages = self.wallets.send_in_stages([calls[f : f + size] for f in firsts])
         results: list[Exception | None] = []
         for first, answers in zip(firsts, stages, strict=True):
-            mine = range(first, min(first + STAGE_SIZE, len(calls)))
+            mine = range(first, min(first + size, len(calls)))
             recorded = self._record_answers([calls[i] for i in mine], answers.result())
             taken = [i for i, result in zip(mine, recorded, strict=True) if result is None]
             staked = self.inner.debit_bets(table_id, round_no, [bets[i] for i in taken])
