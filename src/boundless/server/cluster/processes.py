@@ -478,7 +478,7 @@ async def run_gateway(
     app = create_gateway_app(
         gateway, bus, table, config, sessions, make_session_factory(read_engine), operator
     )
-    start_wallets(wallets, sessions)
+    start_wallets(wallets, sessions, slice_owners(gateway_name))
     server = uvicorn.Server(gateway_server_config(app, serving, port))
     following = asyncio.ensure_future(gateway.run())
     keeping = asyncio.ensure_future(held.keep())
