@@ -94,7 +94,9 @@ APPLY_STAGED_CHANGES = (
     "WHERE ledger_accounts.name = s.wallet AND s.key IS NULL AND s.player_id <> '' "
     "AND s.amount <> 0"
 )
-"""Wallet balances from a stage of one row per wallet holding its signed change."""
+"""Wallet balances from a stage of one row per wallet holding its signed change, without lock
+order: the writes use :meth:`Stage.apply_changes` (wallets and the fixed account locked and
+updated in id order, one statement); this plain form stays as the plan tests' reference."""
 _HEADER_TYPES = ("int8", "text", "text", "text", "text", "text", "int8", "text", "text",
                  "timestamptz", "text")  # fmt: skip
 ENTRY_COLUMNS = ("transaction_id", "account_id", "amount")
