@@ -10,6 +10,7 @@ from concurrent.futures import ThreadPoolExecutor
 
 import pytest
 from sqlalchemy import text
+from sqlalchemy.exc import DBAPIError
 from sqlalchemy.orm import Session, sessionmaker
 
 from boundless.ledger import LedgerService, grant_key
@@ -109,3 +110,38 @@ def test_the_balance_update_probes_each_account_and_locks_in_id_order(
         balances = LedgerService(session).wallet_balances(PLAYERS[:51])
     assert set(balances.values()) == {99_999, 100_000}
     assert balances[PLAYERS[50]] == 100_000
+
+
+def test_planner_settings_hold_inside_and_are_put_back_even_after_a_failure(
+    backend: str, sessions: sessionmaker[Session]
+) -> None:
+    """The settings (join strategies, the settlement's sort memory) hold for the statements
+    inside only; a statement that fails inside a savepoint leaves them as they were once the
+    savepoint is rolled back, as every ledger write's is."""
+    _postgres_only(backend)
+
+    def shown(session: Session) -> tuple[str, str]:
+        row = session.execute(text("SELECT current_setting('work_mem'), "
+                                   "current_setting('enable_hashjoin')")).one()  # fmt: skip
+        return str(row[0]), str(row[1])
+
+    with sessions.begin() as session:
+        before = shown(session)
+        with planner_settings(session, work_mem="64MB", enable_hashjoin="off"):
+            assert shown(session) == ("64MB", "off")
+        assert shown(session) == before
+        with (
+            pytest.raises(ZeroDivisionError),
+            session.begin_nested(),
+            planner_settings(session, work_mem="64MB", enable_hashjoin="off"),
+        ):
+            raise ZeroDivisionError
+        assert shown(session) == before
+        failed = session.begin_nested()
+        with (
+            pytest.raises(DBAPIError, match="division by zero"),
+            planner_settings(session, work_mem="64MB"),
+        ):
+            session.execute(text("SELECT 1 / 0"))
+        failed.rollback()
+        assert shown(session) == before

@@ -103,6 +103,10 @@ ENTRY_COLUMNS = ("transaction_id", "account_id", "amount")
 ENTRY_TYPES = ("int8", "int8", "int8")
 
 
+SORT_MEMORY = "64MB"
+"""PostgreSQL's ``work_mem`` for a settlement's two big statements: their sorts and hashes of
+a slice's lines (a few MB at 100,000 players) stay in memory instead of spilling to disk at
+the server's default 4 MB."""
 _PAY_IN_ID_ORDER = (
     "WITH moved AS (UPDATE ledger_accounts AS a SET balance = a.balance + c.paid FROM "
     f"(SELECT l.id, s.paid, s.seq FROM {STAGE} AS s JOIN ledger_accounts AS l "
@@ -518,7 +522,7 @@ class BulkWriter:
             f"SELECT h.player_id, h.staked, NULL FROM held AS h WHERE NOT EXISTS "
             f"(SELECT 1 FROM {STAGE} AS s WHERE s.player_id = h.player_id)"
         )
-        with self.repository.without_nested_loops():
+        with planner_settings(self.session, enable_nestloop="off", work_mem=SORT_MEMORY):
             disagree = self.stage.rows(sql)
         if not disagree:
             return
@@ -537,7 +541,9 @@ class BulkWriter:
         has none). PostgreSQL: one statement that locks and updates the accounts in id order
         (see :meth:`Stage.apply_changes`) and inserts the entries from what it updated."""
         if self.stage.dialect == "postgresql":
-            with planner_settings(self.session, enable_hashjoin="off", enable_mergejoin="off"):
+            with planner_settings(
+                self.session, enable_hashjoin="off", enable_mergejoin="off", work_mem=SORT_MEMORY
+            ):
                 rows = self.stage.rows(_PAY_IN_ID_ORDER, transaction_id=transaction_id)
             return int(rows[0][0])
         self.stage.execute(
