@@ -12,7 +12,7 @@ import pytest
 from sqlalchemy import text
 from sqlalchemy.orm import Session, sessionmaker
 
-from boundless.ledger import LedgerService, grant_key
+from boundless.ledger import LedgerService, RoundClosedError, grant_key
 from boundless.ledger.accounts import AccountKind, account_kind, house_account
 from boundless.ledger.slice_repository import SliceRepository
 from tests.ledger.helpers import assert_books_balance
@@ -156,3 +156,66 @@ def test_two_settlements_finishing_at_once_end_the_round_once(
     assert_settled_once(sessions)
     with sessions.begin() as session:  # a retry of either replays
         assert LedgerService(session, OWNERS[0]).settle_slice("t1", 1, lines_of(OWNERS[0])).replayed
+
+
+def test_a_twin_settlement_racing_both_slices_replays(
+    backend: str, sessions: sessionmaker[Session]
+) -> None:
+    """Gateway a's settlement sent twice at once (a retry while the first is in flight) beside
+    gateway b's: a's slice is settled once, the twin answers as a replay, and the round ends once
+    (the twin waits on a's slice holding the round's write lock, which the round's end never
+    waits for)."""
+    _postgres_only(backend)
+    staked_round(sessions)
+    barrier = threading.Barrier(3)
+
+    def settler(owner: str) -> bool:
+        barrier.wait(120)
+        return settle(sessions, owner)
+
+    with ThreadPoolExecutor(3) as pool:
+        replayed = list(pool.map(settler, [OWNERS[0], OWNERS[0], OWNERS[1]]))
+    assert sorted(replayed[:2]) == [False, True] and replayed[2] is False
+    assert_settled_once(sessions)
+
+
+def test_a_round_cancelled_while_its_slices_settle_never_deadlocks(
+    backend: str, sessions: sessionmaker[Session]
+) -> None:
+    """The coordinator cancels the round while both gateways settle: the cancellation takes the
+    round's end lock, so it runs before both settlements or after them (the cancel then voids
+    nothing settled); each slice ends exactly once and the books balance."""
+    _postgres_only(backend)
+    staked_round(sessions)
+    barrier = threading.Barrier(3)
+
+    def settler(owner: str) -> str:
+        barrier.wait(120)
+        try:
+            settle(sessions, owner)
+            return "settled"
+        except RoundClosedError:
+            return "refused"
+
+    def cancel() -> str:
+        barrier.wait(120)
+        try:
+            with sessions.begin() as session:
+                LedgerService(session, "coordinator:t1").cancel_round("t1", 1)
+            return "cancelled"
+        except RoundClosedError:
+            return "refused"
+
+    with ThreadPoolExecutor(3) as pool:
+        futures = [pool.submit(settler, OWNERS[0]), pool.submit(settler, OWNERS[1])]
+        futures.append(pool.submit(cancel))
+        outcomes = [f.result() for f in futures]
+    with sessions() as session:
+        ledger = LedgerService(session)
+        info = ledger.round_info("t1", 1)
+        statuses = [s.status for s in ledger.slices_of("t1", 1)]
+    assert info is not None and info.in_play_balance == 0
+    expected = ["settled" if o == "settled" else "cancelled" for o in outcomes[:2]]
+    assert statuses == expected
+    assert info.status == ("closed" if "settled" in statuses else "cancelled")
+    assert_books_balance(sessions)
