@@ -62,6 +62,8 @@ from boundless.server.tables.service import (
 from boundless.wallet import INTERNAL, WalletProvider
 
 log = logging.getLogger("boundless.server.table")
+ANSWERS_PER_TURN = 500
+"""Bets of a batch answered per turn of the event loop."""
 
 
 class DeskSetup(TypedDict):
@@ -245,14 +247,24 @@ class TableDesk:
         return messages.you(self.table_id, self.round_id, part, balance, round_.phase, round_.step)
 
     def send_you(self, player_ids: Iterable[str]) -> None:
-        if self.round is None:
+        """Each connected player of ``player_ids`` their ``you``, the views built in one pass
+        (thousands of players share a few distinct views)."""
+        round_ = self.round
+        if round_ is None:
             return
-        views = messages.ViewCache(self.round)
-        for player_id in player_ids:
-            if self.hub.is_connected(player_id):
-                message = self.you_message(player_id, views)
-                if message is not None:
-                    self.hub.send_player(player_id, message)
+        connected = [player_id for player_id in player_ids if self.hub.is_connected(player_id)]
+        if not connected:
+            return
+        assert self.round_id is not None
+        parts = messages.ViewCache(round_).player_parts(connected)
+        balances = self.money.balances
+        table_id, round_id, phase, step = self.table_id, self.round_id, round_.phase, round_.step
+        for player_id, part in zip(connected, parts, strict=True):
+            if part is not None:
+                message = messages.you(
+                    table_id, round_id, part, balances.get(player_id), phase, step
+                )
+                self.hub.send_player(player_id, message)
 
     def send_you_all(self) -> None:
         if self.round is not None:
@@ -260,10 +272,11 @@ class TableDesk:
 
     def results(self, round_: PlayerRound) -> dict[str, list[dict[str, Any]]]:
         """The recorded players' positions as the play record and ``settled`` show them."""
-        views = messages.ViewCache(round_)
+        players = list(self.recorded_players(round_))
+        parts = messages.ViewCache(round_).player_parts(players)
         return {
-            player_id: views.player_part(player_id)["positions"]
-            for player_id in self.recorded_players(round_)
+            player_id: [] if part is None else part["positions"]
+            for player_id, part in zip(players, parts, strict=True)
         }
 
     def broadcast_step(
@@ -356,11 +369,17 @@ class TableDesk:
                 log.exception("staked bets did not fit the round; voiding it")
                 self.void("the bets could not be placed after they were staked")
         self.money.bets_staked(outcome.accepted)
-        for item, answer in zip(batch, outcome.answers, strict=True):
-            item.answer(answer)
         if outcome.accepted:
             self.send_you(request.player_id for request, _ in outcome.accepted)
             self.wake()
+        # A few hundred answers per turn of the loop: each wakes its socket's handler, and
+        # 10,000 of them at once would hold the loop for all their acks.
+        answers = list(zip(batch, outcome.answers, strict=True))
+        for start in range(0, len(answers), ANSWERS_PER_TURN):
+            if start:
+                await asyncio.sleep(0)
+            for item, answer in answers[start : start + ANSWERS_PER_TURN]:
+                item.answer(answer)
 
     def _place_staked(self, round_: PlayerRound, outcome: BetBatchOutcome) -> None:
         """Place bets already staked. A pause that came while they were written comes after
