@@ -369,9 +369,6 @@ class TableDesk:
                 log.exception("staked bets did not fit the round; voiding it")
                 self.void("the bets could not be placed after they were staked")
         self.money.bets_staked(outcome.accepted)
-        if outcome.accepted:
-            self.send_you(request.player_id for request, _ in outcome.accepted)
-            self.wake()
         # A few hundred answers per turn of the loop: each wakes its socket's handler, and
         # 10,000 of them at once would hold the loop for all their acks.
         answers = list(zip(batch, outcome.answers, strict=True))
@@ -380,6 +377,9 @@ class TableDesk:
                 await asyncio.sleep(0)
             for item, answer in answers[start : start + ANSWERS_PER_TURN]:
                 item.answer(answer)
+        if outcome.accepted:
+            self.send_you(request.player_id for request, _ in outcome.accepted)
+            self.wake()
 
     def _place_staked(self, round_: PlayerRound, outcome: BetBatchOutcome) -> None:
         """Place bets already staked. A pause that came while they were written comes after
