@@ -26,7 +26,30 @@ MAX_BUFFERED_BYTES = 8 * 2**20
 """A socket that falls this far behind is closed (it can reconnect and resync)."""
 MAX_QUEUED_FRAMES = 2_000
 POLICY_VIOLATION = 1008
+MESSAGES_PER_TURN = 256
+"""Client messages handled per turn of the event loop; the rest wait for the next turn."""
 Scope = dict[str, Any]
+
+
+class Intake:
+    """Paces the handling of client messages: after the ``you`` of a step thousands of clients
+    answer at once, and handling them all in one turn of the loop would hold every other socket
+    (and ``/healthz``) behind them. Each socket's messages stay in order (one at a time)."""
+
+    def __init__(self) -> None:
+        self.handled = 0
+
+    async def turn(self) -> None:
+        """Wait until this turn of the loop has room for one more message."""
+        while self.handled >= MESSAGES_PER_TURN:
+            await asyncio.sleep(0)
+        if not self.handled:
+            # Runs at the start of the next turn (callbacks queued now wait for it).
+            asyncio.get_running_loop().call_soon(self._new_turn)
+        self.handled += 1
+
+    def _new_turn(self) -> None:
+        self.handled = 0
 
 
 def raw_transport(send: Any) -> Any | None:
@@ -85,7 +108,9 @@ class SocketConnection(Connection):
             await self.send({"type": "websocket.close", "code": code})
 
 
-async def serve_socket(scope: Scope, receive: Any, send: Any, handler: MessageHandler) -> None:
+async def serve_socket(
+    scope: Scope, receive: Any, send: Any, handler: MessageHandler, intake: Intake | None = None
+) -> None:
     first = await receive()
     if first["type"] != "websocket.connect":
         return
@@ -104,6 +129,8 @@ async def serve_socket(scope: Scope, receive: Any, send: Any, handler: MessageHa
                 frame = await _receive(receive)
                 if frame is None:
                     break
+                if intake is not None:
+                    await intake.turn()
                 await handler.handle_text(connection, frame)
     except (TimeoutError, OSError, RuntimeError):
         pass
@@ -137,6 +164,7 @@ class WebSocketFront:
         self.path = path
         self.count_error = count_error
         """Counts every error reply of this app (REST, WebSocket, its tables and bots)."""
+        self.intake = Intake()
 
     @property
     def state(self) -> Any:
@@ -145,6 +173,6 @@ class WebSocketFront:
     async def __call__(self, scope: Scope, receive: Any, send: Any) -> None:
         ERROR_COUNTER.set(self.count_error)  # this call's context (and the tasks it starts)
         if scope["type"] == "websocket" and scope.get("path") == self.path:
-            await serve_socket(scope, receive, send, self.app.state.handler)
+            await serve_socket(scope, receive, send, self.app.state.handler, self.intake)
             return
         await self.app(scope, receive, send)
