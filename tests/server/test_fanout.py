@@ -14,6 +14,7 @@ from boundless.core.round import SharedRound
 from boundless.core.shoe import Shoe
 from boundless.server import messages
 from boundless.server.gateway import hub as hub_module
+from boundless.server.gateway import websocket
 from boundless.server.gateway.hub import Connection, Hub
 from boundless.server.messages import Frame
 from boundless.server.players.service import PlayerIdentity
@@ -116,3 +117,28 @@ def test_you_views_of_many_players_are_each_players_own(seed: int) -> None:
     ]
     assert bulk == reference
     assert bulk[-1] is None
+
+
+def test_client_messages_are_handled_a_few_per_turn(monkeypatch: pytest.MonkeyPatch) -> None:
+    """A burst of client messages is spread over turns of the loop, the first ones at once."""
+    monkeypatch.setattr(websocket, "MESSAGES_PER_TURN", 2)
+
+    async def scenario() -> list[int]:
+        intake = websocket.Intake()
+        passed: list[int] = []
+
+        async def message(index: int) -> None:
+            await intake.turn()
+            passed.append(index)
+
+        tasks = [asyncio.ensure_future(message(index)) for index in range(5)]
+        counts = []
+        for _ in range(4):
+            await asyncio.sleep(0)
+            counts.append(len(passed))
+        await asyncio.gather(*tasks)
+        return counts
+
+    counts = asyncio.run(scenario())
+    assert counts[0] == 2 and counts[-1] == 5
+    assert counts == sorted(counts) and len(set(counts)) > 2
