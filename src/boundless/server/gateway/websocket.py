@@ -12,6 +12,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import logging
+from collections import deque
 from collections.abc import Callable
 from typing import Any
 
@@ -34,22 +35,35 @@ Scope = dict[str, Any]
 class Intake:
     """Paces the handling of client messages: after the ``you`` of a step thousands of clients
     answer at once, and handling them all in one turn of the loop would hold every other socket
-    (and ``/healthz``) behind them. Each socket's messages stay in order (one at a time)."""
+    (and ``/healthz``) behind them. Over the limit a message waits in line (a future, not a
+    poll) and the next turn lets the next ones through, in arrival order; each socket's
+    messages stay in order (one at a time)."""
 
     def __init__(self) -> None:
         self.handled = 0
+        self.waiting: deque[asyncio.Future[None]] = deque()
 
     async def turn(self) -> None:
-        """Wait until this turn of the loop has room for one more message."""
-        while self.handled >= MESSAGES_PER_TURN:
-            await asyncio.sleep(0)
+        """Wait until a turn of the loop has room for one more message."""
+        loop = asyncio.get_running_loop()
+        if self.handled >= MESSAGES_PER_TURN or self.waiting:
+            future = loop.create_future()
+            self.waiting.append(future)
+            await future  # counted by the turn that let it through
+            return
         if not self.handled:
-            # Runs at the start of the next turn (callbacks queued now wait for it).
-            asyncio.get_running_loop().call_soon(self._new_turn)
+            loop.call_soon(self._new_turn)  # runs in the next turn
         self.handled += 1
 
     def _new_turn(self) -> None:
         self.handled = 0
+        while self.waiting and self.handled < MESSAGES_PER_TURN:
+            future = self.waiting.popleft()
+            if not future.done():  # a closed socket's wait was cancelled
+                future.set_result(None)
+                self.handled += 1
+        if self.handled:
+            asyncio.get_running_loop().call_soon(self._new_turn)
 
 
 def raw_transport(send: Any) -> Any | None:
