@@ -10,14 +10,30 @@ coordinator (the supervisor restarts it), kill -9 a NATS node (started again 5-1
 cut the database for 2-20 s. Then an orderly stop and the figures, from the table's event
 stream and the books:
 
-- ``rounds_opened``, ``rounds_settled``, ``rounds_cancelled``, ``cancelled_by_cause`` (the
-  cancel reasons, grouped: ``no_bets``, ``takeover``, ``stop``, ``operator``, ``other``);
+- ``rounds_opened``, ``rounds_settled``, ``rounds_cancelled``; ``cancelled_by_cause``: every
+  cancelled round by its cause, seen live (the cancel's reason and the faults before it):
+  ``stop`` (the orderly stop at the end), ``operator``, ``takeover:<fault>`` (a new
+  coordinator could not continue the round), ``no_stakes:database`` (the database was away
+  across the whole bet close: every gateway with bets sat out, nothing was staked or taken, so
+  nothing to return: a sit-out, not a round the cut took from anyone), ``no_bets:<fault>``
+  (nobody's bet reached the close; ``<fault>`` is the fault made within ``CAUSE_SECONDS``
+  before it, ``first_round`` for the table's first round, whose coordinator knew no gateway
+  yet, or ``none``), ``other:<fault>``; and ``rounds_voided``: rounds closed with every
+  playing gateway dropped (nothing settled: as good as cancelled), by the same fault key. The
+  target counts a round cancelled or voided *by* a NATS node kill or a database cut: any key
+  ending in ``:nats`` or ``:database`` other than ``no_stakes:database``;
 - ``max_stall_seconds``: the longest gap between two events of the table (its windows are
   short here: betting 1.5 s, decisions 1 s, so anything longer is a stall); ``longest_stall``:
-  the event it followed and the last fault made before it began (how long before);
-- ``coins_created``, ``coins_lost``: each wallet against its grants plus its rounds' nets (the
-  players' nets from their play record, the bots' from their wallet's round lines), the
-  differences summed by sign; ``ledger_check``: ``clean`` or the problems.
+  the event it followed, the last fault made before it began (how long before) and whether a
+  database cut or a NATS node's absence was still going on when it began, and the faults made
+  during it (how many seconds into it);
+- ``load_average``: the machine's 1-minute load average sampled every 20 s during the faults
+  (min, median, max) and at the end;
+- ``coins_created``, ``coins_lost``: each wallet against its grants plus its rounds' nets, the
+  differences summed by sign: a player's nets from their play record; a gateway's bots' (their
+  wallets summed) from the ``net`` of every ``settled`` report that gateway sent (its own
+  computation of the round, not the ledger's lines); ``ledger_check``: ``clean`` or the
+  problems.
 
 Prints one JSON line with ``--json``. Needs the ``cluster`` extra and PostgreSQL.
 """
@@ -55,6 +71,7 @@ from tests.outage_proxy import outage_proxy  # noqa: E402
 from tests.postgres import postgres_schema  # noqa: E402
 
 from boundless.server.cluster import in_sequence  # noqa: E402
+from boundless.server.cluster.bus import ReportKind  # noqa: E402
 from boundless.server.cluster.jetstream_bus import JetStreamBus  # noqa: E402
 from boundless.server.cluster.protocol import Public  # noqa: E402
 
@@ -64,7 +81,12 @@ BOTS = 2
 PLAYERS = 6
 STAKE = 100
 BOT_GRANT = 100_000
+PLAYER_GRANT = 100_000
+LOAD_EVERY = 20.0
 FAULT_EVERY = 30.0
+CAUSE_SECONDS = 30.0
+STOP_CAUSE = "stop"
+"""A cancellation follows from the last fault made this long before it, if any."""
 COMMAND = [sys.executable, "-m", "boundless.cli.main"]
 TIMERS = ["--betting-seconds", "1.5", "--decision-seconds", "1", "--insurance-seconds", "1"]
 TIMERS += ["--round-gap-seconds", "0.5"]
@@ -159,10 +181,16 @@ class Faults:
         self.launcher, self.port, self.nats, self.proxy = launcher, port, nats, proxy
         self.binary, self.folder = binary, folder
         self.done: list[str] = []
+        self.at: list[float] = []
+        """When each fault was made (``time.monotonic``)."""
+        self.until: list[float] = []
+        """When each fault's effect ended (a cut restored, a node back; a kill: at once)."""
         self.timers: list[threading.Timer] = []
 
     def one(self) -> None:
+        now = time.monotonic()
         kind = self.random.choice(["gateway", "coordinator", "nats", "database"])
+        until = now
         if kind == "gateway":
             gateways = sorted(p for p, r in children_of(self.launcher).items() if r == "gateway")
             if gateways:
@@ -176,8 +204,10 @@ class Faults:
             if len(alive) == len(self.nats.nodes):  # one down at a time: the quorum holds
                 node = self.random.choice(alive)
                 node.kill()
+                down = self.random.uniform(5, 15)
+                until = now + down
                 self._later(
-                    self.random.uniform(5, 15),
+                    down,
                     restart_node,
                     self.binary,
                     self.folder,
@@ -188,8 +218,21 @@ class Faults:
             seconds = self.random.uniform(2, 20)
             self.proxy.cut()
             self._later(seconds, self.proxy.restore)
+            until = now + seconds
             kind = f"database {seconds:.0f} s"
         self.done.append(kind)
+        self.at.append(now)
+        self.until.append(until)
+
+    def before(self, moment: float, within: float = CAUSE_SECONDS) -> int | None:
+        """The index of the last fault made before ``moment`` (at most ``within`` s before)."""
+        earlier = [i for i, at in enumerate(self.at) if moment - within <= at <= moment]
+        return earlier[-1] if earlier else None
+
+    def key(self, moment: float) -> str:
+        """The kind of the last fault before ``moment`` (``database``, ``nats``, ...), or none."""
+        index = self.before(moment)
+        return "none" if index is None else self.done[index].split()[0]
 
     def _later(self, seconds: float, call: Any, *args: Any) -> None:
         timer = threading.Timer(seconds, call, args)
@@ -202,35 +245,47 @@ class Faults:
             timer.join()
 
 
-def cause_of(reason: str) -> str:
-    if "no bets" in reason:
-        return "no_bets"
-    if "coordinator changed" in reason:
-        return "takeover"
+def cause_of(reason: str, faults: Faults, moment: float) -> str:
+    """A cancellation's cause: what its reason says, and the fault that led to it."""
     if "was stopped" in reason:
-        return "stop"
+        return STOP_CAUSE
     if "operator" in reason:
         return "operator"
-    return "other"
+    if "ledger is away" in reason:
+        return "no_stakes:database"
+    if "no bets" in reason:
+        return f"no_bets:{faults.key(moment)}"
+    if "coordinator changed" in reason or "cannot" in reason:
+        return f"takeover:{faults.key(moment)}"
+    return f"other:{faults.key(moment)}"
 
 
-def stall_cause(
-    stalls: dict[str, Any], fault_times: list[float], faults: list[str]
-) -> dict[str, Any]:
-    """Where the longest stall began: after which event, and the fault made last before it."""
+def stall_cause(stalls: dict[str, Any], faults: Faults) -> dict[str, Any]:
+    """Where the longest stall began: after which event, the fault made last before it (how
+    long before), and whether that fault was still going on then."""
     began = stalls.get("stall_from")
     if began is None:
         return {}
     cause: dict[str, Any] = {"after_event": stalls.get("stall_after")}
-    earlier = [i for i, at in enumerate(fault_times) if at <= began]
-    if earlier:
-        cause["last_fault"] = faults[earlier[-1]]
-        cause["seconds_after_that_fault"] = round(began - fault_times[earlier[-1]], 1)
+    index = faults.before(began, within=float("inf"))
+    if index is not None:
+        cause["last_fault"] = faults.done[index]
+        cause["seconds_after_that_fault"] = round(began - faults.at[index], 1)
+        cause["fault_still_on"] = faults.until[index] > began
+    ended = began + stalls["max_stall_seconds"]
+    cause["faults_during"] = [  # a fault made once the stall had begun, seconds into it
+        [fault, round(at - began, 1)]
+        for fault, at in zip(faults.done, faults.at, strict=True)
+        if began < at < ended
+    ]
     return cause
 
 
-async def watch_stalls(url: str, namespace: str, stop: threading.Event, out: dict[str, float]):  # type: ignore[no-untyped-def]
-    """The longest wait for the table's next event while the faults run (seen live)."""
+async def watch_stalls(  # type: ignore[no-untyped-def]
+    url: str, namespace: str, stop: threading.Event, out: dict[str, Any], faults: Faults
+):
+    """The longest wait for the table's next event while the faults run, and when each round
+    ended and how (seen live: a cancellation's cause is the fault before it)."""
     bus = await JetStreamBus.connect(url, namespace=namespace, retry_seconds=30.0)
     start = await bus.last_event_seq(TABLE) + 1
     events = in_sequence(bus.events(TABLE, from_seq=start)).__aiter__()
@@ -248,13 +303,31 @@ async def watch_stalls(url: str, namespace: str, stop: threading.Event, out: dic
                 stored = pending.result()
                 last = now
                 before = str(stored.event.body.get("type") or stored.event.kind)
+                ended(stored, now, faults, out)
                 pending = asyncio.ensure_future(events.__anext__())
     finally:
         pending.cancel()
         await bus.close()
 
 
-async def stream_figures(url: str, namespace: str) -> dict[str, Any]:
+def ended(stored: Any, now: float, faults: Faults, out: dict[str, Any]) -> None:
+    """A round's end seen live: a cancellation by its cause, a round closed with every playing
+    gateway dropped (voided) by the fault before it."""
+    event, body = stored.event, stored.event.body
+    if event.kind == Public.ROUND_CANCELLED:
+        cause = cause_of(str(body.get("reason", "")), faults, now)
+        if event.round_number == 1 and cause.startswith("no_bets"):
+            # The table's first round: its coordinator knew no gateway yet, and gateways that
+            # came up during its betting only follow it.
+            cause = "no_bets:first_round"
+        out["causes"][event.round_number] = cause
+    elif event.kind == Public.ROUND_CLOSED and not body.get("settled"):
+        kept = body.get("settling")  # still writing their settlement: not voided
+        if body.get("dropped") and not kept:
+            out["voided"][event.round_number] = f"voided:{faults.key(now)}"
+
+
+async def stream_figures(url: str, namespace: str, live: dict[str, Any]) -> dict[str, Any]:
     bus = await JetStreamBus.connect(url, namespace=namespace, retry_seconds=30.0)
     try:
         last = await bus.last_event_seq(TABLE)
@@ -271,20 +344,51 @@ async def stream_figures(url: str, namespace: str) -> dict[str, Any]:
                 cancelled[event.round_number] = str(at.get("reason", ""))
             if stored.seq >= last:
                 break
+        # Seen live, else (the orderly stop, after the watch ended) by its reason alone.
+        causes = {n: live["causes"].get(n) or _unwatched(r) for n, r in cancelled.items()}
         return {
             "rounds_opened": len(opened),
             "rounds_settled": len(settled),
             "rounds_cancelled": len(cancelled),
-            "cancelled_by_cause": dict(Counter(cause_of(r) for r in cancelled.values())),
+            "cancelled_by_cause": dict(Counter(causes.values())),
+            "rounds_voided": dict(Counter(live["voided"].values())),
             "reasons": sorted(set(cancelled.values())),
         }
     finally:
         await bus.close()
 
 
-def books(url: str, players: list[Player], bots: list[str], grant: int) -> dict[str, Any]:
+def _unwatched(reason: str) -> str:
+    return STOP_CAUSE if "was stopped" in reason else f"unwatched: {reason}"
+
+
+async def bot_nets(url: str, namespace: str) -> dict[str, int]:
+    """Each gateway's bots' nets as the gateway computed them: the ``net`` of its ``settled``
+    reports (one per round it settled; a resend is stored once)."""
+    bus = await JetStreamBus.connect(url, namespace=namespace, retry_seconds=30.0)
+    nets: dict[str, int] = {}
+    seen: set[tuple[int, str]] = set()
+    try:
+        last = await bus.last_report_seq(TABLE)
+        if last == 0:
+            return nets
+        async for stored in in_sequence(bus.reports(TABLE, from_seq=1)):
+            report = stored.report
+            once = (report.round_number, report.gateway)
+            if report.kind == ReportKind.SETTLED and once not in seen:
+                seen.add(once)
+                nets[report.gateway] = nets.get(report.gateway, 0) + int(report.body.get("net", 0))
+            if stored.seq >= last:
+                break
+        return nets
+    finally:
+        await bus.close()
+
+
+def books(
+    url: str, players: list[Player], bots: dict[str, list[str]], reported: dict[str, int]
+) -> dict[str, Any]:
     from boundless.ledger import LedgerService, check_books, make_engine, make_session_factory
-    from boundless.ledger.service import MAX_STATEMENT_PAGE
     from boundless.server.records.service import RecordService
 
     engine = make_engine(url)
@@ -303,15 +407,14 @@ def books(url: str, players: list[Player], bots: list[str], grant: int) -> dict[
                     before = page["next_before"]
                     if before is None:
                         break
-                expected[player.player_id] = grant + nets
-            for bot in bots:  # one grant, then only round lines (no play record for bots)
-                page = ledger.statement(bot, limit=MAX_STATEMENT_PAGE)
-                if page.next_before is not None:
-                    raise RuntimeError(f"{bot}: more wallet lines than one statement page")
-                rounds = sum(line.amount for line in page.lines if line.round_no is not None)
-                expected[bot] = BOT_GRANT + rounds
+                expected[player.player_id] = PLAYER_GRANT + nets
             for account, want in expected.items():
                 difference = ledger.wallet_balance(account) - want
+                created += max(0, difference)
+                lost += max(0, -difference)
+            for gateway, names in bots.items():  # its bots' wallets against its own reports
+                held = sum(ledger.wallet_balance(bot) for bot in names)
+                difference = held - (BOT_GRANT * len(names) + reported.get(gateway, 0))
                 created += max(0, difference)
                 lost += max(0, -difference)
             check = "clean" if report.ok else "; ".join(str(p) for p in report.problems)
@@ -345,11 +448,13 @@ def main() -> None:
             "rounds_settled",
             "rounds_cancelled",
             "cancelled_by_cause",
+            "rounds_voided",
             "max_stall_seconds",
             "coins_created",
             "coins_lost",
             "ledger_check",
             "longest_stall",
+            "load_average",
         ]
         print(json.dumps({key: figures[key] for key in keys}))
     else:
@@ -391,9 +496,9 @@ def run(
         stderr=(folder / "cluster.err").open("wb"),
     )
     players: list[Player] = []
+    loads: list[float] = []
     stalls_over = threading.Event()
-    stalls = {"max_stall_seconds": 0.0}
-    fault_times: list[float] = []
+    stalls: dict[str, Any] = {"max_stall_seconds": 0.0, "causes": {}, "voided": {}}
     faults = Faults(args.seed, launcher.pid, port, nats, proxy, binary, folder)
     try:
         deadline = time.monotonic() + 180
@@ -414,19 +519,24 @@ def run(
         for player in players:
             threading.Thread(target=player.run, daemon=True).start()
         watching = threading.Thread(
-            target=lambda: asyncio.run(watch_stalls(nats.url, namespace, stalls_over, stalls)),
+            target=lambda: asyncio.run(
+                watch_stalls(nats.url, namespace, stalls_over, stalls, faults)
+            ),
             daemon=True,
         )
         watching.start()
         end = time.monotonic() + args.minutes * 60
         next_fault = time.monotonic() + faults.random.uniform(20, 40)
+        next_load = time.monotonic()
         while time.monotonic() < end:
             if time.monotonic() >= next_fault:
-                fault_times.append(time.monotonic())
                 faults.one()
                 next_fault = time.monotonic() + faults.random.uniform(
                     FAULT_EVERY - 10, FAULT_EVERY + 10
                 )
+            if time.monotonic() >= next_load:
+                loads.append(os.getloadavg()[0])
+                next_load = time.monotonic() + LOAD_EVERY
             time.sleep(0.5)
         faults.settle()  # every cut database and killed node back before the stop
         time.sleep(5.0)
@@ -440,11 +550,18 @@ def run(
             launcher.wait(timeout=60)
         except subprocess.TimeoutExpired:
             launcher.kill()
-    figures = asyncio.run(stream_figures(nats.url, namespace))
-    bots = [f"bot-gateway-{p}-{i}" for p in ports for i in range(1, BOTS + 1)]
-    figures |= books(direct, players, bots, 100_000)
+    figures = asyncio.run(stream_figures(nats.url, namespace, stalls))
+    bots = {f"gateway-{p}": [f"bot-gateway-{p}-{i}" for i in range(1, BOTS + 1)] for p in ports}
+    figures |= books(direct, players, bots, asyncio.run(bot_nets(nats.url, namespace)))
     figures["max_stall_seconds"] = round(stalls["max_stall_seconds"], 1)
-    figures["longest_stall"] = stall_cause(stalls, fault_times, faults.done)
+    figures["longest_stall"] = stall_cause(stalls, faults)
+    ordered = sorted(loads) or [0.0]
+    figures["load_average"] = {  # the 1-minute load, sampled every LOAD_EVERY s during the faults
+        "min": round(ordered[0], 2),
+        "median": round(ordered[len(ordered) // 2], 2),
+        "max": round(ordered[-1], 2),
+        "end": round(os.getloadavg()[0], 2),
+    }
     return {"minutes": args.minutes, "faults": faults.done, **figures}
 
 

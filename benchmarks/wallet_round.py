@@ -3,6 +3,7 @@
     python benchmarks/wallet_round.py --positions 100000 --latency-ms 20 --json
     python benchmarks/wallet_round.py --positions 10000 --latency-ms 20 --no-credit-batch
     python benchmarks/wallet_round.py --positions 10000 --latency-ms 20 --no-debit-batch --json
+    python benchmarks/wallet_round.py --positions 100000 --latency-ms 20 --postgres --json
 
 The reference operator wallet (``boundless wallet demo-operator``) runs in a process of its own
 with ``--latency-ms`` added to every call. This process plays the server's side through the
@@ -10,7 +11,8 @@ with ``--latency-ms`` added to every call. This process plays the server's side 
 ``--batch`` (a gateway writes up to 1,000 bets per transaction, one batch after another), each
 batch's debits sent through ``debit_batch`` (unless ``--no-debit-batch``: then one call per debit,
 in parallel over a pool of ``--pool`` connections), then granted and staked
-in the ledger (SQLite file, or ``--database-url``) in that batch's transaction; then one
+in the ledger (SQLite file; ``--postgres``: a scratch database on the machine's PostgreSQL,
+dropped afterwards; or ``--database-url``) in that batch's transaction; then one
 settlement transaction (every player's credit, 0 for a loss, queued with the settlement) and
 the delivery task sending the credits, through ``credit_batch`` unless ``--no-credit-batch``.
 
@@ -31,18 +33,18 @@ import random
 import socket
 import subprocess
 import sys
-import tempfile
 import time
-from pathlib import Path
 from typing import Any
 
 import httpx
+from sqlalchemy.engine import make_url
 
 from boundless.ledger import LedgerService, make_engine, make_session_factory, upgrade_database
 from boundless.ledger.records import PlayerSettlement, StakeOrder
 from boundless.wallet import BetDebit
 from boundless.wallet.operator_client import ClientSettings
-from boundless.wallet.seamless import SeamlessWallets
+from boundless.wallet.seamless import STAGE_SIZE, SeamlessWallets
+from ledger_settlement import database
 
 START = 1_000_000
 STAKE = 100
@@ -90,7 +92,9 @@ def run(args: argparse.Namespace, database_url: str) -> dict[str, Any]:
     upgrade_database(engine)
     sessions = make_session_factory(engine)
     settings = ClientSettings(url, SECRET.encode(), max_connections=args.pool, timeout_seconds=30)
-    wallets = SeamlessWallets(settings, currency="EUR", delivery_seconds=0.05)
+    wallets = SeamlessWallets(
+        settings, currency="EUR", delivery_seconds=0.05, stage_size=args.stage
+    )
     try:
         players = [f"w{index}" for index in range(args.positions)]
         with sessions.begin() as session:
@@ -132,6 +136,8 @@ def run(args: argparse.Namespace, database_url: str) -> dict[str, Any]:
             "debit_batch": wallets.debit_batch,
             "pool": args.pool,
             "batch": args.batch,
+            "stage": args.stage,
+            "database": make_url(database_url).get_backend_name(),
             "load_average": round(os.getloadavg()[0], 2),
             "cpus": os.cpu_count(),
         }
@@ -148,15 +154,20 @@ def main() -> None:
     parser.add_argument("--latency-ms", type=float, default=20.0)
     parser.add_argument("--pool", type=int, default=128, help="calls in flight at most")
     parser.add_argument("--batch", type=int, default=1000, help="bets per transaction")
+    parser.add_argument(
+        "--stage", type=int, default=STAGE_SIZE, help="debits per stage of a transaction's bets"
+    )
     parser.add_argument("--no-credit-batch", action="store_true")
     parser.add_argument("--no-debit-batch", action="store_true")
     parser.add_argument("--database-url", default=None)
+    parser.add_argument(
+        "--postgres", action="store_true", help="a scratch database on the machine's PostgreSQL"
+    )
     parser.add_argument("--json", action="store_true")
     args = parser.parse_args()
-    if args.positions < 1 or args.batch < 1 or args.pool < 1 or args.latency_ms < 0:
-        parser.error("--positions, --batch and --pool must be positive, --latency-ms >= 0")
-    with tempfile.TemporaryDirectory() as folder:
-        url = args.database_url or f"sqlite:///{Path(folder) / 'wallet_round.sqlite'}"
+    if min(args.positions, args.batch, args.pool, args.stage) < 1 or args.latency_ms < 0:
+        parser.error("--positions, --batch, --pool and --stage must be positive, --latency-ms >= 0")
+    with database(args.database_url, args.postgres) as url:
         figures = run(args, url)
     if args.json:
         print(json.dumps(figures))
@@ -165,7 +176,7 @@ def main() -> None:
             print(f"{key:>16}: {value}")
         print(
             f"rerun: python benchmarks/wallet_round.py --positions {args.positions} "
-            f"--latency-ms {args.latency_ms} --json"
+            f"--latency-ms {args.latency_ms}{' --postgres' if args.postgres else ''} --json"
         )
 
 

@@ -248,3 +248,27 @@ async def test_an_operator_request_reaches_the_one_answering_coordinator(
     await stop()
     with pytest.raises(NoCoordinatorError):
         await gateway.control("t1", {"action": "resume"}, timeout=0.5)
+
+
+@pytest.mark.parametrize("code", [10071, 10164])
+def test_both_wrong_last_sequence_codes_are_a_stale_writer(code: int) -> None:
+    """A single server answers a failed expected-sequence check with 10071; a clustered stream
+    (nats-server 2.11 and later) may answer 10164, the constant form. Both are a stale writer,
+    not a bus failure (measured: a stale coordinator exited on ``BusError`` instead of standing
+    down)."""
+    errors = pytest.importorskip("nats.js.errors")
+    from boundless.server.cluster.jetstream_bus import JetStreamBus, Names
+
+    class RefusingJetStream:
+        async def publish(self, *args: Any, **kwargs: Any) -> None:
+            raise errors.APIError(code=400, err_code=code, description="wrong last sequence")
+
+    bus = JetStreamBus(
+        None,  # type: ignore[arg-type]
+        RefusingJetStream(),  # type: ignore[arg-type]
+        None,  # type: ignore[arg-type]
+        names=Names("t"),
+        retry_seconds=1.0,
+    )
+    with pytest.raises(StaleWriterError, match="t1"):
+        run(bus.append_event(event(1, 0), expected_last_seq=3, round_start_seq=None))

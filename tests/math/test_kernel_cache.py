@@ -29,6 +29,7 @@ print(json.dumps({"hits": sum(stats.cache_hits.values()),
 
 
 def test_the_folder_follows_the_source_content(tmp_path: Path, monkeypatch: pytest.MonkeyPatch):
+    monkeypatch.delenv("NUMBA_CPU_NAME", raising=False)  # this CPU's folders, not generic/
     monkeypatch.setenv(CACHE_ENV, str(tmp_path / "cache"))
     first = tmp_path / "install_a" / "kernels.py"
     second = tmp_path / "install_b" / "kernels.py"
@@ -49,18 +50,51 @@ def test_the_folder_follows_the_source_content(tmp_path: Path, monkeypatch: pyte
     assert cache_folder(str(second)) == folder
 
 
-def test_a_change_to_another_kernel_file_moves_every_folder(
-    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
-):
-    """A kernel's compiled code holds the kernels it calls from other files: any kernel file
-    of the package changing must not leave a caller's stale code in use."""
-    monkeypatch.setenv(CACHE_ENV, str(tmp_path))
-    source = tmp_path / "kernels.py"
-    source.write_text("def f(x):\n    return x + 1\n", encoding="utf-8")
-    before = cache_folder(str(source))
-    assert kernel_cache.package_kernels_digest() == kernel_cache.package_kernels_digest()
-    monkeypatch.setattr(kernel_cache, "package_kernels_digest", lambda: "0" * 64)
-    assert cache_folder(str(source)) != before
+def _write(path: Path, text: str) -> Path:
+    path.parent.mkdir(parents=True, exist_ok=True)
+    path.write_text(text, encoding="utf-8")
+    return path
+
+
+def test_the_key_holds_what_the_kernels_import_and_nothing_else(tmp_path: Path):
+    """A kernel's compiled code holds the kernels it calls and the constants it reads from
+    other modules (numba tracks neither): those modules, followed through their own imports,
+    are in its key; a module it does not import, or imports only inside a function, is not."""
+    root = tmp_path / "boundless"
+    kernels = _write(
+        root / "math" / "kernels.py",
+        "from boundless.math.consts import LIMIT\n"
+        "from . import helpers\n"
+        "if True:\n    import boundless.core.deep\n"
+        "def f():\n    from boundless.math import lazy\n",
+    )
+    consts = _write(root / "math" / "consts.py", "from boundless.core.base import BASE\n")
+    helpers = _write(root / "math" / "helpers.py", "X = 1\n")
+    base = _write(root / "core" / "base.py", "BASE = 2\n")
+    deep = _write(root / "core" / "deep.py", "Y = 3\n")
+    lazy = _write(root / "math" / "lazy.py", "Z = 4\n")
+    unrelated = _write(root / "cli" / "main.py", "import numba\n")
+    for package in ("", "math", "core", "cli"):
+        _write(root / package / "__init__.py", "")
+    files = kernel_cache.kernel_files(str(kernels), root)
+    assert {kernels, consts, helpers, base, deep} <= set(files)
+    assert lazy not in files and unrelated not in files
+    before = kernel_cache.kernel_stamp(str(kernels), root)
+    unrelated.write_text("import numba  # edited\n", encoding="utf-8")
+    lazy.write_text("Z = 5\n", encoding="utf-8")
+    assert kernel_cache.kernel_stamp(str(kernels), root) == before
+    base.write_text("BASE = 3\n", encoding="utf-8")  # two imports away
+    assert kernel_cache.kernel_stamp(str(kernels), root) != before
+
+
+def test_the_exact_kernels_keys_hold_the_cache_module_not_the_commands() -> None:
+    from boundless.math.exact import fast_kernels
+
+    names = {
+        path.relative_to(kernel_cache.PACKAGE_ROOT).as_posix()
+        for path in kernel_cache.kernel_files(fast_kernels.__file__)
+    }
+    assert names == {"math/exact/fast_kernels.py", "math/kernel_cache.py", "core/arrays.py"}
 
 
 def test_only_our_functions_use_the_locator(tmp_path: Path, monkeypatch: pytest.MonkeyPatch):
@@ -81,8 +115,9 @@ def test_only_our_functions_use_the_locator(tmp_path: Path, monkeypatch: pytest.
 
 
 def test_a_second_process_loads_the_compiled_kernel(tmp_path: Path):
-    env = {**os.environ, CACHE_ENV: str(tmp_path)}
+    env = {**os.environ, CACHE_ENV: str(tmp_path), "BOUNDLESS_KERNEL_PACK": "off"}
     env.pop("NUMBA_DISABLE_JIT", None)
+    env.pop("NUMBA_CPU_NAME", None)
 
     def run() -> dict[str, float]:
         done = subprocess.run(
@@ -95,7 +130,7 @@ def test_a_second_process_loads_the_compiled_kernel(tmp_path: Path):
     assert (first["hits"], first["misses"]) == (0, 1)
     from boundless.math.exact import split_exact_dealer
 
-    folder = tmp_path / cache_folder(split_exact_dealer.__file__).name
+    folder = tmp_path / cache_folder(split_exact_dealer.__file__).name  # (name: any CPU)
     assert list(folder.glob("split_exact_dealer.dealer_finals-*.nbi"))
     second = run()
     assert (second["hits"], second["misses"]) == (1, 0)

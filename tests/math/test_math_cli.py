@@ -164,14 +164,26 @@ def test_rtp_and_strategy_of_a_resplit_rule_file() -> None:
     assert 'pairs,"8,8",P,P,P,P,P,P,P,P,P,P' in chart.output
 
 
-def test_warm_up_compiles_and_says_where_the_cache_is(
-    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+@pytest.fixture(scope="module")
+def warm_up_cache(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """One cache for the warm-up tests: the first compiles (in a process of its own), the
+    second loads."""
+    return tmp_path_factory.mktemp("warm-up-cache")
+
+
+def test_warm_up_compiles_for_this_cpu_and_says_where_the_cache_is(
+    warm_up_cache: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    monkeypatch.setenv("BOUNDLESS_NUMBA_CACHE", str(tmp_path))  # only printed: kernels in memory
+    monkeypatch.setenv("BOUNDLESS_NUMBA_CACHE", str(warm_up_cache))
+    monkeypatch.setenv("NUMBA_CPU_NAME", "generic")  # as in a process on the shipped pack
     result = runner.invoke(app(), ["warm-up", "boundless"])
     assert result.exit_code == 0, result.output
     assert "kernels ready in" in result.output
-    assert str(tmp_path) in " ".join(result.output.split())
+    assert str(warm_up_cache) in " ".join(result.output.split())
+    # this CPU's code, not the pack's: the marker later processes go by, and host folders
+    assert list(warm_up_cache.glob("compiled-*.done"))
+    assert list(warm_up_cache.glob("fast_kernels-*/*.nbi"))
+    assert not (warm_up_cache / "generic").exists()
 
 
 def test_warm_up_of_an_unknown_title_is_a_one_line_error() -> None:
@@ -180,7 +192,8 @@ def test_warm_up_of_an_unknown_title_is_a_one_line_error() -> None:
     assert "no-such-title" in result.output
 
 
-def test_warm_up_needs_no_title() -> None:
+def test_warm_up_needs_no_title(warm_up_cache: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv("BOUNDLESS_NUMBA_CACHE", str(warm_up_cache))
     result = runner.invoke(app(), ["warm-up"])
     assert result.exit_code == 0, result.output
     assert "kernels ready in" in result.output

@@ -10,6 +10,7 @@ there is the first line of the command's own help.
 from __future__ import annotations
 
 import importlib
+import sys
 from dataclasses import dataclass
 from typing import Any
 
@@ -168,7 +169,15 @@ def _boundless() -> None:
 
 
 def main() -> None:
-    app()
+    """The ``boundless`` command: the app, then (when this command ran the shipped generic
+    kernels) this machine's own compile started in the background for the next command."""
+    try:
+        app()
+    finally:
+        if "boundless.math.kernel_pack" in sys.modules:  # only commands that used kernels
+            from boundless.math.kernel_pack import compile_in_background
+
+            compile_in_background()
 
 
 if __name__ == "__main__":

@@ -17,6 +17,7 @@ from rich.console import Console
 from rich.table import Table
 
 from boundless.cli.chart_render import chart_csv, chart_html, chart_note, chart_png, chart_rich
+from boundless.cli.cli_errors import fail
 from boundless.cli.rule_files import RulesOption, TitleArgument, read_game
 from boundless.cli.words import checked_output, counted, side_bet_name, write_failed
 from boundless.core.rules import RuleSet
@@ -222,25 +223,28 @@ def warm_up(
     rules_file: RulesOption = None,
 ) -> None:
     """Compile the exact-math kernels once, so the next rtp, strategy or report starts warm."""
+    import os
+    import subprocess
     from time import perf_counter
 
-    from boundless.math.exact import (
-        SPLIT_PLAYS,
-        analyse_main_game,
-        insurance_return,
-        outcome_distribution,
-    )
     from boundless.math.kernel_cache import cache_root
+    from boundless.math.kernel_pack import PACK_ENV
 
     if title is None and rules_file is None:
         title = WARM_UP_TITLE  # any title compiles the same kernels
     rules, _ = read_game(title, rules_file, derive_chart=False)
+    # In a process of its own: this one may already run the shipped generic code
+    # (boundless.math.kernel_pack), and the point is code for this machine's CPU.
+    env = {**os.environ, PACK_ENV: "off"}
+    env.pop("NUMBA_CPU_NAME", None)
     started = perf_counter()
     with _working(f"Compiling the exact-math kernels on {rules.key}"):
-        for split_play in SPLIT_PLAYS:  # each way of playing splits runs kernels of its own
-            analysis = analyse_main_game(rules, split_play=split_play)
-        outcome_distribution(rules, analysis.chart)
-        insurance_return(rules)
+        done = subprocess.run([sys.executable, "-m", "boundless.math.kernel_warm"], env=env)
+    if done.returncode != 0:
+        fail(
+            f"compiling the kernels failed (exit status {done.returncode}; its error is above)",
+            code=1,
+        )
     print(f"kernels ready in {perf_counter() - started:.1f} s; cached under {cache_root()}")
 
 

@@ -8,9 +8,11 @@ or, for a cancelled round, one rollback per debit hands them back (a ``hand_back
 and is queued as a pending call in the same database transaction. So between rounds a seamless
 player's ledger wallet holds nothing, and every coin the game holds is a debit not yet ended.
 
-Delivery: debits are sent at once, all of a batch in parallel (the client's pool bounds them), or
-through ``debit_batch`` when the operator offers it (up to ``BATCH_SIZE`` debits a request, the
-requests in parallel; a debit the answer gives no outcome is sent again in a smaller batch); a
+Delivery: a betting window's debits go in stages of ``STAGE_SIZE`` (each stage's intents
+committed, then its debits sent, while the stage before is written to our ledger), each stage's
+debits at once, in parallel (the client's pool bounds them), or through ``debit_batch`` when the
+operator offers it (up to ``BATCH_SIZE`` debits a request; a debit the answer gives no outcome is
+sent again in a smaller batch); a
 refused debit is a refused bet with the operator's reason and nothing staked; a debit without a
 valid answer after its tries is refused as ``wallet_unavailable`` and rolled back. Credits and
 rollbacks are sent after the commit by a delivery task (in batches through ``credit_batch`` when
@@ -18,7 +20,9 @@ the operator offers it) and retried under the same transaction id, each try boun
 pending for the next pass and shown on the operator console: never dropped, never re-sent with
 another amount (the amount is written once with the call). A debit the operator took whose
 database transaction then rolled back is rolled back too (queued in memory and written by the
-delivery task; a crash in between is caught by ``boundless wallet reconcile --repair``).
+delivery task). Every debit's intent is committed before it is sent (:mod:`.intents`), so a
+process killed between the operator's debit and our commit rolls that debit back at its next
+start, by itself.
 """
 
 from __future__ import annotations
@@ -26,6 +30,7 @@ from __future__ import annotations
 import asyncio
 import concurrent.futures
 import contextlib
+import functools
 import logging
 import threading
 from collections import defaultdict
@@ -49,6 +54,7 @@ from boundless.wallet.calls import (
     CallBook,
     transaction_id,
 )
+from boundless.wallet.intents import DebitIntents, intents_url
 from boundless.wallet.internal import InternalWallet
 from boundless.wallet.operator_client import (
     CallFailedError,
@@ -69,6 +75,11 @@ SWEEP_PASSES = 60
 """Every this many delivery passes, look for rounds cancelled elsewhere that owe rollbacks."""
 BATCH_SIZE = 500
 """Credits per ``credit_batch`` call, and calls per delivery pass."""
+STAGE_SIZE = 1000
+"""Debits per stage of a betting window's batch (see :meth:`SeamlessWallets.send_in_stages`):
+measured on PostgreSQL, stages of 250 and 500 cost more in per-call ledger work than their
+overlap saved (docs/performance.md)."""
+Answers = concurrent.futures.Future[list[JsonBody | Exception]]
 
 
 class SeamlessWallets:
@@ -78,14 +89,22 @@ class SeamlessWallets:
     name = "seamless"
 
     def __init__(
-        self, settings: ClientSettings, currency: str = "EUR", delivery_seconds: float = 0.5
+        self,
+        settings: ClientSettings,
+        currency: str = "EUR",
+        delivery_seconds: float = 0.5,
+        stage_size: int = STAGE_SIZE,
     ) -> None:
         self.client = OperatorClient(settings)
+        self.stage_size = stage_size
         self.currency = currency
         self.delivery_seconds = delivery_seconds
         self.last_balance: dict[str, int] = {}
         self._lock = threading.Lock()
         self._orphans: list[Call] = []
+        self._ended_debits: list[str] = []
+        """Debits whose outcome is in our record of calls: their intents can go."""
+        self.intents: DebitIntents | None = None
         self._sessions: sessionmaker[Session] | None = None
         self._wake: asyncio.Event | None = None
         self._task: concurrent.futures.Future[None] | None = None
@@ -98,13 +117,18 @@ class SeamlessWallets:
         return SeamlessWallet(session, slice_owner, self)
 
     # ---- the delivery task --------------------------------------------------------------
-    def start(self, sessions: sessionmaker[Session]) -> None:
+    def start(self, sessions: sessionmaker[Session], owners: Sequence[str] | None = None) -> None:
         """Start delivering pending calls (this process's and any left by an earlier one),
-        after owing the rollbacks of rounds cancelled meanwhile (a crash's recovery)."""
+        after owing the rollbacks of a crash's recovery: the debits ``owners`` (the ledger
+        owners this process writes for; ``None``: all, the one process of ``serve``) sent and
+        never recorded, and those of rounds cancelled meanwhile."""
         self._sessions = sessions
+        bind = sessions.kw["bind"]
+        self.intents = DebitIntents(intents_url(bind.url.render_as_string(hide_password=False)))
         offers = self._offers()
         self.batch = bool(offers.get("credit_batch"))
         self.debit_batch = bool(offers.get("debit_batch"))
+        self.roll_back_unrecorded(owners)
         self.roll_back_cancelled()
         self._task = asyncio.run_coroutine_threadsafe(self._deliver_forever(), self.client.loop)
 
@@ -161,6 +185,65 @@ class SeamlessWallets:
             for answer in answers
         ]
 
+    def roll_back_unrecorded(self, owners: Sequence[str] | None) -> list[str]:
+        """A rollback (pending, delivered like any) for every debit whose intent is left and
+        whose outcome is not in our record of calls: a previous life sent it and died before
+        its database transaction committed. The transaction ids of the debits so ended."""
+        sessions, intents = self._sessions, self.intents
+        assert sessions is not None and intents is not None, "start() first"
+        left = intents.left(owners)
+        if not left:
+            return []
+        with sessions.begin() as session:
+            book = CallBook(session)
+            known = book.known([call.transaction_id for call in left])
+            unrecorded = [call for call in left if call.transaction_id not in known]
+            book.add(rollback_of(call) for call in unrecorded)
+        intents.forget([call.transaction_id for call in left])
+        if unrecorded:
+            log.warning(
+                "rolling back %s debits sent by a previous run and never recorded",
+                len(unrecorded),
+            )
+            self.wake()
+        return [call.transaction_id for call in unrecorded]
+
+    def before_sending(self, debits: Sequence[Call]) -> None:
+        """Commit the intents of ``debits`` (about to be sent to the operator)."""
+        intents = self.intents
+        assert intents is not None, "start() first: a debit needs its intent written"
+        intents.write(debits)
+
+    def send_in_stages(self, stages: Sequence[Sequence[Call]]) -> list[Answers]:
+        """Per stage, in order: its intents committed, then its debits sent; the next stage's
+        intents are written while this one's debits are in flight, and the caller records each
+        stage's answers as they come (its ledger writes overlap the later stages' calls)."""
+        answers: list[Answers] = [concurrent.futures.Future() for _ in stages]
+
+        async def send() -> None:
+            sending: list[asyncio.Future[list[JsonBody | Exception]]] = []
+            for index, stage in enumerate(stages):
+                try:
+                    await asyncio.to_thread(self.before_sending, stage)
+                except Exception as error:  # this stage and the later ones are never sent
+                    for unsent in answers[index:]:
+                        unsent.set_exception(error)
+                    break
+                bodies = [{**call.body(), "kind": "debit"} for call in stage]
+                task = asyncio.ensure_future(self.debit_answers(bodies))
+                task.add_done_callback(functools.partial(_hand_over, answers[index]))
+                sending.append(task)
+            await asyncio.gather(*sending, return_exceptions=True)
+
+        asyncio.run_coroutine_threadsafe(send(), self.client.loop)
+        return answers
+
+    def ended(self, debits: Sequence[str]) -> None:
+        """The outcomes of ``debits`` are committed in our record of calls."""
+        if debits:
+            with self._lock:
+                self._ended_debits.extend(debits)
+
     def roll_back_cancelled(self) -> list[str]:
         """Rollbacks for every debit of a round cancelled by anyone (this process's recovery, a
         cluster's coordinator) that has none yet; the rounds so ended."""
@@ -187,7 +270,8 @@ class SeamlessWallets:
             self.client.loop.call_soon_threadsafe(wake.set)
 
     def orphaned(self, calls: Sequence[Call]) -> None:
-        """Rollbacks owed for debits whose database transaction rolled back."""
+        """Rollbacks owed for debits whose database transaction rolled back (their intents
+        go once the rollbacks are written)."""
         with self._lock:
             self._orphans.extend(calls)
         self.wake()
@@ -218,8 +302,12 @@ class SeamlessWallets:
         assert sessions is not None, "start() first"
         with self._lock:
             orphans, self._orphans = self._orphans, []
+            ended, self._ended_debits = self._ended_debits, []
         if orphans:
             await asyncio.to_thread(_write, sessions, orphans)
+            ended += [call.refers_to for call in orphans if call.refers_to is not None]
+        if ended and self.intents is not None:
+            await asyncio.to_thread(self.intents.forget, ended)
         pending = await asyncio.to_thread(_pending, sessions)
         if not pending:
             return False
@@ -270,6 +358,16 @@ class SeamlessWallets:
         if task is not None:
             task.cancel()
         self.client.close()
+        if self.intents is not None:
+            self.intents.close()
+
+
+def _hand_over(answer: Answers, task: asyncio.Future[list[JsonBody | Exception]]) -> None:
+    error = None if task.cancelled() else task.exception()
+    if task.cancelled() or error is not None:
+        answer.set_exception(error or CallFailedError("the debits were not sent"))
+    else:
+        answer.set_result(task.result())
 
 
 def _has_outcome(answer: JsonBody | Exception) -> bool:
@@ -319,8 +417,10 @@ class SeamlessWallet(WalletWrapper):
         self.wallets = wallets
         self.client = wallets.client
         self.book = CallBook(session)
-        self._taken: list[Call] = []
-        """Debits the operator accepted in this database transaction (rolled back if it is)."""
+        self._sent: list[Call] = []
+        """Every debit sent (or about to be) in this database transaction."""
+        self._refused: set[str] = set()
+        """Those the operator refused: the others are rolled back if the transaction is."""
         event.listen(session, "after_commit", self._committed)
         event.listen(session, "after_transaction_end", self._ended)
         self._commit_seen = False
@@ -333,9 +433,18 @@ class SeamlessWallet(WalletWrapper):
     def _ended(self, _session: Session, transaction: SessionTransaction) -> None:
         if transaction.parent is not None or transaction.nested:
             return
-        taken, self._taken = self._taken, []
-        if taken and not self._commit_seen:
-            self.wallets.orphaned([self._rollback_of(call) for call in taken])
+        sent, self._sent = self._sent, []
+        refused, self._refused = self._refused, set()
+        committed, self._commit_seen = self._commit_seen, False
+        if committed:
+            self.wallets.ended([call.transaction_id for call in sent])
+            return
+        # Rolled back: every debit the operator may hold (taken, sent without an answer, or
+        # whose answer was never read) is rolled back; a refused debit's intent simply goes.
+        owed = [rollback_of(call) for call in sent if call.transaction_id not in refused]
+        if owed:
+            self.wallets.orphaned(owed)
+        self.wallets.ended([call.transaction_id for call in sent if call.transaction_id in refused])
 
     # ---- reads ----------------------------------------------------------------------------
     def _player_body(self, player_id: str) -> dict[str, Any]:
@@ -384,24 +493,18 @@ class SeamlessWallet(WalletWrapper):
             currency=self.wallets.currency,
         )
 
-    def _rollback_of(self, debit: Call) -> Call:
-        return Call(
-            transaction_id=transaction_id(ROLLBACK, debit.transaction_id),
-            kind=ROLLBACK,
-            player_id=debit.player_id,
-            round_id=debit.round_id,
-            owner=debit.owner,
-            amount=debit.amount,
-            currency=debit.currency,
-            refers_to=debit.transaction_id,
-        )
-
     def _send_debits(self, calls: list[Call]) -> list[Exception | None]:
-        """Each debit sent (all at once); per call ``None`` (taken) or its refusal. Taken ones
-        are granted into the player's ledger wallet and recorded; the others recorded refused,
-        a failed one with its rollback queued (its outcome at the operator is unknown)."""
-        bodies = [{**call.body(), "kind": "debit"} for call in calls]
-        answers = self.client.run(self.wallets.debit_answers(bodies))
+        """Each debit sent (all at once); per call ``None`` (taken) or its refusal."""
+        self._sent.extend(calls)
+        (answers,) = self.wallets.send_in_stages([calls])
+        return self._record_answers(calls, answers.result())
+
+    def _record_answers(
+        self, calls: Sequence[Call], answers: Sequence[JsonBody | Exception]
+    ) -> list[Exception | None]:
+        """Per call ``None`` (taken) or its refusal. Taken ones are granted into the player's
+        ledger wallet and recorded; the others recorded refused, a failed one with its rollback
+        queued (its outcome at the operator is unknown)."""
         results: list[Exception | None] = []
         taken: list[Call] = []
         records: list[Call] = []
@@ -417,6 +520,7 @@ class SeamlessWallet(WalletWrapper):
                 detail = str(answer.get("detail") or "the operator refused the debit")[:200]
                 results.append(WalletRefusal(reason, f"the operator's wallet: {detail}"))
                 records.append(_with(call, REFUSED, f"{reason}: {detail}"))
+                self._refused.add(call.transaction_id)
                 self.wallets.last_balance.pop(call.player_id, None)
                 continue
             error = str(answer)[:200]
@@ -424,14 +528,13 @@ class SeamlessWallet(WalletWrapper):
                 WalletUnavailableError(f"the operator's wallet did not answer the bet ({error})")
             )
             records.append(_with(call, REFUSED, f"no answer: {error}"))
-            records.append(self._rollback_of(call))
+            records.append(rollback_of(call))
         if taken:
             grants = [
                 (c.player_id, c.amount, grant_key(c.player_id, c.transaction_id)) for c in taken
             ]
             self.ledger.grant_many(grants)
             records.extend(_with(call, DONE, None) for call in taken)
-            self._taken.extend(taken)
         self.book.add(records)
         return results
 
@@ -440,14 +543,21 @@ class SeamlessWallet(WalletWrapper):
     ) -> list[Exception | None]:
         round_id = f"{table_id}:{round_no}"
         calls = [self._debit_call(round_id, bet.player_id, bet.total, bet.bet_id) for bet in bets]
-        results = self._send_debits(calls)
-        taken = [index for index, result in enumerate(results) if result is None]
-        staked = self.inner.debit_bets(table_id, round_no, [bets[index] for index in taken])
-        for index, refusal in zip(taken, staked, strict=True):
-            if refusal is not None:  # our ledger refused what the operator took: give it back
-                results[index] = refusal
-                self._taken.remove(calls[index])
-                self._give_back(round_id, [calls[index]])
+        self._sent.extend(calls)
+        size = self.wallets.stage_size
+        firsts = range(0, len(calls), size)
+        stages = self.wallets.send_in_stages([calls[f : f + size] for f in firsts])
+        results: list[Exception | None] = []
+        for first, answers in zip(firsts, stages, strict=True):
+            mine = range(first, min(first + size, len(calls)))
+            recorded = self._record_answers([calls[i] for i in mine], answers.result())
+            taken = [i for i, result in zip(mine, recorded, strict=True) if result is None]
+            staked = self.inner.debit_bets(table_id, round_no, [bets[i] for i in taken])
+            results.extend(recorded)
+            for index, refusal in zip(taken, staked, strict=True):
+                if refusal is not None:  # our ledger refused what the operator took: give it back
+                    results[index] = refusal
+                    self._give_back(round_id, [calls[index]])
         return results
 
     def debit(self, table_id: str, round_no: int, orders: Sequence[StakeOrder]) -> None:
@@ -473,7 +583,7 @@ class SeamlessWallet(WalletWrapper):
         self.inner.debit(table_id, round_no, orders)
 
     def _give_back(self, round_id: str, debits: list[Call]) -> None:
-        rollbacks = [self._rollback_of(call) for call in debits]
+        rollbacks = [rollback_of(call) for call in debits]
         amounts: dict[str, int] = defaultdict(int)
         for call in rollbacks:
             amounts[call.player_id] += call.amount
@@ -550,6 +660,20 @@ class SeamlessWallet(WalletWrapper):
             item for item in self.ledger.slices_of(table_id, round_no) if item.owner == self.owner
         ]
         return bool(mine) and mine[0].status == "cancelled"
+
+
+def rollback_of(debit: Call) -> Call:
+    """The rollback of ``debit`` (its id derived from the debit's: one per debit, ever)."""
+    return Call(
+        transaction_id=transaction_id(ROLLBACK, debit.transaction_id),
+        kind=ROLLBACK,
+        player_id=debit.player_id,
+        round_id=debit.round_id,
+        owner=debit.owner,
+        amount=debit.amount,
+        currency=debit.currency,
+        refers_to=debit.transaction_id,
+    )
 
 
 def _with(call: Call, status: str, error: str | None) -> Call:

@@ -83,6 +83,9 @@ class ReportKind(StrEnum):
     DECIDED = "decided"
     TAKERS = "takers"
     SETTLED = "settled"
+    SETTLING = "settling"
+    """The slice's outcome is computed but its ledger write waits for the database (retried
+    under the same keys): the round may close without it; ``settled`` follows once written."""
     CANCELLED = "cancelled"
     """After ``round_cancelled``: this gateway cancelled and recorded its slices itself."""
     JOINED = "joined"

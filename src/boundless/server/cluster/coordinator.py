@@ -29,7 +29,6 @@ from boundless.core.round.dealer_rebuild import Rebuilt, same_event
 from boundless.core.round.dealer_table import TableDealer
 from boundless.core.round.follower import BetsReport, StepReport
 from boundless.core.round.phases import DECISIONS, INSURANCE
-from boundless.ledger.errors import SlicesStillOpenError
 from boundless.server.clock import now_ms
 from boundless.server.cluster.bus import (
     Bus,
@@ -44,13 +43,12 @@ from boundless.server.cluster.bus import (
 )
 from boundless.server.cluster.control import OperatorCancel, TableControl
 from boundless.server.cluster.gateway_presence import GatewayPresence, watch_gateways
+from boundless.server.cluster.ledger_chores import RoundBooks
 from boundless.server.cluster.protocol import (
-    DROPPED_REASON,
     INSURANCE_KEY,
     OPERATOR_EVENTS,
     ROUND_ENDS,
     Public,
-    slice_owners,
     step_key,
 )
 from boundless.server.cluster.reports import ReportBox
@@ -70,6 +68,8 @@ log = logging.getLogger("boundless.cluster.coordinator")
 Continuation = tuple[RoundInFlight, Rebuilt]
 STOP_REASON = "the table was stopped during the round; every stake was returned"
 NO_BETS_REASON = "no bets were placed"
+NO_STAKES_REASON = "no bets could be staked: the coin ledger is away; nothing was taken"
+"""A round every gateway with bets sat out for the ledger (``sat_out`` on its bet report)."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -85,6 +85,9 @@ class CoordinatorTimers:
     standby_poll_seconds: float = 1.0
     presence_poll_seconds: float = 0.5
     """How often the gateways' name leases are read (a gone one is awaited no longer)."""
+    ledger_wait_seconds: float = 1.0
+    """How long the round waits for one of the coordinator's ledger writes before it goes on
+    while the write is tried again (``ledger_chores``: the database away holds no round)."""
 
 
 class RoundLedger(Protocol):
@@ -191,6 +194,8 @@ class Coordinator:
         self._lease: Lease | None = None
         self.stopping = asyncio.Event()
         self._known: set[str] = set(gateways)
+        self.books = RoundBooks(table, ledger, records, timers.ledger_wait_seconds)
+        """The ledger writes the round need not wait for (opening, ending, dropped slices)."""
         """Gateways expected at the next bet close: the betting report waits for these at most
         (others may still join within the report deadline)."""
 
@@ -212,7 +217,9 @@ class Coordinator:
                 self.active.clear()
             if stopped:
                 await self._stop_leading()
+                await self.books.drain(self.timers.settle_seconds)
                 return
+            await self.books.drain(self.timers.settle_seconds)
             if rounds is not None and self.rounds_played >= rounds:
                 with contextlib.suppress(LeaseLostError):
                     await self.bus.release_lease(self._lease)
@@ -396,8 +403,7 @@ class Coordinator:
         box.forget_before(number)
         self._dropped = set()
         dealer = self._new_dealer(number)
-        if self.ledger is not None:
-            await self.ledger.open_round(self.table, number)
+        await self.books.open(number)
         self.control.round_open(number)
         opened: dict[str, object] = {"timer": _timer("betting", timers.betting_seconds)}
         # What a successor needs to deal this round on: where its reports start, the shoe.
@@ -424,9 +430,8 @@ class Coordinator:
         box.forget_before(number)
         self._dropped = set(flight.dropped)
         self.control.round_open(number)
-        if self.records is not None:  # a drop whose refund the predecessor may not have made
-            for gateway in flight.dropped:
-                await self.records.cancel_dropped(self.table, number, gateway, DROPPED_REASON)
+        for gateway in flight.dropped:  # a drop whose refund the predecessor may not have made
+            await self.books.refund_dropped(number, gateway)
         if not flight.betting_closed:
             await self.control.window("betting", flight.seconds_left(), asyncio.sleep)
             await writer.append(Public.BETTING_CLOSED, {})
@@ -476,8 +481,11 @@ class Coordinator:
         reports = {gateway: bets_report_of(body) for gateway, body in bets.items()}
         playing = {gateway for gateway, report in reports.items() if report.spots}
         if not playing:
-            await writer.append(Public.ROUND_CANCELLED, {"reason": NO_BETS_REASON})
-            await self._end_in_ledger(number, unplayed=box)
+            # Nothing taken from anyone; the reason says whether the ledger was why.
+            sat_out = any(body.get("sat_out") for body in bets.values())
+            reason = NO_STAKES_REASON if sat_out else NO_BETS_REASON
+            await writer.append(Public.ROUND_CANCELLED, {"reason": reason})
+            await self.books.end(number, unplayed=(box, reason, self.timers.report_seconds))
             self._known |= box.senders(number, ReportKind.BETS_CLOSED, 0) - set(bets)
             return set()
         held = [reports[g] for g in sorted(playing)]
@@ -544,18 +552,26 @@ class Coordinator:
         self.control.round_closing()
         if not settling:
             await writer.append(Public.ROUND_SETTLING, {})
+        # A gateway whose settlement waits for the database (``settling``) holds the table no
+        # longer: its players' outcome is fixed and its write lands once, by its keys.
         settled = await box.wait(
-            number, ReportKind.SETTLED, 0, expected=playing, seconds=timers.settle_seconds
+            number,
+            ReportKind.SETTLED,
+            0,
+            expected=playing,
+            seconds=timers.settle_seconds,
+            or_kind=ReportKind.SETTLING,
         )
-        await writer.append(
-            Public.ROUND_CLOSED,
-            {
-                "settled": sorted(settled),
-                "dropped": sorted(self._dropped | (playing - set(settled))),
-            },
-        )
-        self._known |= set(settled)
-        await self._end_in_ledger(number)
+        writing = box.senders(number, ReportKind.SETTLING, 0) & playing - set(settled)
+        ended: dict[str, object] = {
+            "settled": sorted(settled),
+            "dropped": sorted(self._dropped | (playing - set(settled) - writing)),
+        }
+        if writing:  # still writing their settlement: not dropped, their slices not cancelled
+            ended["settling"] = sorted(writing)
+        await writer.append(Public.ROUND_CLOSED, ended)
+        self._known |= set(settled) | writing
+        await self.books.end(number)
 
     async def _drop_silent_at_bet_close(self, writer: _Writer, reported: set[str]) -> None:
         """A gateway known from earlier rounds that did not report the bet close is gone (lost
@@ -568,35 +584,7 @@ class Coordinator:
                 {"gateway": gateway, "missed": ReportKind.BETS_CLOSED.value, "key": 0},
             )
             self._dropped.add(gateway)
-            if self.records is not None:
-                await self.records.cancel_dropped(
-                    self.table, writer.round_number, gateway, DROPPED_REASON
-                )
-            elif self.ledger is not None:
-                for owner in slice_owners(gateway):
-                    await self.ledger.cancel_slice(self.table, writer.round_number, owner)
-
-    async def _end_in_ledger(self, number: int, *, unplayed: ReportBox | None = None) -> None:
-        """End the round in the ledger; ``unplayed``: a round cancelled for want of bets, whose
-        slices staked by gateways that reported too late are cancelled here."""
-        if self.ledger is None:
-            return
-        try:
-            await self.ledger.end_round(self.table, number)
-        except SlicesStillOpenError as error:
-            if unplayed is not None:
-                # Bets staked but reported after the close: refunded (their gateways cancel
-                # their own; what is left after the report deadline is cancelled here, once).
-                if self.records is not None:
-                    await self.records.cancel_in_flight(
-                        unplayed, self.table, number, NO_BETS_REASON, self.timers.report_seconds
-                    )
-                else:
-                    await self.ledger.cancel_round(self.table, number)
-                return
-            # A slow gateway's settlement is still coming (retried under the same keys); the
-            # round ends in the ledger when its last slice does.
-            log.warning("table %s round %s: %s", self.table, number, error)
+            await self.books.refund_dropped(writer.round_number, gateway)
 
     async def _table(
         self, writer: _Writer, events: Iterable[ev.TableEvent], last: JsonBody | None = None
@@ -634,13 +622,7 @@ class Coordinator:
             playing.discard(gateway)
             self._known.discard(gateway)
             self._dropped.add(gateway)
-            if self.records is not None:  # the refund and the play record in one transaction
-                await self.records.cancel_dropped(
-                    self.table, writer.round_number, gateway, DROPPED_REASON
-                )
-            elif self.ledger is not None:
-                for owner in slice_owners(gateway):
-                    await self.ledger.cancel_slice(self.table, writer.round_number, owner)
+            await self.books.refund_dropped(writer.round_number, gateway)
         return {gateway: body for gateway, body in got.items() if gateway in playing}
 
 

@@ -17,14 +17,22 @@ it sits that round out (:meth:`Gateway._sit_out`). At the bet close it reports t
 nothing (the deal does not wait for it); later in the round it simply stops reporting (the
 coordinator drops it at that close's deadline and cancels its slices too; the ledger cancels a
 slice once, whoever asks). Its slice is refunded in the background while it goes on following
-the round for its players, and the next round waits for that refund before it begins here.
+the round for its players.
+
+Nor does the table wait for this gateway's database: a settlement whose write waits for it
+(the database does not answer) is reported ``settling`` (the outcome is fixed; the round
+closes without waiting) and written in the background under its keys, then reported
+``settled``. While such a refund or settlement of an earlier round is still being written, the
+gateway sits the rounds that open out (it follows them and reports at once that it holds
+nothing: the desk's players see the earlier round end first) and plays again from the next
+round that opens once it is written.
 """
 
 from __future__ import annotations
 
 import asyncio
 import logging
-from collections.abc import Callable
+from collections.abc import Awaitable, Callable
 from typing import Any, Protocol, cast
 
 from sqlalchemy.exc import SQLAlchemyError
@@ -56,6 +64,15 @@ NOTHING_HELD: JsonBody = {
     "spot_bets": {},
 }
 """A ``bets_closed`` report of a gateway that holds no position in the round."""
+SAT_OUT: JsonBody = {**NOTHING_HELD, "sat_out": True}
+"""The same, from a gateway that sits the round out for the ledger (the round's reason says so)."""
+SETTLE_PROBE_SECONDS = 1.0
+"""How often a settlement still being written asks whether the database answers at all."""
+CATCH_UP_WAIT_SECONDS = 0.5
+"""How long a round's opening waits for an earlier round's write before sitting the round out."""
+STOP_WAIT_SECONDS = 5.0
+"""How long a stopping gateway waits for an earlier round's write still going on (a supervisor
+kills a child that takes 10 s to stop; what is left open, its next start's recovery ends)."""
 
 
 def ledger_trouble(error: BaseException) -> bool:
@@ -82,8 +99,13 @@ class Gateway:
         name: str,
         new_slice: SliceMaker,
         watcher: GatewayWatcher | None = None,
+        *,
+        ledger_answers: Callable[[], Awaitable[bool]] | None = None,
     ) -> None:
         self.bus, self.table, self.name = bus, table, name
+        self.ledger_answers = ledger_answers
+        """Whether the ledger's database answers now (a settlement that does not land is then
+        reported ``settling``); without it a settlement is always awaited."""
         self._new_slice = new_slice
         self.watcher = watcher
         self.round_number = 0
@@ -96,8 +118,11 @@ class Gateway:
         self._listed = True
         """False once the round is known to go on without this gateway: follow, report nothing."""
         self._decision_key: int | None = None
-        self._refunding: asyncio.Task[None] | None = None
-        """The refund of a slice this gateway sat out (written while the round goes on)."""
+        self._catching_up: asyncio.Task[None] | None = None
+        """The write of an earlier round's refund or settlement (while it goes on, new rounds
+        are sat out: they would take the desk's round state from under it)."""
+        self._waiting_out = False
+        """This round is sat out while an earlier round's write goes on (nothing held)."""
         self.sat_out = 0
         """Rounds this gateway sat out because the ledger failed (for ``/api/cluster``)."""
         self.following = False
@@ -130,7 +155,14 @@ class Gateway:
 
     async def stop(self, reason: str) -> None:
         """The gateway is shutting down: refund its slice of the round in play, if any."""
-        await self._refunded()
+        writing = self._catching_up
+        if writing is not None:
+            await asyncio.wait({writing}, timeout=STOP_WAIT_SECONDS)
+            if not writing.done():
+                log.warning("gateway %s: stopping with an earlier round's write not done; its "
+                            "next start's recovery ends that slice", self.name)  # fmt: skip
+                writing.cancel()
+            self._catching_up = None
         if self.slice is not None and self._listed:
             await self._drop(reason)
 
@@ -163,9 +195,9 @@ class Gateway:
         self.sat_out += 1
         mine, self.slice = self.slice, None  # dropped once: no later event reaches it
         if reporting:
-            await self._report(ReportKind.BETS_CLOSED, 0, NOTHING_HELD)
+            await self._report(ReportKind.BETS_CLOSED, 0, SAT_OUT)
         if mine is not None:
-            self._refunding = asyncio.get_running_loop().create_task(self._refund(mine, reason))
+            self._catching_up = asyncio.get_running_loop().create_task(self._refund(mine, reason))
 
     async def _refund(self, mine: SliceSide, reason: str) -> None:
         try:
@@ -178,11 +210,52 @@ class Gateway:
             # cancels it under the same key.
             log.warning("gateway %s: refund left to the ledger's recovery: %s", self.name, error)
 
-    async def _refunded(self) -> None:
-        """Wait for the refund of a sat-out slice (it uses the table's round state)."""
-        refunding, self._refunding = self._refunding, None
-        if refunding is not None:
-            await refunding
+    async def _caught_up(self) -> None:
+        """Wait for an earlier round's refund or settlement (it uses the table's round state)."""
+        writing, self._catching_up = self._catching_up, None
+        if writing is not None:
+            await writing
+
+    async def _behind(self) -> bool:
+        """Whether an earlier round's write still goes on (after a short wait for it)."""
+        writing = self._catching_up
+        if writing is None:
+            return False
+        await asyncio.wait({writing}, timeout=CATCH_UP_WAIT_SECONDS)
+        if not writing.done():
+            return True
+        await self._caught_up()
+        return False
+
+    async def _settle(self, mine: SliceSide) -> None:
+        """Settle this slice and report ``settled``; if its write waits for a database that
+        does not answer, report ``settling`` and let the write go on in the background."""
+        number = self.round_number
+        writing = asyncio.ensure_future(self._settle_and_report(mine, number))
+        while True:
+            done, _ = await asyncio.wait({writing}, timeout=SETTLE_PROBE_SECONDS)
+            if done:
+                writing.result()
+                return
+            answers = self.ledger_answers
+            if answers is not None and not await answers():
+                log.warning("gateway %s: round %s: settlement written in the background, the "
+                            "ledger's database does not answer", self.name, number)  # fmt: skip
+                self._catching_up = asyncio.ensure_future(self._settled_late(writing, mine))
+                await self._report(ReportKind.SETTLING, 0, {}, number=number)
+                return
+
+    async def _settle_and_report(self, mine: SliceSide, number: int) -> None:
+        await self._report(ReportKind.SETTLED, 0, await mine.settle(), number=number)
+
+    async def _settled_late(self, writing: asyncio.Future[None], mine: SliceSide) -> None:
+        try:
+            await writing
+        except Exception as error:
+            if not ledger_trouble(error):
+                log.exception("gateway %s: a settlement written late failed", self.name)
+                return
+            await self._refund(mine, f"{SIT_OUT_REASON} ({one_line(error)})")
 
     async def _act(self, stored: StoredEvent, following: bool) -> None:
         event = stored.event
@@ -194,16 +267,24 @@ class Gateway:
             if not isinstance(decoded, ev.TABLE_EVENT_TYPES):
                 raise ValueError(f"{type(decoded).__name__} is not a table event")
             table_event = cast(ev.TableEvent, decoded)
-        if isinstance(table_event, ev.RoundOpened):
-            await self._refunded()  # the last round's refund first: it uses the table's state
+        behind = isinstance(table_event, ev.RoundOpened) and await self._behind()
         if self.watcher is not None:
             self.watcher.seen(stored)
         if isinstance(table_event, ev.RoundOpened):
             self.round_number, self.public = event.round_number, []
+            self._holding, self._decision_key = False, None
+            self._waiting_out = behind and not following
+            if behind:
+                # The desk's players still have the earlier round (its write goes on): this one
+                # is only followed; its bet close is answered at once with nothing held.
+                self.slice, self._listed = None, False
+                self.sat_out += not following
+                log.warning("gateway %s: round %s: sat out, an earlier round's ledger write "
+                            "goes on", self.name, event.round_number)  # fmt: skip
+                self.public.append(stored)
+                return
             self.slice = self._new_slice(event.round_number, table_event)
-            self._holding = False
             self._listed = not following
-            self._decision_key = None
             if following:
                 await self.slice.follow_only()  # too late to bet here: nothing staked or reported
             elif self._joining is None:
@@ -223,7 +304,10 @@ class Gateway:
             return
         mine = self.slice
         if mine is None:
-            return  # this gateway's slice of the round was cancelled
+            if self._waiting_out and kind is Public.BETTING_CLOSED:
+                self._waiting_out = False
+                await self._report(ReportKind.BETS_CLOSED, 0, SAT_OUT)
+            return  # this gateway's slice of the round was cancelled, or it sits it out
         if table_event is not None and not isinstance(table_event, ev.RoundOpened):
             await self._apply(mine, table_event)
         elif not self._listed:
@@ -262,7 +346,7 @@ class Gateway:
                 },
             )
         elif kind is Public.ROUND_SETTLING:
-            await self._report(ReportKind.SETTLED, 0, await mine.settle())
+            await self._settle(mine)
             self.slice = None
         elif kind is Public.GATEWAY_DROPPED and body.get("gateway") == self.name:
             await self._drop(f"this gateway missed its {body.get('missed')} report")
@@ -293,7 +377,8 @@ class Gateway:
             self.slice = None  # before the refund's write: this slice is dropped once
             await mine.cancel(reason)
 
-    async def _report(self, kind: ReportKind, key: int, body: JsonBody) -> None:
-        await self.bus.report(
-            GatewayReport(self.table, self.round_number, self.name, kind, key, body)
-        )
+    async def _report(
+        self, kind: ReportKind, key: int, body: JsonBody, *, number: int | None = None
+    ) -> None:
+        number = self.round_number if number is None else number
+        await self.bus.report(GatewayReport(self.table, number, self.name, kind, key, body))

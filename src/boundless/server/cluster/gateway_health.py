@@ -84,6 +84,15 @@ async def not_ready(gateway: Gateway, bus: Bus, sessions: sessionmaker[Session])
     return reasons
 
 
+async def database_answers(sessions: sessionmaker[Session]) -> bool:
+    """Whether the database answers a ``select 1`` within :data:`CHECK_SECONDS`."""
+    try:
+        await asyncio.wait_for(asyncio.to_thread(_select_one, sessions), CHECK_SECONDS)
+    except Exception:
+        return False
+    return True
+
+
 def _select_one(sessions: sessionmaker[Session]) -> None:
     with sessions() as session:
         session.execute(text("select 1"))

@@ -50,6 +50,9 @@ from boundless.server.cluster.bus import (
 ROUND_START_HEADER = "Boundless-Round-Start"
 WRONG_LAST_SEQUENCE = 10071
 """JetStream's error code for a failed expected-last-(subject-)sequence check."""
+WRONG_LAST_SEQUENCES = frozenset({WRONG_LAST_SEQUENCE, 10164})
+"""Both codes servers give it: 2.11 and later also answer 10164 (the text without the
+sequence); a stale coordinator measured on 2.15 exited on it instead of standing down."""
 STREAM_MAX_AGE_SECONDS = 24 * 3600.0
 DEFAULT_NAMESPACE = "boundless"
 T = TypeVar("T")
@@ -266,7 +269,7 @@ class JetStreamBus:
                 )
             )
         except nats.js.errors.APIError as error:
-            if error.err_code == WRONG_LAST_SEQUENCE:
+            if error.err_code in WRONG_LAST_SEQUENCES:
                 raise StaleWriterError(
                     f"table {event.table}: append expected last event {expected_last_seq}, "
                     f"the log has moved on ({error.description})"
@@ -374,7 +377,7 @@ class JetStreamBus:
         try:
             await self._leases.delete(lease.table, last=lease.revision)
         except nats.js.errors.APIError as error:
-            if error.err_code != WRONG_LAST_SEQUENCE:
+            if error.err_code not in WRONG_LAST_SEQUENCES:
                 raise  # someone else holds it now: nothing of ours to release
 
     async def lease_holder(self, table: str) -> str | None:

@@ -407,6 +407,7 @@ async def run_gateway(
 
     from boundless.ledger.database import make_engine, make_session_factory
     from boundless.server.cluster.gateway_app import create_gateway_app
+    from boundless.server.cluster.gateway_health import database_answers
     from boundless.server.cluster.gateway_name import (
         bind_port,
         hold_gateway_name,
@@ -453,7 +454,14 @@ async def run_gateway(
         players = table.new_slice(round_number, opened)
         return PairSlice([players, seat_bots(round_number, opened)] if bots else [players])
 
-    gateway = Gateway(bus, settings.table, gateway_name, new_slice, watcher=table)
+    gateway = Gateway(
+        bus,
+        settings.table,
+        gateway_name,
+        new_slice,
+        watcher=table,
+        ledger_answers=lambda: database_answers(sessions),
+    )
     table.gateway = gateway
     config = ServerConfig(
         host=serving.host,
@@ -470,7 +478,7 @@ async def run_gateway(
     app = create_gateway_app(
         gateway, bus, table, config, sessions, make_session_factory(read_engine), operator
     )
-    start_wallets(wallets, sessions)
+    start_wallets(wallets, sessions, slice_owners(gateway_name))
     server = uvicorn.Server(gateway_server_config(app, serving, port))
     following = asyncio.ensure_future(gateway.run())
     keeping = asyncio.ensure_future(held.keep())

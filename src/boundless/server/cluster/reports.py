@@ -70,10 +70,13 @@ class ReportBox:
         *,
         expected: Set[str] | None,
         seconds: float,
+        or_kind: ReportKind | None = None,
     ) -> dict[str, JsonBody]:
         """The reports for the key once every ``expected`` gateway sent one, or at the deadline.
 
         ``expected=None`` waits the whole time (the coordinator does not know who is there).
+        ``or_kind``: a gateway that sent this report (same round and step) instead is awaited no
+        longer either (it is not in the answer: ``settling`` for ``settled``).
         """
         loop = asyncio.get_running_loop()
         deadline = loop.time() + seconds
@@ -84,7 +87,9 @@ class ReportBox:
         try:
             while True:
                 got = self._got.get(key, {})
-                if expected is not None and set(expected) - self.gone(round_number) <= got.keys():
+                instead = set() if or_kind is None else self.senders(round_number, or_kind, step)
+                missing = set(expected or ()) - self.gone(round_number) - instead
+                if expected is not None and missing <= got.keys():
                     return dict(got)
                 remaining = deadline - loop.time()
                 if remaining <= 0:
