@@ -154,6 +154,7 @@ def time_statements(engine: Any, spent: dict[str, float]) -> None:
     timed("copy_into", lambda _self, table, *_: f"COPY {table}")
     timed("load_changes", lambda *_: "COPY ledger_stage (changes)")
     timed("lock_wallets", lambda *_: "wallet lock (SELECT FOR UPDATE)")
+    timed("apply_changes", lambda *_: "balances, locked in id order (UPDATE)")
     timed("new_ids", lambda *_: "new ids (nextval)")
 
 

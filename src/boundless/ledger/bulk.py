@@ -49,7 +49,14 @@ from boundless.ledger.repository import (
 )
 from boundless.ledger.slice_repository import SliceRepository
 from boundless.ledger.sql_conventions import utc_now
-from boundless.ledger.staging import STAGE, STAGE_TABLE, LockedAccount, Stage, StageRow
+from boundless.ledger.staging import (
+    STAGE,
+    STAGE_TABLE,
+    LockedAccount,
+    Stage,
+    StageRow,
+    planner_settings,
+)
 from boundless.ledger.write_requests import (
     StagedWrite,
     WriteBatch,
@@ -87,11 +94,28 @@ APPLY_STAGED_CHANGES = (
     "WHERE ledger_accounts.name = s.wallet AND s.key IS NULL AND s.player_id <> '' "
     "AND s.amount <> 0"
 )
-"""Wallet balances from a stage of one row per wallet holding its signed change."""
+"""Wallet balances from a stage of one row per wallet holding its signed change, without lock
+order: the writes use :meth:`Stage.apply_changes` (wallets and the fixed account locked and
+updated in id order, one statement); this plain form stays as the plan tests' reference."""
 _HEADER_TYPES = ("int8", "text", "text", "text", "text", "text", "int8", "text", "text",
                  "timestamptz", "text")  # fmt: skip
 ENTRY_COLUMNS = ("transaction_id", "account_id", "amount")
 ENTRY_TYPES = ("int8", "int8", "int8")
+
+
+SORT_MEMORY = "64MB"
+"""PostgreSQL's ``work_mem`` for a settlement's two big statements: their sorts and hashes of
+a slice's lines (a few MB at 100,000 players) stay in memory instead of spilling to disk at
+the server's default 4 MB."""
+_PAY_IN_ID_ORDER = (
+    "WITH moved AS (UPDATE ledger_accounts AS a SET balance = a.balance + c.paid FROM "
+    f"(SELECT l.id, s.paid, s.seq FROM {STAGE} AS s JOIN ledger_accounts AS l "
+    "ON l.name = s.wallet WHERE s.paid <> 0 ORDER BY l.id) AS c WHERE a.id = c.id "
+    "RETURNING a.id, c.paid, c.seq), written AS (INSERT INTO ledger_entries "
+    "(transaction_id, account_id, amount) SELECT :transaction_id, id, paid FROM moved "
+    "ORDER BY seq RETURNING 1) SELECT count(*) FROM written"
+)
+"""A settlement's payments and squares from the stage, accounts locked in id order."""
 
 
 class _KeysTaken(Exception):
@@ -271,11 +295,11 @@ class BulkWriter:
         amounts = [batch.amounts[i] for i in order]
         deltas = _wallet_deltas(players, amounts, where_to)
         # One stage row per wallet, carrying what the batch moves in or out of it, and one for
-        # the fixed account (locked with the wallets).
+        # the fixed account (updated with the wallets, in the same id order).
         names = [f"{AccountKind.WALLET}:{player}" for player in deltas]
         changes = zip(deltas, names, deltas.values(), strict=True)
-        self.stage.load_changes(chain(changes, [("", where_to.fixed.name, 0)]))
-        wallets = self._wallets([], set(names))
+        fixed_change = ("", where_to.fixed.name, -sum(deltas.values()))
+        self.stage.load_changes(chain(changes, [fixed_change]))
         created_at = utc_now()
         ids = self.stage.new_ids("ledger_transactions", len(order))
         category, round_id, owner = where_to.category.value, where_to.round_id, where_to.owner
@@ -291,8 +315,14 @@ class BulkWriter:
             self.stage.copy_into("ledger_transactions", _HEADER_COLUMNS, headers(), _HEADER_TYPES)
         except IntegrityError:
             raise _KeysTaken from None
-        legs = zip(ids, players, amounts, strict=True)
-        self._finish(where_to, wallets, deltas, names, legs, staged=True)
+        # Checked after the headers (a retry must replay, not be refused): one statement locks
+        # and updates every account in id order; a short wallet fails it (the CHECK) and an
+        # unknown one is missing from its rows: the long way then names them.
+        changed = self.stage.apply_changes()
+        wallet_ids = {player: account_id for account_id, player in changed if player is not None}
+        if len(wallet_ids) < len(deltas):
+            raise _KeysTaken
+        self._write_entries(where_to, wallet_ids, zip(ids, players, amounts, strict=True))
         keys = [batch.keys[i] for i in order]
         return _Written(where_to, dict(zip(keys, ids, strict=True)), created_at)
 
@@ -353,7 +383,7 @@ class BulkWriter:
             raise _KeysTaken
         ids = {str(key): int(tid) for key, tid in inserted}
         legs = ((ids[i.key], i.player_id, i.amount) for i in fresh)
-        self._finish(route, wallets, deltas, names, legs, staged=False)
+        self._finish(route, wallets, deltas, names, legs)
         return _Written(route, ids, created_at)
 
     def _finish(
@@ -363,13 +393,11 @@ class BulkWriter:
         deltas: dict[str, int],
         names: list[str],
         legs: Iterable[tuple[int, str, int]],
-        *,
-        staged: bool,
     ) -> None:
-        """With the headers written: refuse a short wallet, write the entries (``legs``: each
-        transaction's id, player and amount) and balances (``deltas`` by player, ``names``
-        their wallets' names in the same order). Checked after the headers: a batch
-        that is a retry must replay, not be refused."""
+        """With the headers written and the stage holding the items: refuse a short wallet,
+        write the entries (``legs``: each transaction's id, player and amount) and balances
+        (``deltas`` by player, ``names`` their wallets' names in the same order). Checked
+        after the headers: a batch that is a retry must replay, not be refused."""
         wallet_ids: dict[str, int] = {}
         short = []
         for (player, delta), name in zip(deltas.items(), names, strict=True):
@@ -380,10 +408,18 @@ class BulkWriter:
         if short:
             (_, balance, player_id, name, _), delta = min(short)
             raise InsufficientFundsError(name, balance, -delta, player_id=player_id)
+        self._write_entries(route, wallet_ids, legs)
+        self.stage.execute(_ADD_ITEMS, sign=-1 if route.wallet_pays else 1)
+        self.repository.add_to_balances({route.fixed.id: -sum(deltas.values())})
+
+    def _write_entries(
+        self, route: Route, wallet_ids: dict[str, int], legs: Iterable[tuple[int, str, int]]
+    ) -> None:
+        """Each item's two entries (``legs``: its transaction's id, player and amount), source
+        leg first, as every transaction lists them."""
         fixed_id, wallet_pays = route.fixed.id, route.wallet_pays
 
         def entries() -> Iterator[tuple[int, int, int]]:
-            # Source leg first, as every transaction lists them.
             for tid, player, amount in legs:
                 if wallet_pays:
                     yield tid, wallet_ids[player], -amount
@@ -393,11 +429,6 @@ class BulkWriter:
                     yield tid, wallet_ids[player], amount
 
         self.stage.copy_into("ledger_entries", ENTRY_COLUMNS, entries(), ENTRY_TYPES)
-        if staged:  # the stage holds each wallet's change
-            self.stage.execute(APPLY_STAGED_CHANGES)
-        else:  # the stage holds the items
-            self.stage.execute(_ADD_ITEMS, sign=-1 if route.wallet_pays else 1)
-        self.repository.add_to_balances({fixed_id: -sum(deltas.values())})
 
     def settle_slice(
         self,
@@ -433,46 +464,101 @@ class BulkWriter:
             self.slices, table_id, round_no, owner, action="settle", lock="end"
         )
         in_play_id = slice_row.in_play_account_id
-        held_by_player = self.repository.stakes_by_player(round_row.id, owner, in_play_id)
-        cross_check(table_id, round_no, lines, held_by_player)
-        paying = [line for line in lines if line.paid > 0]
-        # The lines are validated: their wallets' names need no second check each.
-        names = [f"{AccountKind.WALLET}:{line.player_id}" for line in paying]
-        pairs = list(zip(paying, names, strict=True))
-        self.stage.load([(seq, None, None, None, None, line.player_id, None, name,
-                          line.staked, line.paid)
-                         for seq, (line, name) in enumerate(pairs)])  # fmt: skip
         house = house_of(self.repository)
-        wallets = self._wallets(
-            [self.repository.account_by_id(in_play_id).name, house.name], set(names)
-        )
-        accounts = self.repository.lock_accounts([in_play_id, house.id])
-        held = accounts[in_play_id].balance
-        total_paid = sum(line.paid for line in paying)
-        transaction_id = self.repository.insert_transaction(request.header(round_row.id))
-        self.stage.copy_into(
-            "ledger_entries",
-            ENTRY_COLUMNS,
-            ((transaction_id, wallets[name][0], line.paid) for line, name in pairs),
-            ENTRY_TYPES,
-        )  # fmt: skip
+        # The slice's end lock keeps every other write out of its in-play account (stakes and
+        # payments share the slice's lock, a cancellation takes it too): its balance is what
+        # the slice holds until this transaction ends.
+        in_play = self.repository.account_by_id(in_play_id)
+        held = in_play.balance
+        total_paid = sum(line.paid for line in lines)
         squares = {in_play_id: -held, house.id: held - total_paid}
-        self.repository.insert_entries(transaction_id, squares)
-        # One stage row per paid player (a player is listed once): no grouping needed.
-        self.stage.execute(
-            f"UPDATE ledger_accounts SET balance = balance + s.paid FROM {STAGE} AS s "
-            "WHERE ledger_accounts.name = s.wallet AND s.key IS NULL AND s.player_id <> ''"
-        )
-        self.repository.add_to_balances(squares)
+        square_names = {in_play_id: in_play.name, house.id: house.name}
+        # The stage: every line (the cross-check joins them all), then the two squaring
+        # changes in id order (``paid``: what each account gets).
+        wallet = f"{AccountKind.WALLET}:"
+        self.stage.load_lines(
+            chain(
+                ((line.player_id, wallet + line.player_id, line.staked, line.paid)
+                 for line in lines),
+                (("", square_names[i], 0, squares[i]) for i in sorted(squares)),
+            )
+        )  # fmt: skip
+        if self.stage.dialect == "postgresql":
+            self._cross_check_staged(table_id, round_no, round_row.id, owner, in_play_id)
+        else:
+            held_by_player = self.repository.stakes_by_player(round_row.id, owner, in_play_id)
+            cross_check(table_id, round_no, lines, held_by_player)
+        transaction_id = self.repository.insert_transaction(request.header(round_row.id))
+        paying = [line for line in lines if line.paid > 0]
+        written = self._pay_staged(transaction_id)
+        if written < len(paying) + sum(1 for amount in squares.values() if amount != 0):
+            missing = self.stage.rows(
+                f"SELECT min(wallet) FROM {STAGE} AS s WHERE s.paid <> 0 AND NOT EXISTS "
+                "(SELECT 1 FROM ledger_accounts AS a WHERE a.name = s.wallet)"
+            )
+            raise UnknownAccountError(str(missing[0][0]))
         self.poster.end(
             Plan(round_row.id, ends_slices=[slice_row.id], slice_status_after="settled")
         )
         header = self.repository.find_transaction(request.key)
         assert header is not None
-        entries = [(name, line.paid) for line, name in pairs]
-        fixed = {in_play_id: accounts[in_play_id].name, house.id: accounts[house.id].name}
-        entries += [(fixed[i], amount) for i, amount in sorted(squares.items()) if amount != 0]
+        entries = [(wallet + line.player_id, line.paid) for line in paying]
+        entries += [(square_names[i], amount) for i, amount in sorted(squares.items()) if amount]
         return posted(header, entries, replayed=False)
+
+    def _cross_check_staged(
+        self, table_id: str, round_no: int, round_id: int, owner: str, in_play_id: int
+    ) -> None:
+        """:func:`cross_check` of the staged lines, in the database: only the lines that
+        disagree (none, normally) come back, not every player's stakes. Hash joins, whatever
+        the statistics (see :meth:`LedgerRepository.stakes_by_player`)."""
+        held = self.repository.stakes_by_player_statement(round_id, owner, in_play_id)
+        compiled = held.compile(self.session.get_bind(), compile_kwargs={"literal_binds": True})
+        sql = (
+            f"WITH held (player_id, staked) AS ({compiled}) "
+            f"SELECT s.player_id, h.staked, s.amount FROM {STAGE} AS s LEFT JOIN held AS h "
+            "ON h.player_id = s.player_id WHERE s.player_id <> '' "
+            "AND coalesce(h.staked, 0) <> s.amount UNION ALL "
+            f"SELECT h.player_id, h.staked, NULL FROM held AS h WHERE NOT EXISTS "
+            f"(SELECT 1 FROM {STAGE} AS s WHERE s.player_id = h.player_id)"
+        )
+        with planner_settings(self.session, enable_nestloop="off", work_mem=SORT_MEMORY):
+            disagree = self.stage.rows(sql)
+        if not disagree:
+            return
+        listed = sorted(
+            (PlayerSettlement(player, int(staked), 0) for player, _, staked in disagree
+             if staked is not None),
+            key=lambda line: line.player_id,
+        )  # fmt: skip
+        held_of = {player: int(total) for player, total, _ in disagree if total is not None}
+        cross_check(table_id, round_no, listed, held_of)
+        raise AssertionError("lines that disagree passed the cross-check")  # pragma: no cover
+
+    def _pay_staged(self, transaction_id: int) -> int:
+        """Add each staged row's ``paid`` to its account and write it as an entry of the
+        transaction, in the stage's order; returns the entries written (an unknown wallet
+        has none). PostgreSQL: one statement that locks and updates the accounts in id order
+        (see :meth:`Stage.apply_changes`) and inserts the entries from what it updated."""
+        if self.stage.dialect == "postgresql":
+            with planner_settings(
+                self.session, enable_hashjoin="off", enable_mergejoin="off", work_mem=SORT_MEMORY
+            ):
+                rows = self.stage.rows(_PAY_IN_ID_ORDER, transaction_id=transaction_id)
+            return int(rows[0][0])
+        self.stage.execute(
+            f"UPDATE ledger_accounts SET balance = balance + s.paid FROM {STAGE} AS s "
+            "WHERE ledger_accounts.name = s.wallet AND s.paid <> 0"
+        )
+        inserted = self.session.execute(
+            text(
+                "INSERT INTO ledger_entries (transaction_id, account_id, amount) SELECT "
+                f":transaction_id, a.id, s.paid FROM {STAGE} AS s JOIN ledger_accounts AS a "
+                "ON a.name = s.wallet WHERE s.paid <> 0 ORDER BY s.seq"
+            ),
+            {"transaction_id": transaction_id},
+        )
+        return int(inserted.rowcount)  # type: ignore[attr-defined]
 
 
 def cross_check(

@@ -8,12 +8,13 @@ from dataclasses import dataclass
 from datetime import UTC, datetime
 from typing import Any, TypeVar
 
-from sqlalchemy import Select, and_, bindparam, func, insert, select, text, update
+from sqlalchemy import Select, and_, bindparam, func, insert, select, update
 from sqlalchemy.dialects import postgresql, sqlite
 from sqlalchemy.orm import Session
 
 from boundless.ledger.models import ACCOUNTS, ENTRIES, ROUNDS, TRANSACTIONS
 from boundless.ledger.sql_conventions import utc_now
+from boundless.ledger.staging import planner_settings
 
 CHUNK = 2000
 """Most ids bound into one ``IN (...)`` list (well inside SQLite's and psycopg's limits)."""
@@ -404,16 +405,8 @@ class LedgerRepository:
     def without_nested_loops(self) -> Iterator[None]:
         """PostgreSQL's planner without nested-loop joins for the statements inside (this
         transaction's setting, put back afterwards); nothing elsewhere."""
-        if self.dialect != "postgresql":
+        with planner_settings(self.session, enable_nestloop="off"):
             yield
-            return
-        setting = text("SELECT set_config('enable_nestloop', :value, true)")
-        before = self.session.execute(text("SELECT current_setting('enable_nestloop')")).scalar()
-        self.session.execute(setting, {"value": "off"})
-        try:
-            yield
-        finally:
-            self.session.execute(setting, {"value": str(before)})
 
     def stakes_by_player_statement(
         self, round_id: int, owner: str, in_play_account_id: int

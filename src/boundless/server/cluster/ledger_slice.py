@@ -112,7 +112,9 @@ class ClusterLedger:
         self._last_balances.update(found)
         return found
 
-    def stake(self, table: str, round_no: int, orders: Sequence[StakeOrder]) -> None:
+    def stake(
+        self, table: str, round_no: int, orders: Sequence[StakeOrder | tuple[str, str, str, int]]
+    ) -> None:
         if orders:
             with self.sessions.begin() as session:
                 self._service(session).stake_many(table, round_no, list(orders))
@@ -196,13 +198,7 @@ class LedgerSlice(FollowerSlice):
 
     async def bets_report(self) -> BetsReport:
         report = await super().bets_report()
-        follower = self.follower
-        mains = follower.main_stakes(np.arange(follower.position_count()))
-        orders = [
-            StakeOrder(follower.player_of(p), _position(follower, p), MAIN_KIND, int(main))
-            for p, main in enumerate(mains.tolist())
-            if main
-        ]
+        orders = stake_orders(self.follower)
         try:
             # Off the loop: the gateway's players' sockets are served while its bots stake.
             await asyncio.to_thread(self.ledger.stake, self.table, self.round_no, orders)
@@ -229,22 +225,11 @@ class LedgerSlice(FollowerSlice):
         summary = await super().settle()
         if not self._staked:
             return summary
-        follower = self.follower
-        staked, owed = follower.staked(), follower.final_payouts()
-        mains = follower.main_stakes(np.arange(follower.position_count()))
-        extras: list[StakeOrder] = []
-        by_player: dict[str, list[int]] = {}
-        for position in range(follower.position_count()):
-            player = follower.player_of(position)
-            extra = int(staked[position]) - int(mains[position])
-            if extra:
-                extras.append(StakeOrder(player, _position(follower, position), EXTRA_KIND, extra))
-            line = by_player.setdefault(player, [0, 0])
-            line[0] += int(staked[position])
-            line[1] += int(owed[position])
-        lines = [PlayerSettlement(p, s, paid) for p, (s, paid) in sorted(by_player.items())]
+        # Off the loop: a slice's lines are one object per player (the settled follower is not
+        # touched by anything else meanwhile).
+        extras, lines = await asyncio.to_thread(settlement_of, self.follower)
         await self.ledger.settle(self.table, self.round_no, extras, lines)
-        return {**summary, "net": sum(paid - s for s, paid in by_player.values())}
+        return {**summary, "net": sum(line.paid - line.staked for line in lines)}
 
     async def cancel(self, reason: str) -> None:
         staked, self._staked = self._staked, False  # refunded once, however often cancelled
@@ -253,5 +238,54 @@ class LedgerSlice(FollowerSlice):
             await self.ledger.cancel_own_slice(self.table, self.round_no)
 
 
-def _position(follower: FollowerRound, position: int) -> str:
-    return f"{follower.player_of(position)}@{follower.spot_of(position)}"
+def stake_orders(follower: FollowerRound) -> list[tuple[str, str, str, int]]:
+    """Each position's main bet as a stake order ``(player, position, kind, amount)``: plain
+    tuples made from the book's columns (a StakeOrder and two lookups per bet were most of the
+    gateway's own time at the bet close)."""
+    book = follower.book
+    ids = book.player_ids
+    held = np.flatnonzero(book.main)
+    players = book.player[held].tolist()
+    spots = book.spot[held].tolist()
+    return [
+        (ids[player], f"{ids[player]}@{spot}", MAIN_KIND, main)
+        for player, spot, main in zip(players, spots, book.main[held].tolist(), strict=True)
+    ]
+
+
+def settlement_of(
+    follower: FollowerRound,
+) -> tuple[list[StakeOrder], list[PlayerSettlement]]:
+    """A settled follower's extra stakes (doubles, splits, insurance: what each position put in
+    beyond its main bet) and one settlement line per player (all staked, all paid), sorted by
+    player; summed per player by numpy, not position by position."""
+    book = follower.book
+    ids = book.player_ids
+    staked = np.asarray(follower.staked(), dtype=np.int64)
+    owed = np.asarray(follower.final_payouts(), dtype=np.int64)
+    extra = staked - book.main
+    added = np.flatnonzero(extra)
+    extras = [
+        StakeOrder(ids[player], f"{ids[player]}@{spot}", EXTRA_KIND, amount)
+        for player, spot, amount in zip(
+            book.player[added].tolist(),
+            book.spot[added].tolist(),
+            extra[added].tolist(),
+            strict=True,
+        )
+    ]
+    count = len(ids)
+    staked_by = np.zeros(count, dtype=np.int64)
+    paid_by = np.zeros(count, dtype=np.int64)
+    np.add.at(staked_by, book.player, staked)
+    np.add.at(paid_by, book.player, owed)
+    betting = np.zeros(count, dtype=np.bool_)
+    betting[book.player] = True  # every player with a position (each once)
+    order = sorted(np.flatnonzero(betting).tolist(), key=ids.__getitem__)
+    lines = [
+        PlayerSettlement(ids[index], staked_amount, paid)
+        for index, staked_amount, paid in zip(
+            order, staked_by[order].tolist(), paid_by[order].tolist(), strict=True
+        )
+    ]
+    return extras, lines

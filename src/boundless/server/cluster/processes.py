@@ -26,11 +26,12 @@ from boundless.core.shoe_cycle import ShoeCycle
 from boundless.core.strategy_chart import StrategyChart
 from boundless.entropy import CryptoSource
 from boundless.jurisdictions import JurisdictionProfile, load_profile
+from boundless.server.cluster.bot_slice import BotSlice, BotWallets
 from boundless.server.cluster.bus import BusError, check_table_name
 from boundless.server.cluster.control import TableControl
 from boundless.server.cluster.coordinator import Coordinator, CoordinatorTimers
 from boundless.server.cluster.gateway import Gateway, SliceMaker
-from boundless.server.cluster.ledger_slice import ClusterLedger, LedgerSlice
+from boundless.server.cluster.ledger_slice import ClusterLedger
 from boundless.server.cluster.protocol import slice_owners
 from boundless.server.cluster.slice_records import SliceRecords
 from boundless.server.cluster.slices import PairSlice, SliceSide
@@ -50,7 +51,6 @@ if TYPE_CHECKING:
 log = logging.getLogger("boundless.cluster.processes")
 
 DEFAULT_TABLE = "boundless-1"
-BOT_STAKE = 100
 BOT_GRANT = 100_000
 """Coins each bot gets once, when its gateway first starts."""
 
@@ -321,24 +321,16 @@ def bot_slices(
     ledger: ClusterLedger,
     table: str,
 ) -> SliceMaker:
+    """The bots' part of each round (``bot_slice``); call from the event loop: their wallets'
+    first read starts here, in a worker thread."""
     players = [f"bot-{gateway}-{index + 1}" for index in range(bots)]
     if players:
         ledger.grant_once(players, BOT_GRANT)
+    wallets = BotWallets(ledger, players)
+    wallets.read_ahead()
 
     def new_slice(round_number: int, opened: ev.RoundOpened) -> SliceSide:
-        follower = FollowerRound(rules, opened, chart=chart)
-        if players:
-            balances = ledger.balances(players)
-            seated = [player for player in players if balances[player] >= BOT_STAKE]
-            if seated:
-                follower.place_bets(
-                    seated,
-                    [1] * len(seated),
-                    [BOT_STAKE] * len(seated),
-                    None,
-                    [balances[player] for player in seated],
-                )
-        made = LedgerSlice(follower, ledger, table)
+        made = BotSlice(FollowerRound(rules, opened, chart=chart), ledger, table, wallets)
         made.round_no = round_number
         return made
 
