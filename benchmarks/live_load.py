@@ -18,10 +18,13 @@ second through the server, each server process's CPU and peak memory, each HTTP 
 loop lag (how long ``/healthz`` takes to answer, polled every 0.2 s: a loop-lag probe from
 outside; ``loop_lag_p99_ms`` and ``loop_lag_max_ms`` are the worst server's, the targets 100 and
 250 ms; ``loop_lag_floor_p99_ms`` and ``loop_lag_floor_max_ms`` the same probe's answer times
-from a bare asyncio server in a process of its own, what the machine's load alone adds), the
-load average before and after the run (``load_average``), and whether every round
-settled exactly once in the ledger (one ``settle`` transaction per round and slice, each player
-one ``settled`` message per round, ``check_books`` clean).
+from a bare asyncio server in a process of its own, what the machine's load alone adds;
+``broadcast_floor_p99_ms`` and ``broadcast_floor_max_ms`` the same probe against a bare
+WebSocket broadcast of the same frames to as many sockets from one process, run right after
+(``broadcast_floor.py``), and ``loop_lag_*_ratio_to_floor`` ours over it), the load average
+before and after the run (``load_average``), and whether every round settled exactly once in
+the ledger (one ``settle`` transaction per round and slice, each player one ``settled`` message
+per round, ``check_books`` clean).
 """
 
 from __future__ import annotations
@@ -36,7 +39,6 @@ import os
 import resource
 import secrets
 import signal
-import socket
 import struct
 import subprocess
 import sys
@@ -50,7 +52,6 @@ from pathlib import Path
 from typing import Any
 
 import httpx
-import numpy as np
 import orjson
 import psutil
 from sqlalchemy import insert
@@ -68,12 +69,21 @@ from boundless.server.storage.database import migrated_engine
 from boundless.server.storage.models import Player, utc_now
 
 sys.path.insert(0, str(Path(__file__).parent))
+from broadcast_floor import measure_floor
 from cluster_round import drop_namespace, scratch_database
+from loop_lag import (
+    Served,
+    bare_http_server,
+    broadcast_floor,
+    free_port,
+    percentiles,
+    probe_lag,
+    worst_lag,
+)
 
 TABLE = "boundless-1"
 DEFAULT_POSTGRES_URL = "postgresql+psycopg://postgres@127.0.0.1:5432/test"
 DEFAULT_NATS_URL = "nats://127.0.0.1:4222"
-LAG_PROBE_SECONDS = 0.2
 GRANT = 1_000_000
 BET = 1_000
 CONNECT_CONCURRENCY = 200
@@ -97,12 +107,6 @@ def raise_fd_limit(players: int, servers: int) -> None:
             f"open-files limit ({hard}, less {FD_MARGIN} of its own): use more --gateways or "
             "raise the limit (ulimit -Hn)"
         )
-
-
-def free_port() -> int:
-    with socket.socket() as probe:
-        probe.bind(("127.0.0.1", 0))
-        return int(probe.getsockname()[1])
 
 
 # ---- players -------------------------------------------------------------------------------
@@ -156,6 +160,8 @@ class Stats:
     settled: dict[str, int] = field(default_factory=dict)
     errors: dict[str, int] = field(default_factory=dict)
     bets: int = 0
+    frames: list[tuple[float, bytes]] = field(default_factory=list)
+    """What the recording client received (the floor replays it to every socket)."""
 
 
 class LoadClient(asyncio.Protocol):
@@ -181,6 +187,7 @@ class LoadClient(asyncio.Protocol):
         self.policy = Policy.DOUBLER if doubler else Policy.HIT_TO_17
         """A tenth of the players play the doubler bot (doubles and splits: extra stakes)."""
         self.up_card: str | None = None
+        self.records = False
 
     def connection_made(self, transport: Any) -> None:
         self.transport = transport
@@ -252,6 +259,8 @@ class LoadClient(asyncio.Protocol):
 
     def on_message(self, payload: bytes, received: float) -> None:
         self.stats.received += 1
+        if self.records and go.is_set():
+            self.stats.frames.append((received / 1000.0, payload))
         message = orjson.loads(payload)
         kind = message.get("type")
         if kind == "step":
@@ -356,6 +365,8 @@ async def run_clients(players: Sequence[Seat], rounds: int, pipe: Any, timeout: 
             clients.append(client)
 
     await asyncio.gather(*(connect(p, t, port) for p, t, port in players))
+    if clients:
+        clients[0].records = True
     pipe.send(("connected", len(clients)))
     await loop.run_in_executor(None, pipe.recv)  # the coordinator says go
     go.set()
@@ -380,6 +391,7 @@ async def run_clients(players: Sequence[Seat], rounds: int, pipe: Any, timeout: 
                 "settled": stats.settled,
                 "errors": stats.errors,
                 "bets": stats.bets,
+                "frames": stats.frames,
                 "elapsed": elapsed,
                 "finished": sum(1 for c in clients if c.done_rounds >= rounds),
             },
@@ -395,16 +407,6 @@ def client_process(players: Sequence[Seat], rounds: int, pipe: Any, timeout: flo
 
 
 # ---- the run -------------------------------------------------------------------------------
-@dataclass
-class Served:
-    """A server process: ``boundless serve``, a coordinator or a gateway (``port``: its HTTP)."""
-
-    label: str
-    process: subprocess.Popen[bytes]
-    port: int | None
-    lag_ms: list[float] = field(default_factory=list)
-
-
 def betting_seconds(players: int) -> float:
     return max(3.0, players / 1500)
 
@@ -462,51 +464,6 @@ def start_cluster(
     return [Served("coordinator", process, None), *served]
 
 
-def probe_lag(servers: list[Served], stop: threading.Event, floor: Served) -> None:
-    """Each HTTP server's answer time to ``/healthz``: the time its event loop takes to get to a
-    new request (what every socket's next message waits for too); ``floor``, a bare server,
-    asked the same way right after them."""
-    with httpx.Client(timeout=30) as http:
-        while not stop.wait(LAG_PROBE_SECONDS):
-            for served in [*servers, floor]:
-                if served.port is None:
-                    continue
-                began = time.perf_counter()
-                with contextlib.suppress(httpx.HTTPError):
-                    http.get(f"http://127.0.0.1:{served.port}/healthz")
-                served.lag_ms.append((time.perf_counter() - began) * 1000)
-
-
-def bare_http_server(port: int) -> None:
-    """The loop-lag probe's floor: an asyncio loop in a process of its own that only answers
-    ``200 ok`` to every request (keep-alive), the time the machine alone adds to a probe."""
-
-    async def answer(reader: asyncio.StreamReader, writer: asyncio.StreamWriter) -> None:
-        with contextlib.suppress(ConnectionError, asyncio.IncompleteReadError):
-            while await reader.readuntil(b"\r\n\r\n"):
-                writer.write(b"HTTP/1.1 200 OK\r\nContent-Length: 2\r\n\r\nok")
-                await writer.drain()
-        writer.close()
-
-    async def main() -> None:
-        server = await asyncio.start_server(answer, "127.0.0.1", port)
-        async with server:
-            await server.serve_forever()
-
-    asyncio.run(main())
-
-
-def worst_lag(servers: list[Served]) -> dict[str, float | None]:
-    """The loop-lag probe's p99 and maximum of the worst HTTP server (None: nothing probed)."""
-    probed = [percentiles(s.lag_ms) for s in servers if s.port is not None and s.lag_ms]
-    if not probed:
-        return {"loop_lag_p99_ms": None, "loop_lag_max_ms": None}
-    return {
-        "loop_lag_p99_ms": max(float(p["p99"] or 0) for p in probed),
-        "loop_lag_max_ms": max(float(p["max"] or 0) for p in probed),
-    }
-
-
 def settled_once(
     database_url: str, players: int, per_client_settled: dict[str, int], slices: int
 ) -> dict[str, Any]:
@@ -542,17 +499,6 @@ def settled_once(
         "books_ok": books.ok,
         "settle_transactions": settle_counts,
         "settled_messages": per_client_settled,
-    }
-
-
-def percentiles(values: list[float]) -> dict[str, float | None]:
-    if not values:
-        return {"p50": None, "p99": None, "max": None}
-    array = np.array(values, dtype=float)
-    return {
-        "p50": round(float(np.percentile(array, 50)), 1),
-        "p99": round(float(np.percentile(array, 99)), 1),
-        "max": round(float(array.max()), 1),
     }
 
 
@@ -667,6 +613,7 @@ def drive(
         served.process.send_signal(signal.SIGTERM)
     for served in servers:
         served.process.wait(timeout=60)
+    floor_lag = measure_floor(results[0]["frames"], connected, processes, free_port())
     latencies = [x for result in results for x in result["latencies"]]
     server_part = [x for result in results for x in result["server_part"]]
     settled: dict[str, int] = {}
@@ -701,6 +648,7 @@ def drive(
         **worst_lag(servers),
         "loop_lag_floor_p99_ms": percentiles(floor.lag_ms)["p99"],
         "loop_lag_floor_max_ms": percentiles(floor.lag_ms)["max"],
+        **broadcast_floor(worst_lag(servers), floor_lag),
         "load_average": [load_before, os.getloadavg()[0]],
         "seconds": round(elapsed, 1),
         "errors": {k: v for r in results for k, v in r["errors"].items()},
@@ -736,7 +684,9 @@ def main() -> None:
         if args.json:
             keys = ("players", "gateways", "p50_ms", "p99_ms", "rounds", "settled_once")
             keys += ("loop_lag_p99_ms", "loop_lag_max_ms", "loop_lag_floor_p99_ms")
-            keys += ("loop_lag_floor_max_ms", "load_average", "loop_lag_ms")
+            keys += ("loop_lag_floor_max_ms", "broadcast_floor_p99_ms", "broadcast_floor_max_ms")
+            keys += ("loop_lag_p99_ratio_to_floor", "loop_lag_max_ratio_to_floor")
+            keys += ("load_average", "loop_lag_ms")
             keys += ("processes", "errors")
             print(json.dumps({key: result[key] for key in keys}), flush=True)
         else:

@@ -107,7 +107,10 @@ def test_live_load_prints_its_loop_lag() -> None:
     result = run_json("live_load.py", "--players", "20", "--rounds", "1", "--processes", "1",
                       "--decision-seconds", "1")  # fmt: skip
     assert result["settled_once"]
-    for name in ("loop_lag_p99_ms", "loop_lag_max_ms", "loop_lag_floor_p99_ms"):
+    names = ("loop_lag_p99_ms", "loop_lag_max_ms", "loop_lag_floor_p99_ms")
+    names += ("broadcast_floor_p99_ms", "broadcast_floor_max_ms")
+    names += ("loop_lag_p99_ratio_to_floor", "loop_lag_max_ratio_to_floor")
+    for name in names:
         assert positive(result[name]), (name, result[name])
     assert result["loop_lag_max_ms"] >= result["loop_lag_p99_ms"]
     assert len(result["load_average"]) == 2

@@ -5,8 +5,10 @@ Broadcasts are serialised once with :func:`encode` and the same text goes to eve
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from typing import Any
 
+import numpy as np
 import orjson
 
 from boundless.core.round import RoundState
@@ -188,6 +190,53 @@ class ViewCache:
             "free_coins": round_.player_free_coins(player_id),
             "positions": [self.position(p) for p in round_.positions_of(player_id)],
         }
+
+    def positions(self, positions: np.ndarray) -> list[dict[str, Any]]:
+        """:meth:`position` of many positions at once: their keys compared as rows of the
+        round's columns (one numpy pass), each distinct view built once by :meth:`position`."""
+        if self.wheel_keys or not len(positions):  # wheel results live outside the columns
+            return [self.position(p) for p in positions.tolist()]
+        book = self.round.book
+        main = book.main[positions].astype(np.int64)
+        free = book.free[book.player[positions]].astype(np.int64)
+        rows = np.column_stack(
+            [
+                book.spot[positions],
+                book.node[positions],
+                main,
+                book.sides[positions].reshape(len(positions), -1),
+                book.insurance[positions],
+                book.even_money[positions],
+                book.extra[positions],
+                book.paid[positions],
+                book.pending[positions],
+                np.minimum(free, 2 * main),
+            ]
+        ).astype(np.int64)
+        _, first, inverse = np.unique(rows, axis=0, return_index=True, return_inverse=True)
+        distinct = [self.position(p) for p in positions[first].tolist()]
+        return [distinct[k] for k in inverse.reshape(-1).tolist()]
+
+    def player_parts(self, player_ids: Sequence[str]) -> list[dict[str, Any] | None]:
+        """:meth:`player_part` of many players at once (None: a player without a position)."""
+        book = self.round.book
+        indices = [book.player_index(player_id) for player_id in player_ids]
+        known = np.array([i for i in indices if i is not None], dtype=np.int64)
+        table = book.position_table()[known]
+        held = table >= 0
+        views = iter(self.positions(table[held]))  # row by row, in spot order
+        counts = held.sum(axis=1).tolist()
+        free = book.free[known].tolist()
+        parts: list[dict[str, Any] | None] = []
+        row = 0
+        for player_id, index in zip(player_ids, indices, strict=True):
+            if index is None:
+                parts.append(None)
+                continue
+            positions = [next(views) for _ in range(counts[row])]
+            parts.append({"id": player_id, "free_coins": free[row], "positions": positions})
+            row += 1
+        return parts
 
 
 def you(

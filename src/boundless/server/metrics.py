@@ -85,26 +85,33 @@ class ServerMetrics:
 
     # ---- recording ---------------------------------------------------------------------------
     def staked(self, title: str, orders: Iterable[StakeOrder]) -> None:
-        """Stakes the ledger has just committed."""
+        """Stakes the ledger has just committed (summed by kind first: one counter update per
+        kind, not per order, for a batch of thousands)."""
+        by_kind: dict[str, int] = {}
         for order in orders:
-            self.stakes.labels(title, stake_kind(order.kind)).inc(order.amount)
+            kind = stake_kind(order.kind)
+            by_kind[kind] = by_kind.get(kind, 0) + order.amount
+        for kind, amount in by_kind.items():
+            self.stakes.labels(title, kind).inc(amount)
 
     def bets_accepted(self, title: str, requests: Sequence[Any]) -> None:
         """Accepted ``BetRequest``s (each has ``orders()``), after their batch committed."""
         if requests:
             self.bets.labels(title).inc(len(requests))
-        for request in requests:
-            self.staked(title, request.orders())
+        self.staked(title, [order for request in requests for order in request.orders()])
 
     def settled(self, title: str, results: Mapping[str, Sequence[Mapping[str, Any]]]) -> None:
         """A settled round: ``results`` maps each player to their positions' results (the
         ``positions`` of the player view), whose ``paid`` is everything the position got back."""
         self.rounds.labels(title, "settled").inc()
+        paid: dict[str, int] = {}
         for positions in results.values():
             for position in positions:
                 for kind, amount in payouts_by_kind(position).items():
-                    if amount:
-                        self.payouts.labels(title, kind).inc(amount)
+                    paid[kind] = paid.get(kind, 0) + amount
+        for kind, amount in paid.items():
+            if amount:
+                self.payouts.labels(title, kind).inc(amount)
 
     def cancelled(self, title: str, refunds: Mapping[str, int]) -> None:
         self.rounds.labels(title, "cancelled").inc()

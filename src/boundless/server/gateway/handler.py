@@ -137,9 +137,8 @@ class MessageHandler:
     def _end_player(self, player_id: str, message: dict[str, Any]) -> None:
         """The player's session ended: the last message, then their sockets here close."""
         self.hub.send_player(player_id, message)
-        loop = asyncio.get_running_loop()
-        for connection in list(self.hub.by_player.get(player_id, ())):
-            loop.call_soon(connection.close, f"the session ended ({message['reason']})")
+        sockets = list(self.hub.by_player.get(player_id, ()))
+        self.hub.close_after_sent(sockets, f"the session ended ({message['reason']})")
 
     def forget(self, connection: Connection) -> None:
         self._buckets.pop(id(connection), None)
@@ -317,9 +316,10 @@ class MessageHandler:
             raise BadMessageError("no reality checks on this server")
         figures = self.gate.answer(player, choice)
         if choice == "leave":
-            loop = asyncio.get_running_loop()
-            for connection in list(self.hub.by_player.get(player.player_id, ())):
-                loop.call_soon(connection.close, "the player left after a reality check")
+            # After this answer's ack is queued (the caller sends it once this returns).
+            sockets = list(self.hub.by_player.get(player.player_id, ()))
+            reason = "the player left after a reality check"
+            asyncio.get_running_loop().call_soon(self.hub.close_after_sent, sockets, reason)
         return {"choice": choice, "session": figures}
 
 

@@ -1,8 +1,16 @@
-"""Who is connected and who watches which table; fan-out of one serialisation to many sockets."""
+"""Who is connected and who watches which table; fan-out of one serialisation to many sockets.
+
+Every message out goes through one queue (the outbox), written a chunk of sockets per turn of
+the event loop: a broadcast to 10,000 sockets never holds the loop for all of them at once
+(other sockets' messages and HTTP requests are served between chunks), and each socket still
+gets its messages in the order they were sent, whatever table or player they were for.
+"""
 
 from __future__ import annotations
 
-from collections.abc import Callable
+import asyncio
+from collections import deque
+from collections.abc import Callable, Sequence
 
 from boundless.server.messages import Frame, Message, encode
 from boundless.server.players.service import PlayerIdentity
@@ -23,6 +31,22 @@ class Connection:
 
 
 PresenceListener = Callable[[str, str, bool], None]
+FANOUT_CHUNK = 512
+"""Sockets written per turn of the event loop (a few milliseconds of ``send`` calls)."""
+
+
+class _Fanout:
+    """One frame for some sockets (None: close them, ``reason``), and how many have it."""
+
+    __slots__ = ("frame", "reason", "sent", "targets")
+
+    def __init__(
+        self, frame: Frame | None, targets: Sequence[Connection], reason: str = ""
+    ) -> None:
+        self.frame = frame
+        self.targets = targets
+        self.reason = reason
+        self.sent = 0
 
 
 class Hub:
@@ -30,6 +54,9 @@ class Hub:
         self.watchers: dict[str, set[Connection]] = {}
         self.by_player: dict[str, set[Connection]] = {}
         self._listeners: list[PresenceListener] = []
+        self._outbox: deque[_Fanout] = deque()
+        self._draining = False
+        """A later turn of the loop is to write the rest of the outbox."""
 
     def on_presence(self, listener: PresenceListener) -> None:
         """``listener(player_id, table_id, present)`` when a player starts or stops watching a
@@ -91,15 +118,71 @@ class Hub:
     def send_player(self, player_id: str, message: Message) -> None:
         self._push_all(self.by_player.get(player_id), message)
 
-    @staticmethod
-    def _push_all(connections: set[Connection] | None, message: Message) -> None:
+    def _push_all(self, connections: set[Connection] | None, message: Message) -> None:
         """One serialisation for every connection (none: nothing to encode)."""
-        if not connections:
-            return
-        frame = encode(message)
-        for connection in list(connections):
-            connection.push(frame)
+        if connections:
+            self.enqueue(encode(message), list(connections))
 
-    @staticmethod
-    def send(connection: Connection, message: Message) -> None:
-        connection.push(encode(message))
+    def send(self, connection: Connection, message: Message) -> None:
+        self.enqueue(encode(message), (connection,))
+
+    def enqueue(self, frame: Frame, targets: Sequence[Connection]) -> None:
+        """``frame`` to each of ``targets`` after everything queued before it: at once while
+        the outbox is short, else in the loop's next turns."""
+        self._outbox.append(_Fanout(frame, targets))
+        if not self._draining:
+            self._draining = True
+            self._drain()
+
+    def close_after_sent(self, connections: Sequence[Connection], reason: str) -> None:
+        """Close these sockets once every message queued for them before now is written."""
+        if connections:
+            self._outbox.append(_Fanout(None, connections, reason))
+            if not self._draining:
+                self._draining = True
+                self._drain()
+
+    async def flushed(self) -> None:
+        """Return once the outbox is written (a chunk per turn of the loop)."""
+        while self._outbox:
+            await asyncio.sleep(0)
+
+    def pending_frames(self) -> int:
+        """Frames queued for sockets and not written yet."""
+        return sum(len(item.targets) - item.sent for item in self._outbox)
+
+    def _drain(self) -> None:
+        """Write up to :data:`FANOUT_CHUNK` frames; the rest in the next turn of the loop (all
+        now without a running loop). A push that sends more (a bot's answer) only queues it."""
+        try:
+            self._write(FANOUT_CHUNK)
+            if self._outbox:
+                try:
+                    loop = asyncio.get_running_loop()
+                except RuntimeError:
+                    while self._outbox:
+                        self._write(FANOUT_CHUNK)
+                else:
+                    loop.call_soon(self._drain)
+                    return
+        except BaseException:
+            self._draining = False
+            raise
+        self._draining = False
+
+    def _write(self, budget: int) -> None:
+        outbox = self._outbox
+        while outbox and budget > 0:
+            item = outbox[0]
+            end = min(len(item.targets), item.sent + budget)
+            frame = item.frame
+            if frame is None:
+                for connection in item.targets[item.sent : end]:
+                    connection.close(item.reason)
+            else:
+                for connection in item.targets[item.sent : end]:
+                    connection.push(frame)
+            budget -= end - item.sent
+            item.sent = end
+            if end == len(item.targets):
+                outbox.popleft()

@@ -12,6 +12,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import logging
+from collections import deque
 from collections.abc import Callable
 from typing import Any
 
@@ -26,7 +27,43 @@ MAX_BUFFERED_BYTES = 8 * 2**20
 """A socket that falls this far behind is closed (it can reconnect and resync)."""
 MAX_QUEUED_FRAMES = 2_000
 POLICY_VIOLATION = 1008
+MESSAGES_PER_TURN = 256
+"""Client messages handled per turn of the event loop; the rest wait for the next turn."""
 Scope = dict[str, Any]
+
+
+class Intake:
+    """Paces the handling of client messages: after the ``you`` of a step thousands of clients
+    answer at once, and handling them all in one turn of the loop would hold every other socket
+    (and ``/healthz``) behind them. Over the limit a message waits in line (a future, not a
+    poll) and the next turn lets the next ones through, in arrival order; each socket's
+    messages stay in order (one at a time)."""
+
+    def __init__(self) -> None:
+        self.handled = 0
+        self.waiting: deque[asyncio.Future[None]] = deque()
+
+    async def turn(self) -> None:
+        """Wait until a turn of the loop has room for one more message."""
+        loop = asyncio.get_running_loop()
+        if self.handled >= MESSAGES_PER_TURN or self.waiting:
+            future = loop.create_future()
+            self.waiting.append(future)
+            await future  # counted by the turn that let it through
+            return
+        if not self.handled:
+            loop.call_soon(self._new_turn)  # runs in the next turn
+        self.handled += 1
+
+    def _new_turn(self) -> None:
+        self.handled = 0
+        while self.waiting and self.handled < MESSAGES_PER_TURN:
+            future = self.waiting.popleft()
+            if not future.done():  # a closed socket's wait was cancelled
+                future.set_result(None)
+                self.handled += 1
+        if self.handled:
+            asyncio.get_running_loop().call_soon(self._new_turn)
 
 
 def raw_transport(send: Any) -> Any | None:
@@ -85,7 +122,9 @@ class SocketConnection(Connection):
             await self.send({"type": "websocket.close", "code": code})
 
 
-async def serve_socket(scope: Scope, receive: Any, send: Any, handler: MessageHandler) -> None:
+async def serve_socket(
+    scope: Scope, receive: Any, send: Any, handler: MessageHandler, intake: Intake | None = None
+) -> None:
     first = await receive()
     if first["type"] != "websocket.connect":
         return
@@ -104,6 +143,8 @@ async def serve_socket(scope: Scope, receive: Any, send: Any, handler: MessageHa
                 frame = await _receive(receive)
                 if frame is None:
                     break
+                if intake is not None:
+                    await intake.turn()
                 await handler.handle_text(connection, frame)
     except (TimeoutError, OSError, RuntimeError):
         pass
@@ -137,6 +178,7 @@ class WebSocketFront:
         self.path = path
         self.count_error = count_error
         """Counts every error reply of this app (REST, WebSocket, its tables and bots)."""
+        self.intake = Intake()
 
     @property
     def state(self) -> Any:
@@ -145,6 +187,6 @@ class WebSocketFront:
     async def __call__(self, scope: Scope, receive: Any, send: Any) -> None:
         ERROR_COUNTER.set(self.count_error)  # this call's context (and the tasks it starts)
         if scope["type"] == "websocket" and scope.get("path") == self.path:
-            await serve_socket(scope, receive, send, self.app.state.handler)
+            await serve_socket(scope, receive, send, self.app.state.handler, self.intake)
             return
         await self.app(scope, receive, send)

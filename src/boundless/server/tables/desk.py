@@ -47,13 +47,13 @@ from boundless.server.errors import ForbiddenError, TablePausedError
 from boundless.server.gateway.hub import Hub
 from boundless.server.metrics import UNEXPORTED, ServerMetrics
 from boundless.server.players.service import PlayerIdentity
+from boundless.server.tables import cancellation
 from boundless.server.tables.bets import Answer, BetBatcher, PendingBet
 from boundless.server.tables.money import TableMoney
 from boundless.server.tables.private import decline_insurance
 from boundless.server.tables.service import (
     BetBatchOutcome,
     BetRequest,
-    CancelOutcome,
     RoundRecord,
     TableService,
     bet_columns,
@@ -62,6 +62,8 @@ from boundless.server.tables.service import (
 from boundless.wallet import INTERNAL, WalletProvider
 
 log = logging.getLogger("boundless.server.table")
+ANSWERS_PER_TURN = 500
+"""Bets of a batch answered per turn of the event loop."""
 
 
 class DeskSetup(TypedDict):
@@ -245,14 +247,24 @@ class TableDesk:
         return messages.you(self.table_id, self.round_id, part, balance, round_.phase, round_.step)
 
     def send_you(self, player_ids: Iterable[str]) -> None:
-        if self.round is None:
+        """Each connected player of ``player_ids`` their ``you``, the views built in one pass
+        (thousands of players share a few distinct views)."""
+        round_ = self.round
+        if round_ is None:
             return
-        views = messages.ViewCache(self.round)
-        for player_id in player_ids:
-            if self.hub.is_connected(player_id):
-                message = self.you_message(player_id, views)
-                if message is not None:
-                    self.hub.send_player(player_id, message)
+        connected = [player_id for player_id in player_ids if self.hub.is_connected(player_id)]
+        if not connected:
+            return
+        assert self.round_id is not None
+        parts = messages.ViewCache(round_).player_parts(connected)
+        balances = self.money.balances
+        table_id, round_id, phase, step = self.table_id, self.round_id, round_.phase, round_.step
+        for player_id, part in zip(connected, parts, strict=True):
+            if part is not None:
+                message = messages.you(
+                    table_id, round_id, part, balances.get(player_id), phase, step
+                )
+                self.hub.send_player(player_id, message)
 
     def send_you_all(self) -> None:
         if self.round is not None:
@@ -260,10 +272,11 @@ class TableDesk:
 
     def results(self, round_: PlayerRound) -> dict[str, list[dict[str, Any]]]:
         """The recorded players' positions as the play record and ``settled`` show them."""
-        views = messages.ViewCache(round_)
+        players = list(self.recorded_players(round_))
+        parts = messages.ViewCache(round_).player_parts(players)
         return {
-            player_id: views.player_part(player_id)["positions"]
-            for player_id in self.recorded_players(round_)
+            player_id: [] if part is None else part["positions"]
+            for player_id, part in zip(players, parts, strict=True)
         }
 
     def broadcast_step(
@@ -356,8 +369,14 @@ class TableDesk:
                 log.exception("staked bets did not fit the round; voiding it")
                 self.void("the bets could not be placed after they were staked")
         self.money.bets_staked(outcome.accepted)
-        for item, answer in zip(batch, outcome.answers, strict=True):
-            item.answer(answer)
+        # A few hundred answers per turn of the loop: each wakes its socket's handler, and
+        # 10,000 of them at once would hold the loop for all their acks.
+        answers = list(zip(batch, outcome.answers, strict=True))
+        for start in range(0, len(answers), ANSWERS_PER_TURN):
+            if start:
+                await asyncio.sleep(0)
+            for item, answer in answers[start : start + ANSWERS_PER_TURN]:
+                item.answer(answer)
         if outcome.accepted:
             self.send_you(request.player_id for request, _ in outcome.accepted)
             self.wake()
@@ -637,117 +656,22 @@ class TableDesk:
         self.broadcast_state()
 
     def void(self, reason: str) -> dict[str, int]:
-        """Cancel the round in the core (if still open) and in the ledger; record it once.
-        Returns what the cancellation moved into each wallet."""
-        round_ = self.round
-        assert round_ is not None
-        self.bets.fail_all(PhaseError(f"the round was cancelled: {reason}"))
-        # Under the lock: a batch being written commits first (and is returned with the rest),
-        # one not yet begun sees the cancellation and writes nothing.
-        with self.ledger_lock:
-            _cancel_in_core(round_, reason)
-            if self.recorded:
-                return {}
-            results = self.results(round_)
-            with self.sessions.begin() as session:
-                outcome = self._write_cancel(session, reason, results)
-        self.recorded = True
-        return self._voided(reason, results, outcome)
+        """Cancel the round in the core and in the ledger, record it once; what the
+        cancellation moved into each wallet (see :mod:`.cancellation`)."""
+        return cancellation.void(self, reason)
 
     async def void_off_loop(self, reason: str, seconds: float | None = None) -> dict[str, int]:
-        """:meth:`void` with its write in a worker thread (a gateway's slice): the loop serves
-        sockets while a batch being written commits and while the refund is written, tried
-        again under the same keys while the database is away. The round is cancelled in the
-        core first, on the loop, so a batch not yet begun writes nothing; ``recorded`` is set
-        before the write, so the round is refunded and recorded once."""
-        round_ = self.round
-        assert round_ is not None
-        self.bets.fail_all(PhaseError(f"the round was cancelled: {reason}"))
-        _cancel_in_core(round_, reason)
-        if self.recorded:
-            return {}
-        self.recorded = True
-        results = self.results(round_)
-        inputs = self._cancel_inputs(reason, results)
-        try:
-            outcome = await write_until_done(
-                self.sessions,
-                lambda session: self.service(session).cancel(*inputs),
-                what=f"cancellation of {self.table_id} round {self.round_no}",
-                seconds=seconds,
-                lock=self.ledger_lock,
-            )
-        except LedgerUnavailableError:
-            # Given up (logged): the stakes stay in this owner's open slice until the
-            # coordinator or this gateway's next start cancels it (both by the same key).
-            self.refund_pending = True
-            return {}
-        except Exception:
-            self.recorded = False  # nothing was written: a later cancellation may try again
-            raise
-        return self._voided(reason, results, outcome)
+        """:meth:`void` with its write in a worker thread (see :mod:`.cancellation`)."""
+        return await cancellation.void_off_loop(self, reason, seconds)
 
     def _cancel_inputs(self, reason: str, results: dict[str, Any]) -> tuple[Any, ...]:
-        """:meth:`TableService.cancel`'s arguments, taken now (a worker thread may use them)."""
-        money = self.money
-        return (
-            self.record(),
-            reason,
-            list(results),
-            dict(money.balance_before),
-            results,
-            self.away(results),
-            dict(money.credited),
-        )
-
-    def _write_cancel(
-        self, session: Session, reason: str, results: dict[str, Any]
-    ) -> CancelOutcome:
-        return self.service(session).cancel(*self._cancel_inputs(reason, results))
-
-    def _voided(
-        self, reason: str, results: dict[str, Any], outcome: CancelOutcome
-    ) -> dict[str, int]:
-        """The cancellation is written: update the books, tell the table and each player."""
-        if outcome.lines:
-            self.metrics.cancelled(self.rules.key, outcome.refunds)
-        self.money.balances.update(outcome.balances)
-        self.stop_timer()
-        self.notify("cancelled", {"round_id": self.round_id, "reason": reason})
-        for line in outcome.lines:
-            self.hub.send_player(
-                line.player_id,
-                messages.settled(
-                    self.table_id,
-                    self.round_id,
-                    results.get(line.player_id, []),
-                    line.staked,
-                    line.paid,
-                    outcome.balances.get(line.player_id),
-                    cancelled=reason,
-                ),
-            )
-        self.broadcast_state()
-        self.wake()
-        return outcome.refunds
+        return cancellation.cancel_inputs(self, reason, results)
 
     def has_round_to_void(self) -> bool:
-        """Whether a round with bets is in play and its end is not written yet."""
-        return bool(
-            self.round is not None
-            and not self.recorded
-            and (self.round.position_count() or self.bets)
-        )
+        return cancellation.has_round_to_void(self)
 
     def void_in_flight(self, reason: str) -> None:
-        """At shutdown: cancel and refund the round in play, unless it is settled already."""
-        if self.has_round_to_void():
-            self.void(reason)
-
-
-def _cancel_in_core(round_: PlayerRound, reason: str) -> None:
-    if round_.phase != CANCELLED and not round_.over:
-        round_.cancel(reason)
+        cancellation.void_in_flight(self, reason)
 
 
 def _answer_replays(batch: list[PendingBet], replayed: dict[int, Any], error: Exception) -> None:

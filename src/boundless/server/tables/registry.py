@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import logging
 import secrets
 from collections.abc import Callable, Sequence
@@ -31,6 +32,8 @@ from boundless.wallet import INTERNAL, WalletProvider
 
 MAX_PRIVATE_TABLES_PER_PLAYER = 3
 SHUTDOWN_SECONDS = 5.0
+FLUSH_SECONDS = 2.0
+"""At shutdown, how long the messages still queued for sockets may take to be written."""
 """How long ``boundless serve`` waits at shutdown for its tables to refund their rounds."""
 log = logging.getLogger("boundless.server.registry")
 
@@ -153,6 +156,9 @@ class TableRegistry:
         if not tasks:
             return
         _, pending = await asyncio.wait(tasks.values(), timeout=seconds)
+        # The players' last messages (their refunds) leave before the sockets close.
+        with contextlib.suppress(TimeoutError):
+            await asyncio.wait_for(self.hub.flushed(), FLUSH_SECONDS)
         for table_id, task in tasks.items():
             if task in pending:
                 table = self.tables.get(table_id)
