@@ -33,7 +33,7 @@ def test_settle_ten_thousand_players(run: Run, sessions: sessionmaker[Session]) 
     total_paid = sum(outcome(i)[1] for i in range(PLAYERS))
     assert settled.category is Category.SETTLE
     assert sum(entry.amount for entry in settled.entries) == 0
-    assert settled.amount_for("house") == total_staked - total_paid
+    assert settled.amount_for("house:local") == total_staked - total_paid
     assert settled.amount_for("in_play:shared:1:local") == -total_staked
 
     info = run(lambda ledger: ledger.round_info("shared", 1))

@@ -1,8 +1,11 @@
 """Account names and the identifiers they are built from.
 
 Every account has a literal, unique name: ``wallet:<player_id>``, ``in_play:<table_id>:<round_no>``,
-``house``, ``issuance`` and ``receivable:<player_id>`` (the house's claim on a player after a
-void it could not take back in full, ruling 38; of kind ``house``). Identifiers never contain
+``house``, ``house:<owner>`` (the house's result of one owner's bulk slice settlements: each
+gateway settles into its own, so their settlements never wait on one hot row; of kind ``house``),
+``issuance`` and ``receivable:<player_id>`` (the house's claim on a player after a void it could
+not take back in full, ruling 38; of kind ``house``). The house's result is the sum of every
+account of kind ``house``. Identifiers never contain
 ``:`` or ``*`` so names and idempotency keys split back unambiguously.
 """
 
@@ -84,6 +87,11 @@ def slice_account(table_id: str, round_no: int, owner: str) -> str:
     return f"{in_play_account(table_id, round_no)}:{check_owner(owner)}"
 
 
+def house_account(owner: str) -> str:
+    """The house sub-account that ``owner``'s bulk slice settlements pay into or out of."""
+    return f"{AccountKind.HOUSE}:{check_owner(owner)}"
+
+
 def account_kind(name: str) -> AccountKind:
     """The kind of the account called ``name`` (by its prefix)."""
     if name == HOUSE_ACCOUNT:
@@ -95,6 +103,6 @@ def account_kind(name: str) -> AccountKind:
         return AccountKind.WALLET
     if prefix == AccountKind.IN_PLAY:
         return AccountKind.IN_PLAY
-    if prefix == "receivable":
+    if prefix in ("receivable", AccountKind.HOUSE):
         return AccountKind.HOUSE
     raise InvalidLedgerInputError(f"{name!r} is not a ledger account name")

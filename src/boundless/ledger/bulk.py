@@ -460,11 +460,15 @@ class BulkWriter:
         owner: str,
         request: WriteRequest,
     ) -> PostedTransaction:
+        # The round's write lock and the slice's end lock: the round's other slices settle at
+        # once (each into its owner's house sub-account, no hot row); a cancellation of this
+        # slice or the round takes the round's end lock, so it waits for this settlement.
         round_row, slice_row = slice_for_write(
-            self.slices, table_id, round_no, owner, action="settle", lock="end"
-        )
+            self.slices, table_id, round_no, owner, action="settle", lock="write",
+            slice_lock="end",
+        )  # fmt: skip
         in_play_id = slice_row.in_play_account_id
-        house = house_of(self.repository)
+        house = house_of(self.repository, owner)
         # The slice's end lock keeps every other write out of its in-play account (stakes and
         # payments share the slice's lock, a cancellation takes it too): its balance is what
         # the slice holds until this transaction ends.
@@ -497,6 +501,9 @@ class BulkWriter:
                 "(SELECT 1 FROM ledger_accounts AS a WHERE a.name = s.wallet)"
             )
             raise UnknownAccountError(str(missing[0][0]))
+        # Last in the lock order: the round-end lock, so that exactly one of the round's
+        # concurrent settlements (the last to take it) ends the round.
+        self.slices.lock_round_end(round_row.id)
         self.poster.end(
             Plan(round_row.id, ends_slices=[slice_row.id], slice_status_after="settled")
         )

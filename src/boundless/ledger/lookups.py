@@ -5,6 +5,7 @@ from __future__ import annotations
 from boundless.ledger.accounts import (
     HOUSE_ACCOUNT,
     AccountKind,
+    house_account,
     in_play_account,
     slice_account,
     wallet_account,
@@ -26,8 +27,10 @@ def wallet_of(repository: LedgerRepository, player_id: str) -> AccountRow:
     return row
 
 
-def house_of(repository: LedgerRepository) -> AccountRow:
-    return repository.ensure_account(HOUSE_ACCOUNT, AccountKind.HOUSE)
+def house_of(repository: LedgerRepository, owner: str | None = None) -> AccountRow:
+    """The house account, or ``owner``'s house sub-account (``house:<owner>``)."""
+    name = HOUSE_ACCOUNT if owner is None else house_account(owner)
+    return repository.ensure_account(name, AccountKind.HOUSE)
 
 
 def round_for_write(
@@ -70,11 +73,13 @@ def slice_for_write(
     lock: str,
     create: bool = True,
     create_round: bool | None = None,
+    slice_lock: str | None = None,
 ) -> tuple[RoundRow, SliceRow]:
     """The round and ``owner``'s slice of it, locked and both open. The round is locked first
-    (always ``write``-compatible for slice writes, ``end`` for writes that end the slice), then
-    the slice. Creates what is missing when ``create`` (the round: ``create_round``, default the
-    same)."""
+    (``lock``), then the slice (``slice_lock``, default ``lock``): a bulk settlement takes the
+    round's ``write`` lock and its slice's ``end`` lock, so the slices of a round settle at once.
+    Creates what is missing when ``create`` (the round: ``create_round``, default the same)."""
+    slice_lock = lock if slice_lock is None else slice_lock
     repository = slices.repository
     round_row = round_for_write(
         repository,
@@ -84,14 +89,14 @@ def slice_for_write(
         lock=lock,
         create=create if create_round is None else create_round,
     )
-    row = slices.slice_row(round_row.id, owner, lock=lock)
+    row = slices.slice_row(round_row.id, owner, lock=slice_lock)
     if row is None:
         name = slice_account(table_id, round_no, owner)
         if not create:
             raise UnknownAccountError(name)
         in_play = repository.ensure_account(name, AccountKind.IN_PLAY)
         slices.ensure_slice(round_row.id, owner, in_play.id)
-        row = slices.slice_row(round_row.id, owner, lock=lock)
+        row = slices.slice_row(round_row.id, owner, lock=slice_lock)
         assert row is not None
     if row.status != "open":
         raise SliceClosedError(table_id, round_no, owner, row.status, action)

@@ -149,14 +149,16 @@ def with_lock(stmt: Select[Any], lock: str | None) -> Select[Any]:
     """Row locks on PostgreSQL (SQLite holds its database write lock anyway).
 
     ``write``: a write into the row's round or slice; many may hold it (``FOR KEY SHARE`` on a
-    round, so two gateways stake at once). ``end``: a write that may end it; one at a time, and
-    not while a ``write`` lock of a slice is held (``FOR NO KEY UPDATE`` on a round: waits only for
-    other enders; ``FOR UPDATE`` on a slice). Locks are always taken round first, then slices in id
-    order, then accounts in id order, so concurrent writers never deadlock."""
+    round, so gateways stake and settle their slices at once). ``end``: a write that may end it;
+    one at a time, and not while a ``write`` lock is held (``FOR UPDATE``: on a round it waits for
+    every stake and settlement in flight, so a cancellation never waits for a slice that a
+    settlement holds while that settlement ends the round). Locks are always taken round first,
+    then slices in id order, then accounts in id order, then the round-end lock of a slice
+    settlement (:meth:`SliceRepository.lock_round_end`), so concurrent writers never deadlock."""
     if lock == "write":
         return stmt.with_for_update(read=True, key_share=True)
     if lock == "end":
-        return stmt.with_for_update(key_share=True)
+        return stmt.with_for_update()
     return stmt
 
 

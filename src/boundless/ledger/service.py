@@ -239,10 +239,10 @@ class LedgerService:
         return self.bulk.grant_many(grants)
 
     def _slice(
-        self, table_id: str, round_no: int, action: str, *, lock: str = "write", **options: bool
+        self, table_id: str, round_no: int, action: str, *, lock: str = "write", create: bool = True
     ) -> tuple[RoundRow, SliceRow]:
         return slice_for_write(
-            self.slices, table_id, round_no, self.owner, action=action, lock=lock, **options
+            self.slices, table_id, round_no, self.owner, action=action, lock=lock, create=create
         )
 
     def _wallet_transfer(

@@ -5,13 +5,17 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
-from sqlalchemy import Select, func, select, union, update
+from sqlalchemy import Select, func, select, text, union, update
 from sqlalchemy.orm import Session
 
 from boundless.ledger.models import ACCOUNTS, ROUNDS, SLICES
 from boundless.ledger.records import SliceInfo
 from boundless.ledger.repository import LedgerRepository
 from boundless.ledger.sql_conventions import utc_now
+
+ROUND_END_LOCK_SPACE = 0x51E7
+"""First key of a round's round-end advisory lock (the second: the round's id modulo 2**31; two
+rounds sharing it only wait for each other)."""
 
 
 def slice_balances() -> Select[str, int, str, str, int]:
@@ -92,10 +96,25 @@ class SliceRepository:
             stmt = update(SLICES).where(SLICES.c.id.in_(slice_ids))
             self.session.execute(stmt.values(status=status, ended_at=utc_now()))
 
+    def lock_round_end(self, round_id: int) -> None:
+        """The round-end lock of a slice settlement (PostgreSQL: an advisory lock held to the
+        commit; SQLite holds its one write lock already). Slice settlements hold only the
+        round's ``write`` lock, so two may end their slices at once; each takes this lock after
+        its slice and accounts, then counts the open slices: the last to take it sees every
+        other settlement committed, so the round ends exactly once, never missed. While holding
+        it a settlement only updates its own slice and the round row (``FOR NO KEY UPDATE``,
+        which no ``write`` lock blocks, and no ``end`` lock is held beside a ``write`` one)."""
+        if self.repository.dialect == "postgresql":
+            self.session.execute(
+                text("SELECT pg_advisory_xact_lock(:space, :key)"),
+                {"space": ROUND_END_LOCK_SPACE, "key": round_id % 2**31},
+            )
+
     def end_round_if_done(self, round_id: int) -> str | None:
         """Close the round when none of its slices is open any more: ``closed`` if one was
         settled, ``cancelled`` if every one was cancelled. Returns the new status, if any.
-        The caller holds the round's ``end`` lock, so two last slices cannot both miss it."""
+        The caller holds the round's ``end`` lock or its round-end lock (see
+        :meth:`lock_round_end`), so two last slices cannot both miss it, nor both end it."""
         rows = self.session.execute(
             select(SLICES.c.status, func.count())
             .where(SLICES.c.round_id == round_id)
