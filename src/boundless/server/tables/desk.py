@@ -14,9 +14,9 @@ record, and two signals (``wake``: something a window may end on happened; ``dec
 decision step is waiting for players). A command checks, writes to the database (one
 transaction, committed) and only then changes the round in memory, so a refused command changes
 nothing. The big writes (a batch of bets, the settlement, a step's doubles and splits and the
-wallet reads before them, an insurance stake, a cancellation's refund) and every wallet call
-that may go to an operator over HTTP run in a worker thread with a session of their own, so
-the loop serves every other socket meanwhile; the others run on the loop. One lock
+wallet reads before them, an insurance stake and its wallet read, a cancellation's refund) run
+in a worker thread with a session of their own (an operator's wallet answers each over HTTP),
+so the loop serves every other socket meanwhile; the others run on the loop. One lock
 (:attr:`TableDesk.ledger_lock`) orders them all: two writes of a desk never overlap, and a
 cancellation waits for a batch being written, so it returns those stakes too.
 """
