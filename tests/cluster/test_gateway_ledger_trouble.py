@@ -170,11 +170,11 @@ def test_the_wallet_read_at_a_step_close_failing_makes_doubles_fall_back(
 
     monkeypatch.setattr(LedgerService, "wallet_balances", away)
     doubling = DoublingRound()
-    table.refresh_doubtful_coins(doubling, np.array([0]))  # type: ignore[arg-type]
+    asyncio.run(table.refresh_doubtful_coins(doubling, np.array([0])))  # type: ignore[arg-type]
     assert doubling.free == [(["p1"], [0])]
     monkeypatch.setattr(LedgerService, "wallet_balances", lambda self, players: {"p1": 700})
     monkeypatch.setattr(TableMoney, "uncredited", lambda *_: {})
-    table.refresh_doubtful_coins(doubling, np.array([0]))  # type: ignore[arg-type]
+    asyncio.run(table.refresh_doubtful_coins(doubling, np.array([0])))  # type: ignore[arg-type]
     assert doubling.free[-1] == (["p1"], [700])  # the database back: the wallet as it is
 
 
@@ -202,7 +202,7 @@ def test_a_refunded_part_of_a_pair_reports_and_settles_nothing() -> None:
             if dealer.phase == "insurance":
                 events = dealer.close_insurance()
             else:
-                events = dealer.close_step([pair.step_report()])
+                events = dealer.close_step([await pair.step_report()])
             for event in events:
                 await pair.apply(event)
         assert await pair.settle() == {"positions": 1}

@@ -289,7 +289,7 @@ def test_a_gateway_answers_a_socket_while_a_double_or_split_is_staked(
         await send(handler, deciding, type="decide", table_id=TABLE, spot=1, step=1,
                    action=action, request_id="d1")  # fmt: skip
         assert [m["type"] for m in deciding.acks("d1")] == ["ack"]
-        dealt = dealer.close_step([players.step_report()])
+        dealt = dealer.close_step([await players.step_report()])
         # The step's extra stake is the next write.
         held = await hold_the_write(gate, handler, watching, apply_all(players, dealt))
         return *held, players.voided
@@ -337,7 +337,7 @@ def test_a_refused_double_voids_the_players_part_and_returns_every_stake(
         dealer, players = await deal_to_the_first_step(handler, table, [(socket, token)], seed=4)
         await send(handler, socket, type="decide", table_id=TABLE, spot=1, step=1,
                    action="double", request_id="d1")  # fmt: skip
-        await apply_all(players, dealer.close_step([players.step_report()]))
+        await apply_all(players, dealer.close_step([await players.step_report()]))
         return socket.got, players.voided
 
     got, voided = run(body())

@@ -333,7 +333,7 @@ class Gateway:
                     await self._drop("this gateway's bets were not in the deal")
                 self._listed = False  # nothing of ours in this round: follow it, report nothing
         elif kind is Public.STEP_CLOSED:
-            report = mine.step_report()
+            report = await mine.step_report()
             self._decision_key = None
             await self._report(
                 ReportKind.TAKERS,

@@ -63,6 +63,10 @@ BET_BATCH_MAX = 1000
 loop sends messages and answers the coordinator in between (PostgreSQL is slower than SQLite)."""
 SHUTDOWN_REASON = "the gateway is shutting down; every stake is returned"
 NOTHING_STAKED_REASON = "no bet was staked on this gateway"
+STEP_WALLET_READ_SECONDS = 1.0
+"""The most a step close waits for the wallets of its doubles and splits (an operator's wallet
+answers over HTTP): a read past it falls back as a short wallet (no double or split that step),
+so the takers report stays well inside the coordinator's report deadline (3 s by default)."""
 
 
 class GatewayTable(TableDesk):
@@ -200,14 +204,22 @@ class GatewayTable(TableDesk):
             return not self._offers
         return not self.waiting
 
-    def take_insurance(self, player: PlayerIdentity, spot: int, kind: str) -> int | None:
-        answered = (player.player_id, spot)
+    async def insure(self, player: PlayerIdentity, spot: int, kind: str) -> int | None:
+        """The desk's insurance (its stake off the loop), the player's offer answered first:
+        the window may close on it (the coordinator's close then waits for the stake, see
+        :meth:`PlayerSlice.apply`); a refused answer opens the offer again."""
+        answered, round_ = (player.player_id, spot), self.round
         was_open = answered in self._offers
-        self._offers.discard(answered)  # before the desk's wake: the window may close on it
+        self._offers.discard(answered)
         try:
-            return super().take_insurance(player, spot, kind)
+            return await super().insure(player, spot, kind)
         except Exception:
-            if was_open:
+            if (
+                was_open
+                and self.round is round_
+                and round_ is not None
+                and round_.phase == INSURANCE
+            ):
                 self._offers.add(answered)
             raise
 
@@ -410,12 +422,14 @@ class GatewayTable(TableDesk):
         if self.round is not None:
             self.after_step(changed)
 
-    def close_step(self, follower: FollowerRound) -> StepReport:
-        """``step_closed``: no more decisions; real coins for pending doubles and splits; the
-        follower's step report (its own decisions, autoplay for the rest)."""
+    async def close_step(self, follower: FollowerRound) -> StepReport:
+        """``step_closed``: no more decisions; real coins for pending doubles and splits (the
+        wallets read off the loop, within :data:`STEP_WALLET_READ_SECONDS`); the follower's
+        step report (its own decisions, autoplay for the rest)."""
         self._reporting = False
         self.waiting = set()
-        self.refresh_doubtful_coins(follower, follower.positions_on_spot(follower.current_spot))
+        on_spot = follower.positions_on_spot(follower.current_spot)
+        await self.refresh_doubtful_coins(follower, on_spot, STEP_WALLET_READ_SECONDS)
         return follower.step_report()
 
     async def end_settled(self, follower: FollowerRound) -> None:
@@ -469,6 +483,7 @@ class GatewayTable(TableDesk):
         """This gateway's players' part was cancelled: refund and record it once, the writes
         in a worker thread (a batch of bets being written commits first and is refunded too)."""
         self._flush_after_step()
+        await self.insurance_written()  # an insurance stake being written is refunded too
         writing = self._extras
         if writing is not None and not writing.done():
             with contextlib.suppress(Exception):  # its failure is its own caller's to handle
@@ -509,6 +524,7 @@ class PlayerSlice:
         if self.voided:
             return
         follower = self.follower
+        await self.desk.insurance_written()  # the window closes once its stakes are written
         if isinstance(event, ev.StepDealt):
             before = StepMark(follower)
             follower.apply_public(event)
@@ -546,10 +562,10 @@ class PlayerSlice:
     def all_decided(self) -> bool:
         return self.voided or self.desk.all_decided()
 
-    def step_report(self) -> StepReport:
+    async def step_report(self) -> StepReport:
         if self.voided:
             return empty_step_report(self.follower)
-        return self.desk.close_step(self.follower)
+        return await self.desk.close_step(self.follower)
 
     async def settle(self) -> JsonBody:
         if self.voided:

@@ -48,7 +48,9 @@ class SliceSide(Protocol):
         """True when every watching player with a decision open has made it."""
         ...
 
-    def step_report(self) -> StepReport: ...
+    async def step_report(self) -> StepReport:
+        """Close the step here (may read wallets, off the loop) and report its takers."""
+        ...
 
     async def settle(self) -> JsonBody:
         """Settle this slice (and write it to the ledger); a summary for the coordinator. May
@@ -94,7 +96,7 @@ class FollowerSlice:
         # No watching players here: every position is autoplayed at the close.
         return True
 
-    def step_report(self) -> StepReport:
+    async def step_report(self) -> StepReport:
         if self.cancelled is not None:  # a refunded part holds nothing in the step
             return empty_step_report(self.follower)
         return self.follower.step_report()
@@ -152,8 +154,8 @@ class PairSlice:
     def all_decided(self) -> bool:
         return all(part.all_decided() for part in self.parts)
 
-    def step_report(self) -> StepReport:
-        reports = [part.step_report() for part in self.parts]
+    async def step_report(self) -> StepReport:
+        reports = [await part.step_report() for part in self.parts]
         first = reports[0]
         return StepReport(
             first.spot,

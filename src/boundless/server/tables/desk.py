@@ -13,9 +13,10 @@ below): the round in play and its number, the timer, the shoe, how many are seat
 record, and two signals (``wake``: something a window may end on happened; ``deciding``: a
 decision step is waiting for players). A command checks, writes to the database (one
 transaction, committed) and only then changes the round in memory, so a refused command changes
-nothing. The big writes (a batch of bets, the settlement; on a gateway also a step's doubles and
-splits and a cancellation's refund) run in a worker thread with a session of their own, so the
-loop serves every other socket meanwhile; the others run on the loop. One lock
+nothing. The big writes (a batch of bets, the settlement, a step's doubles and splits and the
+wallet reads before them, an insurance stake and its wallet read, a cancellation's refund) run
+in a worker thread with a session of their own (an operator's wallet answers each over HTTP),
+so the loop serves every other socket meanwhile; the others run on the loop. One lock
 (:attr:`TableDesk.ledger_lock`) orders them all: two writes of a desk never overlap, and a
 cancellation waits for a batch being written, so it returns those stakes too.
 """
@@ -40,14 +41,14 @@ from boundless.core.round.views import public_view
 from boundless.core.rules import RuleSet
 from boundless.core.strategy_chart import StrategyChart
 from boundless.ledger import LedgerUnavailableError
-from boundless.ledger.outage import is_transient, one_line, write_until_done
+from boundless.ledger.outage import in_daemon_thread, is_transient, one_line, write_until_done
 from boundless.ledger.records import StakeOrder
 from boundless.server import messages
 from boundless.server.errors import ForbiddenError, TablePausedError
 from boundless.server.gateway.hub import Hub
 from boundless.server.metrics import UNEXPORTED, ServerMetrics
 from boundless.server.players.service import PlayerIdentity
-from boundless.server.tables import cancellation
+from boundless.server.tables import cancellation, insurance
 from boundless.server.tables.bets import Answer, BetBatcher, PendingBet
 from boundless.server.tables.money import TableMoney
 from boundless.server.tables.private import decline_insurance
@@ -57,7 +58,6 @@ from boundless.server.tables.service import (
     RoundRecord,
     TableService,
     bet_columns,
-    position_key,
 )
 from boundless.wallet import INTERNAL, WalletProvider
 
@@ -115,6 +115,8 @@ class TableDesk:
         """A cancellation given up while the database was away: the next start refunds it."""
         self.declined_insurance: set[tuple[str, int]] = set()
         """Insurance offers declined this round (a private table closes the window on answers)."""
+        self.insurance_writes: set[asyncio.Task[int | None]] = set()
+        """Insurance stakes being written: the window closes only once they are."""
         self.seated_elsewhere: Callable[[str, str], bool] = lambda _player, _table: False
         self.metrics: ServerMetrics = UNEXPORTED
         # ---- the round source (kept up to date by whoever drives the round) ----------------
@@ -401,7 +403,11 @@ class TableDesk:
             raise PhaseError("no round is in play at this table")
         return self.round
 
-    def take_insurance(self, player: PlayerIdentity, spot: int, kind: str) -> int | None:
+    async def insure(self, player: PlayerIdentity, spot: int, kind: str) -> int | None:
+        """The handler's call for insurance. Taking it reads the wallet and writes the stake in
+        worker threads (an operator's wallet answers over HTTP), the write tried again while
+        the database is busy: the loop serves every other socket meanwhile. The window waits for
+        it (:meth:`insurance_written`). Even money and a decline write nothing."""
         round_ = self._playing_round()
         player_id = player.player_id
         if round_.phase != INSURANCE:
@@ -409,31 +415,27 @@ class TableDesk:
         if kind == "decline":
             decline_insurance(self, round_, player_id, spot)
             return self.money.balances.get(player_id)
-        position = round_.position(player_id, spot)
         if kind == "even_money":
             round_.take_even_money(player_id, spot)
-        else:
-            with self.ledger_lock, self.sessions.begin() as session:
-                service = self.service(session)
-                balance = service.wallet_balances([player_id]).get(player_id, 0)
-                known = round_.player_free_coins(player_id)
-                if known is not None and known != balance:
-                    round_.set_free_coins([player_id], [balance])  # coins moved elsewhere
-                round_.verify_take_insurance(player_id, spot)
-                cost = self.rules.insurance.cost.of(round_.main_stake(position))
-                order = StakeOrder(player_id, position_key(player_id, spot), "insurance", cost)
-                service.stake(self.table_id, self.round_no, [order])
-            self.metrics.staked(self.rules.key, [order])
-            round_.take_insurance(player_id, spot)
-            self.money.balances[player_id] = balance - cost
+            return self._insurance_answered(player_id)
+        task = asyncio.ensure_future(self._insure(round_, player_id, spot))
+        self.insurance_writes.add(task)
+        task.add_done_callback(self.insurance_writes.discard)
+        return await asyncio.shield(task)  # a socket closing meanwhile does not stop the write
+
+    async def _insure(self, round_: PlayerRound, player_id: str, spot: int) -> int | None:
+        await insurance.stake_off_loop(self, round_, player_id, spot)
+        return self._insurance_answered(player_id)
+
+    def _insurance_answered(self, player_id: str) -> int | None:
         self.send_you([player_id])
         self.wake()  # a window that closes on answers (a private table's) may close now
         return self.money.balances.get(player_id)
 
-    async def insure(self, player: PlayerIdentity, spot: int, kind: str) -> int | None:
-        """The handler's call for insurance: :meth:`take_insurance` here; ``serve``'s table
-        writes the stake off the loop instead."""
-        return self.take_insurance(player, spot, kind)
+    async def insurance_written(self) -> None:
+        """Wait for the insurance stakes being written (before the window closes)."""
+        while self.insurance_writes:
+            await asyncio.gather(*self.insurance_writes, return_exceptions=True)
 
     def decide(self, player: PlayerIdentity, spot: int, step: int, action: str) -> None:
         round_ = self._playing_round()
@@ -479,15 +481,19 @@ class TableDesk:
                 self.wake()
 
     # ---- closing a step --------------------------------------------------------------------
-    def refresh_doubtful_coins(self, round_: PlayerRound, on_spot: np.ndarray) -> None:
+    async def refresh_doubtful_coins(
+        self, round_: PlayerRound, on_spot: np.ndarray, seconds: float | None = None
+    ) -> None:
         """Before a step executes: the wallets of players whose double or split the round may
         not cover (see :meth:`doubtful_players`), so fall-backs use the coins the wallet would
-        let each add now."""
+        let each add now. Read in a worker thread (SQLite may be busy writing; an operator's
+        wallet answers over HTTP); a read not done within ``seconds`` counts as unreadable."""
         doubtful = self.doubtful_players(round_, on_spot)
         if not doubtful:
             return
         try:
-            balances = self.spendable_of(doubtful)
+            reading = in_daemon_thread(lambda: self.spendable_of(doubtful))
+            balances = await asyncio.wait_for(reading, seconds)
         except Exception as error:
             self.wallets_unreadable(round_, doubtful, error)
             return
@@ -503,8 +509,9 @@ class TableDesk:
     ) -> None:
         """The wallets of ``doubtful`` could not be read at a step close: no coins are known to
         cover their doubles and splits, so they fall back as for a short wallet (the step goes
-        on; nothing is staked). An error that is not the database away is raised."""
-        if not is_transient(error):
+        on; nothing is staked). An error that is not the database away (or a read too slow)
+        is raised."""
+        if not is_transient(error) and not isinstance(error, TimeoutError):
             raise error
         log.warning("table %s: wallets unreadable at a step close, doubles and splits fall "
                     "back: %s", self.table_id, one_line(error))  # fmt: skip

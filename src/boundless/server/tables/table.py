@@ -16,14 +16,10 @@ from typing import Any, Unpack
 
 import numpy as np
 
-from boundless.core.errors import PhaseError
 from boundless.core.random_source import RandomSource
 from boundless.core.round import SharedRound
-from boundless.core.round.phases import INSURANCE
-from boundless.core.round.players import PlayerRound
 from boundless.core.round.views import spot_bets
-from boundless.ledger.outage import in_daemon_thread, is_transient, write_until_done
-from boundless.ledger.records import StakeOrder
+from boundless.ledger.outage import is_transient, write_until_done
 from boundless.server import messages
 from boundless.server.clock import now_ms
 from boundless.server.config import TimerSettings
@@ -34,11 +30,8 @@ from boundless.server.tables.clock import TableClock
 from boundless.server.tables.desk import DeskSetup, TableDesk
 from boundless.server.tables.recent import RecentRounds
 from boundless.server.tables.repository import TableRepository
-from boundless.server.tables.service import RoundRecord, position_key
+from boundless.server.tables.service import RoundRecord
 from boundless.server.tables.shoes import TableShoes
-
-INSURANCE_WRITE_SECONDS = 10.0
-"""How long an insurance stake is tried again while the database is busy (then refused)."""
 
 
 class Table(TableDesk):
@@ -61,8 +54,6 @@ class Table(TableDesk):
         """The settlement being written (a shutdown lets it finish, see the runner)."""
         self.refunds_pending: set[asyncio.Task[None]] = set()
         """Refunds of cancelled rounds still being tried (the database was away or full)."""
-        self.insurance_writes: set[asyncio.Task[int | None]] = set()
-        """Insurance stakes being written: the window closes only once they are."""
 
     # ---- the round source ------------------------------------------------------------------
     def timer(self) -> dict[str, Any] | None:
@@ -164,24 +155,13 @@ class Table(TableDesk):
         spot, step = round_.current_spot, round_.step
         on_spot = round_.positions_on_spot(spot)
         nodes_before = round_.path_nodes(on_spot)
-        doubtful = self.doubtful_players(round_, on_spot)
-        if doubtful:  # their wallets, read in a worker thread (SQLite may be busy writing)
-            try:
-                balances = await in_daemon_thread(lambda: self.spendable_of(doubtful))
-            except Exception as error:
-                self.wallets_unreadable(round_, doubtful, error)
-            else:
-                self.refreshed_coins(round_, doubtful, balances)
+        await self.refresh_doubtful_coins(round_, on_spot)
         stakes_before = len(round_.extra_stakes)
         event = round_.close_step()
         takers = round_.step_takers.get(spot, [])
         self.broadcast_step(spot, step, event.card, takers[-1] if takers else 0, closed_ms)
         await self.stake_extras_off_loop(round_, stakes_before, step)
         return np.asarray(on_spot[round_.path_nodes(on_spot) != nodes_before])
-
-    def _wallets(self, player_ids: list[str]) -> dict[str, int]:
-        with self.sessions.begin() as session:
-            return self.service(session).wallet_balances(player_ids)
 
     def _refund_later(self, reason: str) -> None:
         """The refund of the round just cancelled in the core, written in a worker thread and
@@ -220,55 +200,6 @@ class Table(TableDesk):
                                  line.staked, line.paid, outcome.balances.get(line.player_id),
                                  cancelled=reason),
             )  # fmt: skip
-
-    # ---- insurance, written off the loop ---------------------------------------------------
-    async def insure(self, player: PlayerIdentity, spot: int, kind: str) -> int | None:
-        """Take insurance with the wallet's read and the stake's write in worker threads, the
-        write tried again while the database is busy: the loop serves every other table and
-        ``/healthz`` meanwhile. The insurance window waits for it (:meth:`insurance_written`).
-        Even money and a decline write nothing and stay on the loop."""
-        if kind != "insurance":
-            return self.take_insurance(player, spot, kind)
-        round_ = self._playing_round()
-        if round_.phase != INSURANCE:
-            raise PhaseError(f"the insurance window is not open (the round is in {round_.phase})")
-        task = asyncio.ensure_future(self._insure(round_, player.player_id, spot))
-        self.insurance_writes.add(task)
-        task.add_done_callback(self.insurance_writes.discard)
-        return await asyncio.shield(task)  # a socket closing meanwhile does not stop the write
-
-    async def _insure(self, round_: PlayerRound, player_id: str, spot: int) -> int | None:
-        balance = (await in_daemon_thread(lambda: self._wallets([player_id]))).get(player_id, 0)
-        if self.round is not round_ or round_.phase != INSURANCE:
-            raise PhaseError("the insurance window closed meanwhile")
-        known = round_.player_free_coins(player_id)
-        if known is not None and known != balance:
-            round_.set_free_coins([player_id], [balance])  # coins moved elsewhere
-        round_.verify_take_insurance(player_id, spot)
-        position = round_.position(player_id, spot)
-        cost = self.rules.insurance.cost.of(round_.main_stake(position))
-        order = StakeOrder(player_id, position_key(player_id, spot), "insurance", cost)
-        table_id, round_no = self.table_id, self.round_no
-        await write_until_done(
-            self.sessions,
-            lambda session: self.service(session).stake(table_id, round_no, [order]),
-            what=f"insurance of {player_id} at {table_id} round {round_no}",
-            seconds=INSURANCE_WRITE_SECONDS,
-            lock=self.ledger_lock,
-        )
-        if self.round is not round_ or round_.over:
-            raise PhaseError("the round was cancelled; every stake is returned")
-        self.metrics.staked(self.rules.key, [order])
-        round_.take_insurance(player_id, spot)
-        self.money.balances[player_id] = balance - cost
-        self.send_you([player_id])
-        self.wake()  # a window that closes on answers (a private table's) may close now
-        return self.money.balances.get(player_id)
-
-    async def insurance_written(self) -> None:
-        """Wait for the insurance stakes being written (before the window closes)."""
-        while self.insurance_writes:
-            await asyncio.gather(*self.insurance_writes, return_exceptions=True)
 
     # ---- operator ----------------------------------------------------------------------------
     def pause(self, reason: str) -> None:
