@@ -25,7 +25,7 @@ from boundless.agents.observation import (
     VALUES,
 )
 from boundless.core.arrays import FloatArray, IntArray
-from boundless.math.kernel_cache import register_locator
+from boundless.math.kernel_jit import register_locator
 
 register_locator()  # before the kernels below: their cache survives a reinstall too
 

@@ -26,16 +26,13 @@ import ast
 import functools
 import hashlib
 import os
-from collections.abc import Callable
 from pathlib import Path
-from typing import Any, TypeVar, cast
+from typing import Any
 
-from numba import njit
-from numba.core.caching import CacheImpl, _CacheLocator
+from numba.core.caching import _CacheLocator
 
 CACHE_ENV = "BOUNDLESS_NUMBA_CACHE"
 PACKAGE_ROOT = Path(__file__).resolve().parents[1]  # the ``boundless`` package folder
-Function = TypeVar("Function", bound=Callable[..., Any])
 
 
 def cache_root() -> Path:
@@ -180,21 +177,3 @@ class ContentKeyedLocator(_CacheLocator):
         except OSError:
             return None  # an unwritable folder: numba's own locators are tried next
         return locator
-
-
-def register_locator() -> None:
-    """Put our locator first in numba's list (once); numba reads it when a kernel is defined.
-    The first time, the shipped pack may switch this process to generic code
-    (:func:`boundless.math.kernel_pack.choose_cpu`): before any kernel is compiled or loaded."""
-    locators: list[Any] = CacheImpl._locator_classes
-    if ContentKeyedLocator not in locators:
-        from boundless.math.kernel_pack import choose_cpu  # not a kernel's import: not in keys
-
-        choose_cpu()
-        locators.insert(0, ContentKeyedLocator)
-
-
-def kernel(function: Function) -> Function:
-    """``njit(cache=True, nogil=True)`` with its cache under :func:`cache_root`."""
-    register_locator()
-    return cast(Function, njit(cache=True, nogil=True)(function))

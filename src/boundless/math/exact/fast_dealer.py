@@ -9,7 +9,7 @@ from __future__ import annotations
 import numpy as np
 
 from boundless.core.arrays import FloatArray, IntArray
-from boundless.math.kernel_cache import kernel
+from boundless.math.kernel_jit import kernel
 
 OUTCOMES = 7
 BLOCK = 256  # removals per cache block

@@ -13,7 +13,7 @@ from __future__ import annotations
 import numpy as np
 
 from boundless.core.arrays import BoolArray, FloatArray, IntArray
-from boundless.math.kernel_cache import kernel
+from boundless.math.kernel_jit import kernel
 
 HIT, STAND, DOUBLE = 0, 1, 2
 OUTCOMES = 7

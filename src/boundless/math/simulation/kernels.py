@@ -30,7 +30,7 @@ import numpy as np
 from numba import njit
 
 from boundless.core.arrays import FloatArray, Int8Array, IntArray, UInt64Array
-from boundless.math.kernel_cache import register_locator
+from boundless.math.kernel_jit import register_locator
 
 # Short names: the kernels' argument lists are long.
 I64 = IntArray

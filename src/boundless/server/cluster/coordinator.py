@@ -43,7 +43,7 @@ from boundless.server.cluster.bus import (
 )
 from boundless.server.cluster.control import OperatorCancel, TableControl
 from boundless.server.cluster.gateway_presence import GatewayPresence, watch_gateways
-from boundless.server.cluster.ledger_chores import RoundBooks
+from boundless.server.cluster.ledger_chores import DroppedRecords, RoundBooks, RoundLedger
 from boundless.server.cluster.protocol import (
     INSURANCE_KEY,
     OPERATOR_EVENTS,
@@ -88,36 +88,6 @@ class CoordinatorTimers:
     ledger_wait_seconds: float = 1.0
     """How long the round waits for one of the coordinator's ledger writes before it goes on
     while the write is tried again (``ledger_chores``: the database away holds no round)."""
-
-
-class RoundLedger(Protocol):
-    """What the coordinator writes to the ledger (``ClusterLedger`` in ``ledger_slice``: each
-    call tried again under the same key while the database is away)."""
-
-    async def open_round(self, table: str, round_no: int) -> None: ...
-
-    async def end_round(self, table: str, round_no: int) -> None: ...
-
-    async def cancel_round(self, table: str, round_no: int) -> None: ...
-
-    async def cancel_slice(self, table: str, round_no: int, owner: str) -> None: ...
-
-
-class DroppedRecords(Protocol):
-    """Cancels slices whose gateway is gone and records their players in the same transaction
-    (``SliceRecords``)."""
-
-    async def cancel_dropped(
-        self, table: str, round_no: int, gateway: str, reason: str
-    ) -> None: ...
-
-    async def cancel_in_flight(
-        self, box: ReportBox, table: str, round_no: int, reason: str, seconds: float
-    ) -> list[str]: ...
-
-    def refunds(self, table: str, round_no: int) -> dict[str, int]:
-        """What the round's cancellations put back into each wallet."""
-        ...
 
 
 class ShoeNews(Protocol):

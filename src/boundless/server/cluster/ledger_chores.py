@@ -18,17 +18,46 @@ import asyncio
 import contextlib
 import logging
 from collections.abc import Awaitable, Callable
-from typing import TYPE_CHECKING
+from typing import Protocol
 
 from boundless.ledger.errors import RoundClosedError, SlicesStillOpenError
 from boundless.server.cluster.protocol import DROPPED_REASON, slice_owners
 from boundless.server.cluster.reports import ReportBox
 
-if TYPE_CHECKING:
-    from boundless.server.cluster.coordinator import DroppedRecords, RoundLedger
-
 Unplayed = tuple[ReportBox, str, float]
 """A round cancelled for want of bets: its reports, the reason, how long to wait for them."""
+
+
+class RoundLedger(Protocol):
+    """What the coordinator writes to the ledger (``ClusterLedger`` in ``ledger_slice``: each
+    call tried again under the same key while the database is away)."""
+
+    async def open_round(self, table: str, round_no: int) -> None: ...
+
+    async def end_round(self, table: str, round_no: int) -> None: ...
+
+    async def cancel_round(self, table: str, round_no: int) -> None: ...
+
+    async def cancel_slice(self, table: str, round_no: int, owner: str) -> None: ...
+
+
+class DroppedRecords(Protocol):
+    """Cancels slices whose gateway is gone and records their players in the same transaction
+    (``SliceRecords``)."""
+
+    async def cancel_dropped(
+        self, table: str, round_no: int, gateway: str, reason: str
+    ) -> None: ...
+
+    async def cancel_in_flight(
+        self, box: ReportBox, table: str, round_no: int, reason: str, seconds: float
+    ) -> list[str]: ...
+
+    def refunds(self, table: str, round_no: int) -> dict[str, int]:
+        """What the round's cancellations put back into each wallet."""
+        ...
+
+
 log = logging.getLogger("boundless.cluster.coordinator")
 
 

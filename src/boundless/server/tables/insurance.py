@@ -8,17 +8,44 @@ meanwhile. The round changes in memory only once the stake is written.
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
+from contextlib import AbstractContextManager
+from typing import Protocol
+
+from sqlalchemy.orm import Session, sessionmaker
 
 from boundless.core.errors import PhaseError
 from boundless.core.round import INSURANCE
 from boundless.core.round.players import PlayerRound
+from boundless.core.rules import RuleSet
 from boundless.ledger.outage import in_daemon_thread, write_until_done
 from boundless.ledger.records import StakeOrder
-from boundless.server.tables.service import position_key
+from boundless.server.metrics import ServerMetrics
+from boundless.server.tables.money import TableMoney
+from boundless.server.tables.service import TableService, position_key
 
-if TYPE_CHECKING:
-    from boundless.server.tables.desk import TableDesk
+
+class TableDesk(Protocol):
+    """What an insurance stake needs of :class:`~boundless.server.tables.desk.TableDesk` (a
+    protocol, so this module need not import the desk that calls it)."""
+
+    @property
+    def table_id(self) -> str: ...
+    @property
+    def round_no(self) -> int: ...
+    @property
+    def round(self) -> PlayerRound | None: ...
+    @property
+    def rules(self) -> RuleSet: ...
+    @property
+    def money(self) -> TableMoney: ...
+    @property
+    def metrics(self) -> ServerMetrics: ...
+    @property
+    def sessions(self) -> sessionmaker[Session]: ...
+    @property
+    def ledger_lock(self) -> AbstractContextManager[object]: ...
+    def service(self, session: Session) -> TableService: ...
+
 
 INSURANCE_WRITE_SECONDS = 10.0
 """How long an insurance stake is tried again while the database is busy (then refused)."""
