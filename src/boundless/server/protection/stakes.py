@@ -4,7 +4,7 @@ it counts from the ledger is exactly what is there, whichever gateway staked it.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Iterator, Sequence
 from datetime import datetime
 
 from sqlalchemy.orm import Session
@@ -48,12 +48,7 @@ class StakeLimits:
         if minutes is not None and self._session_over(player_id, minutes, now):
             return 0
         room: int | None = None
-        for window, length in WINDOWS.items():
-            wager = limits.get(f"wager.{window}")
-            loss = limits.get(f"loss.{window}")
-            if wager is None and loss is None:
-                continue
-            wagered, net = wagered_and_net(self.repository.round_movements(player_id, now - length))
+        for _window, wager, loss, wagered, net in self._windows(player_id, limits, now):
             for left in (
                 None if wager is None else wager - wagered,
                 None if loss is None else loss + net,
@@ -73,12 +68,7 @@ class StakeLimits:
                 f"your session limit of {minutes} minutes is reached; a new sign-in begins"
                 " a new session",
             )
-        for window, length in WINDOWS.items():
-            wager = limits.get(f"wager.{window}")
-            loss = limits.get(f"loss.{window}")
-            if wager is None and loss is None:
-                continue
-            wagered, net = wagered_and_net(self.repository.round_movements(player_id, now - length))
+        for window, wager, loss, wagered, net in self._windows(player_id, limits, now):
             if wager is not None and wagered + amount > wager:
                 return WalletRefusal(
                     LIMIT_REACHED,
@@ -106,6 +96,19 @@ class StakeLimits:
             if error is not None:
                 refused[player_id] = error
         return refused
+
+    def _windows(
+        self, player_id: str, limits: dict[str, int], now: datetime
+    ) -> Iterator[tuple[str, int | None, int | None, int, int]]:
+        """Each window with a money limit: its wager and loss limits (None: none) and what the
+        ledger shows the player wagered and netted in it."""
+        for window, length in WINDOWS.items():
+            wager = limits.get(f"wager.{window}")
+            loss = limits.get(f"loss.{window}")
+            if wager is None and loss is None:
+                continue
+            wagered, net = wagered_and_net(self.repository.round_movements(player_id, now - length))
+            yield window, wager, loss, wagered, net
 
     def _session_over(self, player_id: str, minutes: int, now: datetime) -> bool:
         found = self.repository.play_session(player_id)

@@ -9,55 +9,34 @@ first and is returned with the rest), and then the table and each player are tol
 from __future__ import annotations
 
 from collections.abc import Iterable
-from contextlib import AbstractContextManager
 from typing import Any, Protocol
 
-from sqlalchemy.orm import Session, sessionmaker
+from sqlalchemy.orm import Session
 
 from boundless.core.errors import PhaseError
 from boundless.core.round import CANCELLED
 from boundless.core.round.players import PlayerRound
-from boundless.core.rules import RuleSet
 from boundless.ledger import LedgerUnavailableError
 from boundless.ledger.outage import write_until_done
 from boundless.server import messages
 from boundless.server.gateway.hub import Hub
-from boundless.server.metrics import ServerMetrics
 from boundless.server.tables.bets import BetBatcher
-from boundless.server.tables.money import TableMoney
-from boundless.server.tables.service import CancelOutcome, RoundRecord, TableService
+from boundless.server.tables.desk_protocol import LedgerDesk
+from boundless.server.tables.service import CancelOutcome, RoundRecord
 
 
-class TableDesk(Protocol):
-    """What a cancellation needs of :class:`~boundless.server.tables.desk.TableDesk` (a
-    protocol, so this module need not import the desk that calls it)."""
+class TableDesk(LedgerDesk, Protocol):
+    """What a cancellation needs of the desk beyond its ledger writes."""
 
     recorded: bool
     refund_pending: bool
 
     @property
-    def table_id(self) -> str: ...
-    @property
-    def round_no(self) -> int: ...
-    @property
     def round_id(self) -> str | None: ...
-    @property
-    def round(self) -> PlayerRound | None: ...
-    @property
-    def rules(self) -> RuleSet: ...
     @property
     def bets(self) -> BetBatcher: ...
     @property
-    def money(self) -> TableMoney: ...
-    @property
     def hub(self) -> Hub: ...
-    @property
-    def metrics(self) -> ServerMetrics: ...
-    @property
-    def sessions(self) -> sessionmaker[Session]: ...
-    @property
-    def ledger_lock(self) -> AbstractContextManager[object]: ...
-    def service(self, session: Session) -> TableService: ...
     def record(self) -> RoundRecord: ...
     def results(self, round_: PlayerRound) -> dict[str, list[dict[str, Any]]]: ...
     def away(self, players: Iterable[str]) -> list[str]: ...

@@ -8,56 +8,25 @@ meanwhile. The round changes in memory only once the stake is written.
 
 from __future__ import annotations
 
-from contextlib import AbstractContextManager
-from typing import Protocol
-
-from sqlalchemy.orm import Session, sessionmaker
-
 from boundless.core.errors import PhaseError
 from boundless.core.round import INSURANCE
 from boundless.core.round.players import PlayerRound
-from boundless.core.rules import RuleSet
 from boundless.ledger.outage import in_daemon_thread, write_until_done
 from boundless.ledger.records import StakeOrder
-from boundless.server.metrics import ServerMetrics
-from boundless.server.tables.money import TableMoney
-from boundless.server.tables.service import TableService, position_key
-
-
-class TableDesk(Protocol):
-    """What an insurance stake needs of :class:`~boundless.server.tables.desk.TableDesk` (a
-    protocol, so this module need not import the desk that calls it)."""
-
-    @property
-    def table_id(self) -> str: ...
-    @property
-    def round_no(self) -> int: ...
-    @property
-    def round(self) -> PlayerRound | None: ...
-    @property
-    def rules(self) -> RuleSet: ...
-    @property
-    def money(self) -> TableMoney: ...
-    @property
-    def metrics(self) -> ServerMetrics: ...
-    @property
-    def sessions(self) -> sessionmaker[Session]: ...
-    @property
-    def ledger_lock(self) -> AbstractContextManager[object]: ...
-    def service(self, session: Session) -> TableService: ...
-
+from boundless.server.tables.desk_protocol import LedgerDesk
+from boundless.server.tables.service import position_key
 
 INSURANCE_WRITE_SECONDS = 10.0
 """How long an insurance stake is tried again while the database is busy (then refused)."""
 
 
-def wallet_balance(desk: TableDesk, player_id: str) -> int:
+def wallet_balance(desk: LedgerDesk, player_id: str) -> int:
     """The player's wallet balance (in a worker thread: it may be an HTTP call)."""
     with desk.sessions.begin() as session:
         return desk.service(session).wallet_balances([player_id]).get(player_id, 0)
 
 
-async def stake_off_loop(desk: TableDesk, round_: PlayerRound, player_id: str, spot: int) -> None:
+async def stake_off_loop(desk: LedgerDesk, round_: PlayerRound, player_id: str, spot: int) -> None:
     """Check and write the insurance stake of ``player_id`` at ``spot``, then take it in the
     round. Raises (nothing taken) when the window closed or the round was cancelled meanwhile,
     or when the wallet does not cover it."""
