@@ -176,9 +176,14 @@ async def test_a_renewed_lease_does_not_lapse(bus_maker: BusMaker) -> None:
     active = await bus_maker.make()
     lease = await active.acquire_lease("t1", "a")
     assert lease is not None
+    revisions = [lease.revision]
     for _ in range(4):
         await bus_maker.lapse(LEASE_SECONDS * 0.4)
         lease = await active.renew_lease(lease)
+        revisions.append(lease.revision)
+        read = await active.lease_of("t1")  # a reader sees each renewal as a new revision
+        assert read is not None and (read.holder, read.revision) == ("a", lease.revision)
+    assert revisions == sorted(set(revisions))
     assert await active.lease_holder("t1") == "a"
     await active.release_lease(lease)
     assert await active.lease_holder("t1") is None

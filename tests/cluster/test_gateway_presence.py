@@ -8,7 +8,13 @@ import time
 from dataclasses import replace
 
 from boundless.server.cluster import MemoryBus
-from boundless.server.cluster.bus import BusUnavailableError, ReportKind
+from boundless.server.cluster.bus import (
+    AppendResult,
+    BusUnavailableError,
+    GatewayReport,
+    Lease,
+    ReportKind,
+)
 from boundless.server.cluster.coordinator import Coordinator
 from boundless.server.cluster.gateway_name import GatewayName
 from boundless.server.cluster.gateway_presence import GatewayPresence, watch_gateways
@@ -95,18 +101,21 @@ def test_a_restarted_gateway_is_not_taken_for_gone_in_the_round_it_joins() -> No
     run(body())
 
 
+class Electing(MemoryBus):
+    """A bus whose lease reads fail while ``reachable`` is off (a NATS election)."""
+
+    reachable = True
+
+    async def lease_of(self, table: str) -> Lease | None:
+        if not self.reachable:
+            raise BusUnavailableError("NATS is electing a leader")
+        return await super().lease_of(table)
+
+
 def test_a_lease_that_cannot_be_read_says_nothing() -> None:
-    class Unreachable(MemoryBus):
-        reachable = True
-
-        async def lease_holder(self, table: str) -> str | None:
-            if not self.reachable:
-                raise BusUnavailableError("NATS is electing a leader")
-            return await super().lease_holder(table)
-
     async def body() -> None:
         clock = FakeClock()
-        bus = Unreachable(clock=clock, lease_seconds=LEASE_SECONDS)
+        bus = Electing(clock=clock, lease_seconds=LEASE_SECONDS)
         presence = GatewayPresence(bus, TABLE, clock=clock, grace_seconds=GRACE)
         await held(bus, "g", "p1")
         assert await presence.gone({"g"}) == set()
@@ -191,3 +200,124 @@ def test_a_gateway_killed_mid_step_is_dropped_once_its_name_lapses_not_at_the_de
     assert (closed.body["settled"], closed.body["dropped"]) == (["a"], ["b"])
     assert cluster.slices["a"][0].settled == 1
     assert cluster.slices["b"][0].settled == 0
+
+
+def test_a_name_renewed_lately_or_unreadable_shows_a_live_process() -> None:
+    async def body() -> None:
+        clock = FakeClock()
+        bus = Electing(clock=clock, lease_seconds=LEASE_SECONDS)
+        presence = GatewayPresence(bus, TABLE, clock=clock, grace_seconds=GRACE, fresh_seconds=0.6)
+        names = {"renewing", "killed", "nameless"}
+        renewing = await held(bus, "renewing", "p1")
+        await held(bus, "killed", "p2")
+        await presence.gone(names)
+        assert presence.alive(names) == {"renewing", "killed"}  # first sight counts as fresh
+        clock.advance(0.7)  # within the lease's life, past freshness: only a renewal counts
+        assert renewing.lease is not None
+        renewing.lease = await bus.renew_lease(renewing.lease)
+        await presence.gone(names)
+        assert presence.alive(names) == {"renewing"}
+        bus.reachable = False  # the bus is away: a name seen held may be alive, nothing says not
+        await presence.gone(names)
+        assert presence.alive(names) == {"renewing", "killed"}
+        bus.reachable = True
+        clock.advance(LEASE_SECONDS)  # neither renewed: both lapse; a free name is not alive
+        await presence.gone(names)
+        assert presence.alive(names) == set()
+
+    run(body())
+
+
+class HeldReports(MemoryBus):
+    """Holds one gateway's step reports for ``delay`` seconds. ``electing``: meanwhile the
+    streams do not answer either (a NATS election holds the report); else the bus is well and
+    the gateway itself is slow (its database is away)."""
+
+    def __init__(self, *, delay: float, electing: bool) -> None:
+        super().__init__(lease_seconds=60.0)  # names lapse late: only renewals tell
+        self.delay, self.electing, self.holding = delay, electing, False
+
+    async def report(self, report: GatewayReport) -> AppendResult:
+        if report.gateway == "a" and report.kind == ReportKind.TAKERS:
+            self.holding = True
+            await asyncio.sleep(self.delay)
+            self.holding = False
+        return await super().report(report)
+
+    async def last_report_seq(self, table: str) -> int:
+        if self.holding and self.electing:
+            raise BusUnavailableError("nats: no response from stream")
+        return await super().last_report_seq(table)
+
+
+def _round_with_a_late_and_a_killed_gateway(bus: HeldReports) -> tuple[list, float]:  # type: ignore[type-arg]
+    """One round: gateway a's step reports held by the bus, b killed mid-step (its name renewed
+    no more). The log and how long the coordinator took over the round."""
+    bets = [(f"p{i}", 100) for i in range(4)]
+
+    async def body() -> tuple[list, float]:  # type: ignore[type-arg]
+        cluster = ClusterRun()
+        timers = replace(
+            FAST,
+            decision_seconds=0.2,
+            report_seconds=0.3,
+            alive_report_seconds=10.0,
+            presence_poll_seconds=0.05,
+        )
+        coordinator = Coordinator(
+            bus,
+            TABLE,
+            "c1",
+            dealer_maker(7),
+            timers,
+            gateways=frozenset({"a", "b"}),
+            presence=GatewayPresence(bus, TABLE, grace_seconds=GRACE, fresh_seconds=0.5),
+        )
+        gateways = gateways_for(bus, cluster, {"a": bets[:2], "b": bets[2:]})
+        await held(bus, "b", "gateway-b-process")  # never renewed: stale after 0.5 s
+        live = GatewayName(bus, TABLE, "a", "gateway-a-process")
+        await live.take(wait_seconds=0)
+        keeping = asyncio.ensure_future(live.keep(every=0.05))
+        doomed = asyncio.ensure_future(gateways["b"].run())
+
+        async def kill_b_while_a_step_is_open() -> None:
+            async for stored in bus.events(TABLE, from_seq=1):
+                if stored.event.body.get("type") == "StepOpened":
+                    doomed.cancel()
+                    break
+
+        async def coordinate() -> float:
+            started = time.monotonic()
+            await coordinator.run(rounds=1)
+            return time.monotonic() - started
+
+        seconds, *_ = await asyncio.gather(
+            coordinate(), gateways["a"].run(rounds=1), kill_b_while_a_step_is_open()
+        )
+        keeping.cancel()
+        return await log_of(bus), seconds
+
+    return run(body(), timeout=60.0)
+
+
+def test_while_the_bus_is_electing_a_live_gateways_late_report_is_waited_for() -> None:
+    """Report deadline 0.3 s; gateway a's step reports come 1.5 s late while the streams do not
+    answer and a renews its name: a is not dropped and settles. b, killed mid-step in the same
+    round (its name renewed no more), is dropped: being alive is proved, not assumed."""
+    log, _ = _round_with_a_late_and_a_killed_gateway(HeldReports(delay=1.5, electing=True))
+    dropped = [s.event.body["gateway"] for s in log if s.event.kind == Public.GATEWAY_DROPPED]
+    assert dropped == ["b"]
+    closed = log[-1].event
+    assert closed.kind == Public.ROUND_CLOSED
+    assert (closed.body["settled"], closed.body["dropped"]) == (["a"], ["b"])
+
+
+def test_while_the_bus_is_well_a_silent_live_gateway_is_dropped_at_the_deadline() -> None:
+    """The same late reports with the streams answering: the gateway itself is slow (its
+    database), and the table does not wait on it past the deadline, alive or not."""
+    log, seconds = _round_with_a_late_and_a_killed_gateway(HeldReports(delay=8.0, electing=False))
+    dropped = [s.event.body["gateway"] for s in log if s.event.kind == Public.GATEWAY_DROPPED]
+    assert sorted(dropped) == ["a", "b"]
+    closed = log[-1].event
+    assert closed.kind == Public.ROUND_CLOSED and closed.body["settled"] == []
+    assert seconds < 8.0  # the coordinator did not wait for a's report

@@ -173,6 +173,11 @@ class Bus(Protocol):
 
     async def lease_holder(self, table: str) -> str | None: ...
 
+    async def lease_of(self, table: str) -> Lease | None:
+        """The lease as it stands: its holder and revision (each renewal moves the revision on,
+        so a reader can tell a live holder from one whose lease is merely not lapsed yet)."""
+        ...
+
     async def answer_control(
         self, table: str, answer: ControlAnswer
     ) -> Callable[[], Awaitable[None]]:

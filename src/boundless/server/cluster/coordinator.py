@@ -20,6 +20,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import logging
+import time
 from collections.abc import Awaitable, Callable, Iterable
 from dataclasses import dataclass
 from typing import Any, Protocol, cast
@@ -41,6 +42,7 @@ from boundless.server.cluster.bus import (
     StoredEvent,
     in_sequence,
 )
+from boundless.server.cluster.bus_trouble import BusTrouble
 from boundless.server.cluster.control import OperatorCancel, TableControl
 from boundless.server.cluster.gateway_presence import GatewayPresence, watch_gateways
 from boundless.server.cluster.ledger_chores import DroppedRecords, RoundBooks, RoundLedger
@@ -79,6 +81,10 @@ class CoordinatorTimers:
     decision_seconds: float = 10.0
     report_seconds: float = 3.0
     """How long a gateway has to answer a close before it is dropped from the round."""
+    alive_report_seconds: float = 12.0
+    """How much longer a late gateway is waited for while it shows a live process (its name
+    renewed lately, or unreadable: ``GatewayPresence.alive``). A NATS leader election holds
+    every report for seconds; a gateway that is really gone is dropped at the deadline."""
     settle_seconds: float = 30.0
     round_gap_seconds: float = 3.0
     lease_renew_seconds: float = 1.5
@@ -108,8 +114,9 @@ class ShoeNews(Protocol):
 class _Writer:
     """Appends one round's events, each fenced on the sequence of the one before."""
 
-    def __init__(self, bus: Bus, table: str, last_seq: int) -> None:
+    def __init__(self, bus: Bus, table: str, last_seq: int, trouble: BusTrouble) -> None:
         self._bus, self._table, self.last_seq = bus, table, last_seq
+        self._trouble = trouble
         self.round_number = 0
         self._index = 0
         self._round_start: int | None = None
@@ -122,9 +129,11 @@ class _Writer:
     async def append(self, kind: Public, body: JsonBody) -> int:
         async with self._lock:
             event = RoundEvent(self._table, self.round_number, self._index, kind.value, body)
+            started = time.monotonic()
             result = await self._bus.append_event(
                 event, expected_last_seq=self.last_seq, round_start_seq=self._round_start
             )
+            self._trouble.timed(f"appending {kind.value}", started)
             self.last_seq = result.seq
             self._round_start = self._round_start or result.seq
             self._index += 1
@@ -151,6 +160,8 @@ class Coordinator:
         self.ledger, self.records, self.shoes = ledger, records, shoes
         self.presence = presence or GatewayPresence(bus, table)
         """Tells which gateways' processes are gone (their reports are then awaited no more)."""
+        self.trouble = BusTrouble(bus, table)
+        """Whether the bus was in trouble lately (a late report is then waited for)."""
         self.resume = resume
         """Deals a predecessor's round on (without it, a round in flight is cancelled)."""
         self.control = control or TableControl(table)
@@ -312,7 +323,7 @@ class Coordinator:
         while True:
             last = await self.bus.last_event_seq(self.table)
             replayed = await self.bus.replay_round(self.table)
-            writer = _Writer(self.bus, self.table, last)
+            writer = _Writer(self.bus, self.table, last, self.trouble)
             self.control.lead(writer.append, replayed)
             played = [s for s in replayed if s.event.kind not in OPERATOR_EVENTS]
             if not played:
@@ -446,6 +457,10 @@ class Coordinator:
             # can take as long as the window, and a late report cancels all its players' bets.
             seconds=timers.report_seconds + (timers.betting_seconds if self._known else 0.0),
         )
+        if self._known:
+            bets = await self._wait_for_alive(
+                box, number, ReportKind.BETS_CLOSED, 0, self._known, bets
+            )
         await self._drop_silent_at_bet_close(writer, set(bets))
         self._known = set(bets)
         reports = {gateway: bets_report_of(body) for gateway, body in bets.items()}
@@ -584,6 +599,7 @@ class Coordinator:
         got = await box.wait(
             writer.round_number, kind, key, expected=playing, seconds=self.timers.report_seconds
         )
+        got = await self._wait_for_alive(box, writer.round_number, kind, key, playing, got)
         for gateway in sorted(playing - set(got)):
             log.warning("table %s: gateway %s missed its %s report", self.table, gateway, kind)
             await writer.append(
@@ -594,6 +610,36 @@ class Coordinator:
             self._dropped.add(gateway)
             await self.books.refund_dropped(writer.round_number, gateway)
         return {gateway: body for gateway, body in got.items() if gateway in playing}
+
+    async def _wait_for_alive(
+        self,
+        box: ReportBox,
+        number: int,
+        kind: ReportKind,
+        key: int,
+        expected: set[str],
+        got: dict[str, JsonBody],
+    ) -> dict[str, JsonBody]:
+        """Past a report deadline: while the bus was in trouble lately, wait on, up to
+        ``alive_report_seconds``, for the late gateways that still show a live process. Those
+        that do not, and every late one while the bus is well, are left to be dropped."""
+        loop = asyncio.get_running_loop()
+        until = loop.time() + self.timers.alive_report_seconds
+        told: set[str] = set()
+        while (left := until - loop.time()) > 0:
+            late = self.presence.alive(expected - got.keys() - box.gone(number))
+            if not late or not await self.trouble.probe():
+                break
+            for gateway in sorted(late - told):
+                log.warning(
+                    "table %s round %s: gateway %s is late with its %s report but alive; "
+                    "waiting on (the bus may be electing a leader)",
+                    self.table, number, gateway, kind,
+                )  # fmt: skip
+            told |= late
+            poll = min(left, self.timers.presence_poll_seconds)
+            got = await box.wait(number, kind, key, expected=set(got) | late, seconds=poll)
+        return got
 
 
 def _gateways_in(played: Iterable[StoredEvent]) -> set[str]:

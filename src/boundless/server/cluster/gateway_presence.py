@@ -11,6 +11,12 @@ Never a live gateway that is merely slow: a name is judged only once this coordi
 it held (a gateway without a name lease is left to its deadlines); a lapsed name counts only
 after staying free for :data:`LAPSE_GRACE_SECONDS` (a live gateway whose renewal was late takes
 its name again at its next renewal); and a lease that cannot be read says nothing.
+
+The other way round, a report deadline does not drop a gateway that shows a live process
+(:meth:`GatewayPresence.alive`): its name renewed lately, or its name unreadable, which means the
+bus itself is in trouble. A NATS leader election holds every report and every feed of them for
+seconds while each gateway is alive and well; without this, a single node's loss dropped them
+all from the round.
 """
 
 from __future__ import annotations
@@ -31,6 +37,9 @@ LAPSE_GRACE_SECONDS = NAME_RENEW_SECONDS + 1.0
 a live holder whose lease lapsed."""
 READ_SECONDS = 1.0
 """A lease read slower than this (a NATS election) says nothing this time."""
+FRESH_SECONDS = 2 * NAME_RENEW_SECONDS
+"""A name renewed (a new revision read) within this long has a live process behind it: a live
+gateway renews every :data:`NAME_RENEW_SECONDS`, a killed one's revision stands still."""
 
 
 class GatewayPresence:
@@ -43,12 +52,18 @@ class GatewayPresence:
         *,
         clock: Callable[[], float] = time.monotonic,
         grace_seconds: float = LAPSE_GRACE_SECONDS,
+        fresh_seconds: float = FRESH_SECONDS,
     ) -> None:
         self.bus, self.table = bus, table
         self._clock, self.grace_seconds = clock, grace_seconds
+        self.fresh_seconds = fresh_seconds
         self._holders: dict[str, str] = {}
         """The holder each name was last seen held by."""
         self._free_since: dict[str, float] = {}
+        self._renewed: dict[str, tuple[int, float]] = {}
+        """Each held name's revision as last read, and when that revision was first read."""
+        self._unread: set[str] = set()
+        """Names whose last read failed (the bus is electing a leader, or cut off)."""
 
     def seen(self) -> set[str]:
         """Every name seen held so far (read on, so a restart under it is seen as it happens,
@@ -62,23 +77,46 @@ class GatewayPresence:
         for gateway in sorted(set(gateways)):
             try:
                 async with asyncio.timeout(READ_SECONDS):
-                    holder = await self.bus.lease_holder(name_lease_key(self.table, gateway))
+                    lease = await self.bus.lease_of(name_lease_key(self.table, gateway))
             except Exception as error:  # an unreadable lease (election, timeout) says nothing
                 log.debug("table %s: name of %s not read: %s", self.table, gateway, error)
+                self._unread.add(gateway)
                 continue
+            self._unread.discard(gateway)
             seen = self._holders.get(gateway)
-            if holder is not None:
+            if lease is not None:
                 self._free_since.pop(gateway, None)
-                self._holders[gateway] = holder
-                if seen is not None and holder != seen:
+                self._holders[gateway] = lease.holder
+                self._note_revision(gateway, lease.revision)
+                if seen is not None and lease.holder != seen:
                     out.add(gateway)  # another process has the name: the one in play is gone
                 continue
+            self._renewed.pop(gateway, None)
             if seen is None:
                 continue  # never seen held: its deadlines decide
             since = self._free_since.setdefault(gateway, self._clock())
             if self._clock() - since >= self.grace_seconds:
                 out.add(gateway)
         return out
+
+    def _note_revision(self, gateway: str, revision: int) -> None:
+        last = self._renewed.get(gateway)
+        if last is None or last[0] != revision:
+            self._renewed[gateway] = (revision, self._clock())
+
+    def alive(self, gateways: Iterable[str]) -> set[str]:
+        """Those of ``gateways`` that show a live process, as last read: a name seen held whose
+        revision moved on within ``fresh_seconds``, or one that could not be read at all
+        (nothing says it is gone, and the bus being away explains a late report)."""
+        now = self._clock()
+
+        def shows_life(gateway: str) -> bool:
+            if gateway in self._unread:
+                return gateway in self._holders
+            renewed = self._renewed.get(gateway)
+            return renewed is not None and now - renewed[1] < self.fresh_seconds
+
+        return {gateway for gateway in gateways if shows_life(gateway)}
 
 
 async def watch_gateways(

@@ -381,11 +381,18 @@ class JetStreamBus:
                 raise  # someone else holds it now: nothing of ours to release
 
     async def lease_holder(self, table: str) -> str | None:
+        lease = await self.lease_of(table)
+        return lease.holder if lease else None
+
+    async def lease_of(self, table: str) -> Lease | None:
+        key = check_table_name(table)
         try:
-            entry = await self._leases.get(check_table_name(table))
+            entry = await self._leases.get(key)
         except nats.js.errors.NotFoundError:
             return None
-        return entry.value.decode() if entry.value else None
+        if not entry.value:
+            return None
+        return Lease(key, entry.value.decode(), int(entry.revision or 0))
 
     async def answer_control(
         self, table: str, answer: ControlAnswer

@@ -201,8 +201,13 @@ class MemoryBus:
             del self._leases[lease.table]
 
     async def lease_holder(self, table: str) -> str | None:
-        held = self._live_lease(check_table_name(table))
-        return held.holder if held else None
+        lease = await self.lease_of(table)
+        return lease.holder if lease else None
+
+    async def lease_of(self, table: str) -> Lease | None:
+        table = check_table_name(table)
+        held = self._live_lease(table)
+        return Lease(table, held.holder, held.revision) if held else None
 
     # operator requests (request/reply: nothing stored)
 
