@@ -82,9 +82,9 @@ class CoordinatorTimers:
     report_seconds: float = 3.0
     """How long a gateway has to answer a close before it is dropped from the round."""
     alive_report_seconds: float = 12.0
-    """How much longer a late gateway is waited for while it shows a live process (its name
-    renewed lately, or unreadable: ``GatewayPresence.alive``). A NATS leader election holds
-    every report for seconds; a gateway that is really gone is dropped at the deadline."""
+    """How much longer a late gateway is waited for while the bus shows trouble (``BusTrouble``)
+    and the gateway a live process (``GatewayPresence.alive``): a NATS leader election holds
+    every report for seconds. With the bus well, a late gateway is dropped at the deadline."""
     settle_seconds: float = 30.0
     round_gap_seconds: float = 3.0
     lease_renew_seconds: float = 1.5
