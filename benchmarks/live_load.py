@@ -3,6 +3,7 @@
     python benchmarks/live_load.py                          # 1,000, 5,000 and 10,000 players
     python benchmarks/live_load.py --players 10000 --json   # one JSON line (with loop lag, CPU)
     python benchmarks/live_load.py --players 20000 --gateways 2   # a cluster (NATS, PostgreSQL)
+    python benchmarks/live_load.py --players 10000 --think-seconds 2 --json   # human-paced
 
 The server runs as ``boundless serve`` in its own process (SQLite in a temporary folder), or with
 ``--gateways K`` as a cluster: ``boundless coordinator`` and K ``boundless gateway`` processes on
@@ -10,7 +11,9 @@ the machine's NATS (a namespace of the run's own) and PostgreSQL (a scratch data
 players spread evenly over the gateways. The clients run in ``--processes`` other processes,
 each an asyncio loop with a minimal WebSocket client (RFC 6455 framing by hand, so the clients
 cost little CPU). Players are created directly in the database before the server starts
-(sign-up is not what this measures).
+(sign-up is not what this measures). By default every client bets and decides the moment it
+may (all of them within milliseconds: the worst case, a burst no human table makes);
+``--think-seconds T`` makes each wait a random 0-T s first (seeded by its player), as people do.
 
 Measured: the step broadcast latency (the ``step`` message's ``closed_ms``, the server's clock when
 the step closed (a cluster: the coordinator's), to the moment a client parsed it), messages per
@@ -36,6 +39,7 @@ import contextlib
 import json
 import multiprocessing
 import os
+import random
 import resource
 import secrets
 import signal
@@ -165,7 +169,9 @@ class Stats:
 
 
 class LoadClient(asyncio.Protocol):
-    def __init__(self, player_id: str, token: str, rounds: int, stats: Stats, port: int) -> None:
+    def __init__(
+        self, player_id: str, token: str, rounds: int, stats: Stats, port: int, think: float
+    ) -> None:
         self.player_id = player_id
         self.token = token
         self.rounds = rounds
@@ -188,6 +194,8 @@ class LoadClient(asyncio.Protocol):
         """A tenth of the players play the doubler bot (doubles and splits: extra stakes)."""
         self.up_card: str | None = None
         self.records = False
+        self.think = think
+        self.draw = random.Random(player_id)
 
     def connection_made(self, transport: Any) -> None:
         self.transport = transport
@@ -205,6 +213,18 @@ class LoadClient(asyncio.Protocol):
         self.counter += 1
         self.transport.write(client_frame(orjson.dumps({"v": 1, **body})))
         self.stats.sent += 1
+
+    def send_after_thinking(self, body: dict[str, Any]) -> None:
+        """Send now, or after a random 0 to ``think`` seconds (``--think-seconds``)."""
+        if self.think <= 0:
+            self.send(body)
+            return
+        delay = self.draw.uniform(0.0, self.think)
+        asyncio.get_running_loop().call_later(delay, self._send_if_open, body)
+
+    def _send_if_open(self, body: dict[str, Any]) -> None:
+        if self.transport is not None and not self.transport.is_closing():
+            self.send(body)
 
     def data_received(self, data: bytes) -> None:
         received = time.time() * 1000.0  # the bytes reached this process now
@@ -298,7 +318,7 @@ class LoadClient(asyncio.Protocol):
         ):
             self.bet_rounds.add(round_id)
             self.stats.bets += 1
-            self.send(
+            self.send_after_thinking(
                 {
                     "type": "bet",
                     "table_id": TABLE,
@@ -321,7 +341,7 @@ class LoadClient(asyncio.Protocol):
             action = decide(self.policy, sight)
             if action is None:
                 continue
-            self.send(
+            self.send_after_thinking(
                 {
                     "type": "decide",
                     "table_id": TABLE,
@@ -339,7 +359,9 @@ Seat = tuple[str, str, int]
 """A player, their token and the port of the server they play through."""
 
 
-async def run_clients(players: Sequence[Seat], rounds: int, pipe: Any, timeout: float) -> None:
+async def run_clients(
+    players: Sequence[Seat], rounds: int, pipe: Any, timeout: float, think: float
+) -> None:
     loop = asyncio.get_running_loop()
     stats = Stats()
     clients: list[LoadClient] = []
@@ -350,7 +372,7 @@ async def run_clients(players: Sequence[Seat], rounds: int, pipe: Any, timeout: 
             for attempt in range(5):
                 try:
                     _, client = await loop.create_connection(
-                        lambda: LoadClient(player_id, token, rounds, stats, port),
+                        lambda: LoadClient(player_id, token, rounds, stats, port, think),
                         "127.0.0.1",
                         port,
                     )
@@ -399,11 +421,13 @@ async def run_clients(players: Sequence[Seat], rounds: int, pipe: Any, timeout: 
     )
 
 
-def client_process(players: Sequence[Seat], rounds: int, pipe: Any, timeout: float) -> None:
+def client_process(
+    players: Sequence[Seat], rounds: int, pipe: Any, timeout: float, think: float
+) -> None:
     raise_fd_limit(len(players), 1)
     import uvloop
 
-    uvloop.run(run_clients(players, rounds, pipe, timeout))
+    uvloop.run(run_clients(players, rounds, pipe, timeout, think))
 
 
 # ---- the run -------------------------------------------------------------------------------
@@ -509,6 +533,7 @@ def run(
     decision: float,
     gateways: int = 0,
     urls: tuple[str, str] = (DEFAULT_POSTGRES_URL, DEFAULT_NATS_URL),
+    think: float = 0.0,
 ) -> dict[str, Any]:
     raise_fd_limit(players, max(1, gateways))
     workdir = Path(tempfile.mkdtemp(prefix="boundless-load-"))
@@ -530,7 +555,7 @@ def run(
             servers = start_server(workdir, free_port(), players, decision)
             ports = [servers[0].port or 0]
         seats = [(p, t, ports[index % len(ports)]) for index, (p, t) in enumerate(seeded)]
-        result = drive(servers, seats, players, rounds, processes, decision)
+        result = drive(servers, seats, players, rounds, processes, decision, think)
         check = settled_once(database_url, players, result.pop("settled"), max(1, gateways))
     finally:
         if scratch is not None:
@@ -542,6 +567,7 @@ def run(
     return {
         "players": players,
         "gateways": gateways,
+        "think_seconds": think,
         **result,
         "rounds": check["rounds"],
         "settled_once": check["settled_once"],
@@ -558,6 +584,7 @@ def drive(
     rounds: int,
     processes: int,
     decision: float,
+    think: float = 0.0,
 ) -> dict[str, Any]:
     """Connect every client, say go, measure until every client has played ``rounds``."""
     handles = {served.label: psutil.Process(served.process.pid) for served in servers}
@@ -568,7 +595,7 @@ def drive(
     timeout = 60.0 + rounds * (40 + decision * 8 + betting_seconds(players))
     for part in share:
         ours, theirs = context.Pipe()
-        worker = context.Process(target=client_process, args=(part, rounds, theirs, timeout))
+        worker = context.Process(target=client_process, args=(part, rounds, theirs, timeout, think))
         worker.start()
         pipes.append(ours)
         workers.append(worker)
@@ -669,6 +696,12 @@ def main() -> None:
     parser.add_argument("--processes", type=int, default=2, help="client processes")
     parser.add_argument("--decision-seconds", type=float, default=10.0)
     parser.add_argument(
+        "--think-seconds",
+        type=float,
+        default=0.0,
+        help="each client waits a random 0 to T s before a bet or a decision (default 0: at once)",
+    )
+    parser.add_argument(
         "--gateways", type=int, default=0, help="0: boundless serve; K: a cluster of K gateways"
     )
     parser.add_argument("--database-url", default=DEFAULT_POSTGRES_URL, help="(cluster) server")
@@ -679,10 +712,18 @@ def main() -> None:
     urls = (args.database_url, args.nats_url)
     for players in sizes:
         result = run(
-            players, args.rounds, args.processes, args.decision_seconds, args.gateways, urls
+            players,
+            args.rounds,
+            args.processes,
+            args.decision_seconds,
+            args.gateways,
+            urls,
+            args.think_seconds,
         )
         if args.json:
-            keys = ("players", "gateways", "p50_ms", "p99_ms", "rounds", "settled_once")
+            keys: tuple[str, ...] = ("players", "gateways", "think_seconds", "p50_ms", "p99_ms")
+            keys += ("rounds",)
+            keys += ("settled_once",)
             keys += ("loop_lag_p99_ms", "loop_lag_max_ms", "loop_lag_floor_p99_ms")
             keys += ("loop_lag_floor_max_ms", "broadcast_floor_p99_ms", "broadcast_floor_max_ms")
             keys += ("loop_lag_p99_ratio_to_floor", "loop_lag_max_ratio_to_floor")

@@ -36,6 +36,7 @@ from boundless.cli.wallet_options import (
     wallet_choice,
 )
 from boundless.server.config import ADMIN_TOKEN_ENV, TimerSettings
+from boundless.server.garbage_collection import tune_garbage_collector
 
 if TYPE_CHECKING:
     from boundless.server.cluster.processes import ClusterSettings
@@ -176,6 +177,7 @@ def gateway(
         jurisdiction=profile,
     )
     wallets, launches = wallet_choice(wallet, wallet_url, currency, wallet_connections)
+    tune_garbage_collector()
     _run(
         run_gateway(
             settings,

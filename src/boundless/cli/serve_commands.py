@@ -27,6 +27,7 @@ from boundless.cli.wallet_options import (
     wallet_choice,
 )
 from boundless.server.config import TimerSettings
+from boundless.server.garbage_collection import tune_garbage_collector
 
 if TYPE_CHECKING:
     from boundless.server.config import ServerConfig
@@ -229,6 +230,7 @@ def _run(
                     typer.echo(f"admin token (this run): {config.admin_token}")
 
     front = create_app(config, catalog, wallets=wallets, operator=launches)
+    tune_garbage_collector()
     server = AnnouncingServer(
         uvicorn.Config(
             front,
