@@ -722,8 +722,7 @@ def main() -> None:
         )
         if args.json:
             keys: tuple[str, ...] = ("players", "gateways", "think_seconds", "p50_ms", "p99_ms")
-            keys += ("rounds",)
-            keys += ("settled_once",)
+            keys += ("rounds", "settled_once")
             keys += ("loop_lag_p99_ms", "loop_lag_max_ms", "loop_lag_floor_p99_ms")
             keys += ("loop_lag_floor_max_ms", "broadcast_floor_p99_ms", "broadcast_floor_max_ms")
             keys += ("loop_lag_p99_ratio_to_floor", "loop_lag_max_ratio_to_floor")

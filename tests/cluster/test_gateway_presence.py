@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import asyncio
 import time
+from collections.abc import Awaitable, Callable
 from dataclasses import replace
 
 from boundless.server.cluster import MemoryBus
@@ -15,7 +16,7 @@ from boundless.server.cluster.bus import (
     Lease,
     ReportKind,
 )
-from boundless.server.cluster.coordinator import Coordinator
+from boundless.server.cluster.coordinator import Coordinator, CoordinatorTimers
 from boundless.server.cluster.gateway_name import GatewayName
 from boundless.server.cluster.gateway_presence import GatewayPresence, watch_gateways
 from boundless.server.cluster.protocol import Public
@@ -145,19 +146,23 @@ def test_a_killed_gateways_lapsed_name_reads_as_gone_on_either_bus(bus_maker: Bu
     run(body())
 
 
-def test_a_gateway_killed_mid_step_is_dropped_once_its_name_lapses_not_at_the_deadline() -> None:
-    """Report and settle deadlines of ten minutes: the round ends (within the test's bound) only
-    because the killed gateway's name lapsed. Its part is dropped the usual way, the other
-    gateway's slice settles."""
+Played = tuple[ClusterRun, list, float]  # type: ignore[type-arg]
+"""The slices each gateway played, the table's log, and the coordinator's seconds."""
+
+
+def _a_round_with_b_killed_mid_step(
+    bus: MemoryBus,
+    timers: CoordinatorTimers,
+    presence: GatewayPresence,
+    after_the_kill: Callable[[], Awaitable[None]] | None = None,
+) -> Played:
+    """One round over gateways a and b: a holds its name and renews it; b holds its name from
+    before the round, renews it never, and is killed when the first step opens (like kill -9:
+    no goodbye). ``after_the_kill`` runs next (a fake clock moved on)."""
     bets = [(f"p{i}", 100) for i in range(4)]
 
-    async def body() -> tuple[ClusterRun, list]:  # type: ignore[type-arg]
-        clock = FakeClock()
-        bus = MemoryBus(clock=clock, lease_seconds=LEASE_SECONDS)
+    async def body() -> Played:
         cluster = ClusterRun()
-        timers = replace(
-            FAST, report_seconds=600.0, settle_seconds=600.0, presence_poll_seconds=0.05
-        )
         coordinator = Coordinator(
             bus,
             TABLE,
@@ -165,10 +170,10 @@ def test_a_gateway_killed_mid_step_is_dropped_once_its_name_lapses_not_at_the_de
             dealer_maker(7),
             timers,
             gateways=frozenset({"a", "b"}),
-            presence=GatewayPresence(bus, TABLE, clock=clock, grace_seconds=GRACE),
+            presence=presence,
         )
         gateways = gateways_for(bus, cluster, {"a": bets[:2], "b": bets[2:]})
-        await held(bus, "b", "gateway-b-process")  # not renewed after the kill below
+        await held(bus, "b", "gateway-b-process")
         live = GatewayName(bus, TABLE, "a", "gateway-a-process")
         await live.take(wait_seconds=0)
         keeping = asyncio.ensure_future(live.keep(every=0.05))
@@ -177,22 +182,43 @@ def test_a_gateway_killed_mid_step_is_dropped_once_its_name_lapses_not_at_the_de
         async def kill_b_while_a_step_is_open() -> None:
             async for stored in bus.events(TABLE, from_seq=1):
                 if stored.event.body.get("type") == "StepOpened":
-                    doomed.cancel()  # like kill -9: no goodbye, its name simply lapses
+                    doomed.cancel()
                     break
-            await asyncio.sleep(0.3)  # the coordinator has seen both names held by now
-            clock.advance(LEASE_SECONDS * 0.8)  # a renews in time, b does not
-            await asyncio.sleep(0.3)
-            clock.advance(LEASE_SECONDS * 0.8)
-            await asyncio.sleep(0.3)
-            clock.advance(LEASE_SECONDS * 0.8)  # b's name free past the grace; a renewed
+            if after_the_kill is not None:
+                await after_the_kill()
 
-        await asyncio.gather(
-            coordinator.run(rounds=1), gateways["a"].run(rounds=1), kill_b_while_a_step_is_open()
+        async def coordinate() -> float:
+            started = time.monotonic()
+            await coordinator.run(rounds=1)
+            return time.monotonic() - started
+
+        seconds, *_ = await asyncio.gather(
+            coordinate(), gateways["a"].run(rounds=1), kill_b_while_a_step_is_open()
         )
         keeping.cancel()
-        return cluster, await log_of(bus)
+        return cluster, await log_of(bus), seconds
 
-    cluster, log = run(body(), timeout=60.0)
+    return run(body(), timeout=60.0)
+
+
+def test_a_gateway_killed_mid_step_is_dropped_once_its_name_lapses_not_at_the_deadline() -> None:
+    """Report and settle deadlines of ten minutes: the round ends (within the test's bound) only
+    because the killed gateway's name lapsed. Its part is dropped the usual way, the other
+    gateway's slice settles."""
+    clock = FakeClock()
+
+    async def lapse_b() -> None:
+        await asyncio.sleep(0.3)  # the coordinator has seen both names held by now
+        clock.advance(LEASE_SECONDS * 0.8)  # a renews in time, b does not
+        await asyncio.sleep(0.3)
+        clock.advance(LEASE_SECONDS * 0.8)
+        await asyncio.sleep(0.3)
+        clock.advance(LEASE_SECONDS * 0.8)  # b's name free past the grace; a renewed
+
+    bus = MemoryBus(clock=clock, lease_seconds=LEASE_SECONDS)
+    timers = replace(FAST, report_seconds=600.0, settle_seconds=600.0, presence_poll_seconds=0.05)
+    presence = GatewayPresence(bus, TABLE, clock=clock, grace_seconds=GRACE)
+    cluster, log, _ = _a_round_with_b_killed_mid_step(bus, timers, presence, lapse_b)
     dropped = [s.event.body for s in log if s.event.kind == Public.GATEWAY_DROPPED]
     assert [d["gateway"] for d in dropped] == ["b"]
     closed = log[-1].event
@@ -252,52 +278,17 @@ class HeldReports(MemoryBus):
 
 def _round_with_a_late_and_a_killed_gateway(bus: HeldReports) -> tuple[list, float]:  # type: ignore[type-arg]
     """One round: gateway a's step reports held by the bus, b killed mid-step (its name renewed
-    no more). The log and how long the coordinator took over the round."""
-    bets = [(f"p{i}", 100) for i in range(4)]
-
-    async def body() -> tuple[list, float]:  # type: ignore[type-arg]
-        cluster = ClusterRun()
-        timers = replace(
-            FAST,
-            decision_seconds=0.2,
-            report_seconds=0.3,
-            alive_report_seconds=10.0,
-            presence_poll_seconds=0.05,
-        )
-        coordinator = Coordinator(
-            bus,
-            TABLE,
-            "c1",
-            dealer_maker(7),
-            timers,
-            gateways=frozenset({"a", "b"}),
-            presence=GatewayPresence(bus, TABLE, grace_seconds=GRACE, fresh_seconds=0.5),
-        )
-        gateways = gateways_for(bus, cluster, {"a": bets[:2], "b": bets[2:]})
-        await held(bus, "b", "gateway-b-process")  # never renewed: stale after 0.5 s
-        live = GatewayName(bus, TABLE, "a", "gateway-a-process")
-        await live.take(wait_seconds=0)
-        keeping = asyncio.ensure_future(live.keep(every=0.05))
-        doomed = asyncio.ensure_future(gateways["b"].run())
-
-        async def kill_b_while_a_step_is_open() -> None:
-            async for stored in bus.events(TABLE, from_seq=1):
-                if stored.event.body.get("type") == "StepOpened":
-                    doomed.cancel()
-                    break
-
-        async def coordinate() -> float:
-            started = time.monotonic()
-            await coordinator.run(rounds=1)
-            return time.monotonic() - started
-
-        seconds, *_ = await asyncio.gather(
-            coordinate(), gateways["a"].run(rounds=1), kill_b_while_a_step_is_open()
-        )
-        keeping.cancel()
-        return await log_of(bus), seconds
-
-    return run(body(), timeout=60.0)
+    no more: stale after 0.5 s). The log and how long the coordinator took over the round."""
+    timers = replace(
+        FAST,
+        decision_seconds=0.2,
+        report_seconds=0.3,
+        alive_report_seconds=10.0,
+        presence_poll_seconds=0.05,
+    )
+    presence = GatewayPresence(bus, TABLE, grace_seconds=GRACE, fresh_seconds=0.5)
+    _, log, seconds = _a_round_with_b_killed_mid_step(bus, timers, presence)
+    return log, seconds
 
 
 def test_while_the_bus_is_electing_a_live_gateways_late_report_is_waited_for() -> None:

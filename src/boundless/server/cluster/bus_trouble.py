@@ -15,7 +15,6 @@ from __future__ import annotations
 import asyncio
 import logging
 import time
-from collections.abc import Callable
 
 from boundless.server.cluster.bus import Bus
 
@@ -31,37 +30,29 @@ two-second activity check, so reports lag the stream's recovery by a few seconds
 class BusTrouble:
     """When this coordinator last saw its bus in trouble."""
 
-    def __init__(
-        self,
-        bus: Bus,
-        table: str,
-        *,
-        clock: Callable[[], float] = time.monotonic,
-        memory_seconds: float = MEMORY_SECONDS,
-    ) -> None:
+    def __init__(self, bus: Bus, table: str) -> None:
         self.bus, self.table = bus, table
-        self._clock, self.memory_seconds = clock, memory_seconds
         self._seen_at: float | None = None
 
     def note(self, why: str) -> None:
         if not self.recent():
             log.warning("table %s: the bus is in trouble: %s", self.table, why)
-        self._seen_at = self._clock()
+        self._seen_at = time.monotonic()
 
     def timed(self, what: str, started: float) -> None:
-        """A call that began at ``started`` (this clock) just ended: trouble if it was slow."""
-        took = self._clock() - started
+        """A call that began at ``started`` (``time.monotonic``) just ended: trouble if slow."""
+        took = time.monotonic() - started
         if took > SLOW_SECONDS:
             self.note(f"{what} took {took:.1f} s")
 
     def recent(self) -> bool:
         seen = self._seen_at
-        return seen is not None and self._clock() - seen < self.memory_seconds
+        return seen is not None and time.monotonic() - seen < MEMORY_SECONDS
 
     async def probe(self) -> bool:
         """Read the end of both streams; trouble if either read fails or is slow. Whether trouble
         was seen lately, this probe included."""
-        started = self._clock()
+        started = time.monotonic()
         try:
             async with asyncio.timeout(SLOW_SECONDS):
                 await self.bus.last_event_seq(self.table)

@@ -457,10 +457,7 @@ class Coordinator:
             # can take as long as the window, and a late report cancels all its players' bets.
             seconds=timers.report_seconds + (timers.betting_seconds if self._known else 0.0),
         )
-        if self._known:
-            bets = await self._wait_for_alive(
-                box, number, ReportKind.BETS_CLOSED, 0, self._known, bets
-            )
+        bets = await self._wait_for_alive(box, number, ReportKind.BETS_CLOSED, 0, self._known, bets)
         await self._drop_silent_at_bet_close(writer, set(bets))
         self._known = set(bets)
         reports = {gateway: bets_report_of(body) for gateway, body in bets.items()}
