@@ -8,7 +8,8 @@
 The reference operator wallet (``boundless wallet demo-operator``) runs in a process of its own
 with ``--latency-ms`` added to every call. This process plays the server's side through the
 ``seamless`` wallet exactly as a table does: the betting window's bets in batches of
-``--batch`` (a gateway writes up to 1,000 bets per transaction, one batch after another), each
+``--batch`` (a gateway writes up to ``BET_BATCH_MAX``, 2,000, bets per transaction, one batch
+after another), each
 batch's debits sent through ``debit_batch`` (unless ``--no-debit-batch``: then one call per debit,
 in parallel over a pool of ``--pool`` connections), then granted and staked
 in the ledger (SQLite file; ``--postgres``: a scratch database on the machine's PostgreSQL,
@@ -41,6 +42,7 @@ from sqlalchemy.engine import make_url
 
 from boundless.ledger import LedgerService, make_engine, make_session_factory, upgrade_database
 from boundless.ledger.records import PlayerSettlement, StakeOrder
+from boundless.server.cluster.gateway_table import BET_BATCH_MAX
 from boundless.wallet import BetDebit
 from boundless.wallet.operator_client import ClientSettings
 from boundless.wallet.seamless import STAGE_SIZE, SeamlessWallets
@@ -153,7 +155,7 @@ def main() -> None:
     parser.add_argument("--positions", type=int, default=10_000)
     parser.add_argument("--latency-ms", type=float, default=20.0)
     parser.add_argument("--pool", type=int, default=128, help="calls in flight at most")
-    parser.add_argument("--batch", type=int, default=1000, help="bets per transaction")
+    parser.add_argument("--batch", type=int, default=BET_BATCH_MAX, help="bets per transaction")
     parser.add_argument(
         "--stage", type=int, default=STAGE_SIZE, help="debits per stage of a transaction's bets"
     )

@@ -15,7 +15,7 @@ from sqlalchemy.exc import OperationalError
 
 from boundless.server.app import install_error_handlers
 from boundless.server.cluster import MemoryBus
-from boundless.server.cluster.bus import BusUnavailableError
+from boundless.server.cluster.bus import BusUnavailableError, Lease, LeaseLostError
 from boundless.server.cluster.gateway import Gateway
 from boundless.server.cluster.gateway_health import health_router
 from boundless.server.cluster.gateway_name import (
@@ -73,6 +73,38 @@ def test_a_lapsed_name_is_taken_again_unless_someone_else_has_it() -> None:
         assert await bus.acquire_lease(held.key, "gateway-host-2") is not None
         await asyncio.wait_for(task, 1)  # the name went elsewhere: keeping it ends
         assert held.lease is None
+
+    run(body())
+
+
+def test_a_renewal_lost_in_an_election_keeps_a_name_still_ours() -> None:
+    """A renewal that did not go through within the lease's life (a NATS election outlasting
+    it) while the key still holds this process's name: the gateway keeps its name and runs
+    on (it used to stop, taking the name for someone else's)."""
+
+    async def body() -> None:
+        import asyncio
+
+        bus = MemoryBus(lease_seconds=5.0)
+        held = GatewayName(bus, "t1", "g1", "gateway-host-1")
+        await held.take(wait_seconds=0)
+        real_renew, lost = bus.renew_lease, [0]
+
+        async def renew_lost_once(lease: Lease) -> Lease:
+            if not lost[0]:
+                lost[0] = 1
+                await real_renew(lease)  # written, but its answer never came
+                raise LeaseLostError("not renewed within its life")
+            return await real_renew(lease)
+
+        bus.renew_lease = renew_lost_once  # type: ignore[method-assign]
+        task = asyncio.ensure_future(held.keep(every=0.05))
+        await asyncio.sleep(0.3)
+        assert lost[0] and not task.done()
+        assert held.lease is not None and await bus.lease_holder(held.key) == "gateway-host-1"
+        current = await bus.lease_of(held.key)
+        assert current is not None and held.lease.revision == current.revision
+        task.cancel()
 
     run(body())
 

@@ -14,9 +14,11 @@ from datetime import UTC, datetime
 from pathlib import Path
 
 import pytest
+from sqlalchemy import func, select
 from sqlalchemy.orm import sessionmaker
 
 from boundless.ledger import LedgerService, make_engine, make_session_factory, upgrade_database
+from boundless.ledger.models import TRANSACTIONS
 from boundless.ledger.records import StakeOrder
 from boundless.wallet import BetDebit
 from boundless.wallet.calls import DEBIT, DONE, REFUSED, ROLLBACK, CallBook
@@ -138,3 +140,56 @@ def test_a_batch_without_an_answer_is_refused_and_rolled_back(database_url: str)
             "the rollbacks to be acknowledged",
         )
         assert {p: operator.store.balances[p] for p in PLAYERS} == {p: START for p in PLAYERS}
+
+
+def test_a_debit_taken_again_brings_its_coins_in_once(database_url: str) -> None:
+    """The same bets sent again (a replay): the operator answers each debit as before; our
+    ledger takes their coins in once and stakes them once."""
+    with playing(database_url) as (operator, wallets):
+        assert _bet_all(wallets) == [None] * 5
+        assert _bet_all(wallets) == [None] * 5
+        assert {p: operator.store.balances[p] for p in PLAYERS} == {
+            p: START - STAKE for p in PLAYERS
+        }
+        assert _ledger_counts(wallets) == {"grant": 1, "stake": 5}
+        assert _idle_coins(wallets) == {p: 0 for p in PLAYERS}
+
+
+def test_a_debit_answered_after_it_was_rolled_back_is_refused(database_url: str) -> None:
+    """A batch applied by the operator but never answered is refused and its rollbacks
+    queued; the same bets again, answered before those rollbacks are delivered, stay refused
+    (staking them would spend coins the rollbacks give back)."""
+    with playing(database_url, timeout_seconds=0.5) as (operator, wallets):
+        operator.faults.hang_seconds = 1.0
+        operator.faults.timeout_next = {"debit_batch": 3}
+        operator.faults.fail_next = {"rollback": 10_000, "credit_batch": 10_000}
+        assert all(isinstance(r, WalletUnavailableError) for r in _bet_all(wallets))
+        again = _bet_all(wallets)
+        assert all(isinstance(r, WalletUnavailableError) for r in again), again
+        assert _ledger_counts(wallets) == {}
+        assert _idle_coins(wallets) == {p: 0 for p in PLAYERS}
+        operator.faults.fail_next = {}
+        wallets.wake()
+        wait_until(
+            lambda: _owner_calls(wallets, ROLLBACK) == {p: DONE for p in PLAYERS},
+            20.0,
+            "the rollbacks to be acknowledged",
+        )
+        assert {p: operator.store.balances[p] for p in PLAYERS} == {p: START for p in PLAYERS}
+
+
+def _ledger_counts(wallets: SeamlessWallets) -> dict[str, int]:
+    """Our ledger's transactions by category."""
+    sessions = wallets._sessions
+    assert isinstance(sessions, sessionmaker)
+    query = select(TRANSACTIONS.c.category, func.count()).group_by(TRANSACTIONS.c.category)
+    with sessions.begin() as session:
+        return {str(category): int(count) for category, count in session.execute(query)}
+
+
+def _idle_coins(wallets: SeamlessWallets) -> dict[str, int]:
+    """What the players' ledger wallets hold (a seamless wallet holds nothing between calls)."""
+    sessions = wallets._sessions
+    assert isinstance(sessions, sessionmaker)
+    with sessions.begin() as session:
+        return LedgerService(session).wallet_balances(PLAYERS)

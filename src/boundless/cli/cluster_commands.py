@@ -85,7 +85,9 @@ def _settings(
 
 
 def _run(main: Coroutine[Any, Any, None]) -> None:
-    """Run a process until interrupted; a setup problem is one line on stderr and exit 2."""
+    """Run a process until interrupted; a setup problem is one line on stderr and exit 2, a
+    gateway whose name another process took one line and exit 1."""
+    from boundless.server.cluster.gateway_name import NameLostError
     from boundless.server.cluster.startup import ClusterSetupError
 
     logging.basicConfig(level=logging.INFO, format="%(levelname)s %(name)s: %(message)s")
@@ -96,6 +98,9 @@ def _run(main: Coroutine[Any, Any, None]) -> None:
     except ClusterSetupError as error:
         typer.echo(f"error: {error}", err=True)
         raise typer.Exit(code=2) from None
+    except NameLostError as error:
+        typer.echo(f"error: {error}", err=True)
+        raise typer.Exit(code=1) from None
     except KeyboardInterrupt:
         pass
 

@@ -430,6 +430,46 @@ class BulkWriter:
 
         self.stage.copy_into("ledger_entries", ENTRY_COLUMNS, entries(), ENTRY_TYPES)
 
+    def with_issuance(self, request: WriteRequest, legs: dict[str, int]) -> PostedTransaction:
+        """One transaction under ``request.key`` moving ``legs`` (player -> signed amount) in
+        or out of the players' wallets against the issuance account: an operator's coins
+        coming in for bets or going back. Written from the stage (one locking update in id
+        order that also writes the entries, as a settlement's payments); a key written
+        before, an unknown wallet or a short one goes the long way (:class:`Poster`: a
+        replay, or the precise refusal)."""
+        issuance = self.repository.ensure_account(ISSUANCE_ACCOUNT, AccountKind.ISSUANCE)
+        wallet = f"{AccountKind.WALLET}:"
+        wallet_legs = [(wallet + player, amount) for player, amount in legs.items()]
+        issuance_leg = (issuance.name, -sum(legs.values()))
+        # The source leg first, as every transaction lists them.
+        into_wallets = issuance_leg[1] < 0
+        entries = [issuance_leg, *wallet_legs] if into_wallets else [*wallet_legs, issuance_leg]
+        players = {wallet + player: player for player in legs}
+        if self.repository.find_transaction(request.key) is None:
+            try:
+                with self.session.begin_nested():
+                    self.stage.load_lines((players.get(name, ""), name, 0, amount)
+                                          for name, amount in entries)  # fmt: skip
+                    transaction_id = self.repository.insert_transaction(request.header(None))
+                    if self._pay_staged(transaction_id) < len(entries):
+                        raise _KeysTaken  # an unknown wallet: the long way names it
+                header = self.repository.find_transaction(request.key)
+                assert header is not None
+                return posted(header, entries, replayed=False)
+            except (_KeysTaken, IntegrityError):
+                pass
+
+        def build() -> Plan:
+            found = self.repository.accounts_by_names([name for name, _ in entries])
+            plan = Plan(round_id=None)
+            for name, amount in entries:
+                if name not in found:
+                    raise UnknownAccountError(name)
+                plan.move(found[name].id, amount)
+            return plan
+
+        return self.poster.post(request, build)
+
     def settle_slice(
         self,
         table_id: str,

@@ -202,36 +202,37 @@ class LedgerService:
 
     def hand_back(self, key: str, amounts: dict[str, int], what: str) -> PostedTransaction | None:
         """Coins leaving players' wallets for an operator's wallet (wallets -> issuance), in one
-        transaction under ``key``: the other half of a grant, for a wallet we only pass coins
-        through (``seamless``). Zero amounts are skipped; nothing to move writes nothing."""
+        transaction under ``key``: the other half of :meth:`take_in`, for a wallet we only pass
+        coins through (``seamless``). Zero amounts are skipped; nothing to move writes nothing."""
+        return self._operator_transfer(key, amounts, what, Category.HAND_BACK, "hand_back")
+
+    def take_in(self, key: str, amounts: dict[str, int], what: str) -> PostedTransaction | None:
+        """Coins an operator's wallet gave up for bets (issuance -> wallets), in one transaction
+        under ``key`` however many players: a betting window's debits cost one header, not one
+        each. Zero amounts are skipped; nothing to move writes nothing."""
+        return self._operator_transfer(key, amounts, what, Category.GRANT, "take_in")
+
+    def _operator_transfer(
+        self, key: str, amounts: dict[str, int], what: str, category: Category, kind: str
+    ) -> PostedTransaction | None:
+        sign = 1 if category is Category.GRANT else -1  # into the wallets, or out of them
         moving = {player: amount for player, amount in sorted(amounts.items()) if amount}
         if not moving:
             return None
         for player, amount in moving.items():
             check_identifier("player id", player)
-            check_amount("hand-back amount", amount)
+            check_amount(f"{kind.replace('_', '-')} amount", amount)
         request = WriteRequest(
             key=check_key(key),
-            category=Category.HAND_BACK,
-            kind="hand_back",
+            category=category,
+            kind=kind,
             description=what[:300],
             content={"amounts": [[player, amount] for player, amount in moving.items()]},
         )
 
-        def build() -> Plan:
-            issuance = self.repository.ensure_account(ISSUANCE_ACCOUNT, AccountKind.ISSUANCE)
-            names = {player: wallet_account(player) for player in moving}
-            found = self.repository.accounts_by_names(list(names.values()))
-            plan = Plan(round_id=None)
-            for player, amount in moving.items():
-                row = found.get(names[player])
-                if row is None:
-                    raise UnknownAccountError(names[player])
-                plan.move(row.id, -amount)
-            plan.move(issuance.id, sum(moving.values()))
-            return plan
-
-        return self.poster.post(request, build)
+        return self.bulk.with_issuance(
+            request, {player: sign * amount for player, amount in moving.items()}
+        )
 
     def grant_many(self, grants: Sequence[GrantOrder | tuple[str, int, str]]) -> PostedBatch:
         """Many grants ``(player_id, amount, key)`` in a few statements, each its own transaction

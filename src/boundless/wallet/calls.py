@@ -12,8 +12,9 @@ import hashlib
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from datetime import datetime
+from typing import Any
 
-from sqlalchemy import case, func, select, text, update
+from sqlalchemy import case, func, select, update
 from sqlalchemy.dialects.sqlite import insert as sqlite_insert
 from sqlalchemy.orm import Session
 
@@ -23,7 +24,7 @@ from boundless.ledger.sql_conventions import utc_now
 DEBIT, CREDIT, ROLLBACK = "debit", "credit", "rollback"
 PENDING, DONE, REFUSED = "pending", "done", "refused"
 
-_ARRAY_TYPES = {
+_COLUMN_TYPES = {
     "transaction_id": "text",
     "kind": "text",
     "player_id": "text",
@@ -37,10 +38,15 @@ _ARRAY_TYPES = {
     "last_error": "text",
     "created_at": "timestamptz",
 }
-_UNNEST_INSERT = text(
-    f"INSERT INTO {WALLET_CALLS.name} ({', '.join(_ARRAY_TYPES)}) "
-    f"SELECT * FROM unnest({', '.join(f'CAST(:{c} AS {t}[])' for c, t in _ARRAY_TYPES.items())}) "
-    "ON CONFLICT (transaction_id) DO NOTHING"
+_CALL_STAGE = "wallet_call_stage"
+_STAGE_DDL = (
+    f"CREATE TEMPORARY TABLE IF NOT EXISTS {_CALL_STAGE} "
+    f"({', '.join(f'{c} {t}' for c, t in _COLUMN_TYPES.items())}) ON COMMIT DELETE ROWS"
+)
+_FROM_STAGE = (
+    f"INSERT INTO {WALLET_CALLS.name} ({', '.join(_COLUMN_TYPES)}) "
+    f"SELECT {', '.join(_COLUMN_TYPES)} FROM {_CALL_STAGE} "
+    "ON CONFLICT (transaction_id) DO NOTHING RETURNING transaction_id"
 )
 
 
@@ -85,34 +91,55 @@ class CallBook:
     def __init__(self, session: Session) -> None:
         self.session = session
 
-    def add(self, calls: Iterable[Call]) -> None:
+    def add(self, calls: Iterable[Call]) -> set[str]:
+        """Record ``calls``; a call already recorded (a retry, a replay) is kept as it is (its
+        amount never changes). The ids of those recorded now: only these are new coins."""
+        now = utc_now()
         rows = [
-            {
-                "transaction_id": call.transaction_id,
-                "kind": call.kind,
-                "player_id": call.player_id,
-                "round_id": call.round_id,
-                "owner": call.owner,
-                "amount": call.amount,
-                "currency": call.currency,
-                "refers_to": call.refers_to,
-                "status": call.status,
-                "attempts": call.attempts,
-                "last_error": call.last_error,
-                "created_at": utc_now(),
-            }
+            (
+                call.transaction_id,
+                call.kind,
+                call.player_id,
+                call.round_id,
+                call.owner,
+                call.amount,
+                call.currency,
+                call.refers_to,
+                call.status,
+                call.attempts,
+                call.last_error,
+                now,
+            )
             for call in calls
         ]
         if not rows:
-            return
-        # A call already written (a retry, a replay) is kept as it is: its amount never changes.
+            return set()
         if self.session.get_bind().dialect.name == "postgresql":
-            # One statement over arrays: a betting window's thousands of calls cost one round
-            # trip and a set-based insert, not a row each.
-            columns = {name: [row[name] for row in rows] for name in _ARRAY_TYPES}
-            self.session.execute(_UNNEST_INSERT, columns)
-            return
-        self.session.execute(sqlite_insert(WALLET_CALLS).on_conflict_do_nothing(), rows)
+            return self._copy(rows)
+        ids = [str(row[0]) for row in rows]
+        fresh = set(ids) - self.known(ids)  # SQLite: one writer at a time, the file's lock
+        self.session.execute(
+            sqlite_insert(WALLET_CALLS).on_conflict_do_nothing(),
+            [dict(zip(_COLUMN_TYPES, row, strict=True)) for row in rows],
+        )
+        return fresh
+
+    def _copy(self, rows: Sequence[tuple[object, ...]]) -> set[str]:
+        """A betting window's thousands of calls in one binary ``COPY`` to a stage and one
+        set-based insert (bound as arrays to one statement, the driver quoted every element in
+        Python: most of the cost of recording a batch)."""
+        connection = self.session.connection()
+        connection.exec_driver_sql(_STAGE_DDL)
+        connection.exec_driver_sql(f"TRUNCATE {_CALL_STAGE}")
+        raw: Any = connection.connection.driver_connection
+        copy_sql = f"COPY {_CALL_STAGE} ({', '.join(_COLUMN_TYPES)}) FROM STDIN (FORMAT BINARY)"
+        with raw.cursor() as cursor, cursor.copy(copy_sql) as copy:
+            copy.set_types(list(_COLUMN_TYPES.values()))
+            for row in rows:
+                copy.write_row(row)
+        # A concurrent transaction recording the same call makes this one wait for its commit,
+        # then skip the row: each call is new to exactly one transaction.
+        return {str(row[0]) for row in connection.exec_driver_sql(_FROM_STAGE)}
 
     def known(self, ids: Sequence[str]) -> set[str]:
         found: set[str] = set()

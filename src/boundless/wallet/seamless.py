@@ -1,8 +1,9 @@
 """The ``seamless`` wallet: players' coins live in the operator's wallet, reached over HTTP.
 
-Our ledger stays the game's record of every call. A debit the operator accepts is written as a
-grant into the player's ledger wallet (keyed by the debit's transaction id) and staked from
-there as usual, in the same database transaction that records the call; coins the round pays
+Our ledger stays the game's record of every call. The debits the operator accepts are
+written as one take-in (a grant, issuance -> the players' ledger wallets, keyed by the calls it
+brings in) and staked from there as usual, in the same database transaction that records the
+calls; coins the round pays
 stay in that ledger wallet until the round ends; then the settlement's credit (zero for a loss)
 or, for a cancelled round, one rollback per debit hands them back (a ``hand_back`` transaction)
 and is queued as a pending call in the same database transaction. So between rounds a seamless
@@ -41,7 +42,6 @@ from typing import Any
 from sqlalchemy import event
 from sqlalchemy.orm import Session, SessionTransaction, sessionmaker
 
-from boundless.ledger import grant_key
 from boundless.ledger.accounts import DEFAULT_OWNER
 from boundless.ledger.records import PlayerSettlement, StakeOrder
 from boundless.wallet.calls import (
@@ -75,10 +75,10 @@ SWEEP_PASSES = 60
 """Every this many delivery passes, look for rounds cancelled elsewhere that owe rollbacks."""
 BATCH_SIZE = 500
 """Credits per ``credit_batch`` call, and calls per delivery pass."""
-STAGE_SIZE = 1000
+STAGE_SIZE = 2000
 """Debits per stage of a betting window's batch (see :meth:`SeamlessWallets.send_in_stages`):
-measured on PostgreSQL, stages of 250 and 500 cost more in per-call ledger work than their
-overlap saved (docs/performance.md)."""
+measured on PostgreSQL, stages of 250, 500 and 1,000 cost more in per-stage ledger work than
+their overlap saved (docs/performance.md): a gateway's whole batch is one stage."""
 Answers = concurrent.futures.Future[list[JsonBody | Exception]]
 
 
@@ -529,14 +529,32 @@ class SeamlessWallet(WalletWrapper):
             )
             records.append(_with(call, REFUSED, f"no answer: {error}"))
             records.append(rollback_of(call))
-        if taken:
-            grants = [
-                (c.player_id, c.amount, grant_key(c.player_id, c.transaction_id)) for c in taken
-            ]
-            self.ledger.grant_many(grants)
-            records.extend(_with(call, DONE, None) for call in taken)
         self.book.add(records)
+        if taken:
+            self._take_in(taken, results, [i for i, r in enumerate(results) if r is None])
         return results
+
+    def _take_in(
+        self, taken: list[Call], results: list[Exception | None], where: list[int]
+    ) -> None:
+        """Record the ``taken`` debits (``where``: their places in ``results``) and bring their
+        coins into the players' ledger wallets, in one take-in keyed by the calls it brings
+        in. Only a debit recorded now brings coins: one recorded taken before is a replay
+        (its coins came in then); one recorded refused before was rolled back (its rollback is
+        queued): refused again, whatever the operator says now."""
+        fresh = self.book.add([_with(call, DONE, None) for call in taken])
+        stale = [call.transaction_id for call in taken if call.transaction_id not in fresh]
+        earlier = self.book.by_id(stale) if stale else {}
+        amounts: dict[str, int] = defaultdict(int)
+        for call, index in zip(taken, where, strict=True):
+            if call.transaction_id in fresh:
+                amounts[call.player_id] += call.amount
+            elif earlier[call.transaction_id].status != DONE:
+                results[index] = WalletUnavailableError(
+                    "the operator's wallet answered this bet after it was rolled back"
+                )
+        key = "take_in:" + transaction_id(DEBIT, *sorted(fresh))
+        self.ledger.take_in(key, dict(amounts), f"debits of {taken[0].round_id}")
 
     def debit_bets(
         self, table_id: str, round_no: int, bets: Sequence[BetDebit]

@@ -7,8 +7,10 @@ each other's rounds. A gateway therefore takes the lease on its name before it t
 
 A second process finds the name held: it waits one lease life (a process killed a moment ago
 leaves its lease to lapse), then gives up with one line (exit 2) having changed nothing. A
-renewal that finds the lease lapsed (the bus was away longer than its life) takes the name
-again if it is still free, else the gateway stops: someone else serves that name now.
+renewal that does not go through within the lease's life (the bus was away, or a NATS election
+outlasted it) takes the name again if it is free, keeps it if the key still holds this process's
+name (the renewal was written but its answer lost), else the gateway stops: someone else serves
+that name now.
 
 The other start-up and stop steps of a gateway process that must come before (or after) the
 ledger are here too: its port bound before its recovery (a port in use stops the start), and an
@@ -21,6 +23,7 @@ import asyncio
 import logging
 import signal
 import socket
+import time
 
 from boundless.server.cluster.bus import Bus, BusError, Lease, LeaseLostError
 from boundless.server.cluster.startup import ClusterSetupError, holder_name
@@ -36,6 +39,10 @@ NAME_RENEW_SECONDS = 1.5
 
 class NameHeldError(BusError):
     """Another live process holds this gateway name."""
+
+
+class NameLostError(BusError):
+    """A running gateway's name went to another process: this one stopped (one line, exit 1)."""
 
 
 def name_lease_key(table: str, name: str) -> str:
@@ -78,18 +85,31 @@ class GatewayName:
             await asyncio.sleep(every)
             try:
                 self.lease = await self.bus.renew_lease(self.lease)
-            except LeaseLostError:
-                self.lease = await self.bus.acquire_lease(self.key, self.holder)
-                if self.lease is None:
-                    log.error(
-                        "%s: gateway name %r taken by another process", self.holder, self.name
-                    )
-                    return
-                log.warning("%s: name %r had lapsed; taken again", self.holder, self.name)
+            except LeaseLostError as error:
+                self.lease = await self._again(self.lease, error)
             except BusError as error:
                 log.warning(
                     "%s: gateway name %r not renewed yet: %s", self.holder, self.name, error
                 )
+
+    async def _again(self, held: Lease, lost: LeaseLostError) -> Lease | None:
+        """After a renewal that did not go through in the lease's life (a NATS election can
+        outlast it): the name again if it lapsed, or as it stands if it is still ours (the
+        key holds this process's name: nobody took it); ``None`` once it is someone else's."""
+        try:
+            lease = await self.bus.acquire_lease(self.key, self.holder)
+            standing = None if lease is not None else await self.bus.lease_of(self.key)
+        except Exception as error:  # the bus still electing (a timeout, no responders)
+            log.warning("%s: gateway name %r not read yet: %s", self.holder, self.name, error)
+            return held  # the next tick tries again
+        if lease is not None:
+            log.warning("%s: name %r had lapsed; taken again", self.holder, self.name)
+            return lease
+        if standing is not None and standing.holder == self.holder:
+            log.warning("%s: name %r still ours after %s", self.holder, self.name, lost)
+            return Lease(self.key, self.holder, standing.revision, time.monotonic())
+        log.error("%s: gateway name %r taken by another process", self.holder, self.name)
+        return None
 
     async def give_back(self) -> None:
         """At a clean stop: the name is free at once for the next start."""

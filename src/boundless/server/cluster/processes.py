@@ -401,6 +401,7 @@ async def run_gateway(
     from boundless.server.cluster.gateway_app import create_gateway_app
     from boundless.server.cluster.gateway_health import database_answers
     from boundless.server.cluster.gateway_name import (
+        NameLostError,
         bind_port,
         hold_gateway_name,
         quiet_after_serving,
@@ -501,4 +502,6 @@ async def run_gateway(
     if failed:
         raise failed
     if lost:
-        raise RuntimeError(f"gateway name {gateway_name!r} was taken by another process")
+        raise NameLostError(
+            f"gateway name {gateway_name!r} was taken by another process; this one stopped"
+        )
