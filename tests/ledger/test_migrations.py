@@ -6,10 +6,12 @@ import threading
 from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 
+import pytest
 from alembic import command
 from alembic.autogenerate import compare_metadata
 from alembic.runtime.migration import MigrationContext
 from sqlalchemy import Connection, Engine, inspect, text
+from sqlalchemy.engine import make_url
 
 from boundless.ledger import (
     LedgerService,
@@ -40,7 +42,7 @@ def test_upgrade_from_empty_and_repeat(empty_database_url: str) -> None:
         with engine.connect() as connection:
             tables = set(inspect(connection).get_table_names())
             assert LEDGER_TABLES | {VERSION_TABLE, "other_app_table"} <= tables
-            assert current_revision(connection) == head_revision() == "0003_wallet_calls"
+            assert current_revision(connection) == head_revision() == "0004_wallet_intents"
     finally:
         engine.dispose()
 
@@ -192,5 +194,44 @@ def test_upgrade_turns_each_legacy_round_into_one_local_slice(empty_database_url
             books = check_books(session)
             assert books.ok, books.summary()
             assert books.slices == {"settled": 1, "cancelled": 2}
+    finally:
+        engine.dispose()
+
+
+def test_the_intents_table_an_earlier_server_made_is_kept(empty_database_url: str) -> None:
+    """Before ``0004_wallet_intents`` a PostgreSQL server made ``wallet_intents`` itself; the
+    upgrade renames it into the ledger's, rows and index kept, and the models then match."""
+    if make_url(empty_database_url).get_backend_name() != "postgresql":
+        pytest.skip("an earlier server made the table on PostgreSQL only (SQLite: a side file)")
+    upgrade_database(empty_database_url, revision="0003_wallet_calls")
+    engine = make_engine(empty_database_url)
+    try:
+        with engine.begin() as connection:
+            connection.execute(
+                text(
+                    "CREATE TABLE wallet_intents (transaction_id VARCHAR(40) NOT NULL, "
+                    "owner VARCHAR(128) NOT NULL, player_id VARCHAR(128) NOT NULL, "
+                    "round_id VARCHAR(160) NOT NULL, amount BIGINT NOT NULL, "
+                    "currency VARCHAR(3) NOT NULL)"
+                )
+            )
+            connection.execute(
+                text(
+                    "CREATE INDEX ix_wallet_intents_transaction_id ON wallet_intents "
+                    "(transaction_id)"
+                )
+            )
+            connection.execute(
+                text("INSERT INTO wallet_intents VALUES ('d-1', 'g1', 'p1', 't:1', 100, 'EUR')")
+            )
+        upgrade_database(empty_database_url)
+        with engine.connect() as connection:
+            rows = connection.execute(text("SELECT * FROM ledger_wallet_intents")).all()
+            assert [tuple(row) for row in rows] == [("d-1", "g1", "p1", "t:1", 100, "EUR")]
+            assert not inspect(connection).has_table("wallet_intents")
+            context = MigrationContext.configure(
+                connection, opts={"include_name": include_name, "compare_type": True}
+            )
+            assert compare_metadata(context, LedgerBase.metadata) == []
     finally:
         engine.dispose()

@@ -7,6 +7,7 @@ from datetime import datetime
 from sqlalchemy import (
     BigInteger,
     CheckConstraint,
+    Column,
     DateTime,
     ForeignKey,
     Index,
@@ -164,3 +165,19 @@ class WalletCall(LedgerBase):
 
 
 WALLET_CALLS = _table(WalletCall)
+
+
+WALLET_INTENTS = Table(
+    "ledger_wallet_intents",
+    LedgerBase.metadata,
+    # No key: a debit sent again (the same id) may have two intents; both go with it. Without
+    # a unique index PostgreSQL takes them by COPY, the cheapest write there is.
+    Column("transaction_id", String(40), nullable=False, index=True),
+    Column("owner", String(128), nullable=False),
+    Column("player_id", String(128), nullable=False),
+    Column("round_id", String(160), nullable=False),
+    Column("amount", BigInteger, nullable=False),
+    Column("currency", String(3), nullable=False),
+)
+"""Each debit about to be sent to an operator's wallet (:mod:`boundless.wallet.intents`); on
+PostgreSQL here, beside a SQLite ledger in a file of its own (this table then stays empty)."""

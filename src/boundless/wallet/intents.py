@@ -12,9 +12,9 @@ whose debit is not in our record of calls owes a rollback, queued like every oth
 debit: its rollback then moves nothing and bars that debit for good (``docs/wallet-api.md``).
 
 The store: for a SQLite ledger, a file of its own beside the ledger's (the ledger's write lock is
-held by the staking transaction while the debit is in flight); for PostgreSQL, a table in the same
-database written through a connection of its own (``wallet_intents``, made here if missing: it
-belongs to no migration chain because it holds nothing once every debit is ended).
+held by the staking transaction while the debit is in flight), its one table made here; for
+PostgreSQL, the ``ledger_wallet_intents`` table of the ledger's migrations
+(``0004_wallet_intents``) in the same database, written through a connection of its own.
 """
 
 from __future__ import annotations
@@ -22,40 +22,18 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any
 
-from sqlalchemy import (
-    BigInteger,
-    Column,
-    Engine,
-    MetaData,
-    String,
-    Table,
-    delete,
-    insert,
-    inspect,
-    select,
-)
+from sqlalchemy import Engine, delete, insert, inspect, select
 from sqlalchemy.engine import make_url
 from sqlalchemy.exc import DBAPIError
 
 from boundless.ledger import make_engine
+from boundless.ledger.models import WALLET_INTENTS
 from boundless.wallet.calls import DEBIT, Call
 
 CHUNK = 1000
 """Rows per statement (SQLite's bound parameters, PostgreSQL's statement size)."""
-
-_metadata = MetaData()
-INTENTS = Table(
-    "wallet_intents",
-    _metadata,
-    # No key: a debit sent again (the same id) may have two intents; both go with it. Without
-    # a unique index PostgreSQL takes them by COPY, the cheapest write there is.
-    Column("transaction_id", String(40), nullable=False, index=True),
-    Column("owner", String(128), nullable=False),
-    Column("player_id", String(128), nullable=False),
-    Column("round_id", String(160), nullable=False),
-    Column("amount", BigInteger, nullable=False),
-    Column("currency", String(3), nullable=False),
-)
+EARLIER_NAME = "wallet_intents"
+"""The table's name before it joined the ledger's migrations (its rows are kept)."""
 
 
 def intents_url(database_url: str) -> str:
@@ -79,12 +57,18 @@ class DebitIntents:
         options: dict[str, Any] = {} if backend == "sqlite" else {"pool_size": 2, "max_overflow": 4}
         self.engine: Engine = make_engine(url, **options)
         self.copy = backend == "postgresql"
-        try:
-            _metadata.create_all(self.engine, checkfirst=True)
+        if self.copy:  # the ledger's migrations made the table (0004_wallet_intents)
+            return
+        try:  # the side file of a SQLite ledger: made here, it is nobody else's
+            with self.engine.begin() as connection:
+                if inspect(connection).has_table(EARLIER_NAME):  # made by an earlier version
+                    connection.exec_driver_sql(
+                        f"ALTER TABLE {EARLIER_NAME} RENAME TO {WALLET_INTENTS.name}"
+                    )
+            WALLET_INTENTS.create(self.engine, checkfirst=True)
         except DBAPIError:
-            # Gateways starting together race to make it (PostgreSQL's CREATE TABLE is not
-            # safe against a concurrent one): the loser finds it made.
-            if not inspect(self.engine).has_table(INTENTS.name):
+            # Two processes opening a new file at once: the loser finds the table made.
+            if not inspect(self.engine).has_table(WALLET_INTENTS.name):
                 raise
 
     def write(self, calls: Sequence[Call]) -> None:
@@ -98,17 +82,17 @@ class DebitIntents:
         with self.engine.begin() as connection:
             if self.copy:
                 driver = connection.connection.driver_connection
-                columns = ", ".join(column.name for column in INTENTS.columns)
-                statement = f"COPY {INTENTS.name} ({columns}) FROM STDIN"
+                columns = ", ".join(column.name for column in WALLET_INTENTS.columns)
+                statement = f"COPY {WALLET_INTENTS.name} ({columns}) FROM STDIN"
                 cursor = driver.cursor()  # type: ignore[union-attr]
                 with cursor, cursor.copy(statement) as copy:
                     for row in rows:
                         copy.write_row(row)
                 return
-            keys = [column.name for column in INTENTS.columns]
+            keys = [column.name for column in WALLET_INTENTS.columns]
             values = [dict(zip(keys, row, strict=True)) for row in rows]
             for first in range(0, len(values), CHUNK):
-                connection.execute(insert(INTENTS), values[first : first + CHUNK])
+                connection.execute(insert(WALLET_INTENTS), values[first : first + CHUNK])
 
     def forget(self, ids: Sequence[str]) -> None:
         """The debits of ``ids`` have their outcome in our record of calls."""
@@ -116,15 +100,16 @@ class DebitIntents:
             return
         with self.engine.begin() as connection:
             for first in range(0, len(ids), CHUNK):
+                chunk = ids[first : first + CHUNK]
                 connection.execute(
-                    delete(INTENTS).where(INTENTS.c.transaction_id.in_(ids[first : first + CHUNK]))
+                    delete(WALLET_INTENTS).where(WALLET_INTENTS.c.transaction_id.in_(chunk))
                 )
 
     def left(self, owners: Sequence[str] | None = None) -> list[Call]:
         """Intents still here (of ``owners``' debits; every one when ``None``)."""
-        query = select(INTENTS)
+        query = select(WALLET_INTENTS)
         if owners is not None:
-            query = query.where(INTENTS.c.owner.in_(list(owners)))
+            query = query.where(WALLET_INTENTS.c.owner.in_(list(owners)))
         with self.engine.begin() as connection:
             rows = connection.execute(query).mappings().all()
         return [
