@@ -12,7 +12,6 @@ import hashlib
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from datetime import datetime
-from typing import Any
 
 from sqlalchemy import case, func, select, update
 from sqlalchemy.dialects.sqlite import insert as sqlite_insert
@@ -20,6 +19,7 @@ from sqlalchemy.orm import Session
 
 from boundless.ledger.models import WALLET_CALLS
 from boundless.ledger.sql_conventions import utc_now
+from boundless.ledger.staging import Stage
 
 DEBIT, CREDIT, ROLLBACK = "debit", "credit", "rollback"
 PENDING, DONE, REFUSED = "pending", "done", "refused"
@@ -131,12 +131,8 @@ class CallBook:
         connection = self.session.connection()
         connection.exec_driver_sql(_STAGE_DDL)
         connection.exec_driver_sql(f"TRUNCATE {_CALL_STAGE}")
-        raw: Any = connection.connection.driver_connection
-        copy_sql = f"COPY {_CALL_STAGE} ({', '.join(_COLUMN_TYPES)}) FROM STDIN (FORMAT BINARY)"
-        with raw.cursor() as cursor, cursor.copy(copy_sql) as copy:
-            copy.set_types(list(_COLUMN_TYPES.values()))
-            for row in rows:
-                copy.write_row(row)
+        stage = Stage(self.session)
+        stage.copy_into(_CALL_STAGE, list(_COLUMN_TYPES), rows, list(_COLUMN_TYPES.values()))
         # A concurrent transaction recording the same call makes this one wait for its commit,
         # then skip the row: each call is new to exactly one transaction.
         return {str(row[0]) for row in connection.exec_driver_sql(_FROM_STAGE)}

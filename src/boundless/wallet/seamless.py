@@ -3,11 +3,11 @@
 Our ledger stays the game's record of every call. The debits the operator accepts are
 written as one take-in (a grant, issuance -> the players' ledger wallets, keyed by the calls it
 brings in) and staked from there as usual, in the same database transaction that records the
-calls; coins the round pays
-stay in that ledger wallet until the round ends; then the settlement's credit (zero for a loss)
-or, for a cancelled round, one rollback per debit hands them back (a ``hand_back`` transaction)
-and is queued as a pending call in the same database transaction. So between rounds a seamless
-player's ledger wallet holds nothing, and every coin the game holds is a debit not yet ended.
+calls; coins the round pays stay in that ledger wallet until the round ends; then the
+settlement's credit (zero for a loss) or, for a cancelled round, one rollback per debit hands
+them back (a ``hand_back`` transaction) and is queued as a pending call in the same database
+transaction. So between rounds a seamless player's ledger wallet holds nothing, and every coin
+the game holds is a debit not yet ended.
 
 Delivery: a betting window's debits go in stages of ``STAGE_SIZE`` (each stage's intents
 committed, then its debits sent, while the stage before is written to our ledger), each stage's
