@@ -9,10 +9,12 @@ from sqlalchemy import select
 
 from boundless.ledger import LedgerService, check_books, make_engine, make_session_factory
 from boundless.ledger.models import WALLET_CALLS
+from boundless.server.config import default_web_dir
 from boundless.wallet.signing import REQUEST_HEADER, sign
 from tests.server.live import LiveServer, bet, play_to_settlement, serving
 from tests.server.test_insurance import ACE_UP_DEALER_BLACKJACK
 from tests.wallet.bench import (
+    SECRET,
     launch,
     operator_wallet,
     post_faults,
@@ -22,6 +24,15 @@ from tests.wallet.bench import (
 )
 
 START = 100_000
+
+
+def _wallets(live: LiveServer, players: list[str]) -> dict[str, int]:
+    engine = make_engine(live.database_url)
+    try:
+        with make_session_factory(engine).begin() as session:
+            return LedgerService(session).wallet_balances(players)
+    finally:
+        engine.dispose()
 
 
 def _calls(live: LiveServer) -> list[dict[str, object]]:
@@ -78,7 +89,7 @@ def _insured_round(live: LiveServer, client: object) -> dict[str, int]:
 def test_a_refused_debit_is_a_refused_bet_with_nothing_staked(tmp_path: Path) -> None:
     with operator_wallet(START) as operator:
         wallets = seamless(operator)
-        live = seamless_server(tmp_path, wallets)
+        live = seamless_server(tmp_path, wallets, web_dir=default_web_dir())  # its languages
         try:
             player_id, client = launch(live, "op-rex")
             body = b'{"player_id": "op-eve", "name": "Eve", "currency": "EUR"}'
@@ -88,6 +99,33 @@ def test_a_refused_debit_is_a_refused_bet_with_nothing_staked(tmp_path: Path) ->
                 headers={REQUEST_HEADER: sign(b"not-the-shared-secret", body)},
             )
             assert (forged.status_code, forged.json()["error"]) == (401, "unauthorized")
+            # Signed but wrong: a precise refusal each, and no player made.
+            for wrong, answer in [
+                (b"{not json", (422, "bad_message", "the body is not JSON")),
+                (b"[1, 2]", (422, "bad_message", "Input should be")),
+                (
+                    b'{"player_id": "a b", "name": "Eve", "currency": "EUR"}',
+                    (422, "bad_message", "player_id: String should match"),
+                ),
+                (
+                    b'{"player_id": "op-eve", "name": "Eve", "currency": "USD"}',
+                    (409, "conflict", "this server plays in EUR, not USD"),
+                ),
+                (
+                    b'{"player_id": "op-eve", "name": "Eve", "currency": "EUR", "language": "de"}',
+                    (422, "bad_message", "language: one of en, ja, ko, not 'de'"),
+                ),
+            ]:
+                refused = live.http.post(
+                    "/api/v1/operator/sessions",
+                    content=wrong,
+                    headers={REQUEST_HEADER: sign(SECRET, wrong)},
+                )
+                status, code, detail = answer
+                assert (refused.status_code, refused.json()["error"]) == (status, code), wrong
+                assert detail in refused.json()["detail"], refused.json()
+                assert "\n" not in refused.json()["detail"]
+            assert _wallets(live, ["op-eve"]) == {}
             unknown = live.http.post("/api/v1/operator/launch", json={"code": "x" * 32})
             assert unknown.status_code == 401
             post_faults(operator, refuse={player_id: "responsible_gaming"})

@@ -14,15 +14,22 @@ import secrets
 import threading
 import time
 from dataclasses import dataclass, field
+from pathlib import Path
 from typing import Annotated
 
 import orjson
 from fastapi import APIRouter, Depends, Request
-from pydantic import BaseModel, ConfigDict, Field
+from pydantic import BaseModel, ConfigDict, Field, ValidationError
 
 from boundless.ledger import LedgerService
 from boundless.server.dependencies import State
-from boundless.server.errors import NotFoundError, UnauthorizedError
+from boundless.server.errors import (
+    BadMessageError,
+    ConflictError,
+    NotFoundError,
+    UnauthorizedError,
+    describe_validation,
+)
 from boundless.server.players.repository import PlayerRepository
 from boundless.server.players.service import TOKEN_BYTES, hash_token
 from boundless.wallet.signing import REQUEST_HEADER, verify
@@ -91,6 +98,12 @@ def launches(request: Request) -> OperatorLaunches:
     return found
 
 
+def web_languages(web_dir: Path) -> list[str]:
+    """The languages the web client speaks (its ``i18n/<language>.json`` strings: the client
+    owns them); none when this server serves no client."""
+    return sorted(path.stem for path in (web_dir / "i18n").glob("*.json"))
+
+
 Launches = Annotated[OperatorLaunches, Depends(launches)]
 router = APIRouter(prefix="/api/v1/operator", tags=["operator"])
 
@@ -103,9 +116,14 @@ async def open_session(request: Request, state: State, operator: Launches) -> Se
     try:
         body = OpenSession.model_validate(orjson.loads(data))
     except orjson.JSONDecodeError:
-        raise UnauthorizedError("the body is not JSON") from None
+        raise BadMessageError("the body is not JSON") from None
+    except ValidationError as error:
+        raise BadMessageError(describe_validation(error)) from None
     if body.currency != operator.currency:
-        raise UnauthorizedError(f"this server plays in {operator.currency}, not {body.currency}")
+        raise ConflictError(f"this server plays in {operator.currency}, not {body.currency}")
+    languages = web_languages(state.config.web_dir)
+    if languages and body.language not in languages:
+        raise BadMessageError(f"language: one of {', '.join(languages)}, not {body.language!r}")
     with state.sessions.begin() as session:  # one write transaction, committed here
         players = PlayerRepository(session)
         placeholder = hash_token(secrets.token_urlsafe(TOKEN_BYTES))  # no token until launch
