@@ -16,12 +16,14 @@ answers 503), ``credit_batch`` and ``debit_batch`` (whether ``/capabilities`` of
 applied, as an operator that could not reach them would answer).
 
 The routes are plain Starlette endpoints (no FastAPI parameter handling per call): the handler
-checks the signature, parses the body with orjson and applies it under one lock.
+checks the signature, parses the body with orjson, checks each call's form (:func:`checked`:
+a call out of form is a 400 and applies nothing) and applies it under one lock.
 """
 
 from __future__ import annotations
 
 import asyncio
+import re
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from typing import Any
@@ -29,9 +31,34 @@ from typing import Any
 import orjson
 from fastapi import FastAPI, Request, Response
 
+from boundless.ledger.accounts import MAX_AMOUNT
 from boundless.wallet.signing import ANSWER_HEADER, REQUEST_HEADER, Signer
 
 JsonBody = dict[str, Any]
+CURRENCY = re.compile(r"^[A-Z]{3}$")
+DAY = re.compile(r"^\d{4}-\d{2}-\d{2}$")
+TEXT_FIELDS = ("transaction_id", "player_id", "round_id")
+
+
+def checked(body: object, kind: str) -> JsonBody:
+    """A debit, credit or rollback as the contract writes it, or ``ValueError`` naming what is
+    wrong (answered 400, nothing applied): ids are strings of 1-160 characters, the amount an
+    integer of minor units (a debit's above zero; never a float, a string or a boolean), the
+    currency three capital letters."""
+    if not isinstance(body, dict):
+        raise ValueError(f"a {kind} is a JSON object")
+    for name in TEXT_FIELDS:
+        value = body.get(name)
+        if not isinstance(value, str) or not 1 <= len(value) <= 160:
+            raise ValueError(f"{kind}: {name} must be a string of 1-160 characters")
+    amount, lowest = body.get("amount"), 1 if kind == "debit" else 0
+    if isinstance(amount, bool) or not isinstance(amount, int):
+        raise ValueError(f"{kind}: amount must be an integer of minor units")
+    if not lowest <= amount <= MAX_AMOUNT:
+        raise ValueError(f"{kind}: amount must be {lowest} to {MAX_AMOUNT}, not {amount}")
+    if not isinstance(body.get("currency"), str) or not CURRENCY.match(body["currency"]):
+        raise ValueError(f"{kind}: currency must be three capital letters")
+    return body
 
 
 @dataclass
@@ -112,6 +139,7 @@ class Store:
         return transaction
 
     def debit(self, body: JsonBody, refuse: dict[str, str]) -> JsonBody:
+        body = checked(body, "debit")
         repeat = self._repeat(body, "debit")
         if repeat is not None:
             return repeat
@@ -134,6 +162,7 @@ class Store:
         return self._answer(self._record(body, "debit", "ok"))
 
     def credit(self, body: JsonBody) -> JsonBody:
+        body = checked(body, "credit")
         repeat = self._repeat(body, "credit")
         if repeat is not None:
             return repeat
@@ -142,6 +171,7 @@ class Store:
         return self._answer(self._record(body, "credit", "ok"))
 
     def rollback(self, body: JsonBody) -> JsonBody:
+        body = checked(body, "rollback")
         repeat = self._repeat(body, "rollback")
         if repeat is not None:
             return repeat
@@ -212,6 +242,8 @@ def create_demo_operator(
             return signed({"error": "failure", "detail": "an injected failure"}, 500)
         try:
             body = orjson.loads(data)
+            if not isinstance(body, dict):
+                raise TypeError("the body must be a JSON object")
             async with lock:
                 answer = apply(app.state.store, the, path, body)
                 if the.duplicate:
@@ -268,7 +300,10 @@ def apply(store: Store, faults: Faults, path: str, body: JsonBody) -> JsonBody:
     if path == "capabilities":
         return {"credit_batch": faults.credit_batch, "debit_batch": faults.debit_batch}
     if path == "balance":
-        return {"player_id": body["player_id"], "balance": store.balance(str(body["player_id"]))}
+        player = body["player_id"]
+        if not isinstance(player, str) or not 1 <= len(player) <= 160:
+            raise ValueError("balance: player_id must be a string of 1-160 characters")
+        return {"player_id": player, "balance": store.balance(player)}
     if path == "debit":
         return store.debit(body, faults.refuse)
     if path == "credit":
@@ -278,7 +313,10 @@ def apply(store: Store, faults: Faults, path: str, body: JsonBody) -> JsonBody:
     if path == "credit_batch":
         if not faults.credit_batch:
             raise KeyError("credit_batch is not offered")
-        return {"results": [store.credit(item) for item in body["credits"]]}
+        credits = body["credits"]
+        if not isinstance(credits, list):
+            raise TypeError("credits must be a list")
+        return {"results": [store.credit(item) for item in credits]}
     if path == "debit_batch":
         if not faults.debit_batch:
             raise KeyError("debit_batch is not offered")
@@ -288,7 +326,10 @@ def apply(store: Store, faults: Faults, path: str, body: JsonBody) -> JsonBody:
         store.debit_batches.append(len(debits))
         return {"results": [_batch_debit(store, faults, item) for item in debits]}
     if path == "report":
-        return store.report(str(body["date"]))
+        day = body["date"]
+        if not isinstance(day, str) or not DAY.match(day):
+            raise ValueError("report: date must be YYYY-MM-DD")
+        return store.report(day)
     raise KeyError(path)
 
 
