@@ -21,6 +21,7 @@ from boundless.ledger import LedgerService, make_engine, make_session_factory, u
 from boundless.ledger.models import TRANSACTIONS
 from boundless.ledger.records import StakeOrder
 from boundless.wallet import BetDebit
+from boundless.wallet import seamless as seamless_module
 from boundless.wallet.calls import DEBIT, DONE, REFUSED, ROLLBACK, CallBook
 from boundless.wallet.port import WalletRefusal, WalletUnavailableError
 from boundless.wallet.seamless import SeamlessWallets
@@ -193,3 +194,28 @@ def _idle_coins(wallets: SeamlessWallets) -> dict[str, int]:
     assert isinstance(sessions, sessionmaker)
     with sessions.begin() as session:
         return LedgerService(session).wallet_balances(PLAYERS)
+
+
+def test_an_operator_down_at_start_gets_its_batches_once_it_answers(
+    database_url: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """``/capabilities`` unanswered at start: one call each until the operator answers, then
+    its ``debit_batch`` and ``credit_batch`` (before, asked once: one by one for good)."""
+    monkeypatch.setattr(seamless_module, "OFFERS_SECONDS", 0.1)
+    engine = make_engine(database_url)
+    upgrade_database(engine)
+    sessions = make_session_factory(engine)
+    with sessions.begin() as session:
+        LedgerService(session).open_wallets(PLAYERS)
+    with operator_wallet(START, down=True) as operator:
+        wallets = seamless(operator)
+        try:
+            wallets.start(sessions)
+            assert (wallets.batch, wallets.debit_batch) == (False, False)
+            operator.faults.down = False
+            wait_until(lambda: wallets.batch and wallets.debit_batch, 20.0, "the offers")
+            assert _bet_all(wallets) == [None] * 5
+            assert operator.store.debit_batches == [5]
+        finally:
+            wallets.close()
+            engine.dispose()

@@ -34,6 +34,7 @@ import contextlib
 import functools
 import logging
 import threading
+import time
 from collections import defaultdict
 from collections.abc import Sequence
 from datetime import UTC, datetime, timedelta
@@ -79,6 +80,8 @@ STAGE_SIZE = 2000
 """Debits per stage of a betting window's batch (see :meth:`SeamlessWallets.send_in_stages`):
 measured on PostgreSQL, stages of 250, 500 and 1,000 cost more in per-stage ledger work than
 their overlap saved (docs/performance.md): a gateway's whole batch is one stage."""
+OFFERS_SECONDS = 30.0
+"""How often ``/capabilities`` is asked again while the operator has not answered it."""
 Answers = concurrent.futures.Future[list[JsonBody | Exception]]
 
 
@@ -109,9 +112,11 @@ class SeamlessWallets:
         self._wake: asyncio.Event | None = None
         self._task: concurrent.futures.Future[None] | None = None
         self.batch: bool | None = None
-        """Whether the operator offers ``credit_batch`` (asked once, at start)."""
+        """Whether the operator offers ``credit_batch`` (asked at start and, until the operator
+        answers, at every delivery pass)."""
         self.debit_batch = False
-        """Whether the operator offers ``debit_batch`` (asked once, at start)."""
+        """Whether the operator offers ``debit_batch`` (asked as ``batch`` is)."""
+        self._offers_known, self._offers_asked = False, 0.0
 
     def __call__(self, session: Session, slice_owner: str | None = None) -> SeamlessWallet:
         return SeamlessWallet(session, slice_owner, self)
@@ -125,19 +130,28 @@ class SeamlessWallets:
         self._sessions = sessions
         bind = sessions.kw["bind"]
         self.intents = DebitIntents(intents_url(bind.url.render_as_string(hide_password=False)))
-        offers = self._offers()
-        self.batch = bool(offers.get("credit_batch"))
-        self.debit_batch = bool(offers.get("debit_batch"))
+        self._take_offers(self.client.run(self._offers()))
         self.roll_back_unrecorded(owners)
         self.roll_back_cancelled()
         self._task = asyncio.run_coroutine_threadsafe(self._deliver_forever(), self.client.loop)
 
-    def _offers(self) -> dict[str, Any]:
+    async def _offers(self) -> dict[str, Any] | None:
+        """What the operator offers, or ``None`` while it does not answer (its wallet down when
+        this process started: one by one until it answers, then its batches)."""
         try:
-            return self.client.run(self.client.call("/capabilities", {}))
+            return await self.client.call("/capabilities", {})
         except CallFailedError as error:
-            log.warning("the operator's wallet did not say what it offers (%s)", error)
-            return {}
+            if not self._offers_known and self.batch is None:  # said once, at start
+                log.warning("the operator's wallet did not say what it offers (%s)", error)
+            return None
+
+    def _take_offers(self, offers: dict[str, Any] | None) -> None:
+        self._offers_known, self._offers_asked = offers is not None, time.monotonic()
+        self.batch = bool((offers or {}).get("credit_batch"))
+        self.debit_batch = bool((offers or {}).get("debit_batch"))
+        if offers is not None:
+            log.info("the operator's wallet offers: credit_batch %s, debit_batch %s",
+                     self.batch, self.debit_batch)  # fmt: skip
 
     async def debit_answers(self, bodies: Sequence[JsonBody]) -> list[JsonBody | Exception]:
         """Per debit body the operator's answer (``ok`` or ``refused``) or why there is none."""
@@ -289,6 +303,8 @@ class SeamlessWallets:
             with contextlib.suppress(TimeoutError):
                 await asyncio.wait_for(self._wake.wait(), self.delivery_seconds)
             self._wake.clear()
+            if not self._offers_known and time.monotonic() >= self._offers_asked + OFFERS_SECONDS:
+                self._take_offers(await self._offers())
             try:
                 while await self.deliver_once():
                     pass
