@@ -64,3 +64,26 @@ def test_a_bad_debit_in_a_batch_is_refused_alone() -> None:
         assert first["status"] == "error" and "amount must be 1 to" in first["detail"]
         assert (second["status"], second["balance"]) == ("ok", START - 100)
         assert list(store.transactions) == ["d-good"]
+
+
+@pytest.mark.parametrize(
+    ("switches", "detail"),
+    [
+        ([1], "the body must be a JSON object of switches"),
+        ({"no_such": 1}, "no switch 'no_such'"),
+        ({"latency_ms": "slow"}, "switch 'latency_ms' takes a float"),
+        ({"down": 1}, "switch 'down' takes a bool"),
+        ({"fail_next": {"debit": "x"}}, "switch 'fail_next' takes a dict"),
+        ({"refuse": {"p1": 5}}, "switch 'refuse' takes a dict"),
+        ({"down": True, "hang_seconds": -1}, "switch 'hang_seconds' takes a float"),
+    ],
+)
+def test_a_bad_fault_switch_is_refused_and_changes_nothing(switches: Any, detail: str) -> None:
+    app = create_demo_operator(SECRET, Store())
+    with TestClient(app) as client:
+        before = dict(app.state.faults.__dict__)
+        answer = client.post("/admin/faults", json=switches)
+        assert (answer.status_code, answer.json()["error"]) == (400, "bad_request")
+        assert answer.json()["detail"] == detail
+        assert app.state.faults.__dict__ == before
+        assert client.post("/admin/faults", json={"down": True}).json()["faults"]["down"]

@@ -6,7 +6,8 @@ carries its own in ``X-Operator-Signature``. Calls are idempotent by transaction
 gets the first answer, a repeat with another amount is refused (409), a rollback that arrives
 before its debit (or for a debit never seen) moves nothing and makes that debit refused for good.
 
-Fault switches (``POST /admin/faults``, unsigned, for a test bench on 127.0.0.1 only):
+Fault switches (``POST /admin/faults``, unsigned, for a test bench on 127.0.0.1 only; a switch
+unknown or of another kind is a 400 and changes nothing):
 ``latency_ms`` (every call), ``fail_next`` (the next N calls of a path answer 500 unapplied),
 ``timeout_next`` (the next N calls of a path are applied, then answered after ``hang_seconds``:
 the caller times out not knowing), ``duplicate`` (each call is applied twice, as a duplicated
@@ -272,19 +273,53 @@ def create_demo_operator(
         app.add_route(f"/{path}", _route(handle, path), methods=["POST"])
 
     @app.post("/admin/faults")
-    async def set_faults(request: Request) -> JsonBody:
-        changes = orjson.loads(await request.body())
+    async def set_faults(request: Request) -> Response:
+        try:
+            changes = orjson.loads(await request.body())
+        except orjson.JSONDecodeError:
+            changes = None
+        if not isinstance(changes, dict):
+            return _refused("the body must be a JSON object of switches")
+        faults: Faults = app.state.faults
         for key, value in changes.items():
-            if not hasattr(app.state.faults, key):
-                return {"error": f"no switch {key!r}"}
-            setattr(app.state.faults, key, value)
-        return {"faults": app.state.faults.__dict__}
+            if not hasattr(faults, key):
+                return _refused(f"no switch {key!r}")
+            if not _same_kind(key, getattr(faults, key), value):
+                return _refused(f"switch {key!r} takes a {type(getattr(faults, key)).__name__}")
+        for key, value in changes.items():  # all or nothing
+            setattr(faults, key, value)
+        return Response(orjson.dumps({"faults": faults.__dict__}), media_type="application/json")
 
     @app.get("/admin/balances")
     async def balances() -> JsonBody:
         return {"balances": app.state.store.balances}
 
     return app
+
+
+def _refused(detail: str) -> Response:
+    return Response(
+        orjson.dumps({"error": "bad_request", "detail": detail}),
+        status_code=400,
+        media_type="application/json",
+    )
+
+
+def _same_kind(key: str, current: object, value: object) -> bool:
+    """A switch keeps its kind: a flag stays a flag, a number a number of zero or more (not a
+    flag), ``refuse`` a table of reasons by player, the others tables of counts by path."""
+    if isinstance(current, bool):
+        return isinstance(value, bool)
+    if isinstance(current, int | float):
+        return _count(value)
+    if not isinstance(value, dict) or not all(isinstance(name, str) for name in value):
+        return False
+    wanted = (lambda item: isinstance(item, str)) if key == "refuse" else _count
+    return all(wanted(item) for item in value.values())
+
+
+def _count(value: object) -> bool:
+    return isinstance(value, int | float) and not isinstance(value, bool) and value >= 0
 
 
 def _route(handle: Any, path: str) -> Any:
