@@ -15,7 +15,7 @@ from pathlib import Path
 
 import pytest
 from sqlalchemy import func, select
-from sqlalchemy.orm import sessionmaker
+from sqlalchemy.orm import Session, sessionmaker
 
 from boundless.ledger import LedgerService, make_engine, make_session_factory, upgrade_database
 from boundless.ledger.models import TRANSACTIONS
@@ -46,35 +46,43 @@ def database_url(request: pytest.FixtureRequest, tmp_path: Path) -> Iterator[str
 
 
 @contextmanager
-def playing(database_url: str, **settings: float) -> Iterator[tuple[Operator, SeamlessWallets]]:
+def playing(
+    database_url: str, down: bool = False, **settings: float
+) -> Iterator[tuple[Operator, SeamlessWallets]]:
+    """The reference wallet (``down``: answering nothing at first) and a started seamless
+    wallet on a ledger with the players' wallets open."""
     engine = make_engine(database_url)
     upgrade_database(engine)
     sessions = make_session_factory(engine)
     with sessions.begin() as session:
         LedgerService(session).open_wallets(PLAYERS)
-    with operator_wallet(START) as operator:
+    with operator_wallet(START, down=down) as operator:
         wallets = seamless(operator, **settings)
         try:
             wallets.start(sessions)
-            assert wallets.debit_batch  # the reference wallet offers it
+            assert wallets.debit_batch is not down  # the reference wallet offers it, if asked
             yield operator, wallets
         finally:
             wallets.close()
             engine.dispose()
 
 
-def _bet_all(wallets: SeamlessWallets) -> list[Exception | None]:
-    bets = [BetDebit(p, f"bet-{p}", (StakeOrder(p, f"{p}@1", "main", STAKE),)) for p in PLAYERS]
+def _sessions(wallets: SeamlessWallets) -> sessionmaker[Session]:
     sessions = wallets._sessions
     assert isinstance(sessions, sessionmaker)
+    return sessions
+
+
+def _bet_all(wallets: SeamlessWallets) -> list[Exception | None]:
+    bets = [BetDebit(p, f"bet-{p}", (StakeOrder(p, f"{p}@1", "main", STAKE),)) for p in PLAYERS]
+    sessions = _sessions(wallets)
     with sessions.begin() as session:
         return wallets(session).debit_bets(TABLE, ROUND, bets)
 
 
 def _owner_calls(wallets: SeamlessWallets, kind: str) -> dict[str, str]:
     """Each player's call of ``kind`` in our ledger's record, with its status."""
-    sessions = wallets._sessions
-    assert isinstance(sessions, sessionmaker)
+    sessions = _sessions(wallets)
     with sessions.begin() as session:
         calls = CallBook(session).between(LONG_AGO, FAR_AHEAD)
     return {call.player_id: call.status for call in calls if call.kind == kind}
@@ -97,11 +105,7 @@ def test_a_refusal_in_the_middle_refuses_that_bet_only(database_url: str) -> Non
         debits = _owner_calls(wallets, DEBIT)
         assert debits == {p: REFUSED if p == "p2" else DONE for p in PLAYERS}
         assert _owner_calls(wallets, ROLLBACK) == {}  # a refused debit took nothing
-        sessions = wallets._sessions
-        assert sessions is not None
-        with sessions.begin() as session:
-            staked = LedgerService(session).wallet_balances(PLAYERS)
-        assert staked == {p: 0 for p in PLAYERS}  # taken and staked: nothing left idle
+        assert _idle_coins(wallets) == {p: 0 for p in PLAYERS}  # taken and staked
 
 
 def test_a_duplicated_delivery_takes_each_debit_once(database_url: str) -> None:
@@ -134,13 +138,7 @@ def test_a_batch_without_an_answer_is_refused_and_rolled_back(database_url: str)
         operator.faults.timeout_next = {"debit_batch": 3}  # every try applied, none answered
         results = _bet_all(wallets)
         assert all(isinstance(r, WalletUnavailableError) for r in results)
-        wallets.wake()
-        wait_until(
-            lambda: _owner_calls(wallets, ROLLBACK) == {p: DONE for p in PLAYERS},
-            20.0,
-            "the rollbacks to be acknowledged",
-        )
-        assert {p: operator.store.balances[p] for p in PLAYERS} == {p: START for p in PLAYERS}
+        _rolled_back_in_full(operator, wallets)
 
 
 def test_a_debit_taken_again_brings_its_coins_in_once(database_url: str) -> None:
@@ -170,19 +168,23 @@ def test_a_debit_answered_after_it_was_rolled_back_is_refused(database_url: str)
         assert _ledger_counts(wallets) == {}
         assert _idle_coins(wallets) == {p: 0 for p in PLAYERS}
         operator.faults.fail_next = {}
-        wallets.wake()
-        wait_until(
-            lambda: _owner_calls(wallets, ROLLBACK) == {p: DONE for p in PLAYERS},
-            20.0,
-            "the rollbacks to be acknowledged",
-        )
-        assert {p: operator.store.balances[p] for p in PLAYERS} == {p: START for p in PLAYERS}
+        _rolled_back_in_full(operator, wallets)
+
+
+def _rolled_back_in_full(operator: Operator, wallets: SeamlessWallets) -> None:
+    """Every player's debit rolled back and acknowledged: each operator balance as it began."""
+    wallets.wake()
+    wait_until(
+        lambda: _owner_calls(wallets, ROLLBACK) == {p: DONE for p in PLAYERS},
+        20.0,
+        "the rollbacks to be acknowledged",
+    )
+    assert {p: operator.store.balances[p] for p in PLAYERS} == {p: START for p in PLAYERS}
 
 
 def _ledger_counts(wallets: SeamlessWallets) -> dict[str, int]:
     """Our ledger's transactions by category."""
-    sessions = wallets._sessions
-    assert isinstance(sessions, sessionmaker)
+    sessions = _sessions(wallets)
     query = select(TRANSACTIONS.c.category, func.count()).group_by(TRANSACTIONS.c.category)
     with sessions.begin() as session:
         return {str(category): int(count) for category, count in session.execute(query)}
@@ -190,8 +192,7 @@ def _ledger_counts(wallets: SeamlessWallets) -> dict[str, int]:
 
 def _idle_coins(wallets: SeamlessWallets) -> dict[str, int]:
     """What the players' ledger wallets hold (a seamless wallet holds nothing between calls)."""
-    sessions = wallets._sessions
-    assert isinstance(sessions, sessionmaker)
+    sessions = _sessions(wallets)
     with sessions.begin() as session:
         return LedgerService(session).wallet_balances(PLAYERS)
 
@@ -202,20 +203,9 @@ def test_an_operator_down_at_start_gets_its_batches_once_it_answers(
     """``/capabilities`` unanswered at start: one call each until the operator answers, then
     its ``debit_batch`` and ``credit_batch`` (before, asked once: one by one for good)."""
     monkeypatch.setattr(seamless_module, "OFFERS_SECONDS", 0.1)
-    engine = make_engine(database_url)
-    upgrade_database(engine)
-    sessions = make_session_factory(engine)
-    with sessions.begin() as session:
-        LedgerService(session).open_wallets(PLAYERS)
-    with operator_wallet(START, down=True) as operator:
-        wallets = seamless(operator)
-        try:
-            wallets.start(sessions)
-            assert (wallets.batch, wallets.debit_batch) == (False, False)
-            operator.faults.down = False
-            wait_until(lambda: wallets.batch and wallets.debit_batch, 20.0, "the offers")
-            assert _bet_all(wallets) == [None] * 5
-            assert operator.store.debit_batches == [5]
-        finally:
-            wallets.close()
-            engine.dispose()
+    with playing(database_url, down=True) as (operator, wallets):
+        assert (wallets.batch, wallets.debit_batch) == (False, False)
+        operator.faults.down = False
+        wait_until(lambda: wallets.batch and wallets.debit_batch, 20.0, "the offers")
+        assert _bet_all(wallets) == [None] * 5
+        assert operator.store.debit_batches == [5]

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import hashlib
 from collections.abc import Iterable, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from datetime import datetime
 
 from sqlalchemy import case, func, select, update
@@ -83,6 +83,25 @@ class Call:
         if self.refers_to is not None:
             body["debit_transaction_id"] = self.refers_to
         return body
+
+
+def rollback_of(debit: Call) -> Call:
+    """The rollback of ``debit`` (its id derived from the debit's: one per debit, ever)."""
+    return Call(
+        transaction_id=transaction_id(ROLLBACK, debit.transaction_id),
+        kind=ROLLBACK,
+        player_id=debit.player_id,
+        round_id=debit.round_id,
+        owner=debit.owner,
+        amount=debit.amount,
+        currency=debit.currency,
+        refers_to=debit.transaction_id,
+    )
+
+
+def answered(call: Call, status: str, error: str | None) -> Call:
+    """``call`` as its one try ended: ``status``, and the error if it failed."""
+    return replace(call, status=status, attempts=1, last_error=error)
 
 
 class CallBook:

@@ -41,6 +41,11 @@ DAY = re.compile(r"^\d{4}-\d{2}-\d{2}$")
 TEXT_FIELDS = ("transaction_id", "player_id", "round_id")
 
 
+def check_text(kind: str, name: str, value: object) -> None:
+    if not isinstance(value, str) or not 1 <= len(value) <= 160:
+        raise ValueError(f"{kind}: {name} must be a string of 1-160 characters")
+
+
 def checked(body: object, kind: str) -> JsonBody:
     """A debit, credit or rollback as the contract writes it, or ``ValueError`` naming what is
     wrong (answered 400, nothing applied): ids are strings of 1-160 characters, the amount an
@@ -49,9 +54,7 @@ def checked(body: object, kind: str) -> JsonBody:
     if not isinstance(body, dict):
         raise ValueError(f"a {kind} is a JSON object")
     for name in TEXT_FIELDS:
-        value = body.get(name)
-        if not isinstance(value, str) or not 1 <= len(value) <= 160:
-            raise ValueError(f"{kind}: {name} must be a string of 1-160 characters")
+        check_text(kind, name, body.get(name))
     amount, lowest = body.get("amount"), 1 if kind == "debit" else 0
     if isinstance(amount, bool) or not isinstance(amount, int):
         raise ValueError(f"{kind}: amount must be an integer of minor units")
@@ -336,8 +339,7 @@ def apply(store: Store, faults: Faults, path: str, body: JsonBody) -> JsonBody:
         return {"credit_batch": faults.credit_batch, "debit_batch": faults.debit_batch}
     if path == "balance":
         player = body["player_id"]
-        if not isinstance(player, str) or not 1 <= len(player) <= 160:
-            raise ValueError("balance: player_id must be a string of 1-160 characters")
+        check_text("balance", "player_id", player)
         return {"player_id": player, "balance": store.balance(player)}
     if path == "debit":
         return store.debit(body, faults.refuse)

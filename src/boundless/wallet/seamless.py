@@ -53,6 +53,8 @@ from boundless.wallet.calls import (
     ROLLBACK,
     Call,
     CallBook,
+    answered,
+    rollback_of,
     transaction_id,
 )
 from boundless.wallet.intents import DebitIntents, intents_url
@@ -141,7 +143,7 @@ class SeamlessWallets:
         try:
             return await self.client.call("/capabilities", {})
         except CallFailedError as error:
-            if not self._offers_known and self.batch is None:  # said once, at start
+            if self.batch is None:  # said once, at start
                 log.warning("the operator's wallet did not say what it offers (%s)", error)
             return None
 
@@ -535,7 +537,7 @@ class SeamlessWallet(WalletWrapper):
                 reason = str(answer.get("reason") or "refused")[:40]
                 detail = str(answer.get("detail") or "the operator refused the debit")[:200]
                 results.append(WalletRefusal(reason, f"the operator's wallet: {detail}"))
-                records.append(_with(call, REFUSED, f"{reason}: {detail}"))
+                records.append(answered(call, REFUSED, f"{reason}: {detail}"))
                 self._refused.add(call.transaction_id)
                 self.wallets.last_balance.pop(call.player_id, None)
                 continue
@@ -543,25 +545,24 @@ class SeamlessWallet(WalletWrapper):
             results.append(
                 WalletUnavailableError(f"the operator's wallet did not answer the bet ({error})")
             )
-            records.append(_with(call, REFUSED, f"no answer: {error}"))
+            records.append(answered(call, REFUSED, f"no answer: {error}"))
             records.append(rollback_of(call))
         self.book.add(records)
         if taken:
-            self._take_in(taken, results, [i for i, r in enumerate(results) if r is None])
+            self._take_in(taken, results)
         return results
 
-    def _take_in(
-        self, taken: list[Call], results: list[Exception | None], where: list[int]
-    ) -> None:
-        """Record the ``taken`` debits (``where``: their places in ``results``) and bring their
+    def _take_in(self, taken: list[Call], results: list[Exception | None]) -> None:
+        """Record the ``taken`` debits (those answered ``None`` in ``results``) and bring their
         coins into the players' ledger wallets, in one take-in keyed by the calls it brings
         in. Only a debit recorded now brings coins: one recorded taken before is a replay
         (its coins came in then); one recorded refused before was rolled back (its rollback is
         queued): refused again, whatever the operator says now."""
-        fresh = self.book.add([_with(call, DONE, None) for call in taken])
+        fresh = self.book.add([answered(call, DONE, None) for call in taken])
         stale = [call.transaction_id for call in taken if call.transaction_id not in fresh]
         earlier = self.book.by_id(stale) if stale else {}
         amounts: dict[str, int] = defaultdict(int)
+        where = [index for index, result in enumerate(results) if result is None]
         for call, index in zip(taken, where, strict=True):
             if call.transaction_id in fresh:
                 amounts[call.player_id] += call.amount
@@ -694,33 +695,3 @@ class SeamlessWallet(WalletWrapper):
             item for item in self.ledger.slices_of(table_id, round_no) if item.owner == self.owner
         ]
         return bool(mine) and mine[0].status == "cancelled"
-
-
-def rollback_of(debit: Call) -> Call:
-    """The rollback of ``debit`` (its id derived from the debit's: one per debit, ever)."""
-    return Call(
-        transaction_id=transaction_id(ROLLBACK, debit.transaction_id),
-        kind=ROLLBACK,
-        player_id=debit.player_id,
-        round_id=debit.round_id,
-        owner=debit.owner,
-        amount=debit.amount,
-        currency=debit.currency,
-        refers_to=debit.transaction_id,
-    )
-
-
-def _with(call: Call, status: str, error: str | None) -> Call:
-    return Call(
-        transaction_id=call.transaction_id,
-        kind=call.kind,
-        player_id=call.player_id,
-        round_id=call.round_id,
-        owner=call.owner,
-        amount=call.amount,
-        currency=call.currency,
-        refers_to=call.refers_to,
-        status=status,
-        attempts=1,
-        last_error=error,
-    )
