@@ -13,20 +13,24 @@ stream and the books:
 - ``rounds_opened``, ``rounds_settled``, ``rounds_cancelled``; ``cancelled_by_cause``: every
   cancelled round by its cause, seen live (the cancel's reason and the faults before it):
   ``stop`` (the orderly stop at the end), ``operator``, ``takeover:<fault>`` (a new
-  coordinator could not continue the round), ``no_stakes:database`` (the database was away
-  across the whole bet close: every gateway with bets sat out, nothing was staked or taken, so
-  nothing to return: a sit-out, not a round the cut took from anyone), ``no_bets:<fault>``
-  (nobody's bet reached the close; ``<fault>`` is the fault made within ``CAUSE_SECONDS``
-  before it, ``first_round`` for the table's first round, whose coordinator knew no gateway
-  yet, or ``none``), ``other:<fault>``; and ``rounds_voided``: rounds closed with every
-  playing gateway dropped (nothing settled: as good as cancelled), by the same fault key. The
-  target counts a round cancelled or voided *by* a NATS node kill or a database cut: any key
-  ending in ``:nats`` or ``:database`` other than ``no_stakes:database``;
+  coordinator could not continue the round), ``no_stakes:database`` (every gateway with bets
+  sat its bet close out for the ledger: the cut outlasted the coordinator's hold of the bet
+  close, or began between its probe and the stakes; nothing was staked or taken),
+  ``no_bets:<fault>`` (nobody's bet reached the close; ``<fault>`` is the fault made within
+  ``CAUSE_SECONDS`` before it, ``first_round`` for the table's first round, whose
+  coordinator knew no gateway yet, or ``none``), ``other:<fault>``; and ``rounds_voided``:
+  rounds closed with every playing gateway dropped (nothing settled: as good as cancelled), by
+  the same fault key. The target counts a round cancelled or voided *by* a NATS node kill or a
+  database cut: any key ending in ``:nats`` or ``:database``, ``no_stakes:database`` included;
 - ``max_stall_seconds``: the longest gap between two events of the table (its windows are
   short here: betting 1.5 s, decisions 1 s, so anything longer is a stall); ``longest_stall``:
   the event it followed, the last fault made before it began (how long before) and whether a
   database cut or a NATS node's absence was still going on when it began, and the faults made
   during it (how many seconds into it);
+- ``ledger_holds``, ``max_ledger_hold_seconds``: bet closes the coordinator held because the
+  ledger's database did not answer (``ledger_hold``: said on the stream every 2.5 s, so a
+  hold is not counted as a stall), and the longest, from its first ``betting_held`` to the
+  bet close: how long players waited for the ledger;
 - ``load_average``: the machine's 1-minute load average sampled every 20 s during the faults
   (min, median, max) and at the end;
 - ``coins_created``, ``coins_lost``: each wallet against its grants plus its rounds' nets, the
@@ -304,6 +308,7 @@ async def watch_stalls(  # type: ignore[no-untyped-def]
                 last = now
                 before = str(stored.event.body.get("type") or stored.event.kind)
                 ended(stored, now, faults, out)
+                held(stored, now, out)
                 pending = asyncio.ensure_future(events.__anext__())
     finally:
         pending.cancel()
@@ -325,6 +330,22 @@ def ended(stored: Any, now: float, faults: Faults, out: dict[str, Any]) -> None:
         kept = body.get("settling")  # still writing their settlement: not voided
         if body.get("dropped") and not kept:
             out["voided"][event.round_number] = f"voided:{faults.key(now)}"
+
+
+def held(stored: Any, now: float, out: dict[str, Any]) -> None:
+    """A bet close held for the ledger (``ledger_hold``): from its first ``betting_held`` to
+    the bet close (or the round's end)."""
+    event = stored.event
+    began: dict[int, float] = out.setdefault("hold_began", {})
+    if event.kind == Public.BETTING_HELD:
+        began.setdefault(event.round_number, now)
+    elif event.round_number in began and event.kind in (
+        Public.BETTING_CLOSED,
+        Public.ROUND_CANCELLED,
+    ):
+        seconds = now - began.pop(event.round_number)
+        out["ledger_holds"] = out.get("ledger_holds", 0) + 1
+        out["max_ledger_hold_seconds"] = max(out.get("max_ledger_hold_seconds", 0.0), seconds)
 
 
 async def stream_figures(url: str, namespace: str, live: dict[str, Any]) -> dict[str, Any]:
@@ -450,6 +471,8 @@ def main() -> None:
             "cancelled_by_cause",
             "rounds_voided",
             "max_stall_seconds",
+            "ledger_holds",
+            "max_ledger_hold_seconds",
             "coins_created",
             "coins_lost",
             "ledger_check",
@@ -554,6 +577,8 @@ def run(
     bots = {f"gateway-{p}": [f"bot-gateway-{p}-{i}" for i in range(1, BOTS + 1)] for p in ports}
     figures |= books(direct, players, bots, asyncio.run(bot_nets(nats.url, namespace)))
     figures["max_stall_seconds"] = round(stalls["max_stall_seconds"], 1)
+    figures["ledger_holds"] = stalls.get("ledger_holds", 0)
+    figures["max_ledger_hold_seconds"] = round(stalls.get("max_ledger_hold_seconds", 0.0), 1)
     figures["longest_stall"] = stall_cause(stalls, faults)
     ordered = sorted(loads) or [0.0]
     figures["load_average"] = {  # the 1-minute load, sampled every LOAD_EVERY s during the faults

@@ -78,7 +78,16 @@ class Table:
 
         return new_slice
 
-    async def play(self, rounds: int, *, answers: Any = None, ledger: Any = None) -> None:
+    async def play(
+        self,
+        rounds: int,
+        *,
+        answers: Any = None,
+        ledger: Any = None,
+        hold: Any = None,
+        timers: Any = TIMERS,
+    ) -> None:
+        """``answers``: the gateways' database probe; ``hold``: the coordinator's."""
         self.followers: list[Gateway] = []
         followers = self.followers
         for gateway in self.gateways:
@@ -99,9 +108,10 @@ class Table:
             self.table_id,
             "c1",
             dealer_maker(7),
-            TIMERS,
+            timers,
             gateways=frozenset({"a", "b"}),
             ledger=ledger,
+            ledger_answers=hold,
         )
         await asyncio.gather(
             coordinator.run(rounds=rounds), *(f.run(rounds=rounds) for f in followers)

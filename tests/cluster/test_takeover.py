@@ -8,9 +8,11 @@ The in-memory bus, gateways and followers of ``harness``; the first coordinator 
 from __future__ import annotations
 
 import asyncio
+import sqlite3
 from dataclasses import replace
 
 import pytest
+from sqlalchemy.exc import OperationalError
 
 from boundless.core.round.dealer_table import TableDealer
 from boundless.server.cluster import MemoryBus
@@ -37,8 +39,10 @@ class SeededShoes:
     """Each round's dealer on the harness's seeded shoe; dealt again from the round's mark
     (what ``StoredShoes`` does with the shoe stored in the database)."""
 
-    def __init__(self, seed: int, *, forget: bool = False) -> None:
+    def __init__(self, seed: int, *, forget: bool = False, away: int = 0) -> None:
         self.seed, self.round, self.forget = seed, 0, forget
+        self.away = away
+        """How many reads of the stored shoe find the database away first."""
 
     def __call__(self, round_number: int) -> TableDealer:
         self.round = round_number
@@ -50,6 +54,9 @@ class SeededShoes:
     def resume(self, mark: JsonBody) -> TableDealer:
         if self.forget:
             raise CannotContinue("its shoe is gone")
+        if self.away:
+            self.away -= 1
+            raise OperationalError("shoe", {}, sqlite3.OperationalError("database is locked"))
         return TableDealer(RULES, cards=shoe(self.seed + int(str(mark["deal_round"]))))
 
 
@@ -64,14 +71,14 @@ POINTS = {
 
 
 async def take_over(
-    seed: int, kind: str, table_type: str | None, *, forget: bool = False
+    seed: int, kind: str, table_type: str | None, *, forget: bool = False, away: int = 0
 ) -> tuple[ClusterRun, list]:  # type: ignore[type-arg]
     bus = MemoryBus(lease_seconds=0.3)
     cluster = ClusterRun()
     names = frozenset({"a", "b"})
     dealt = SeededShoes(seed)
     first = Coordinator(bus, TABLE, "c1", dealt, FAST, gateways=names, resume=dealt)
-    shoes = SeededShoes(seed, forget=forget)
+    shoes = SeededShoes(seed, forget=forget, away=away)
     standby = Coordinator(bus, TABLE, "c2", shoes, FAST, gateways=names, resume=shoes)
     gateways = gateways_for(bus, cluster, {"a": BETS[:2], "b": BETS[2:]})
     following = [asyncio.ensure_future(g.run(rounds=1)) for g in gateways.values()]
@@ -100,6 +107,17 @@ def test_the_standby_continues_the_round_with_the_same_cards(point: str) -> None
     for name in ("a", "b"):
         (only,) = cluster.slices[name]
         assert only.settled == 1 and only.cancelled is None
+
+
+def test_the_standby_waits_for_the_ledger_to_read_the_stored_shoe() -> None:
+    """The database is away when the standby takes over mid-step: it reads the stored shoe
+    again until it answers and continues the round (before, the read's error stopped it)."""
+    seed = 5
+    cluster, log = run(take_over(seed, Public.STEP_CLOSED, None, away=3))
+    kinds = [s.event.kind for s in log]
+    assert Public.ROUND_CANCELLED not in kinds
+    assert log[-1].event.body == {"settled": ["a", "b"], "dropped": []}
+    assert cluster.results() == play_alone(BETS, seed=seed)
 
 
 def test_a_round_that_cannot_be_dealt_on_is_cancelled_saying_why() -> None:

@@ -252,7 +252,8 @@ function onNotice(message) {
   }
   logParts(parts);
   const text = logText({ parts });
-  if (["paused", "resumed", "cancelled"].includes(message.kind)) toast(text, message.kind === "resumed" ? "info" : "warn");
+  const calm = ["resumed", "ledger_back"].includes(message.kind);
+  if (["paused", "resumed", "cancelled", "ledger_away", "ledger_back"].includes(message.kind)) toast(text, calm ? "info" : "warn");
 }
 
 /** Say it once in the table's live region (timer starts, your turn, results). */

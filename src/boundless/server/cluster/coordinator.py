@@ -22,7 +22,7 @@ import contextlib
 import logging
 import time
 from collections.abc import Awaitable, Callable, Iterable
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any, Protocol, cast
 
 from boundless.core.round import events as ev
@@ -30,6 +30,7 @@ from boundless.core.round.dealer_rebuild import Rebuilt, same_event
 from boundless.core.round.dealer_table import TableDealer
 from boundless.core.round.follower import BetsReport, StepReport
 from boundless.core.round.phases import DECISIONS, INSURANCE
+from boundless.ledger.outage import is_transient, one_line
 from boundless.server.clock import now_ms
 from boundless.server.cluster.bus import (
     Bus,
@@ -46,6 +47,7 @@ from boundless.server.cluster.bus_trouble import BusTrouble
 from boundless.server.cluster.control import OperatorCancel, TableControl
 from boundless.server.cluster.gateway_presence import GatewayPresence, watch_gateways
 from boundless.server.cluster.ledger_chores import DroppedRecords, RoundBooks, RoundLedger
+from boundless.server.cluster.ledger_hold import Answers, HoldTimers, LedgerHold
 from boundless.server.cluster.protocol import (
     INSURANCE_KEY,
     OPERATOR_EVENTS,
@@ -94,6 +96,8 @@ class CoordinatorTimers:
     ledger_wait_seconds: float = 1.0
     """How long the round waits for one of the coordinator's ledger writes before it goes on
     while the write is tried again (``ledger_chores``: the database away holds no round)."""
+    ledger_hold: HoldTimers = field(default_factory=HoldTimers)
+    """How a bet close waits for a ledger that does not answer (``ledger_hold``)."""
 
 
 class ShoeNews(Protocol):
@@ -156,7 +160,10 @@ class Coordinator:
         control: TableControl | None = None,
         resume: DealerResume | None = None,
         presence: GatewayPresence | None = None,
+        ledger_answers: Answers | None = None,
     ) -> None:
+        """``ledger_answers``: whether the ledger's database answers now; with it, a bet close
+        waits for a database that does not (``ledger_hold``)."""
         self.ledger, self.records, self.shoes = ledger, records, shoes
         self.presence = presence or GatewayPresence(bus, table)
         """Tells which gateways' processes are gone (their reports are then awaited no more)."""
@@ -165,6 +172,7 @@ class Coordinator:
         self.resume = resume
         """Deals a predecessor's round on (without it, a round in flight is cancelled)."""
         self.control = control or TableControl(table)
+        self.hold = LedgerHold(table, ledger_answers, self.control, timers.ledger_hold)
         self.bus, self.table, self.holder = bus, table, holder
         self._new_dealer = new_dealer
         self.timers = timers
@@ -271,7 +279,7 @@ class Coordinator:
             )
             writer, continuation = await self._recover(box)
             if continuation is None and self.shoes is not None:
-                self.shoes.lead()
+                await self.hold.through_outage("the shoes", self.shoes.lead)
             stop_answering = await self.bus.answer_control(self.table, self.control.answer)
             try:
                 while rounds is None or self.rounds_played < rounds:
@@ -291,7 +299,7 @@ class Coordinator:
                         # its reveal would show the cards still to come).
                         continuation = None
                         if self.shoes is not None:
-                            self.shoes.lead()
+                            await self.hold.through_outage("the shoes", self.shoes.lead)
                     if rounds is None or self.rounds_played < rounds:
                         await asyncio.sleep(self.timers.round_gap_seconds)
             finally:
@@ -341,7 +349,7 @@ class Coordinator:
                 if flight is None:
                     raise CannotContinue("its opening is not in the log")
                 if stop_reason is None or flight.settling:  # a settling round is let finish
-                    return writer, (flight, flight.rebuild(self.resume))
+                    return writer, (flight, await self._rebuilt(flight))
                 reason = stop_reason
             except CannotContinue as why:
                 log.warning("table %s round %s: %s", self.table, writer.round_number, why)
@@ -351,6 +359,18 @@ class Coordinator:
                 return writer, None
             except StaleWriterError:
                 continue  # the old coordinator appended meanwhile; read the log's end again
+
+    async def _rebuilt(self, flight: RoundInFlight) -> Rebuilt:
+        """The round's dealer from its stored shoe; a database away for longer than a bet close
+        would be held for it cancels the round, saying why."""
+        try:
+            return await self.hold.through_outage("the stored shoe", flight.rebuild, self.resume)
+        except Exception as error:
+            if not is_transient(error):
+                raise
+            raise CannotContinue(
+                f"its stored shoe could not be read, the ledger is away: {one_line(error)}"
+            ) from None
 
     async def _cancel_round(self, writer: _Writer, box: ReportBox, reason: str) -> None:
         """End the round in flight unsettled: live gateways cancel their own slices; the rest
@@ -396,6 +416,7 @@ class Coordinator:
             opened |= {"shoe_number": self.shoes.shoe_number, "notices": notices}
         await self._table(writer, [dealer.opened], opened)
         await self.control.window("betting", timers.betting_seconds, asyncio.sleep)
+        await self.hold.before_bet_close(writer.append, number)
         await writer.append(Public.BETTING_CLOSED, {})
         playing = await self._close_bets(writer, box, dealer, number)
         if playing:
@@ -415,6 +436,7 @@ class Coordinator:
             await self.books.refund_dropped(number, gateway)
         if not flight.betting_closed:
             await self.control.window("betting", flight.seconds_left(), asyncio.sleep)
+            await self.hold.before_bet_close(writer.append, number)
             await writer.append(Public.BETTING_CLOSED, {})
         if flight.slices is None:
             playing = await self._close_bets(writer, box, dealer, number)

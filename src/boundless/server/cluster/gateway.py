@@ -25,7 +25,9 @@ closes without waiting) and written in the background under its keys, then repor
 ``settled``. While such a refund or settlement of an earlier round is still being written, the
 gateway sits the rounds that open out (it follows them and reports at once that it holds
 nothing: the desk's players see the earlier round end first) and plays again from the next
-round that opens once it is written.
+round that opens once it is written, or from the round it is waiting out if the write lands
+before that round's bet close (the coordinator holds a bet close while the ledger is away:
+``ledger_hold``).
 """
 
 from __future__ import annotations
@@ -123,6 +125,8 @@ class Gateway:
         are sat out: they would take the desk's round state from under it)."""
         self._waiting_out = False
         """This round is sat out while an earlier round's write goes on (nothing held)."""
+        self._late_opening: ev.RoundOpened | None = None
+        """That round's opening: it is joined if the write lands before its bet close."""
         self.sat_out = 0
         """Rounds this gateway sat out because the ledger failed (for ``/api/cluster``)."""
         self.following = False
@@ -227,6 +231,23 @@ class Gateway:
         await self._caught_up()
         return False
 
+    def _join_late(self, number: int) -> None:
+        """The earlier round's write landed while round ``number`` still takes bets (the
+        coordinator holds its bet close while the ledger is away): play it after all."""
+        opened, writing = self._late_opening, self._catching_up
+        if not self._waiting_out or opened is None or self.round_number != number:
+            return
+        if writing is None or not writing.done() or writing.cancelled():
+            return  # another write, or stopping
+        writing.exception()  # its failures are logged inside it; nothing is left to raise
+        self._catching_up, self._late_opening, self._waiting_out = None, None, False
+        self.slice, self._listed = self._new_slice(number, opened), True
+        self.sat_out -= 1
+        log.warning("gateway %s: round %s: joined late, the earlier round's write landed",
+                    self.name, number)  # fmt: skip
+        if self._joining is None:
+            self._joining = asyncio.ensure_future(self._report(ReportKind.JOINED, 0, {}))
+
     async def _settle(self, mine: SliceSide) -> None:
         """Settle this slice and report ``settled``; if its write waits for a database that
         does not answer, report ``settling`` and let the write go on in the background."""
@@ -279,9 +300,14 @@ class Gateway:
                 # is only followed; its bet close is answered at once with nothing held.
                 self.slice, self._listed = None, False
                 self.sat_out += not following
-                log.warning("gateway %s: round %s: sat out, an earlier round's ledger write "
+                log.warning("gateway %s: round %s: waiting out, an earlier round's ledger write "
                             "goes on", self.name, event.round_number)  # fmt: skip
                 self.public.append(stored)
+                writing = self._catching_up
+                if self._waiting_out and writing is not None:
+                    self._late_opening = table_event
+                    number = event.round_number
+                    writing.add_done_callback(lambda _done: self._join_late(number))
                 return
             self.slice = self._new_slice(event.round_number, table_event)
             self._listed = not following
@@ -367,6 +393,7 @@ class Gateway:
         self.slice = None
         self.rounds_ended += counted
         self._decision_key = None
+        self._waiting_out, self._late_opening = False, None
 
     async def _drop(self, reason: str) -> None:
         mine = self.slice

@@ -123,6 +123,8 @@ class GatewayTable(TableDesk):
         self._extras: asyncio.Future[None] | None = None
         """The last step's write of its doubles and splits."""
         self._greeting: set[str] = set()
+        self._held = False
+        """The bet close is held for the ledger (its players were told)."""
         hub.on_presence(self._presence)
 
     # ---- the round source ------------------------------------------------------------------
@@ -309,8 +311,10 @@ class GatewayTable(TableDesk):
         elif kind is Public.STEP_CLOSED:
             self._timer = None
             self._closed_ms = int(cast(int, body.get("closed_ms", 0)))
+        elif kind is Public.BETTING_HELD:
+            self._ledger_hold(body)
         elif kind in (Public.BETTING_CLOSED, Public.ROUND_SETTLING, Public.ROUND_CANCELLED):
-            self._timer = None
+            self._timer, self._held = None, False
         elif kind in OPERATOR_EVENTS:
             operator_event(self, kind, body)
         if kind in (Public.ROUND_CLOSED, Public.ROUND_CANCELLED):
@@ -330,6 +334,18 @@ class GatewayTable(TableDesk):
             self._unless_ledger_away(
                 "telling players what ended", self._tell_ended, event.table, event.round_number - 1
             )
+
+    def _ledger_hold(self, body: JsonBody) -> None:
+        """The bet close waits for the ledger (``ledger_hold``): the window's timer as it
+        stands now, and the players told once when the hold begins and once when it ends."""
+        timer = body.get("timer")
+        if isinstance(timer, dict):
+            self._timer = {"remaining_ms": None, **cast(dict[str, Any], timer)}
+        held = body.get("ledger") == "away"
+        if held != self._held:
+            self._held = held
+            self.notify("ledger_away" if held else "ledger_back", body.get("reason"))
+        self.broadcast_state()
 
     def taken(self, stored: StoredEvent) -> None:
         """The round ended and this gateway ended its own part (its refund or settlement

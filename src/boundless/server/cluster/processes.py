@@ -286,6 +286,8 @@ class StoredShoes:
 
 
 async def run_coordinator(settings: ClusterSettings, *, name: str | None = None) -> None:
+    from boundless.server.cluster.gateway_health import database_answers
+
     rules, _ = load_rules(settings.title)
     holder = name or holder_name("coordinator")
     ledger = open_ledger(settings.database_url, holder)
@@ -303,6 +305,7 @@ async def run_coordinator(settings: ClusterSettings, *, name: str | None = None)
         shoes=shoes,
         control=TableControl(settings.table, lambda n: records.has_bets(settings.table, n)),
         resume=shoes,
+        ledger_answers=lambda: database_answers(ledger.sessions),
     )
     loop = asyncio.get_running_loop()
     for stop_signal in (signal.SIGTERM, signal.SIGINT):  # an orderly stop ends the round

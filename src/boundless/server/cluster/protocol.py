@@ -26,6 +26,11 @@ positions. On the bus, in order (each a :class:`~boundless.server.cluster.bus.Ro
 - ``round_cancelled``: the round ends without settlement (a coordinator found it in flight,
   nobody bet, or the operator cancelled it: its ``reason``); every slice is cancelled, and each
   gateway that held one reports ``cancelled`` once it has cancelled and recorded its own.
+- ``betting_held`` (``ledger``: ``away`` or ``back``; ``reason``; ``held_seconds`` so far and
+  ``hold_limit_seconds``; the betting window's ``timer``): the coordinator holds the bet close
+  while the coin ledger's database does not answer (``ledger_hold``), saying so again every few
+  seconds, then gives the players a short betting window once it answers. Gateways show the
+  timer and tell their players; bets keep being refused (``ledger_unavailable``) while it is away.
 - ``table_paused`` / ``table_resumed`` (the operator; ``reason``, and the open window's
   ``timer``: its time left when paused, its new deadline when resumed): gateways refuse bets and
   decisions while paused and tell their players.
@@ -46,6 +51,7 @@ class Public(StrEnum):
     ROUND_CANCELLED = "round_cancelled"
     GATEWAY_DROPPED = "gateway_dropped"
     TABLE_PAUSED = "table_paused"
+    BETTING_HELD = "betting_held"
     TABLE_RESUMED = "table_resumed"
 
 

@@ -95,11 +95,12 @@ def round_in_flight(played: Sequence[StoredEvent]) -> RoundInFlight | None:
     flight = RoundInFlight(played[0].event.round_number, played[0].event.body)
     for stored in played:
         kind, body = stored.event.kind, stored.event.body
+        timer = body.get("timer")
+        if kind in (Public.TABLE, Public.BETTING_HELD) and isinstance(timer, dict):
+            flight.timer = cast(JsonBody, timer)  # a held bet close's timer as it last stood
         if kind == Public.TABLE:
             flight.table.append(cast(ev.TableEvent, decode_event(dict(body))))
             flight.step_closed = None
-            timer = body.get("timer")
-            flight.timer = cast(JsonBody, timer) if isinstance(timer, dict) else flight.timer
         elif kind == Public.BETTING_CLOSED:
             flight.betting_closed = True
         elif kind == Public.SLICES:

@@ -64,7 +64,8 @@ export function drawTimer() {
   const box = document.getElementById("timer");
   if (!box) return;
   const timer = v.state.timer;
-  if (!timer || pub().paused) {
+  // A window held (the table paused, or the bet close waiting for the ledger) has no deadline.
+  if (!timer || pub().paused || timer.deadline_ms == null) {
     box.hidden = true;
     return;
   }
