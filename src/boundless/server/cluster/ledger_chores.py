@@ -9,7 +9,8 @@ waits for it a moment (``wait_seconds``: with the database up it is written by t
 order of things is what it always was), and past that the round goes on while the write goes
 on being tried. Nothing is lost by not waiting: every write is idempotent by its key, a stake
 creates a round the coordinator has not opened yet, and a round whose slices all settled or
-were cancelled ends itself in the ledger.
+were cancelled ends itself in the ledger. A write given up because the database stayed away
+past its retry budget (120 s) is queued again ahead of the next one.
 """
 
 from __future__ import annotations
@@ -21,6 +22,7 @@ from collections.abc import Awaitable, Callable
 from typing import Protocol
 
 from boundless.ledger.errors import RoundClosedError, SlicesStillOpenError
+from boundless.ledger.outage import is_transient, one_line
 from boundless.server.cluster.protocol import DROPPED_REASON, slice_owners
 from boundless.server.cluster.reports import ReportBox
 
@@ -61,45 +63,65 @@ class DroppedRecords(Protocol):
 log = logging.getLogger("boundless.cluster.coordinator")
 
 
+Write = Callable[[], Awaitable[object]]
+
+
 class LedgerChores:
     def __init__(self, wait_seconds: float) -> None:
         self.wait_seconds = wait_seconds
         self._last: asyncio.Task[None] | None = None
         self.pending = 0
         """Writes queued and not yet done (for the logs and the tests)."""
+        self.again: list[tuple[str, Write]] = []
+        """Writes given up while the database stayed away past their retry budget: queued
+        again, in their order, ahead of the next write (each is idempotent by its key)."""
 
-    async def do(self, what: str, write: Callable[[], Awaitable[object]]) -> bool:
+    async def do(self, what: str, write: Write) -> bool:
         """Queue ``write`` after the earlier ones and wait up to ``wait_seconds`` for it; True
         when it is done by then (written, or failed: logged), False when it goes on meanwhile."""
-        task = asyncio.get_running_loop().create_task(self._after(self._last, what, write))
-        self._last = task
-        self.pending += 1
+        again, self.again = self.again, []
+        for earlier in again:
+            self._queue(*earlier)
+        task = self._queue(what, write)
         done, _ = await asyncio.wait({task}, timeout=self.wait_seconds)
         if not done:
             log.warning("%s: the ledger is slow or away; the table goes on meanwhile", what)
         return bool(done)
 
-    async def _after(
-        self,
-        before: asyncio.Task[None] | None,
-        what: str,
-        write: Callable[[], Awaitable[object]],
-    ) -> None:
+    def _queue(self, what: str, write: Write) -> asyncio.Task[None]:
+        task = asyncio.get_running_loop().create_task(self._after(self._last, what, write))
+        self._last = task
+        self.pending += 1
+        return task
+
+    async def _after(self, before: asyncio.Task[None] | None, what: str, write: Write) -> None:
         try:
             if before is not None:
                 await asyncio.wait({before})  # its outcome is its own (logged there)
             await write()
         except asyncio.CancelledError:
             raise
-        except Exception:
-            # Given up (the database away past the retry budget) or refused: a round with slices
-            # ends when its last slice does, a dropped gateway's restart cancels its own.
+        except Exception as error:
+            if is_transient(error):
+                # The database away past the retry budget: kept, and tried again with the next
+                # write (a dropped gateway's slices would otherwise hold their coins until that
+                # gateway started again).
+                log.warning("%s: given up for now, tried again with the next ledger write: %s",
+                            what, one_line(error))  # fmt: skip
+                self.again.append((what, write))
+                return
+            # Refused: a round with slices ends when its last slice does, a dropped gateway's
+            # restart cancels its own.
             log.exception("%s failed", what)
         finally:
             self.pending -= 1
 
     async def drain(self, seconds: float) -> None:
-        """Wait up to ``seconds`` for every queued write (an orderly stop)."""
+        """Wait up to ``seconds`` for every queued write, those given up for now tried once
+        more (an orderly stop)."""
+        again, self.again = self.again, []
+        for earlier in again:
+            self._queue(*earlier)
         last = self._last
         if last is not None and not last.done():
             with contextlib.suppress(TimeoutError):
