@@ -403,7 +403,8 @@ class Coordinator:
         writer.start_round(number)
         box.forget_before(number)
         self._dropped = set()
-        dealer = self._new_dealer(number)
+        # A shuffle is stored before its round opens: through a cut, the round waits for it.
+        dealer = await self.hold.through_outage("the next shoe", self._new_dealer, number)
         await self.books.open(number)
         self.control.round_open(number)
         opened: dict[str, object] = {"timer": _timer("betting", timers.betting_seconds)}

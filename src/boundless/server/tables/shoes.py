@@ -69,6 +69,8 @@ class TableShoes:
         self.published = False
         """Whether the current shoe's reveal is already out (published at the round's end)."""
         self.start: RoundStart | None = None
+        self._unwritten: RoundStart | None = None
+        """A round started whose shoe writes did not go through (the database away)."""
 
     def load(self, last_shoe_number: int) -> None:
         self.base = last_shoe_number
@@ -78,12 +80,19 @@ class TableShoes:
         return self.base + self.cycle.shoe_number
 
     def start_round(self) -> RoundStart:
-        """Count a round, shuffling first when the last shoe is finished."""
-        start = self.cycle.start_round()
+        """Count a round, shuffling first when the last shoe is finished. If the finished
+        shoe's reveal or the new shoe cannot be written (the database away: the error is
+        raised), the next call writes what is left of the same round start: the same shoe,
+        never a second shuffle or a round counted twice."""
+        again = self._unwritten is not None
+        start = self._unwritten or self.cycle.start_round()
+        self._unwritten = start
         if start.finished_shoe is not None and not self.published:
             self._publish(self.base + start.shoe_number - 1, start.finished_shoe)
+            self.published = True
         if start.shuffled is not None:
-            self._store_shuffle(start)
+            self._store_shuffle(start, again=again)
+        self._unwritten = None
         self.published = False
         self.start = start
         return start
@@ -95,7 +104,8 @@ class TableShoes:
             self._publish(self.number, self.cycle.shoe.reveal())
             self.published = True
 
-    def _store_shuffle(self, start: RoundStart) -> None:
+    def _store_shuffle(self, start: RoundStart, *, again: bool = False) -> None:
+        """``again``: a try after a failed one, whose commit may have landed unanswered."""
         assert start.shuffled is not None and self.cycle.shoe is not None
         reveal = self.cycle.shoe.reveal()
         burn = start.shuffled.burn
@@ -106,14 +116,18 @@ class TableShoes:
         )
         number = self.base + start.shuffled.shoe_number
         with self.sessions.begin() as session:
-            TableRepository(session).add_shoe(
-                self.table_id,
-                number,
-                reveal.commitment,
-                reveal.salt_hex,
-                [str(card) for card in reveal.cards],
-                burn_body,
-            )
+            repository = TableRepository(session)
+            stored = repository.shoe(self.table_id, number) if again else None
+            if stored is None or stored.commitment != reveal.commitment:
+                repository.add_shoe(
+                    self.table_id,
+                    number,
+                    reveal.commitment,
+                    reveal.salt_hex,
+                    [str(card) for card in reveal.cards],
+                    burn_body,
+                )
+            # else: the earlier try's commit landed and only its answer was lost
         self.notify(
             "shuffle",
             {"shoe_number": number, "commitment": reveal.commitment, "burn": public_burn(burn)},
