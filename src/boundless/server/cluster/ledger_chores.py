@@ -79,14 +79,17 @@ class LedgerChores:
     async def do(self, what: str, write: Write) -> bool:
         """Queue ``write`` after the earlier ones and wait up to ``wait_seconds`` for it; True
         when it is done by then (written, or failed: logged), False when it goes on meanwhile."""
-        again, self.again = self.again, []
-        for earlier in again:
-            self._queue(*earlier)
+        self._queue_again()
         task = self._queue(what, write)
         done, _ = await asyncio.wait({task}, timeout=self.wait_seconds)
         if not done:
             log.warning("%s: the ledger is slow or away; the table goes on meanwhile", what)
         return bool(done)
+
+    def _queue_again(self) -> None:
+        again, self.again = self.again, []
+        for earlier in again:
+            self._queue(*earlier)
 
     def _queue(self, what: str, write: Write) -> asyncio.Task[None]:
         task = asyncio.get_running_loop().create_task(self._after(self._last, what, write))
@@ -119,9 +122,7 @@ class LedgerChores:
     async def drain(self, seconds: float) -> None:
         """Wait up to ``seconds`` for every queued write, those given up for now tried once
         more (an orderly stop)."""
-        again, self.again = self.again, []
-        for earlier in again:
-            self._queue(*earlier)
+        self._queue_again()
         last = self._last
         if last is not None and not last.done():
             with contextlib.suppress(TimeoutError):

@@ -86,24 +86,21 @@ class LedgerHold:
         return loop.time() - began
 
     def _away(self, held: float) -> JsonBody:
+        # Frozen, as in a pause: the time betting will have once the ledger is back.
         back = round(self.timers.back_seconds * 1000)
-        return {
-            "ledger": "away",
-            "reason": AWAY_REASON,
-            "held_seconds": round(held, 1),
-            "hold_limit_seconds": self.timers.hold_seconds,
-            # Frozen, as in a pause: the time betting will have once the ledger is back.
-            "timer": {"kind": "betting", "deadline_ms": None, "remaining_ms": back},
-        }
+        return self._said("away", AWAY_REASON, held, {"deadline_ms": None, "remaining_ms": back})
 
     def _back(self, held: float) -> JsonBody:
         deadline = now_ms() + round(self.timers.back_seconds * 1000)
+        return self._said("back", BACK_REASON, held, {"deadline_ms": deadline})
+
+    def _said(self, ledger: str, reason: str, held: float, timer: JsonBody) -> JsonBody:
         return {
-            "ledger": "back",
-            "reason": BACK_REASON,
+            "ledger": ledger,
+            "reason": reason,
             "held_seconds": round(held, 1),
             "hold_limit_seconds": self.timers.hold_seconds,
-            "timer": {"kind": "betting", "deadline_ms": deadline},
+            "timer": {"kind": "betting", **timer},
         }
 
     async def _until_answers(self, seconds: float) -> bool:
