@@ -1,7 +1,8 @@
 """The table's furniture with a scripted socket: the strip of last rounds lists every round the
 table finished (watched ones too), the table log is worded again on a language switch, a table
 of one's own shows each card once (no shared row beside the hand, no "1 took it", no "Seated"),
-and joining mid-round shows the table as it stands (no replayed deal)."""
+joining mid-round shows the table as it stands (no replayed deal), and a table name being typed
+survives the messages that redraw the table."""
 
 from __future__ import annotations
 
@@ -68,10 +69,11 @@ def test_the_strip_lists_watched_rounds_and_the_log_follows_the_language(
     page.wait_for_selector("#table-log li")
     english = page.inner_text("#table-log li")
     page.select_option("#lang-select", "ko")
-    page.wait_for_selector("html[lang='ko']")
+    # The page is drawn again on the next frame after the switch: wait for the log's new words.
+    worded = KO["table.step_card"].split("{")[0].strip()
+    page.wait_for_selector(f"#table-log li:has-text('{worded}')")
     korean = page.inner_text("#table-log li")
     assert korean != english
-    assert KO["table.step_card"].split("{")[0].strip() in korean
     shot(page, "table-log-ko", full_page=False)
     context.close()
 
@@ -98,6 +100,30 @@ def test_own_table_shows_each_card_once_and_a_join_shows_the_table_as_it_stands(
     assert page.locator(".step-takers").count() == 0
     assert page.locator(".fact[data-fact='seated']").count() == 0
     shot(page, "own-table-once", full_page=False)
+    context.close()
+
+
+def test_a_name_being_typed_survives_the_messages_that_redraw_the_table(
+    server: str, browser: Any, failure_shots: list[Any]
+) -> None:
+    # The lobby row says this mock table is the player's own private table.
+    row = {"table_id": TABLE_ID, "name": "Boo Bucks Blackjack", "private": True, "recent": []}
+    spots = {1: ["TS", "7H"]}
+    context, page = open_page(browser, (1280, 720), failure_shots, reduced_motion="reduce")
+    mock = MockSocket(page)
+    mock.initial = [state("betting", 1, [], {1: []}, timer="betting")]
+    page.route("**/api/v1/tables", lambda route: route.fulfill(json=[row]))
+    sign_up(page, server, "Typist")
+    page.goto(f"{server}/#/table/{TABLE_ID}")
+    page.click("#rename-table")
+    page.fill("#table-name", "Half typ")
+    page.press("#table-name", "ArrowLeft")
+    # A state message redraws the whole table while the owner is still typing.
+    mock.push(state("decisions", 1, ["9H"], spots))
+    page.wait_for_selector(".felt[data-phase='decisions']")
+    assert page.input_value("#table-name") == "Half typ"
+    page.keyboard.type("x")  # the caret stayed where the owner left it
+    assert page.input_value("#table-name") == "Half tyxp"
     context.close()
 
 

@@ -18,7 +18,7 @@ import { LAST_TITLE_KEY } from "./rules.js";
 import { play } from "./table/sound.js";
 import { loadTableRow } from "./table/private_controls.js";
 import { loadHistory, loadStats } from "./table/history.js";
-import { betsFromPositions, changed, chipValues, fresh, pub, setView, settledNet, v } from "./table/state.js";
+import { betsFromPositions, changed, chipValues, drawNow, fresh, pub, setView, settledNet, v } from "./table/state.js";
 
 const MAX_RECENT = 12;
 
@@ -74,7 +74,7 @@ export function unmount() {
 }
 
 export function render() {
-  changed();
+  drawNow();
 }
 
 /** A "you" of a round being settled at this table: its balance already holds the result, which

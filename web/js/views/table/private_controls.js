@@ -54,17 +54,39 @@ export function privateControls() {
   );
 }
 
+// The table redraws whenever a message comes, so the typed name and the form's answer live in
+// v (not in the elements), or a state message arriving while the owner types would undo it.
 function renameForm() {
-  const input = h("input#table-name", { type: "text", maxlength: 40, value: v.tableRow.name, "aria-label": t("private.name_label") });
-  const message = h("span.form-message", { role: "alert" });
-  queueMicrotask(() => input.focus());
+  const draft = v.renameDraft ?? v.tableRow.name;
+  const keep = () => { v.renameDraft = input.value; v.renameCaret = input.selectionStart; };
+  const input = h("input#table-name", {
+    type: "text",
+    maxlength: 40,
+    value: draft,
+    "aria-label": t("private.name_label"),
+    oninput: keep,
+    onkeyup: keep,
+    onclick: keep,
+  });
+  const message = h("span.form-message", { role: "alert" }, v.renameError ?? "");
+  // Focus comes to the field when the form opens; a redraw after that keeps the caret where it was.
+  const opening = v.renameCaret == null;
+  queueMicrotask(() => {
+    if (opening) input.focus();
+    if (document.activeElement !== input) return;
+    const caret = v.renameCaret ?? input.value.length;
+    input.setSelectionRange(caret, caret);
+    v.renameCaret = caret;
+  });
+  const stop = () => { v.renaming = false; v.renameDraft = null; v.renameCaret = null; v.renameError = null; };
   return h("form.rename-form", {
     onsubmit: onTextSubmit(input, message, t("private.name_blank"), async (name) => {
       try {
         v.tableRow = await api.renameTable(v.tableId, name);
-        v.renaming = false;
+        stop();
       } catch (error) {
-        message.textContent = errorText(error);
+        v.renameError = errorText(error);
+        message.textContent = v.renameError;
         return;
       }
       changed();
@@ -72,7 +94,7 @@ function renameForm() {
   },
     input,
     h("button.btn.btn-gold.btn-small#rename-save", { type: "submit" }, t("common.save")),
-    h("button.btn.btn-ghost.btn-small", { type: "button", onclick: () => { v.renaming = false; changed(); } }, t("common.cancel")),
+    h("button.btn.btn-ghost.btn-small", { type: "button", onclick: () => { stop(); changed(); } }, t("common.cancel")),
     message,
   );
 }

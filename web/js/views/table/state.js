@@ -69,6 +69,16 @@ export function changed() {
   });
 }
 
+/** Draw now, in this task: a language switch shows the table in the new words at once
+ * (never a frame of the old words under the new page language). */
+export function drawNow() {
+  if (!v) return;
+  v.version += 1;
+  if (v.frame) cancelAnimationFrame(v.frame);
+  v.frame = 0;
+  redraw();
+}
+
 // ---- derived data -------------------------------------------------------------------------
 export function pub() {
   return v.state?.public || {};
