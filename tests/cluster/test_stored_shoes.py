@@ -32,12 +32,19 @@ def stored_shoes(sessions: Any) -> list[tuple[int, str, bool]]:
         return [(row.shoe_number, row.commitment, row.finished) for row in rows]
 
 
-def test_a_shuffle_not_written_is_written_by_the_next_try_with_the_same_shoe(
-    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
-) -> None:
+@pytest.fixture
+def leading(tmp_path: Path) -> tuple[Any, StoredShoes]:
+    """A fresh ledger and the shoes of the coordinator that leads table ``t1`` on it."""
     sessions = ledger_sessions(tmp_path)
     shoes = StoredShoes("t1", RULES, sessions)
     shoes.lead()
+    return sessions, shoes
+
+
+def test_a_shuffle_not_written_is_written_by_the_next_try_with_the_same_shoe(
+    leading: tuple[Any, StoredShoes], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    sessions, shoes = leading
     real_add = TableRepository.add_shoe
     monkeypatch.setattr(TableRepository, "add_shoe", away)
     with pytest.raises(OperationalError):
@@ -53,11 +60,9 @@ def test_a_shuffle_not_written_is_written_by_the_next_try_with_the_same_shoe(
 
 
 def test_a_shuffle_whose_answer_was_lost_is_not_stored_twice(
-    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+    leading: tuple[Any, StoredShoes], monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    sessions = ledger_sessions(tmp_path)
-    shoes = StoredShoes("t1", RULES, sessions)
-    shoes.lead()
+    sessions, shoes = leading
     real_add = TableRepository.add_shoe
 
     def landed_then_lost(self: TableRepository, *args: Any) -> None:

@@ -30,7 +30,6 @@ from boundless.core.round.dealer_rebuild import Rebuilt, same_event
 from boundless.core.round.dealer_table import TableDealer
 from boundless.core.round.follower import BetsReport, StepReport
 from boundless.core.round.phases import DECISIONS, INSURANCE
-from boundless.ledger.outage import is_transient, one_line
 from boundless.server.clock import now_ms
 from boundless.server.cluster.bus import (
     Bus,
@@ -183,10 +182,10 @@ class Coordinator:
         self._lease: Lease | None = None
         self.stopping = asyncio.Event()
         self._known: set[str] = set(gateways)
-        self.books = RoundBooks(table, ledger, records, timers.ledger_wait_seconds)
-        """The ledger writes the round need not wait for (opening, ending, dropped slices)."""
         """Gateways expected at the next bet close: the betting report waits for these at most
         (others may still join within the report deadline)."""
+        self.books = RoundBooks(table, ledger, records, timers.ledger_wait_seconds)
+        """The ledger writes the round need not wait for (opening, ending, dropped slices)."""
 
     async def run(self, *, rounds: int | None = None) -> None:
         """Stand by for the lease, then play rounds while holding it (``rounds``: stop after;
@@ -349,7 +348,7 @@ class Coordinator:
                 if flight is None:
                     raise CannotContinue("its opening is not in the log")
                 if stop_reason is None or flight.settling:  # a settling round is let finish
-                    return writer, (flight, await self._rebuilt(flight))
+                    return writer, (flight, await flight.rebuild_through(self.hold, self.resume))
                 reason = stop_reason
             except CannotContinue as why:
                 log.warning("table %s round %s: %s", self.table, writer.round_number, why)
@@ -359,18 +358,6 @@ class Coordinator:
                 return writer, None
             except StaleWriterError:
                 continue  # the old coordinator appended meanwhile; read the log's end again
-
-    async def _rebuilt(self, flight: RoundInFlight) -> Rebuilt:
-        """The round's dealer from its stored shoe; a database away for longer than a bet close
-        would be held for it cancels the round, saying why."""
-        try:
-            return await self.hold.through_outage("the stored shoe", flight.rebuild, self.resume)
-        except Exception as error:
-            if not is_transient(error):
-                raise
-            raise CannotContinue(
-                f"its stored shoe could not be read, the ledger is away: {one_line(error)}"
-            ) from None
 
     async def _cancel_round(self, writer: _Writer, box: ReportBox, reason: str) -> None:
         """End the round in flight unsettled: live gateways cancel their own slices; the rest

@@ -19,8 +19,10 @@ from boundless.core.round import events as ev
 from boundless.core.round.dealer_rebuild import Rebuilt, rebuild_dealer
 from boundless.core.round.dealer_table import TableDealer
 from boundless.core.round.follower import BetsReport
+from boundless.ledger.outage import is_transient, one_line
 from boundless.server.clock import now_ms
 from boundless.server.cluster.bus import JsonBody, StoredEvent
+from boundless.server.cluster.ledger_hold import LedgerHold
 from boundless.server.cluster.protocol import OPERATOR_EVENTS, Public
 from boundless.server.event_codec import decode_event
 
@@ -86,6 +88,18 @@ class RoundInFlight:
             return rebuild_dealer(dealer, self.bets(), self.table)
         except EventLogError as error:
             raise CannotContinue(f"the stored shoe does not deal its cards: {error}") from None
+
+    async def rebuild_through(self, hold: LedgerHold, resume: DealerResume | None) -> Rebuilt:
+        """:meth:`rebuild` off the loop; a database away for longer than a bet close would be
+        held for it cannot continue the round, saying why."""
+        try:
+            return await hold.through_outage("the stored shoe", self.rebuild, resume)
+        except Exception as error:
+            if not is_transient(error):
+                raise
+            raise CannotContinue(
+                f"its stored shoe could not be read, the ledger is away: {one_line(error)}"
+            ) from None
 
 
 def round_in_flight(played: Sequence[StoredEvent]) -> RoundInFlight | None:
