@@ -316,7 +316,7 @@ async def run_coordinator(settings: ClusterSettings, *, name: str | None = None)
         await bus.close()
 
 
-def bot_slices(
+async def bot_slices(
     rules: RuleSet,
     chart: StrategyChart | None,
     gateway: str,
@@ -324,11 +324,11 @@ def bot_slices(
     ledger: ClusterLedger,
     table: str,
 ) -> SliceMaker:
-    """The bots' part of each round (``bot_slice``); call from the event loop: their wallets'
-    first read starts here, in a worker thread."""
+    """The bots' part of each round (``bot_slice``): their wallets opened and granted, and
+    their first read started, in worker threads."""
     players = [f"bot-{gateway}-{index + 1}" for index in range(bots)]
     if players:
-        ledger.grant_once(players, BOT_GRANT)
+        await asyncio.to_thread(ledger.grant_once, players, BOT_GRANT)
     wallets = BotWallets(ledger, players)
     wallets.read_ahead()
 
@@ -421,20 +421,29 @@ async def run_gateway(
     # Its name and its port first: a second process with a held name, or on a taken port,
     # stops here having touched nothing (no recovery, which would cancel a live round).
     held = await hold_gateway_name(bus, settings.table, gateway_name)
+    keeping = asyncio.ensure_future(held.keep())  # renewed from here on, start-up included
+    listening = None
     try:
         listening = bind_port(serving.host, port)
-    except ClusterSetupError:
+        # The blocking start-up work (migrations, recovery, the bots' wallets) runs in threads
+        # while the name is renewed: a name lapsed here could be taken by a second process.
+        ledger = await asyncio.to_thread(open_ledger, settings.database_url, gateway_name)
+        # Owner-scoped recovery: this gateway's slices left open by its previous life only.
+        await asyncio.to_thread(ledger.recover)
+        owner = slice_owners(gateway_name)[1]
+        recovered = await asyncio.to_thread(SliceRecords(ledger.sessions).recover, owner)
+        seat_bots = await bot_slices(rules, chart, gateway_name, bots, ledger, settings.table)
+    except BaseException:
+        keeping.cancel()
+        if listening is not None:
+            listening.close()
         await held.give_back()
         await bus.close()
         raise
-    ledger = open_ledger(settings.database_url, gateway_name)
-    sessions = ledger.sessions
-    read_engine = make_engine(settings.database_url, read_only=True)
-    # Owner-scoped recovery: this gateway's slices left open by its previous life, nothing else.
-    ledger.recover()
-    recovered = SliceRecords(sessions).recover(slice_owners(gateway_name)[1])
     if recovered:
         log.warning("recovered: cancelled and refunded %s", ", ".join(recovered))
+    sessions = ledger.sessions
+    read_engine = make_engine(settings.database_url, read_only=True)
     table = GatewayTable(
         table_id=settings.table,
         gateway=gateway_name,
@@ -444,7 +453,6 @@ async def run_gateway(
         sessions=sessions,
         wallets=LimitedWallets(wallets),  # the limits, then the wallet (as on serve)
     )
-    seat_bots = bot_slices(rules, chart, gateway_name, bots, ledger, settings.table)
 
     def new_slice(round_number: int, opened: ev.RoundOpened) -> SliceSide:
         players = table.new_slice(round_number, opened)
@@ -477,7 +485,6 @@ async def run_gateway(
     start_wallets(wallets, sessions, slice_owners(gateway_name))
     server = uvicorn.Server(gateway_server_config(app, serving, port))
     following = asyncio.ensure_future(gateway.run())
-    keeping = asyncio.ensure_future(held.keep())
 
     def stop_serving(_: asyncio.Future[None]) -> None:
         # A gateway that can no longer follow its table, or whose name went to another process,
