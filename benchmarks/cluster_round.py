@@ -25,7 +25,9 @@ JetStream publish/ack round trip, ``jetstream_floor.py``); ``stake_seconds`` and
 is the floors' sum and
 ``ratio_to_floor`` is ``seconds`` over it (the target: at most 3). The round's fixed windows
 (betting, insurance: 0.5 s each here) are in ``seconds`` but not in the floor.
-``load_average``: the 1-minute load average before and after the run.
+``load_average``: the 1-minute load average before and after the run. ``checkpointed``: a
+PostgreSQL ``CHECKPOINT`` was taken before the round and before the floor, so neither starts
+with the other's dirty pages to write back (``ledger_floor.start_clean``).
 """
 
 from __future__ import annotations
@@ -54,11 +56,12 @@ from boundless.server.cluster.jetstream_bus import JetStreamBus
 from boundless.server.cluster.processes import ShoeDealer, load_rules, open_ledger
 from boundless.server.cluster.protocol import Public
 from jetstream_floor import percentile, publish_ack_ms
-from ledger_floor import measure_floor
+from ledger_floor import measure_floor, start_clean
 
 DEFAULT_POSTGRES_URL = "postgresql+psycopg://postgres@127.0.0.1:5432/test"
 DEFAULT_NATS_URL = "nats://127.0.0.1:4222"
 TABLE = "bench-1"
+ROUND_LIMIT_SECONDS = 900.0
 
 
 def free_port() -> int:
@@ -129,8 +132,13 @@ async def one_round(
                 raise SystemExit(f"the round was cancelled: {stored.event.body}")
 
     watching = asyncio.ensure_future(watch())
-    await coordinator.run(rounds=1)
-    await watching
+    try:  # a bound, so that a round that never closes fails the run instead of hanging it
+        await asyncio.wait_for(coordinator.run(rounds=1), ROUND_LIMIT_SECONDS)
+        await asyncio.wait_for(watching, ROUND_LIMIT_SECONDS)
+    except TimeoutError:
+        raise SystemExit(
+            f"the round did not end within {ROUND_LIMIT_SECONDS:g} s; events seen: {sorted(times)}"
+        ) from None
     await bus.close()
     seconds = times[Public.ROUND_CLOSED] - times[Public.TABLE]
     stake_seconds = times[Public.SLICES] - times[Public.BETTING_CLOSED]
@@ -231,6 +239,7 @@ def main() -> None:
         # set-based joins get nested-loop plans that take minutes.
         with psycopg.connect(libpq(database_url), autocommit=True) as connection:
             connection.execute("ANALYZE")
+        checkpointed = start_clean(database_url)
         figures = asyncio.run(one_round(database_url, args.nats_url, namespace, names))
         engine = make_engine(database_url)
         with make_session_factory(engine)() as session:
@@ -239,6 +248,7 @@ def main() -> None:
         peaks = [peak_rss_mib(process.pid) for process in processes]
         for process in processes:  # the floor runs with the machine to itself
             process.terminate()
+        checkpointed = start_clean(database_url) and checkpointed
         floor = measure_floors(database_url, args.nats_url, args.positions, args.gateways)
         floor["bus_floor_seconds"] *= int(figures["events"])
     finally:
@@ -274,6 +284,7 @@ def main() -> None:
         "settled_once": bool(figures["settled_once"]),
         "books_balanced": books.ok,
         "gateway_peak_rss_mib": peaks,
+        "checkpointed": checkpointed,
     }
     if args.json:
         print(json.dumps(result))

@@ -157,6 +157,22 @@ def _run_jobs(url: str, jobs: list[list[Transaction]], parallel: bool) -> float:
             writer.close()
 
 
+def start_clean(url: str) -> bool:
+    """``CHECKPOINT`` on PostgreSQL before a timed part, so that neither the ledger nor its
+    floor starts with pages left dirty by what ran before it (with the default 128 MB of shared
+    buffers a backend must otherwise write them out itself, inside the timed statements).
+    False where it could not be done (SQLite; a role without the right to checkpoint)."""
+    if make_url(url).get_backend_name() != "postgresql":
+        return False
+    dsn = make_url(url).set(drivername="postgresql").render_as_string(hide_password=False)
+    try:
+        with psycopg.connect(dsn, autocommit=True) as connection:
+            connection.execute("CHECKPOINT")
+    except psycopg.Error:
+        return False
+    return True
+
+
 def measure_floor(
     url: str,
     players: int,

@@ -22,7 +22,8 @@ database, after the ledger's phases. ``floor_stakes_per_second`` and
 ``settlements_ratio_to_floor`` the floor's rate divided by the ledger's (1: as fast as the
 floor; the target is at most 2). ``load_average``: the machine's 1-minute load average before and
 after the run. On PostgreSQL it makes a scratch database and drops it afterwards; on SQLite a
-temporary file.
+temporary file. ``checkpointed``: a PostgreSQL ``CHECKPOINT`` was taken before the stakes and
+before the floor, so neither starts with dirty pages left by what ran before it.
 
 On a shared machine wall-clock rates fall with the load, so each phase also reports its CPU
 seconds: this process's plus, when PostgreSQL runs on this machine, its server process's (read
@@ -68,7 +69,7 @@ from boundless.ledger import (
     staging,
     upgrade_database,
 )
-from ledger_floor import measure_floor
+from ledger_floor import measure_floor, start_clean
 
 DEFAULT_POSTGRES_URL = "postgresql+psycopg://postgres@127.0.0.1:5432/test"
 T = TypeVar("T")
@@ -201,6 +202,7 @@ def run(
     batches = [range(start, min(start + batch, players)) for start in range(0, players, batch)]
     rates = []
     lines_by_owner: dict[str, list[tuple[str, int, int]]] = {owner: [] for owner in slices}
+    checkpointed = start_clean(url)  # the grants' dirty pages are not the stakes' to write
     spent.clear()  # only the stake phase
     for number, part in enumerate(batches):
         owner = slices[number % owners]
@@ -237,6 +239,7 @@ def run(
         "server": round(server / players * 1e6, 1),
     }
     timings["settlements_per_cpu_second"] = round(players / timings["settle_cpu_s"])
+    timings["checkpointed"] = start_clean(url) and checkpointed
     floor = measure_floor(url, players, batches, owners, outcome)
     timings["floor_stake_s"] = round(floor["stake_seconds"], 4)
     timings["floor_settle_s"] = round(floor["settle_seconds"], 4)

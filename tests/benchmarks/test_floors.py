@@ -53,6 +53,7 @@ def test_ledger_settlement_on_sqlite_prints_its_floor() -> None:
     result = run_json("ledger_settlement.py", "--players", "300", "--batch", "100",
                       "--owners", "2")  # fmt: skip
     assert result["backend"] == "sqlite"
+    assert result["checkpointed"] is False  # SQLite has no checkpoint to take
     assert_ledger_floor(result)
 
 
@@ -63,6 +64,7 @@ def test_ledger_settlement_on_postgres_prints_its_floor() -> None:
     result = run_json("ledger_settlement.py", "--players", "300", "--batch", "100",
                       "--owners", "2", "--database-url", postgres_url())  # fmt: skip
     assert result["backend"] == "postgresql"
+    assert isinstance(result["checkpointed"], bool)  # True where the role may checkpoint
     assert_ledger_floor(result)
 
 
@@ -97,6 +99,7 @@ def test_cluster_round_prints_its_floor() -> None:
     result = run_json("cluster_round.py", "--positions", "300", "--gateways", "2",
                       "--database-url", postgres_url(), "--nats-url", NATS_URL)  # fmt: skip
     assert result["settled_once"] and result["books_balanced"]
+    assert isinstance(result["checkpointed"], bool)
     for name in ("seconds", "floor_seconds", "ratio_to_floor", "ledger_floor_seconds",
                  "bus_floor_seconds"):  # fmt: skip
         assert positive(result[name]), (name, result[name])
