@@ -15,6 +15,7 @@ from typing import Any
 import pytest
 from sqlalchemy.orm import Session, sessionmaker
 
+from boundless.ledger.outage import RETRY_LONGEST_WAIT_SECONDS
 from boundless.server.cluster.coordinator import NO_STAKES_REASON
 from boundless.server.cluster.ledger_hold import AWAY_REASON, BACK_REASON, HoldTimers
 from boundless.server.cluster.ledger_slice import ClusterLedger
@@ -148,6 +149,15 @@ def test_a_gateway_whose_settlement_lands_during_the_hold_plays_the_held_round(
     assert held_events(events, 2)[-1]["ledger"] == "back"
     assert [f.sat_out for f in table.followers] == [0, 0]
     table.check_coins(run(table.settled_nets()))
+
+
+def test_a_write_waiting_for_the_database_is_tried_again_inside_the_reopened_betting() -> None:
+    """The test above lifts the cut by hand; a real write waits out the cut in the ledger's
+    retry pauses. Once the database answers, the held close reopens ``back_seconds`` of betting;
+    the waiting settlement lands after at most one pause and its own write, so the pause must
+    leave room for that write inside the window (with 5 s pauses every gateway sat 4 rounds out
+    in a 10-minute chaos run, each round then cancelled for the ledger)."""
+    assert HoldTimers().back_seconds >= 2 * RETRY_LONGEST_WAIT_SECONDS
 
 
 def test_past_the_hold_limit_the_round_is_cancelled_for_the_ledger(

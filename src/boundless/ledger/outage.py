@@ -45,7 +45,11 @@ WRITE_RETRY_SECONDS = 120.0
 """How long a settlement or a coordinator's round call is retried while the database is away
 (measured from the first try); after that it fails with :class:`LedgerUnavailableError`."""
 RETRY_FIRST_WAIT_SECONDS = 0.25
-RETRY_LONGEST_WAIT_SECONDS = 5.0
+RETRY_LONGEST_WAIT_SECONDS = 1.0
+"""Short, so a write lands within about a second of the database coming back: a cluster table
+reopens only a few seconds of betting after a bet close held for the ledger, and a gateway still
+waiting for an earlier round's write joins that round only if the write lands inside them (with
+5 s pauses, 4 rounds in a 10-minute chaos run were sat out by every gateway and cancelled)."""
 STORAGE_FULL_DETAIL = (
     "the server's database has no space left to write (its disk is full); nothing was written "
     "or changed, send it again once the operator has freed space"
