@@ -54,6 +54,11 @@ def _ddl(postgres: bool) -> list[str]:
     ]
 
 
+def _libpq(url: str) -> str:
+    """A SQLAlchemy PostgreSQL URL as psycopg takes it."""
+    return make_url(url).set(drivername="postgresql").render_as_string(hide_password=False)
+
+
 class _Writer:
     """One connection writing the floor's rows: psycopg ``COPY`` or sqlite3 ``executemany``."""
 
@@ -61,8 +66,7 @@ class _Writer:
         parsed = make_url(url)
         self.postgres = parsed.get_backend_name() == "postgresql"
         if self.postgres:
-            dsn = parsed.set(drivername="postgresql").render_as_string(hide_password=False)
-            self.pg = psycopg.connect(dsn)
+            self.pg = psycopg.connect(_libpq(url))
         else:
             self.lite = sqlite3.connect(parsed.database or ":memory:", isolation_level=None)
 
@@ -164,9 +168,8 @@ def start_clean(url: str) -> bool:
     False where it could not be done (SQLite; a role without the right to checkpoint)."""
     if make_url(url).get_backend_name() != "postgresql":
         return False
-    dsn = make_url(url).set(drivername="postgresql").render_as_string(hide_password=False)
     try:
-        with psycopg.connect(dsn, autocommit=True) as connection:
+        with psycopg.connect(_libpq(url), autocommit=True) as connection:
             connection.execute("CHECKPOINT")
     except psycopg.Error:
         return False

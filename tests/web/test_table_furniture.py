@@ -69,7 +69,7 @@ def test_the_strip_lists_watched_rounds_and_the_log_follows_the_language(
     page.wait_for_selector("#table-log li")
     english = page.inner_text("#table-log li")
     page.select_option("#lang-select", "ko")
-    # The page is drawn again on the next frame after the switch: wait for the log's new words.
+    # Wait for the log's own new words, not only the page's lang attribute.
     worded = KO["table.step_card"].split("{")[0].strip()
     page.wait_for_selector(f"#table-log li:has-text('{worded}')")
     korean = page.inner_text("#table-log li")

@@ -28,7 +28,6 @@ from typing import Any, Protocol, cast
 from boundless.core.round import events as ev
 from boundless.core.round.dealer_rebuild import Rebuilt, same_event
 from boundless.core.round.dealer_table import TableDealer
-from boundless.core.round.follower import BetsReport, StepReport
 from boundless.core.round.phases import DECISIONS, INSURANCE
 from boundless.server.clock import now_ms
 from boundless.server.cluster.bus import (
@@ -54,7 +53,7 @@ from boundless.server.cluster.protocol import (
     Public,
     step_key,
 )
-from boundless.server.cluster.reports import ReportBox
+from boundless.server.cluster.reports import ReportBox, bets_report_of, step_report_of
 from boundless.server.cluster.spot_totals import table_spot_bets
 from boundless.server.cluster.takeover import (
     REPORT_SEQ,
@@ -677,25 +676,3 @@ def _timer(kind: str, seconds: float) -> dict[str, object]:
 
 def _total(reports: dict[str, JsonBody], field: str, gateways: set[str]) -> int:
     return sum(int(cast(int, reports[g].get(field, 0))) for g in gateways)
-
-
-def bets_report_of(body: JsonBody) -> BetsReport:
-    return BetsReport(
-        spots=frozenset(_ints(body.get("spots"))),
-        seated_spots=frozenset(_ints(body.get("seated_spots"))),
-    )
-
-
-def step_report_of(body: JsonBody) -> StepReport:
-    return StepReport(
-        spot=int(cast(int, body["spot"])),
-        step=int(cast(int, body["step"])),
-        takers=int(cast(int, body["takers"])),
-        in_play_if=tuple(_ints(body.get("in_play_if"))),
-    )
-
-
-def _ints(value: object) -> list[int]:
-    if not isinstance(value, list) or not all(isinstance(item, int) for item in value):
-        raise ValueError(f"a report field must be a list of integers, got {value!r}")
-    return cast(list[int], value)

@@ -5,7 +5,9 @@ from __future__ import annotations
 import asyncio
 import contextlib
 from collections.abc import Set
+from typing import cast
 
+from boundless.core.round.follower import BetsReport, StepReport
 from boundless.server.cluster.bus import GatewayReport, JsonBody, ReportKind
 
 Key = tuple[int, ReportKind, int]
@@ -102,3 +104,25 @@ class ReportBox:
                         await changed.wait()
         finally:
             self._waiting.pop(id(token), None)
+
+
+def bets_report_of(body: JsonBody) -> BetsReport:
+    return BetsReport(
+        spots=frozenset(_ints(body.get("spots"))),
+        seated_spots=frozenset(_ints(body.get("seated_spots"))),
+    )
+
+
+def step_report_of(body: JsonBody) -> StepReport:
+    return StepReport(
+        spot=int(cast(int, body["spot"])),
+        step=int(cast(int, body["step"])),
+        takers=int(cast(int, body["takers"])),
+        in_play_if=tuple(_ints(body.get("in_play_if"))),
+    )
+
+
+def _ints(value: object) -> list[int]:
+    if not isinstance(value, list) or not all(isinstance(item, int) for item in value):
+        raise ValueError(f"a report field must be a list of integers, got {value!r}")
+    return cast(list[int], value)
