@@ -42,7 +42,7 @@ def test_upgrade_from_empty_and_repeat(empty_database_url: str) -> None:
         with engine.connect() as connection:
             tables = set(inspect(connection).get_table_names())
             assert LEDGER_TABLES | {VERSION_TABLE, "other_app_table"} <= tables
-            assert current_revision(connection) == head_revision() == "0004_wallet_intents"
+            assert current_revision(connection) == head_revision() == "0005_round_index_by_id"
     finally:
         engine.dispose()
 

@@ -81,7 +81,8 @@ class Slice(LedgerBase):
 
 class LedgerTransaction(LedgerBase):
     __tablename__ = "ledger_transactions"
-    __table_args__ = (Index(None, "round_id", "owner", "position"),)
+    # By id, not position: ids grow, so a stake adds at the index's right edge (migration 0005).
+    __table_args__ = (Index(None, "round_id", "owner", "id"),)
 
     id: Mapped[int] = mapped_column(IdType, primary_key=True, autoincrement=True)
     idempotency_key: Mapped[str] = mapped_column(String(240), unique=True)
