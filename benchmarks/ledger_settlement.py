@@ -33,6 +33,11 @@ where client and server take turns on the CPU.
 ``stake_cpu_us_per_bet`` splits the stake phase's CPU time per bet into this process's
 (``client``) and its PostgreSQL server process's (``server``).
 
+``--repeat K`` runs the whole benchmark K times, each on a fresh database with its own floor
+measured right after it, and reports the median of each rate and of each run's ratio, with
+every run's figures under ``runs``: on a shared machine the floor alone moves by half from one
+run to the next, so one run's ratio can be luck.
+
 ``--statements`` adds ``stake_statement_us`` and ``settle_statement_us``: the wall time of each
 SQL statement (and each ``COPY``) of the stake and of the settlement phase, in microseconds per
 bet, keyed by the statement's first words.
@@ -44,6 +49,7 @@ import argparse
 import json
 import os
 import platform
+import statistics
 import sys
 import tempfile
 import time
@@ -251,6 +257,23 @@ def run(
     return timings
 
 
+REPEATED = ("stake_many_s", "settle_s", "stakes_per_second", "settlements_per_second",
+            "floor_stake_s", "floor_settle_s", "floor_stakes_per_second",
+            "floor_settlements_per_second", "stakes_ratio_to_floor",
+            "settlements_ratio_to_floor")  # fmt: skip
+
+
+def medians(runs: list[dict[str, Any]]) -> dict[str, Any]:
+    """The last run's figures, with each of :data:`REPEATED` the median over ``runs`` (each a
+    ratio of its own run: the floor and ours side by side), and ``runs`` listing them all."""
+    merged = dict(runs[-1])
+    for name in REPEATED:
+        merged[name] = statistics.median(run[name] for run in runs)
+    merged["checkpointed"] = all(run["checkpointed"] for run in runs)
+    merged["runs"] = [{name: run[name] for name in REPEATED} for run in runs]
+    return merged
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--players", type=int, default=10_000)
@@ -262,13 +285,20 @@ def main() -> None:
     parser.add_argument(
         "--statements", action="store_true", help="time each statement of the stake phase"
     )
+    parser.add_argument(
+        "--repeat", type=int, default=1,
+        help="run it all this many times, each on a fresh database; report the medians",
+    )  # fmt: skip
     args = parser.parse_args()
-    if args.players < 1 or args.batch < 1 or args.owners < 1:
-        parser.error("--players, --batch and --owners must be at least 1")
+    if args.players < 1 or args.batch < 1 or args.owners < 1 or args.repeat < 1:
+        parser.error("--players, --batch, --owners and --repeat must be at least 1")
     load_before = os.getloadavg()[0]
-    with database(args.database_url, args.postgres) as url:
-        backend = make_url(url).get_backend_name()
-        timings = run(url, args.players, args.batch, args.owners, args.statements)
+    runs = []
+    for _ in range(args.repeat):
+        with database(args.database_url, args.postgres) as url:
+            backend = make_url(url).get_backend_name()
+            runs.append(run(url, args.players, args.batch, args.owners, args.statements))
+    timings = runs[0] if len(runs) == 1 else medians(runs)
     result = {"players": args.players, "backend": backend, "batch": args.batch,
               "owners": args.owners, "load_average": [load_before, os.getloadavg()[0]],
               **timings}  # fmt: skip

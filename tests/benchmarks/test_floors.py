@@ -57,6 +57,19 @@ def test_ledger_settlement_on_sqlite_prints_its_floor() -> None:
     assert_ledger_floor(result)
 
 
+def test_ledger_settlement_repeated_reports_the_median_of_its_runs() -> None:
+    import statistics
+
+    result = run_json("ledger_settlement.py", "--players", "200", "--batch", "100",
+                      "--repeat", "3")  # fmt: skip
+    assert_ledger_floor(result)
+    runs = result["runs"]
+    assert len(runs) == 3
+    for name in ("stakes_ratio_to_floor", "settlements_ratio_to_floor", "stakes_per_second"):
+        assert result[name] == statistics.median(run[name] for run in runs)
+        assert all(positive(run[name]) for run in runs)
+
+
 def test_ledger_settlement_on_postgres_prints_its_floor() -> None:
     reason = postgres_unavailable()
     if reason is not None:
