@@ -132,13 +132,25 @@ async def one_round(
                 raise SystemExit(f"the round was cancelled: {stored.event.body}")
 
     watching = asyncio.ensure_future(watch())
-    try:  # a bound, so that a round that never closes fails the run instead of hanging it
-        await asyncio.wait_for(coordinator.run(rounds=1), ROUND_LIMIT_SECONDS)
-        await asyncio.wait_for(watching, ROUND_LIMIT_SECONDS)
-    except TimeoutError:
+    running = asyncio.ensure_future(coordinator.run(rounds=1))
+    # A bound, so that a round that never closes fails the run instead of hanging it; what
+    # is still waiting is shown (every task's stack) before it is cancelled.
+    jobs = {running: "the coordinator's round", watching: "the watcher of the table's events"}
+    done, pending = await asyncio.wait(
+        jobs, timeout=ROUND_LIMIT_SECONDS, return_when=asyncio.FIRST_EXCEPTION
+    )
+    for job in done:
+        job.result()  # the round's own error, or the watcher's SystemExit
+    if pending:
+        for task in asyncio.all_tasks():
+            task.print_stack(file=sys.stderr)
+        for job in pending:
+            job.cancel()
+        waiting = " and ".join(jobs[job] for job in pending)
         raise SystemExit(
-            f"the round did not end within {ROUND_LIMIT_SECONDS:g} s; events seen: {sorted(times)}"
-        ) from None
+            f"the round did not end within {ROUND_LIMIT_SECONDS:g} s ({waiting} still waiting; "
+            f"their stacks are above); events seen: {sorted(times)}"
+        )
     await bus.close()
     seconds = times[Public.ROUND_CLOSED] - times[Public.TABLE]
     stake_seconds = times[Public.SLICES] - times[Public.BETTING_CLOSED]
