@@ -1,10 +1,11 @@
 """A round's transactions indexed by ``(round_id, owner, id)`` instead of by position.
 
 Positions arrive in no order, so the position index took every stake into a random leaf page:
-at 100,000 bets a round that one index was about a third of the stake's database time. Ids
-come from a sequence, so the new index only ever grows at its right edge; a slice's reads
-(its stakes, its net) use its first two columns, and the one read of a single position (a
-private table's ``settle_position``) filters that slice's few rows.
+it was about a third of the time a stake's header took to insert. Ids come from a sequence,
+so the new index only ever grows at its right edge; a slice's reads (its stakes, its net) use
+its first two columns, and the one read of a single position (``settle_position``, a private
+table's) filters that slice's rows. The new index is built before the old one is dropped,
+holding off the table's writes while it builds: run it as part of an upgrade's stop.
 
 Revision ID: 0005_round_index_by_id
 Revises: 0004_wallet_intents
