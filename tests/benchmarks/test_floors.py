@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import json
 import math
+import statistics
 import subprocess
 import sys
 from pathlib import Path
@@ -58,8 +59,6 @@ def test_ledger_settlement_on_sqlite_prints_its_floor() -> None:
 
 
 def test_ledger_settlement_repeated_reports_the_median_of_its_runs() -> None:
-    import statistics
-
     result = run_json("ledger_settlement.py", "--players", "200", "--batch", "100",
                       "--repeat", "3")  # fmt: skip
     assert_ledger_floor(result)
