@@ -28,7 +28,7 @@ from boundless.server.cluster.gateway_table import GatewayTable
 from boundless.server.cluster.slices import FollowerSlice, PairSlice, SliceSide
 from boundless.server.gateway.handler import MessageHandler
 from boundless.server.gateway.hub import Connection, Hub
-from boundless.server.messages import Frame
+from boundless.server.messages import payload
 from boundless.server.players.service import PlayerService
 from boundless.server.storage.database import upgrade_server_database
 from tests.cluster.harness import CHART, FREE_COINS, RULES, dealer_maker, finish_alone, shoe
@@ -103,8 +103,8 @@ class PlayerClient(Connection):
             self, orjson.dumps({"v": 1, "type": "join", "table_id": table_id})
         )
 
-    def push(self, frame: Frame) -> None:
-        message: Message = orjson.loads(frame.data)
+    def push(self, wire: bytes) -> None:
+        message: Message = orjson.loads(payload(wire))
         self.seen.append(message)
         kind = message["type"]
         if kind == "state":

@@ -23,7 +23,7 @@ from boundless.server.cluster.coordinator import Coordinator
 from boundless.server.cluster.ledger_slice import ClusterLedger
 from boundless.server.gateway.handler import MessageHandler
 from boundless.server.gateway.hub import Connection, Hub
-from boundless.server.messages import Frame
+from boundless.server.messages import payload
 from tests.cluster.conftest import run
 from tests.cluster.harness import CHART, FAST, RULES, TABLE, dealer_maker
 from tests.cluster.players import ledger_sessions, sign_up
@@ -122,8 +122,8 @@ class Socket(Connection):
         self.got: list[dict[str, Any]] = []
         self.arrived = asyncio.Event()
 
-    def push(self, frame: Frame) -> None:
-        self.got.append(orjson.loads(frame.data))
+    def push(self, wire: bytes) -> None:
+        self.got.append(orjson.loads(payload(wire)))
         self.arrived.set()
 
     def close(self, reason: str) -> None:

@@ -16,7 +16,7 @@ from boundless.server import messages
 from boundless.server.gateway import hub as hub_module
 from boundless.server.gateway import websocket
 from boundless.server.gateway.hub import Connection, Hub
-from boundless.server.messages import Frame
+from boundless.server.messages import payload
 from boundless.server.players.service import PlayerIdentity
 from boundless.titles import load_game
 
@@ -28,9 +28,9 @@ class Recorder(Connection):
         self.got: list[str] = []
         self.closed_with: str | None = None
 
-    def push(self, frame: Frame) -> None:
+    def push(self, wire: bytes) -> None:
         assert self.closed_with is None, "a frame after the close"
-        self.got.append(orjson.loads(frame.data)["n"])
+        self.got.append(orjson.loads(payload(wire))["n"])
 
     def close(self, reason: str) -> None:
         self.closed_with = reason
@@ -97,6 +97,60 @@ def test_a_close_waits_for_the_messages_queued_before_it(monkeypatch: pytest.Mon
     assert sockets[5].closed_with == "the session ended"
 
 
+def test_many_single_sends_in_one_turn_are_paced_like_a_broadcast(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """A loop of one-player sends (answers, ``you``s) writes a chunk per turn, not all at once,
+    and still in order behind what was queued before."""
+    monkeypatch.setattr(hub_module, "FANOUT_CHUNK", 3)
+
+    async def scenario() -> tuple[list[int], list[Recorder]]:
+        hub, sockets = watched_hub(10)
+        for socket in sockets:
+            hub.send(socket, {"n": "ack"})
+        pending = [hub.pending_frames()]
+        hub.broadcast("t", {"n": "state"})
+        hub.send_player("p0", {"n": "you"})
+        await asyncio.sleep(0)
+        pending.append(hub.pending_frames())
+        await hub.flushed()
+        return pending, sockets
+
+    pending, sockets = asyncio.run(scenario())
+    assert pending == [7, 15]
+    assert sockets[0].got == ["ack", "state", "you"]
+    assert all(socket.got[:2] == ["ack", "state"] for socket in sockets)
+
+
+def test_messages_for_many_players_are_built_when_written(
+    monkeypatch: pytest.MonkeyPatch, caplog: pytest.LogCaptureFixture
+) -> None:
+    """``send_players`` makes each message when its chunk is written; one that cannot be made
+    is logged and skipped, and the rest still go."""
+    monkeypatch.setattr(hub_module, "FANOUT_CHUNK", 2)
+    built: list[int] = []
+
+    def message_of(index: int) -> dict[str, str]:
+        built.append(index)
+        if index == 1:
+            raise ValueError("broken view")
+        return {"n": f"you{index}"}
+
+    async def scenario() -> tuple[list[int], list[Recorder]]:
+        hub, sockets = watched_hub(5)
+        hub.attach(Recorder("p2"))  # a second socket of p2: one message made for both
+        hub.send_players(["p0", "p1", "p2", "p3", "nobody"], message_of)
+        seen = list(built)
+        await hub.flushed()
+        return seen, sockets
+
+    seen, sockets = asyncio.run(scenario())
+    assert seen == [0, 1]  # the first chunk only
+    assert built == [0, 1, 2, 3]
+    assert [socket.got for socket in sockets] == [["you0"], [], ["you2"], ["you3"], []]
+    assert "could not be built" in caplog.text
+
+
 @pytest.mark.parametrize("seed", range(8))
 def test_you_views_of_many_players_are_each_players_own(seed: int) -> None:
     """The one-pass views equal the per-player reference, whatever coins each player has."""
@@ -126,19 +180,13 @@ def test_client_messages_are_handled_a_few_per_turn(monkeypatch: pytest.MonkeyPa
     async def scenario() -> list[int]:
         intake = websocket.Intake()
         passed: list[int] = []
-
-        async def message(index: int) -> None:
-            await intake.turn()
-            passed.append(index)
-
-        tasks = [asyncio.ensure_future(message(index)) for index in range(5)]
-        counts = []
-        for _ in range(4):
+        for index in range(5):
+            intake.admit(lambda index=index: passed.append(index))  # type: ignore[misc]
+        counts = [len(passed)]
+        for _ in range(3):
             await asyncio.sleep(0)
             counts.append(len(passed))
-        await asyncio.gather(*tasks)
+        assert passed == [0, 1, 2, 3, 4]
         return counts
 
-    counts = asyncio.run(scenario())
-    assert counts[0] == 2 and counts[-1] == 5
-    assert counts == sorted(counts) and len(set(counts)) > 2
+    assert asyncio.run(scenario()) == [2, 4, 5, 5]

@@ -24,7 +24,7 @@ from boundless.core.rules import RuleSet
 from boundless.ledger import LedgerService, grant_key
 from boundless.server.gateway.handler import MessageHandler
 from boundless.server.gateway.hub import Connection
-from boundless.server.messages import Frame
+from boundless.server.messages import payload
 from boundless.server.players.service import PlayerService
 
 log = logging.getLogger("boundless.server.bots")
@@ -36,8 +36,8 @@ class BotConnection(Connection):
         super().__init__()
         self.inbox = inbox
 
-    def push(self, frame: Frame) -> None:
-        self.inbox.put_nowait(orjson.loads(frame.data))
+    def push(self, wire: bytes) -> None:
+        self.inbox.put_nowait(orjson.loads(payload(wire)))
 
     def close(self, reason: str) -> None:
         self.inbox.put_nowait(None)

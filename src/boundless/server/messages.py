@@ -1,6 +1,7 @@
 """Server → client messages (protocol version 1) and their one serialisation.
 
-Broadcasts are serialised once with :func:`encode` and the same text goes to every socket.
+Broadcasts are serialised and framed once with :func:`encode` and the same bytes go to every
+socket.
 """
 
 from __future__ import annotations
@@ -21,37 +22,25 @@ from boundless.server.players.service import PlayerIdentity
 Message = dict[str, Any]
 
 
-class Frame:
-    """One serialised message: the JSON text once, and its WebSocket frame once, for every
-    socket that receives it (a broadcast costs one serialisation, not one per socket)."""
-
-    __slots__ = ("_wire", "data")
-
-    def __init__(self, data: bytes) -> None:
-        self.data = data
-        self._wire: bytes | None = None
-
-    @property
-    def text(self) -> str:
-        return self.data.decode("utf-8")
-
-    @property
-    def wire(self) -> bytes:
-        """The RFC 6455 text frame a server sends (FIN, opcode 1, unmasked)."""
-        if self._wire is None:
-            length = len(self.data)
-            if length < 126:
-                header = bytes((0x81, length))
-            elif length < 1 << 16:
-                header = bytes((0x81, 126)) + length.to_bytes(2, "big")
-            else:
-                header = bytes((0x81, 127)) + length.to_bytes(8, "big")
-            self._wire = header + self.data
-        return self._wire
+def encode(message: Message) -> bytes:
+    """The message as the RFC 6455 text frame a server sends (FIN, opcode 1, unmasked),
+    serialised and framed once for every socket that receives it. Plain ``bytes``: thousands of
+    frames waiting in the outbox are nothing the garbage collector has to look at."""
+    data = orjson.dumps(message)
+    length = len(data)
+    if length < 126:
+        header = bytes((0x81, length))
+    elif length < 1 << 16:
+        header = bytes((0x81, 126)) + length.to_bytes(2, "big")
+    else:
+        header = bytes((0x81, 127)) + length.to_bytes(8, "big")
+    return header + data
 
 
-def encode(message: Message) -> Frame:
-    return Frame(orjson.dumps(message))
+def payload(wire: bytes) -> bytes:
+    """The JSON text inside a frame made by :func:`encode`."""
+    marker = wire[1]
+    return wire[2 if marker < 126 else 4 if marker == 126 else 10 :]
 
 
 def welcome(player: PlayerIdentity, balance: int) -> Message:

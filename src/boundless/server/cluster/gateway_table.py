@@ -286,8 +286,7 @@ class GatewayTable(TableDesk):
                 )
                 for row, line in claimed
             ]
-        for player_id, message in told:
-            self.hub.send_player(player_id, message)
+        self.hub.send_players([player_id for player_id, _ in told], lambda i: told[i][1])
 
     # ---- the stream ------------------------------------------------------------------------
     def seen(self, stored: StoredEvent) -> None:

@@ -10,6 +10,7 @@ through :class:`Tables`: ``boundless serve``'s registry and a cluster gateway's 
 from __future__ import annotations
 
 import asyncio
+import functools
 import logging
 import time
 from dataclasses import dataclass, field
@@ -157,8 +158,11 @@ class MessageHandler:
             f"more than {self.messages_per_second:g} messages per second; slow down"
         )
 
-    async def handle_text(self, connection: Connection, text: str | bytes) -> None:
-        """Handle one frame from a client; answers go to ``connection``."""
+    def receive_text(self, connection: Connection, text: str | bytes) -> asyncio.Future[Any] | None:
+        """Handle one frame from a client; answers go to ``connection``. Most messages are
+        answered before this returns; for a bet or insurance, whose answer waits for the ledger,
+        a future done once the answer is sent (the socket's next message waits for it). No
+        coroutine waits per message (see ``websocket.SocketReader``)."""
         raw: object = None
         unreadable: Exception | None = None
         try:
@@ -172,8 +176,12 @@ class MessageHandler:
             message = parse_client_message(raw)
         except Exception as error:
             self._refuse(connection, request_id_of(raw), error)
-            return
-        await self._answer(connection, message)
+            return None
+        return self._receive(connection, message)
+
+    async def handle_text(self, connection: Connection, text: str | bytes) -> None:
+        """:meth:`receive_text`, waiting for the answer where it waits."""
+        await _answered(self.receive_text(connection, text))
 
     async def handle(self, connection: Connection, message: ClientMessage) -> None:
         """Handle one already-validated message (in-process bots)."""
@@ -182,16 +190,67 @@ class MessageHandler:
         except RateLimitedError as error:
             self._refuse(connection, message.request_id, error)
             return
-        await self._answer(connection, message)
+        await _answered(self._receive(connection, message))
 
-    async def _answer(self, connection: Connection, message: ClientMessage) -> None:
+    def _receive(
+        self, connection: Connection, message: ClientMessage
+    ) -> asyncio.Future[Any] | None:
         try:
-            answer = await self._dispatch(connection, message)
+            if isinstance(message, PlaceBet | Rebet):
+                return self._bet(connection, message)
+            if isinstance(message, TakeInsurance):
+                return asyncio.ensure_future(self._insure(connection, message))
+            answer = self._dispatch(connection, message)
+        except Exception as error:
+            self._refuse(connection, message.request_id, error)
+            return None
+        if answer is not None:
+            self.hub.send(connection, messages.ack(message.request_id, **answer))
+        return None
+
+    def _bet(self, connection: Connection, message: PlaceBet | Rebet) -> asyncio.Future[Any]:
+        """Queue the bet for the table's next batch; the ack or refusal goes once it is written."""
+        player, table = self._table(connection, message.table_id)
+        if self.gate is not None:
+            self.gate.check_bet(player)
+        extra: dict[str, Any] = {}
+        if isinstance(message, PlaceBet):
+            request = _bet_request(player.player_id, message)
+        else:
+            request = rebet_request(table, player.player_id, message.bet_id, message.multiplier)
+            extra = {"bets": request.amounts(), "multiplier": message.multiplier}
+        future = table.submit_bet(request)
+        future.add_done_callback(
+            functools.partial(self._bet_written, connection, message.request_id, extra)
+        )
+        return future
+
+    def _bet_written(
+        self,
+        connection: Connection,
+        request_id: str | None,
+        extra: dict[str, Any],
+        future: asyncio.Future[dict[str, Any]],
+    ) -> None:
+        if future.cancelled():
+            return
+        error = future.exception()
+        if isinstance(error, Exception):
+            self._refuse(connection, request_id, error)
+        elif error is not None:
+            raise error
+        else:
+            self.hub.send(connection, messages.ack(request_id, **{**future.result(), **extra}))
+
+    async def _insure(self, connection: Connection, message: TakeInsurance) -> None:
+        try:
+            player, table = self._table(connection, message.table_id)
+            balance = await table.insure(player, message.spot, message.kind)
         except Exception as error:
             self._refuse(connection, message.request_id, error)
             return
-        if answer is not None:
-            self.hub.send(connection, messages.ack(message.request_id, **answer))
+        answer = {"table_id": table.table_id, "kind": message.kind, "balance": balance}
+        self.hub.send(connection, messages.ack(message.request_id, **answer))
 
     def _refuse(self, connection: Connection, request_id: str | None, error: Exception) -> None:
         if is_refusal(error):
@@ -211,19 +270,25 @@ class MessageHandler:
             self.hub.send(connection, mine)
         return {"table_id": table.table_id}
 
-    async def _dispatch(
-        self, connection: Connection, message: ClientMessage
-    ) -> dict[str, Any] | None:
-        if isinstance(message, Hello):
-            self._hello(connection, message)
-            return None
+    def _table(self, connection: Connection, table_id: str) -> tuple[PlayerIdentity, TableDesk]:
+        """The signed-in player and the table they may use (refusals otherwise)."""
         player = connection.player
         if player is None:
             raise UnauthorizedError('the first message must be {"v": 1, "type": "hello", ...}')
-        if isinstance(message, RealityCheckAnswer):
-            return self._reality_answer(player, message.choice)
-        table = self.registry.get(message.table_id)
+        table = self.registry.get(table_id)
         table.check_access(player)
+        return player, table
+
+    def _dispatch(self, connection: Connection, message: ClientMessage) -> dict[str, Any] | None:
+        """Every message answered at once (bets and insurance are not)."""
+        if isinstance(message, Hello):
+            self._hello(connection, message)
+            return None
+        if isinstance(message, RealityCheckAnswer):
+            if connection.player is None:
+                raise UnauthorizedError('the first message must be {"v": 1, "type": "hello", ...}')
+            return self._reality_answer(connection.player, message.choice)
+        player, table = self._table(connection, message.table_id)
         if isinstance(message, Join):
             if self.gate is not None:
                 self.gate.check_join(player)
@@ -234,19 +299,6 @@ class MessageHandler:
             return {"table_id": table.table_id}
         if isinstance(message, Resync):
             return self._send_state(connection, table, player.player_id)
-        if isinstance(message, PlaceBet):
-            if self.gate is not None:
-                self.gate.check_bet(player)
-            return await table.submit_bet(_bet_request(player.player_id, message))
-        if isinstance(message, Rebet):
-            if self.gate is not None:
-                self.gate.check_bet(player)
-            request = rebet_request(table, player.player_id, message.bet_id, message.multiplier)
-            answer = await table.submit_bet(request)
-            return {**answer, "bets": request.amounts(), "multiplier": message.multiplier}
-        if isinstance(message, TakeInsurance):
-            balance = await table.insure(player, message.spot, message.kind)
-            return {"table_id": table.table_id, "kind": message.kind, "balance": balance}
         if isinstance(message, Decide):
             table.decide(player, message.spot, message.step, message.action)
             return {
@@ -334,3 +386,9 @@ def _bet_request(player_id: str, message: PlaceBet) -> BetRequest:
     if not any(mains) and not any(any(side.values()) for side in sides):
         raise BadMessageError("a bet needs a positive amount")
     return BetRequest(player_id, message.bet_id, spots, mains, sides)
+
+
+async def _answered(pending: asyncio.Future[Any] | None) -> None:
+    """Wait until a message's answer is sent (a refusal is an answer, not an error here)."""
+    if pending is not None:
+        await asyncio.wait((pending,))

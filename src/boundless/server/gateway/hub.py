@@ -4,15 +4,22 @@ Every message out goes through one queue (the outbox), written a chunk of socket
 the event loop: a broadcast to 10,000 sockets never holds the loop for all of them at once
 (other sockets' messages and HTTP requests are served between chunks), and each socket still
 gets its messages in the order they were sent, whatever table or player they were for.
+
+What waits in the outbox is kept to a few lists of sockets and of plain ``bytes``: a message for
+one socket joins the last entry when that entry is already one of single messages, so the
+``you``, ``ack`` and ``error`` of thousands of players are two growing lists, not thousands of
+objects the garbage collector would look at on every collection while they wait.
 """
 
 from __future__ import annotations
 
 import asyncio
+import logging
 from collections import deque
 from collections.abc import Callable, Sequence
+from typing import Any
 
-from boundless.server.messages import Frame, Message, encode
+from boundless.server.messages import Message, encode
 from boundless.server.players.service import PlayerIdentity
 
 
@@ -23,28 +30,38 @@ class Connection:
         self.player: PlayerIdentity | None = None
         self.tables: set[str] = set()
 
-    def push(self, frame: Frame) -> None:
+    def push(self, wire: bytes) -> None:
+        """Send one frame made by :func:`~boundless.server.messages.encode`."""
         raise NotImplementedError
 
     def close(self, reason: str) -> None:
         raise NotImplementedError
 
 
+log = logging.getLogger("boundless.server.hub")
 PresenceListener = Callable[[str, str, bool], None]
 FANOUT_CHUNK = 512
-"""Sockets written per turn of the event loop (a few milliseconds of ``send`` calls)."""
+"""Frames written per turn of the event loop (a few milliseconds of ``send`` calls)."""
 
 
 class _Fanout:
-    """One frame for some sockets (None: close them, ``reason``), and how many have it."""
+    """Frames for some sockets, and how many have been written: ``wire`` to every one of
+    ``targets``, ``wires[i]`` or ``make(i)`` to ``targets[i]``; none: close them (``reason``)."""
 
-    __slots__ = ("frame", "reason", "sent", "targets")
+    __slots__ = ("make", "reason", "sent", "targets", "wire", "wires")
 
     def __init__(
-        self, frame: Frame | None, targets: Sequence[Connection], reason: str = ""
+        self,
+        targets: list[Connection],
+        wire: bytes | None = None,
+        wires: list[bytes] | None = None,
+        make: Callable[[int], bytes] | None = None,
+        reason: str = "",
     ) -> None:
-        self.frame = frame
         self.targets = targets
+        self.wire = wire
+        self.wires = wires
+        self.make = make
         self.reason = reason
         self.sent = 0
 
@@ -57,6 +74,8 @@ class Hub:
         self._outbox: deque[_Fanout] = deque()
         self._draining = False
         """A later turn of the loop is to write the rest of the outbox."""
+        self._budget = FANOUT_CHUNK
+        """Frames this turn of the loop may still write at once (renewed each later turn)."""
 
     def on_presence(self, listener: PresenceListener) -> None:
         """``listener(player_id, table_id, present)`` when a player starts or stops watching a
@@ -115,32 +134,77 @@ class Hub:
         """The same text to every socket watching the table."""
         self._push_all(self.watchers.get(table_id), message)
 
-    def send_player(self, player_id: str, message: Message) -> None:
-        self._push_all(self.by_player.get(player_id), message)
-
     def _push_all(self, connections: set[Connection] | None, message: Message) -> None:
         """One serialisation for every connection (none: nothing to encode)."""
         if connections:
-            self.enqueue(encode(message), list(connections))
+            self._outbox.append(_Fanout(list(connections), wire=encode(message)))
+            self._start()
+
+    def send_player(self, player_id: str, message: Message) -> None:
+        """The message to each of the player's sockets, queued like :meth:`send`."""
+        connections = self.by_player.get(player_id)
+        if connections:
+            wire = encode(message)
+            for connection in connections:
+                self._queue_one(connection, wire)
 
     def send(self, connection: Connection, message: Message) -> None:
-        self.enqueue(encode(message), (connection,))
+        self._queue_one(connection, encode(message))
 
-    def enqueue(self, frame: Frame, targets: Sequence[Connection]) -> None:
-        """``frame`` to each of ``targets`` after everything queued before it: at once while
+    def send_players(self, player_ids: Sequence[str], message_of: Callable[[int], Message]) -> None:
+        """Each connected player ``player_ids[i]`` the message ``message_of(i)``, queued now
+        like :meth:`send_player` but built and serialised only when its turn to be written
+        comes: a round's thousands of ``you`` or ``settled`` messages are made a chunk per turn
+        of the loop, not all in one."""
+        targets: list[Connection] = []
+        owners: list[int] = []
+        for index, player_id in enumerate(player_ids):
+            for connection in self.by_player.get(player_id, ()):
+                targets.append(connection)
+                owners.append(index)
+        if not targets:
+            return
+        last: list[Any] = [-1, b""]  # a player's sockets share one serialisation
+
+        def make(position: int) -> bytes:
+            owner = owners[position]
+            if owner != last[0]:
+                last[0], last[1] = owner, encode(message_of(owner))
+            return last[1]  # type: ignore[no-any-return]
+
+        self._outbox.append(_Fanout(targets, make=make))
+        self._start()
+
+    def enqueue(self, wire: bytes, targets: Sequence[Connection]) -> None:
+        """``wire`` to each of ``targets`` after everything queued before it: at once while
         the outbox is short, else in the loop's next turns."""
-        self._outbox.append(_Fanout(frame, targets))
+        self._outbox.append(_Fanout(list(targets), wire=wire))
+        self._start()
+
+    def _queue_one(self, connection: Connection, wire: bytes) -> None:
+        """One socket's frame: onto the last entry when it holds single frames (still after
+        everything queued before), else a new such entry."""
+        outbox = self._outbox
+        last = outbox[-1] if outbox else None
+        if last is not None and last.wires is not None:
+            last.targets.append(connection)
+            last.wires.append(wire)
+        else:
+            outbox.append(_Fanout([connection], wires=[wire]))
+        self._start()
+
+    def _start(self) -> None:
+        """Write what this turn's budget allows now, unless a later turn is to write the outbox
+        (a loop of single sends is paced like one broadcast)."""
         if not self._draining:
             self._draining = True
-            self._drain()
+            self._drain(renew=False)
 
     def close_after_sent(self, connections: Sequence[Connection], reason: str) -> None:
         """Close these sockets once every message queued for them before now is written."""
         if connections:
-            self._outbox.append(_Fanout(None, connections, reason))
-            if not self._draining:
-                self._draining = True
-                self._drain()
+            self._outbox.append(_Fanout(list(connections), reason=reason))
+            self._start()
 
     async def flushed(self) -> None:
         """Return once the outbox is written (a chunk per turn of the loop)."""
@@ -151,11 +215,14 @@ class Hub:
         """Frames queued for sockets and not written yet."""
         return sum(len(item.targets) - item.sent for item in self._outbox)
 
-    def _drain(self) -> None:
-        """Write up to :data:`FANOUT_CHUNK` frames; the rest in the next turn of the loop (all
-        now without a running loop). A push that sends more (a bot's answer) only queues it."""
+    def _drain(self, renew: bool = True) -> None:
+        """Write up to :data:`FANOUT_CHUNK` frames in this turn of the loop; the rest in the next
+        turns (all now without a running loop). A push that sends more (a bot's answer) only
+        queues it."""
+        if renew:
+            self._budget = FANOUT_CHUNK
         try:
-            self._write(FANOUT_CHUNK)
+            self._budget -= self._write(self._budget)
             if self._outbox:
                 try:
                     loop = asyncio.get_running_loop()
@@ -170,19 +237,38 @@ class Hub:
             raise
         self._draining = False
 
-    def _write(self, budget: int) -> None:
+    def _write(self, budget: int) -> int:
+        """Write up to ``budget`` frames; how many were written."""
         outbox = self._outbox
-        while outbox and budget > 0:
+        written = 0
+        while outbox and written < budget:
             item = outbox[0]
-            end = min(len(item.targets), item.sent + budget)
-            frame = item.frame
-            if frame is None:
-                for connection in item.targets[item.sent : end]:
-                    connection.close(item.reason)
+            start = item.sent
+            end = min(len(item.targets), start + budget - written)
+            targets, wire, wires, make = item.targets, item.wire, item.wires, item.make
+            if wire is not None:
+                for index in range(start, end):
+                    targets[index].push(wire)
+            elif wires is not None:
+                for index in range(start, end):
+                    targets[index].push(wires[index])
+            elif make is not None:
+                for index in range(start, end):
+                    _push_made(targets[index], make, index)
             else:
-                for connection in item.targets[item.sent : end]:
-                    connection.push(frame)
-            budget -= end - item.sent
+                for index in range(start, end):
+                    targets[index].close(item.reason)
+            written += end - start
             item.sent = end
             if end == len(item.targets):
                 outbox.popleft()
+        return written
+
+
+def _push_made(connection: Connection, make: Callable[[int], bytes], index: int) -> None:
+    try:
+        wire = make(index)
+    except Exception:  # one message that cannot be built must not stop the outbox
+        log.exception("a queued message could not be built; that socket misses it")
+        return
+    connection.push(wire)

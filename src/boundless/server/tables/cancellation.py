@@ -131,19 +131,21 @@ def _voided(
     desk.money.balances.update(outcome.balances)
     desk.stop_timer()
     desk.notify("cancelled", {"round_id": desk.round_id, "reason": reason})
-    for line in outcome.lines:
-        desk.hub.send_player(
-            line.player_id,
-            messages.settled(
-                desk.table_id,
-                desk.round_id,
-                results.get(line.player_id, []),
-                line.staked,
-                line.paid,
-                outcome.balances.get(line.player_id),
-                cancelled=reason,
-            ),
+    lines, table_id, round_id = outcome.lines, desk.table_id, desk.round_id
+
+    def refunded(index: int) -> messages.Message:
+        line = lines[index]
+        return messages.settled(
+            table_id,
+            round_id,
+            results.get(line.player_id, []),
+            line.staked,
+            line.paid,
+            outcome.balances.get(line.player_id),
+            cancelled=reason,
         )
+
+    desk.hub.send_players([line.player_id for line in lines], refunded)
     desk.broadcast_state()
     desk.wake()
     return outcome.refunds

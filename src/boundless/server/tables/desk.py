@@ -261,12 +261,17 @@ class TableDesk:
         parts = messages.ViewCache(round_).player_parts(connected)
         balances = self.money.balances
         table_id, round_id, phase, step = self.table_id, self.round_id, round_.phase, round_.step
-        for player_id, part in zip(connected, parts, strict=True):
-            if part is not None:
-                message = messages.you(
-                    table_id, round_id, part, balances.get(player_id), phase, step
-                )
-                self.hub.send_player(player_id, message)
+        shown = [
+            (player_id, part, balances.get(player_id))
+            for player_id, part in zip(connected, parts, strict=True)
+            if part is not None
+        ]
+
+        def you(index: int) -> messages.Message:
+            _, part, balance = shown[index]
+            return messages.you(table_id, round_id, part, balance, phase, step)
+
+        self.hub.send_players([player_id for player_id, _, _ in shown], you)
 
     def send_you_all(self) -> None:
         if self.round is not None:
@@ -618,8 +623,10 @@ class TableDesk:
         assert round_ is not None
         lines = self.money.round_lines(round_)
         results = self.results(round_)
-        record, away = self.record(), self.away(results)
+        away = self.away(results)
         before, credited = dict(self.money.balance_before), dict(self.money.credited)
+        # The play record's events (thousands of decisions) are encoded off the loop.
+        record = await asyncio.to_thread(self.record)
 
         def write(session: Session) -> dict[str, int]:
             with self.ledger_lock:
@@ -647,19 +654,21 @@ class TableDesk:
         self.recorded = True
         self.metrics.settled(self.rules.key, results)
         self.money.balances.update(after)
-        for line in lines:
-            if line.player_id in results:
-                self.hub.send_player(
-                    line.player_id,
-                    messages.settled(
-                        self.table_id,
-                        self.round_id,
-                        results[line.player_id],
-                        line.staked,
-                        line.paid,
-                        after.get(line.player_id),
-                    ),
-                )
+        told = [line for line in lines if line.player_id in results]
+        table_id, round_id = self.table_id, self.round_id
+
+        def settled(index: int) -> messages.Message:
+            line = told[index]
+            return messages.settled(
+                table_id,
+                round_id,
+                results[line.player_id],
+                line.staked,
+                line.paid,
+                after.get(line.player_id),
+            )
+
+        self.hub.send_players([line.player_id for line in told], settled)
         self.broadcast_state()
 
     def void(self, reason: str) -> dict[str, int]:

@@ -193,13 +193,15 @@ class Table(TableDesk):
             self.metrics.cancelled(self.rules.key, outcome.refunds)
         self.money.balances.update(outcome.balances)
         self.notify("cancelled", {"round_id": round_id, "reason": reason})
-        for line in outcome.lines:
-            self.hub.send_player(
-                line.player_id,
-                messages.settled(self.table_id, round_id, results.get(line.player_id, []),
-                                 line.staked, line.paid, outcome.balances.get(line.player_id),
-                                 cancelled=reason),
-            )  # fmt: skip
+        lines = outcome.lines
+
+        def refunded(index: int) -> messages.Message:
+            line = lines[index]
+            return messages.settled(self.table_id, round_id, results.get(line.player_id, []),
+                                    line.staked, line.paid, outcome.balances.get(line.player_id),
+                                    cancelled=reason)  # fmt: skip
+
+        self.hub.send_players([line.player_id for line in lines], refunded)
 
     # ---- operator ----------------------------------------------------------------------------
     def pause(self, reason: str) -> None:

@@ -1,0 +1,162 @@
+"""The socket reader that stands in for uvicorn's per-socket queue: each client message goes to
+the handler from the protocol's callback, one at a time and in order, the socket's reading
+paused while a message waits, and the socket's end seen whichever side closes it."""
+
+from __future__ import annotations
+
+import asyncio
+from typing import Any
+
+import pytest
+
+from boundless.server.gateway import websocket
+from boundless.server.players.service import PlayerIdentity
+
+
+class FakeTransport:
+    def __init__(self) -> None:
+        self.paused = False
+        self.pauses = 0
+        self.written: list[bytes] = []
+
+    def pause_reading(self) -> None:
+        self.paused = True
+        self.pauses += 1
+
+    def resume_reading(self) -> None:
+        self.paused = False
+
+    def write(self, data: bytes) -> None:
+        self.written.append(data)
+
+    def is_closing(self) -> bool:
+        return False
+
+    def get_write_buffer_size(self) -> int:
+        return 0
+
+
+class FakeProtocol:
+    """What uvicorn's WebSocket protocol offers the reader: its queue, its pause flag, its
+    transport, and ``send`` as one of its methods."""
+
+    def __init__(self) -> None:
+        self.queue: asyncio.Queue[dict[str, Any]] = asyncio.Queue()
+        self.read_paused = False
+        self.transport = FakeTransport()
+        self.sent: list[dict[str, Any]] = []
+
+    async def send(self, message: dict[str, Any]) -> None:
+        self.sent.append(message)
+
+    def receive(self, text: str) -> None:
+        """As the protocol hands on a parsed text frame (it pauses unless told it is paused)."""
+        self.queue.put_nowait({"type": "websocket.receive", "text": text})
+        if not self.read_paused:
+            self.read_paused = True
+            self.transport.pause_reading()
+
+
+FakeProtocol.__module__ = "uvicorn.protocols.websockets.fake"
+
+
+class FakeHandler:
+    """Signs in on ``hello``; ``wait:N`` is answered only when the test says so."""
+
+    def __init__(self) -> None:
+        self.seen: list[str] = []
+        self.waits: dict[str, asyncio.Future[None]] = {}
+        self.forgotten = False
+
+    def receive_text(self, connection: Any, text: str) -> asyncio.Future[None] | None:
+        self.seen.append(text)
+        if text == "hello":
+            connection.player = PlayerIdentity(player_id="p", display_name="p", is_bot=False)
+        if text.startswith("wait:"):
+            future = asyncio.get_running_loop().create_future()
+            self.waits[text] = future
+            return future
+        return None
+
+    def forget(self, _connection: Any) -> None:
+        self.forgotten = True
+
+
+async def _open(handler: FakeHandler) -> tuple[FakeProtocol, asyncio.Task[None]]:
+    protocol = FakeProtocol()
+    await protocol.queue.put({"type": "websocket.connect"})
+    task = asyncio.ensure_future(
+        websocket.serve_socket({}, protocol.queue.get, protocol.send, handler)  # type: ignore[arg-type]
+    )
+    for _ in range(5):
+        await asyncio.sleep(0)
+    return protocol, task
+
+
+def test_messages_go_to_the_handler_in_order_one_at_a_time() -> None:
+    async def scenario() -> None:
+        handler = FakeHandler()
+        protocol, task = await _open(handler)
+        reader = protocol.queue
+        assert isinstance(reader, websocket.SocketReader)
+        assert protocol.read_paused  # the protocol leaves pausing to the reader
+        protocol.receive("hello")
+        protocol.receive("wait:1")
+        protocol.receive("now:2")
+        protocol.receive("now:3")
+        assert handler.seen == ["hello", "wait:1"]  # the rest wait for the answer
+        assert protocol.transport.paused
+        handler.waits["wait:1"].set_result(None)
+        await asyncio.sleep(0)
+        assert handler.seen == ["hello", "wait:1", "now:2", "now:3"]
+        assert not protocol.transport.paused
+        protocol.queue.put_nowait({"type": "websocket.disconnect", "code": 1000})
+        await asyncio.wait_for(task, 5)
+        assert handler.forgotten
+
+    asyncio.run(scenario())
+
+
+def test_a_first_message_that_does_not_sign_in_closes_the_socket() -> None:
+    async def scenario() -> None:
+        handler = FakeHandler()
+        protocol, task = await _open(handler)
+        protocol.receive("join")
+        await asyncio.wait_for(task, 5)
+        assert protocol.sent[-1] == {"type": "websocket.close", "code": websocket.POLICY_VIOLATION}
+        assert handler.forgotten
+
+    asyncio.run(scenario())
+
+
+def test_a_socket_that_never_speaks_is_closed(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(websocket, "HELLO_SECONDS", 0.05)
+
+    async def scenario() -> None:
+        handler = FakeHandler()
+        protocol, task = await _open(handler)
+        await asyncio.wait_for(task, 5)
+        assert protocol.sent[-1] == {"type": "websocket.close", "code": 1000}
+        assert handler.seen == []
+
+    asyncio.run(scenario())
+
+
+def test_messages_queued_before_the_reader_took_over_are_handled_first() -> None:
+    async def scenario() -> None:
+        handler = FakeHandler()
+        protocol = FakeProtocol()
+        await protocol.queue.put({"type": "websocket.connect"})
+        protocol.receive("hello")  # came in before the app took the socket: reading paused
+        task = asyncio.ensure_future(
+            websocket.serve_socket({}, protocol.queue.get, protocol.send, handler)  # type: ignore[arg-type]
+        )
+        await asyncio.sleep(0)
+        assert handler.seen == ["hello"]
+        assert not protocol.transport.paused  # resumed by the reader
+        protocol.receive("now:1")
+        assert handler.seen == ["hello", "now:1"]
+        protocol.queue.put_nowait({"type": "websocket.disconnect", "code": 1000})
+        await asyncio.wait_for(task, 5)
+
+    asyncio.run(scenario())
