@@ -40,7 +40,7 @@ class Connection:
 
 log = logging.getLogger("boundless.server.hub")
 PresenceListener = Callable[[str, str, bool], None]
-FANOUT_CHUNK = 512
+FANOUT_CHUNK = 256
 """Frames written per turn of the event loop (a few milliseconds of ``send`` calls)."""
 
 

@@ -37,7 +37,7 @@ MAX_BUFFERED_BYTES = 8 * 2**20
 """A socket that falls this far behind is closed (it can reconnect and resync)."""
 MAX_QUEUED_FRAMES = 2_000
 POLICY_VIOLATION = 1008
-MESSAGES_PER_TURN = 256
+MESSAGES_PER_TURN = 128
 """Client messages handled per turn of the event loop; the rest wait for the next turn."""
 Scope = dict[str, Any]
 
@@ -117,9 +117,21 @@ class SocketConnection(Connection):
             if wire is None:
                 break
             await self.send({"type": "websocket.send", "text": payload(wire).decode("utf-8")})
+        await self.send_close()
+
+    async def send_close(self) -> None:
+        """The closing handshake's first frame (1008 with a reason, else 1000). A socket whose
+        writes are backed up is given 5 s (``send`` waits until it can write)."""
+        message = {
+            "type": "websocket.close",
+            "code": POLICY_VIOLATION if self.close_reason else 1000,
+        }
         with contextlib.suppress(Exception):
-            code = POLICY_VIOLATION if self.close_reason else 1000
-            await self.send({"type": "websocket.close", "code": code})
+            transport = self.transport
+            if transport is not None and transport.get_write_buffer_size() == 0:
+                await self.send(message)
+            else:
+                await asyncio.wait_for(self.send(message), 5.0)
 
 
 class SocketReader:
@@ -297,7 +309,8 @@ async def serve_socket(
     connection = SocketConnection(send, loop.create_future())
     connection.transport = raw_transport(send)
     reader = SocketReader(connection, handler, intake, contextvars.copy_context())
-    writer = loop.create_task(connection.write())
+    # The queue path's writer; with the transport, frames are written as they are pushed.
+    writer = None if connection.transport is not None else loop.create_task(connection.write())
     pump = None if reader.take_over(send) else loop.create_task(reader.pump(receive))
     overdue = loop.call_later(HELLO_SECONDS, reader.hello_overdue)
     try:
@@ -308,9 +321,12 @@ async def serve_socket(
             pump.cancel()
         handler.forget(connection)
         connection.close(connection.close_reason or "")
-        with contextlib.suppress(Exception):
-            await asyncio.wait_for(writer, 5.0)
-        writer.cancel()
+        if writer is None:
+            await connection.send_close()
+        else:
+            with contextlib.suppress(Exception):
+                await asyncio.wait_for(writer, 10.0)
+            writer.cancel()
 
 
 class WebSocketFront:
