@@ -190,3 +190,17 @@ def test_client_messages_are_handled_a_few_per_turn(monkeypatch: pytest.MonkeyPa
         return counts
 
     assert asyncio.run(scenario()) == [2, 4, 5, 5]
+
+
+def test_the_hub_knows_its_connected_humans_apart_from_bots() -> None:
+    """What the reality-check watch asks for each second: a copy, not a walk of every socket."""
+    hub = Hub()
+    human, second, bot = Recorder("ann"), Recorder("ann"), Recorder("bot")
+    human.player = second.player = PlayerIdentity(player_id="ann", display_name="Ann", is_bot=False)
+    for connection in (human, second, bot):
+        hub.attach(connection)
+    assert hub.connected_humans() == ["ann"]
+    hub.detach(human)
+    assert hub.connected_humans() == ["ann"]  # one socket of hers is still here
+    hub.detach(second)
+    assert hub.connected_humans() == []

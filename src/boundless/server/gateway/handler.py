@@ -125,13 +125,6 @@ class MessageHandler:
 
         loop.call_soon_threadsafe(close)
 
-    def _connected_players(self) -> list[PlayerIdentity]:
-        return [
-            next(iter(sockets)).player  # type: ignore[misc]
-            for sockets in self.hub.by_player.values()
-            if sockets and next(iter(sockets)).player is not None
-        ]
-
     def _send_player(self, player_id: str, message: dict[str, Any]) -> None:
         self.hub.send_player(player_id, message)
 
@@ -346,7 +339,7 @@ class MessageHandler:
         self.registry.greet(player.player_id)
         if self.gate is not None:
             self._loop = asyncio.get_running_loop()
-            self.gate.watch(self._connected_players, self._send_player, self._end_player)
+            self.gate.watch(self.hub.connected_humans, self._send_player, self._end_player)
 
     def _protected_sign_in(self, player: PlayerIdentity, recalled: bool) -> dict[str, Any] | None:
         """The gate's sign-in (``timed_out``, ``self_excluded``, else the session's figures).

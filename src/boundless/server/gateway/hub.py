@@ -70,6 +70,8 @@ class Hub:
     def __init__(self) -> None:
         self.watchers: dict[str, set[Connection]] = {}
         self.by_player: dict[str, set[Connection]] = {}
+        self._humans: set[str] = set()
+        """Players with a socket here who are not bots (what the reality-check watch looks at)."""
         self._listeners: list[PresenceListener] = []
         self._outbox: deque[_Fanout] = deque()
         self._draining = False
@@ -89,6 +91,8 @@ class Hub:
     def attach(self, connection: Connection) -> None:
         assert connection.player is not None
         self.by_player.setdefault(connection.player.player_id, set()).add(connection)
+        if not connection.player.is_bot:
+            self._humans.add(connection.player.player_id)
 
     def detach(self, connection: Connection) -> None:
         for table_id in list(connection.tables):
@@ -101,6 +105,11 @@ class Hub:
             sockets.discard(connection)
             if not sockets:
                 del self.by_player[player_id]
+                self._humans.discard(player_id)
+
+    def connected_humans(self) -> list[str]:
+        """The ids of the connected players who are not bots, in no order (a copy)."""
+        return list(self._humans)
 
     def is_connected(self, player_id: str) -> bool:
         return player_id in self.by_player

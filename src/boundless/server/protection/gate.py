@@ -12,7 +12,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import logging
-from collections.abc import Callable, Iterable
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from datetime import datetime, timedelta
 from typing import Any
@@ -83,10 +83,9 @@ class ProtectionGate:
             return service.session_figures(player.player_id)
 
     # -- the watch ---------------------------------------------------------------------------
-    def watch(
-        self, players: Callable[[], Iterable[PlayerIdentity]], notify: Notify, end: End
-    ) -> None:
-        """Start the watch on the running loop (once)."""
+    def watch(self, players: Callable[[], list[str]], notify: Notify, end: End) -> None:
+        """Start the watch on the running loop (once); ``players()``: the ids of the connected
+        players who are not bots."""
         if self._task is None:
             loop = asyncio.get_running_loop()
             watching = self._watch(players, notify, end)
@@ -99,13 +98,11 @@ class ProtectionGate:
             with contextlib.suppress(asyncio.CancelledError):
                 await task
 
-    async def _watch(
-        self, players: Callable[[], Iterable[PlayerIdentity]], notify: Notify, end: End
-    ) -> None:
+    async def _watch(self, players: Callable[[], list[str]], notify: Notify, end: End) -> None:
         marked: datetime | None = None
         while True:
             await asyncio.sleep(WATCH_SECONDS)
-            ids = sorted({p.player_id for p in players() if not p.is_bot})
+            ids = players()  # a copy of the hub's set: sorted in the worker thread
             if not ids:
                 continue
             now = clock.utc_now()
@@ -125,6 +122,7 @@ class ProtectionGate:
     def _due(self, player_ids: list[str], mark_seen: bool) -> tuple[Figures, Figures]:
         """The reality checks that fell due, and the sessions their limit ended (each player's
         figures); the write transaction only when there may be one or the other."""
+        player_ids = sorted(player_ids)  # the same order at every look, whatever the hub held
         now = clock.utc_now()
         if not mark_seen:
             with self.read_sessions.begin() as session:
