@@ -263,11 +263,15 @@ class MessageHandler:
             self.hub.send(connection, mine)
         return {"table_id": table.table_id}
 
+    @staticmethod
+    def _player(connection: Connection) -> PlayerIdentity:
+        if connection.player is None:
+            raise UnauthorizedError('the first message must be {"v": 1, "type": "hello", ...}')
+        return connection.player
+
     def _table(self, connection: Connection, table_id: str) -> tuple[PlayerIdentity, TableDesk]:
         """The signed-in player and the table they may use (refusals otherwise)."""
-        player = connection.player
-        if player is None:
-            raise UnauthorizedError('the first message must be {"v": 1, "type": "hello", ...}')
+        player = self._player(connection)
         table = self.registry.get(table_id)
         table.check_access(player)
         return player, table
@@ -278,9 +282,7 @@ class MessageHandler:
             self._hello(connection, message)
             return None
         if isinstance(message, RealityCheckAnswer):
-            if connection.player is None:
-                raise UnauthorizedError('the first message must be {"v": 1, "type": "hello", ...}')
-            return self._reality_answer(connection.player, message.choice)
+            return self._reality_answer(self._player(connection), message.choice)
         player, table = self._table(connection, message.table_id)
         if isinstance(message, Join):
             if self.gate is not None:
