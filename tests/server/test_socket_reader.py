@@ -5,6 +5,8 @@ paused while a message waits, and the socket's end seen whichever side closes it
 from __future__ import annotations
 
 import asyncio
+import gc
+import weakref
 from typing import Any
 
 import pytest
@@ -160,3 +162,29 @@ def test_messages_queued_before_the_reader_took_over_are_handled_first() -> None
         await asyncio.wait_for(task, 5)
 
     asyncio.run(scenario())
+
+
+def test_an_ended_socket_leaves_nothing_behind_in_the_protocol() -> None:
+    """uvicorn's protocol object outlives the app's call a little; once the socket's call ends
+    the reader is out of its queue, so the connection is freed by reference counting (a cycle
+    through the protocol would wait for a full collection of the oldest generation)."""
+
+    async def scenario() -> tuple[FakeProtocol, weakref.ref[Any]]:
+        handler = FakeHandler()
+        protocol, task = await _open(handler)
+        reader = protocol.queue
+        assert isinstance(reader, websocket.SocketReader)
+        gone = weakref.ref(reader.connection)
+        del reader
+        protocol.receive("hello")
+        protocol.queue.put_nowait({"type": "websocket.disconnect", "code": 1000})
+        await asyncio.wait_for(task, 5)
+        return protocol, gone
+
+    gc.disable()
+    try:
+        protocol, gone = asyncio.run(scenario())
+        assert not isinstance(protocol.queue, websocket.SocketReader)
+        assert gone() is None
+    finally:
+        gc.enable()

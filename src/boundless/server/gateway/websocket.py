@@ -163,6 +163,8 @@ class SocketReader:
         self.resume: Callable[[], None] | None = None
         self.paused = False
         self._idle: asyncio.Future[None] | None = None
+        self._protocol: Any = None
+        """uvicorn's protocol while this reader is its queue."""
 
     # ---- what uvicorn's protocol calls on its queue ------------------------------------------
     def put_nowait(self, message: dict[str, Any]) -> None:
@@ -271,6 +273,7 @@ class SocketReader:
         # the reader pauses and resumes it, and the protocol is told it is paused already.
         protocol.read_paused = True
         protocol.queue = self
+        self._protocol = protocol
         while not queue.empty():
             self.put_nowait(queue.get_nowait())
         if was_paused:
@@ -279,6 +282,14 @@ class SocketReader:
             else:
                 self.resume()
         return True
+
+    def release(self) -> None:
+        """The socket's call ended: out of the protocol's queue (the protocol outlives the call
+        a little, and protocol → reader → connection → ``send`` → protocol is a cycle that only
+        a full collection would free)."""
+        if self._protocol is not None:
+            self._protocol.queue = asyncio.Queue()  # what it may still say, nobody reads
+            self._protocol = None
 
 
 def uvicorn_protocol(send: Any) -> Any | None:
@@ -317,6 +328,7 @@ async def serve_socket(
         await connection.ended
     finally:
         overdue.cancel()
+        reader.release()
         if pump is not None:
             pump.cancel()
         handler.forget(connection)
