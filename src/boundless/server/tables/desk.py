@@ -42,7 +42,7 @@ from boundless.core.rules import RuleSet
 from boundless.core.strategy_chart import StrategyChart
 from boundless.ledger import LedgerUnavailableError
 from boundless.ledger.outage import in_daemon_thread, is_transient, one_line, write_until_done
-from boundless.ledger.records import StakeOrder
+from boundless.ledger.records import PlayerSettlement, StakeOrder
 from boundless.server import messages
 from boundless.server.errors import ForbiddenError, TablePausedError
 from boundless.server.gateway.hub import Hub
@@ -621,12 +621,16 @@ class TableDesk:
         While the database is away the same write is tried again (never voided for that)."""
         round_ = self.round
         assert round_ is not None
-        lines = self.money.round_lines(round_)
-        results = self.results(round_)
-        away = self.away(results)
         before, credited = dict(self.money.balance_before), dict(self.money.credited)
-        # The play record's events (thousands of decisions) are encoded off the loop.
-        record = await asyncio.to_thread(self.record)
+
+        def inputs() -> tuple[list[PlayerSettlement], dict[str, list[dict[str, Any]]], RoundRecord]:
+            """Read from the settled round alone, which nothing changes any more."""
+            return self.money.round_lines(round_), self.results(round_), self.record()
+
+        # Each player's lines and results and the play record's events (thousands of
+        # decisions) are made off the loop: 10,000 players' worth took 100-200 ms of one turn.
+        lines, results, record = await asyncio.to_thread(inputs)
+        away = self.away(results)
 
         def write(session: Session) -> dict[str, int]:
             with self.ledger_lock:
