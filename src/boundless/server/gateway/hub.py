@@ -184,12 +184,6 @@ class Hub:
         self._outbox.append(_Fanout(targets, make=make))
         self._start()
 
-    def enqueue(self, wire: bytes, targets: Sequence[Connection]) -> None:
-        """``wire`` to each of ``targets`` after everything queued before it: at once while
-        the outbox is short, else in the loop's next turns."""
-        self._outbox.append(_Fanout(list(targets), wire=wire))
-        self._start()
-
     def _queue_one(self, connection: Connection, wire: bytes) -> None:
         """One socket's frame: onto the last entry when it holds single frames (still after
         everything queued before), else a new such entry."""
