@@ -131,21 +131,7 @@ def _voided(
     desk.money.balances.update(outcome.balances)
     desk.stop_timer()
     desk.notify("cancelled", {"round_id": desk.round_id, "reason": reason})
-    lines, table_id, round_id = outcome.lines, desk.table_id, desk.round_id
-
-    def refunded(index: int) -> messages.Message:
-        line = lines[index]
-        return messages.settled(
-            table_id,
-            round_id,
-            results.get(line.player_id, []),
-            line.staked,
-            line.paid,
-            outcome.balances.get(line.player_id),
-            cancelled=reason,
-        )
-
-    desk.hub.send_players([line.player_id for line in lines], refunded)
+    tell_refunds(desk.hub, desk.table_id, desk.round_id, results, outcome, reason)
     desk.broadcast_state()
     desk.wake()
     return outcome.refunds
@@ -167,3 +153,29 @@ def void_in_flight(desk: TableDesk, reason: str) -> None:
 def _cancel_in_core(round_: PlayerRound, reason: str) -> None:
     if round_.phase != CANCELLED and not round_.over:
         round_.cancel(reason)
+
+
+def tell_refunds(
+    hub: Hub,
+    table_id: str,
+    round_id: str | None,
+    results: dict[str, Any],
+    outcome: CancelOutcome,
+    reason: str,
+) -> None:
+    """Each refunded player their ``settled`` of the cancelled round (built as it is written)."""
+    lines = outcome.lines
+
+    def refunded(index: int) -> messages.Message:
+        line = lines[index]
+        return messages.settled(
+            table_id,
+            round_id,
+            results.get(line.player_id, []),
+            line.staked,
+            line.paid,
+            outcome.balances.get(line.player_id),
+            cancelled=reason,
+        )
+
+    hub.send_players([line.player_id for line in lines], refunded)

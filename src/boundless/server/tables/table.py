@@ -20,12 +20,12 @@ from boundless.core.random_source import RandomSource
 from boundless.core.round import SharedRound
 from boundless.core.round.views import spot_bets
 from boundless.ledger.outage import is_transient, write_until_done
-from boundless.server import messages
 from boundless.server.clock import now_ms
 from boundless.server.config import TimerSettings
 from boundless.server.errors import ConflictError, RefundPendingError, SideBetsLockedError
 from boundless.server.event_codec import encode_events
 from boundless.server.players.service import PlayerIdentity
+from boundless.server.tables.cancellation import tell_refunds
 from boundless.server.tables.clock import TableClock
 from boundless.server.tables.desk import DeskSetup, TableDesk
 from boundless.server.tables.recent import RecentRounds
@@ -193,15 +193,7 @@ class Table(TableDesk):
             self.metrics.cancelled(self.rules.key, outcome.refunds)
         self.money.balances.update(outcome.balances)
         self.notify("cancelled", {"round_id": round_id, "reason": reason})
-        lines = outcome.lines
-
-        def refunded(index: int) -> messages.Message:
-            line = lines[index]
-            return messages.settled(self.table_id, round_id, results.get(line.player_id, []),
-                                    line.staked, line.paid, outcome.balances.get(line.player_id),
-                                    cancelled=reason)  # fmt: skip
-
-        self.hub.send_players([line.player_id for line in lines], refunded)
+        tell_refunds(self.hub, self.table_id, round_id, results, outcome, reason)
 
     # ---- operator ----------------------------------------------------------------------------
     def pause(self, reason: str) -> None:
