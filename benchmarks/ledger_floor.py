@@ -54,6 +54,20 @@ def _ddl(postgres: bool) -> list[str]:
     ]
 
 
+LEDGER_INDEXES = (
+    "CREATE UNIQUE INDEX floor_transactions_id ON floor_transactions (id)",
+    "CREATE UNIQUE INDEX floor_transactions_key ON floor_transactions (idempotency_key)",
+    "CREATE INDEX floor_transactions_slice ON floor_transactions (round_id, owner, id)",
+    "CREATE UNIQUE INDEX floor_entries_id ON floor_entries (id)",
+    "CREATE INDEX floor_entries_account ON floor_entries (account_id, id)",
+    "CREATE INDEX floor_entries_legs ON floor_entries (transaction_id, account_id)",
+)
+"""The ledger's indexes on its two big tables (``models.py``), for the indexed floor: the same
+plain writes with only the cost of keeping these up added. Each serves a guarantee or a read:
+the primary keys, the idempotency key, a slice's transactions, an account's statement and a
+transaction's legs. Whatever the ledger does beyond them costs on top of this floor."""
+
+
 def _libpq(url: str) -> str:
     """A SQLAlchemy PostgreSQL URL as psycopg takes it."""
     return make_url(url).set(drivername="postgresql").render_as_string(hide_password=False)
@@ -183,16 +197,18 @@ def measure_floor(
     owners: int,
     outcome: Outcome,
     parallel: bool = False,
+    indexed: bool = False,
 ) -> dict[str, float]:
     """Seconds the floor takes for the stakes (every batch, batch ``n`` in slice ``n % owners``)
     and the settlements (one per slice) of ``players`` players; the floor's tables are made in
     ``url``'s database and dropped afterwards. ``parallel``: each slice's writes on its own
-    connection, all slices at once (the stakes, then the settlements)."""
+    connection, all slices at once (the stakes, then the settlements). ``indexed``: the tables
+    carry the ledger's indexes (:data:`LEDGER_INDEXES`)."""
     setup = _Writer(url)
     postgres = setup.postgres
     try:
         setup.begin()
-        for sql in _ddl(postgres):
+        for sql in _ddl(postgres) + (list(LEDGER_INDEXES) if indexed else []):
             setup.run(sql)
         # Accounts 1..players are the wallets; then each slice's in-play and house account
         # (the floor has no shared row for slices to queue on).

@@ -38,6 +38,11 @@ measured right after it, and reports the median of each rate and of each run's r
 every run's figures under ``runs``: on a shared machine the floor alone moves by half from one
 run to the next, so one run's ratio can be luck.
 
+``--indexed-floor`` also writes the floor's rows into tables carrying the ledger's six indexes
+(``ledger_floor.LEDGER_INDEXES``), right after the plain floor: ``indexed_floor_stakes_ratio``
+and ``indexed_floor_settlements_ratio`` (its seconds ÷ the plain floor's) are the lowest ratios
+any writer keeping those indexes could reach in that run.
+
 ``--statements`` adds ``stake_statement_us`` and ``settle_statement_us``: the wall time of each
 SQL statement (and each ``COPY``) of the stake and of the settlement phase, in microseconds per
 bet, keyed by the statement's first words.
@@ -174,7 +179,12 @@ def per_bet(spent: dict[str, float], players: int) -> dict[str, float]:
 
 
 def run(
-    url: str, players: int, batch: int, owners: int, statements: bool = False
+    url: str,
+    players: int,
+    batch: int,
+    owners: int,
+    statements: bool = False,
+    indexed_floor: bool = False,
 ) -> dict[str, Any]:
     upgrade_database(url)
     engine = make_engine(url)
@@ -254,6 +264,18 @@ def run(
     # floor rate / our rate = our seconds / floor seconds: 1 is the floor itself.
     timings["stakes_ratio_to_floor"] = round(timings["stake_many_s"] / floor["stake_seconds"], 2)
     timings["settlements_ratio_to_floor"] = round(timings["settle_s"] / floor["settle_seconds"], 2)
+    if indexed_floor:
+        start_clean(url)
+        indexed = measure_floor(url, players, batches, owners, outcome, indexed=True)
+        timings["indexed_floor_stake_s"] = round(indexed["stake_seconds"], 4)
+        timings["indexed_floor_settle_s"] = round(indexed["settle_seconds"], 4)
+        # The lowest ratio a writer keeping the ledger's indexes could reach in this run.
+        timings["indexed_floor_stakes_ratio"] = round(
+            indexed["stake_seconds"] / floor["stake_seconds"], 2
+        )
+        timings["indexed_floor_settlements_ratio"] = round(
+            indexed["settle_seconds"] / floor["settle_seconds"], 2
+        )
     return timings
 
 
@@ -261,16 +283,19 @@ REPEATED = ("stake_many_s", "settle_s", "stakes_per_second", "settlements_per_se
             "floor_stake_s", "floor_settle_s", "floor_stakes_per_second",
             "floor_settlements_per_second", "stakes_ratio_to_floor",
             "settlements_ratio_to_floor")  # fmt: skip
+INDEXED = ("indexed_floor_stake_s", "indexed_floor_settle_s", "indexed_floor_stakes_ratio",
+           "indexed_floor_settlements_ratio")  # fmt: skip
 
 
 def medians(runs: list[dict[str, Any]]) -> dict[str, Any]:
     """The last run's figures, with each of :data:`REPEATED` the median over ``runs`` (each a
     ratio of its own run: the floor and ours side by side), and ``runs`` listing them all."""
     merged = dict(runs[-1])
-    for name in REPEATED:
+    names = REPEATED + (INDEXED if INDEXED[0] in merged else ())
+    for name in names:
         merged[name] = statistics.median(run[name] for run in runs)
     merged["checkpointed"] = all(run["checkpointed"] for run in runs)
-    merged["runs"] = [{name: run[name] for name in REPEATED} for run in runs]
+    merged["runs"] = [{name: run[name] for name in names} for run in runs]
     return merged
 
 
@@ -286,6 +311,10 @@ def main() -> None:
         "--statements", action="store_true", help="time each statement of the stake phase"
     )
     parser.add_argument(
+        "--indexed-floor", action="store_true",
+        help="also time the floor on tables carrying the ledger's indexes",
+    )  # fmt: skip
+    parser.add_argument(
         "--repeat", type=int, default=1,
         help="run it all this many times, each on a fresh database; report the medians",
     )  # fmt: skip
@@ -297,7 +326,9 @@ def main() -> None:
     for _ in range(args.repeat):
         with database(args.database_url, args.postgres) as url:
             backend = make_url(url).get_backend_name()
-            runs.append(run(url, args.players, args.batch, args.owners, args.statements))
+            runs.append(
+                run(url, args.players, args.batch, args.owners, args.statements, args.indexed_floor)
+            )
     timings = runs[0] if len(runs) == 1 else medians(runs)
     result = {"players": args.players, "backend": backend, "batch": args.batch,
               "owners": args.owners, "load_average": [load_before, os.getloadavg()[0]],

@@ -69,6 +69,16 @@ def test_ledger_settlement_repeated_reports_the_median_of_its_runs() -> None:
         assert all(positive(run[name]) for run in runs)
 
 
+def test_the_indexed_floor_is_reported_beside_the_plain_one() -> None:
+    result = run_json("ledger_settlement.py", "--players", "200", "--batch", "100",
+                      "--repeat", "2", "--indexed-floor")  # fmt: skip
+    assert_ledger_floor(result)
+    for name in ("indexed_floor_stake_s", "indexed_floor_settle_s",
+                 "indexed_floor_stakes_ratio", "indexed_floor_settlements_ratio"):  # fmt: skip
+        assert positive(result[name]), (name, result[name])
+        assert result[name] == statistics.median(run[name] for run in result["runs"])
+
+
 def test_ledger_settlement_on_postgres_prints_its_floor() -> None:
     reason = postgres_unavailable()
     if reason is not None:
@@ -85,11 +95,14 @@ def test_the_ledger_floor_writes_its_rows_and_drops_its_tables(tmp_path: Path) -
 
     url = f"sqlite:///{tmp_path / 'floor.sqlite'}"
     batches = [range(0, 40), range(40, 70), range(70, 100)]
-    seconds = measure_floor(url, 100, batches, 2, lambda i: (100, 150 if i % 2 else 0))
-    assert positive(seconds["stake_seconds"]) and positive(seconds["settle_seconds"])
-    with sqlite3.connect(tmp_path / "floor.sqlite") as connection:
-        left = connection.execute("SELECT name FROM sqlite_master WHERE type = 'table'").fetchall()
-    assert left == []
+    for indexed in (False, True):
+        seconds = measure_floor(
+            url, 100, batches, 2, lambda i: (100, 150 if i % 2 else 0), indexed=indexed
+        )
+        assert positive(seconds["stake_seconds"]) and positive(seconds["settle_seconds"])
+        with sqlite3.connect(tmp_path / "floor.sqlite") as connection:
+            left = connection.execute("SELECT name FROM sqlite_master").fetchall()
+        assert left == []  # tables, and with them the indexed floor's indexes
 
 
 def test_bus_overhead_prints_its_floor() -> None:
