@@ -4,6 +4,7 @@
 from __future__ import annotations
 
 import asyncio
+from collections.abc import Sequence
 
 import numpy as np
 import orjson
@@ -26,11 +27,18 @@ class Recorder(Connection):
         super().__init__()
         self.player = PlayerIdentity(player_id=player_id, display_name=player_id, is_bot=True)
         self.got: list[str] = []
+        self.writes: list[list[str]] = []
+        """What each write held, as a socket would make them (``push_many``: one write)."""
         self.closed_with: str | None = None
+
+    def push_many(self, wires: Sequence[bytes]) -> None:
+        super().push_many(wires)
+        self.writes[-len(wires) :] = [self.got[-len(wires) :]]
 
     def push(self, wire: bytes) -> None:
         assert self.closed_with is None, "a frame after the close"
         self.got.append(orjson.loads(payload(wire))["n"])
+        self.writes.append(self.got[-1:])
 
     def close(self, reason: str) -> None:
         self.closed_with = reason
@@ -56,15 +64,17 @@ def test_a_big_broadcast_is_written_over_several_turns_each_socket_in_order(
         hub.broadcast("t", {"n": "state"})
         hub.send_player("p9", {"n": "you"})
         hub.send(sockets[0], {"n": "ack"})
-        pending = [hub.pending_frames()]  # only the first chunk went at once
+        # step and state join (one write a socket), the you and the ack are single frames;
+        # nothing is written from inside the calls, then three sockets a turn.
+        pending = [hub.pending_writes()]
         await asyncio.sleep(0)
-        pending.append(hub.pending_frames())
+        pending.append(hub.pending_writes())
         await hub.flushed()
-        pending.append(hub.pending_frames())
+        pending.append(hub.pending_writes())
         return pending, sockets
 
     pending, sockets = asyncio.run(scenario())
-    assert pending == [19, 16, 0]
+    assert pending == [12, 9, 0]
     assert sockets[0].got == ["step", "state", "ack"]
     assert sockets[9].got == ["step", "state", "you"]
     assert all(socket.got[:2] == ["step", "state"] for socket in sockets)
@@ -76,7 +86,7 @@ def test_without_a_running_loop_everything_is_written_at_once(
     monkeypatch.setattr(hub_module, "FANOUT_CHUNK", 2)
     hub, sockets = watched_hub(5)
     hub.broadcast("t", {"n": "state"})
-    assert hub.pending_frames() == 0
+    assert hub.pending_writes() == 0
     assert [socket.got for socket in sockets] == [["state"]] * 5
 
 
@@ -108,16 +118,16 @@ def test_many_single_sends_in_one_turn_are_paced_like_a_broadcast(
         hub, sockets = watched_hub(10)
         for socket in sockets:
             hub.send(socket, {"n": "ack"})
-        pending = [hub.pending_frames()]
+        pending = [hub.pending_writes()]
         hub.broadcast("t", {"n": "state"})
         hub.send_player("p0", {"n": "you"})
         await asyncio.sleep(0)
-        pending.append(hub.pending_frames())
+        pending.append(hub.pending_writes())
         await hub.flushed()
         return pending, sockets
 
     pending, sockets = asyncio.run(scenario())
-    assert pending == [7, 15]
+    assert pending == [10, 18]  # none at once; three sockets in the one turn
     assert sockets[0].got == ["ack", "state", "you"]
     assert all(socket.got[:2] == ["ack", "state"] for socket in sockets)
 
@@ -145,10 +155,92 @@ def test_messages_for_many_players_are_built_when_written(
         return seen, sockets
 
     seen, sockets = asyncio.run(scenario())
-    assert seen == [0, 1]  # the first chunk only
+    assert seen == []  # none inside the call
     assert built == [0, 1, 2, 3]
     assert [socket.got for socket in sockets] == [["you0"], [], ["you2"], ["you3"], []]
     assert "could not be built" in caplog.text
+
+
+def test_a_steps_broadcasts_go_to_each_watcher_in_one_write(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """``step`` and ``state`` queued together make one write per socket; each player's
+    ``you`` after them is a write of its own (so every socket sees the card before any view
+    is built), also for a player who is not watching."""
+    monkeypatch.setattr(hub_module, "FANOUT_CHUNK", 2)
+
+    async def scenario() -> tuple[list[Recorder], Recorder]:
+        hub, sockets = watched_hub(4)
+        away = Recorder("away")
+        hub.attach(away)  # connected, watching no table
+        hub.broadcast("t", {"n": "step"})
+        hub.broadcast("t", {"n": "state"})
+        hub.send_players(["p0", "away", "p3"], lambda index: {"n": f"you{index}"})
+        await hub.flushed()
+        return sockets, away
+
+    sockets, away = asyncio.run(scenario())
+    assert [socket.writes for socket in sockets] == [
+        [["step", "state"], ["you0"]],
+        [["step", "state"]],
+        [["step", "state"]],
+        [["step", "state"], ["you2"]],
+    ]
+    assert away.writes == [["you1"]]
+
+
+def test_a_broadcast_joins_the_last_one_only_while_its_watchers_are_the_same(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """A socket that starts watching between two broadcasts gets only the second; one that
+    stops gets only the first; a broadcast that has started is not joined, and every socket
+    still gets its messages in order."""
+    monkeypatch.setattr(hub_module, "FANOUT_CHUNK", 2)
+
+    async def scenario() -> tuple[list[Recorder], Recorder]:
+        hub, sockets = watched_hub(4)
+        late = Recorder("late")
+        hub.attach(late)
+        hub.broadcast("t", {"n": "a"})
+        hub.watch(late, "t")
+        hub.unwatch(sockets[3], "t")
+        hub.broadcast("t", {"n": "b"})
+        hub.broadcast("t", {"n": "c"})  # joins b: nothing changed since
+        while hub.pending_writes() > 2:  # a to all four, then b and c to two sockets
+            await asyncio.sleep(0)
+        hub.broadcast("t", {"n": "d"})  # b and c have started: a new entry
+        await hub.flushed()
+        return sockets, late
+
+    sockets, late = asyncio.run(scenario())
+    assert [socket.got for socket in sockets] == [["a", "b", "c", "d"]] * 3 + [["a"]]
+    assert late.got == ["b", "c", "d"]
+    assert [socket.writes for socket in sockets[:3]] == [[["a"], ["b", "c"], ["d"]]] * 3
+
+
+def test_a_socket_writes_a_steps_frames_in_one_call() -> None:
+    """The WebSocket connection joins the frames it is given at once into one write."""
+    written: list[bytes] = []
+
+    class Transport:
+        def is_closing(self) -> bool:
+            return False
+
+        def write(self, data: bytes) -> None:
+            written.append(data)
+
+        def get_write_buffer_size(self) -> int:
+            return 0
+
+    async def scenario() -> None:
+        connection = websocket.SocketConnection(None, asyncio.get_running_loop().create_future())
+        connection.transport = Transport()
+        frames = [messages.encode({"n": "step"}), messages.encode({"n": "state"})]
+        connection.push_many(frames)
+        connection.push(frames[0])
+        assert written == [b"".join(frames), frames[0]]
+
+    asyncio.run(scenario())
 
 
 @pytest.mark.parametrize("seed", range(8))

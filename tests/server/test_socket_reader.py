@@ -9,9 +9,12 @@ import gc
 import weakref
 from typing import Any
 
+import orjson
 import pytest
 
 from boundless.server.gateway import websocket
+from boundless.server.gateway.hub import Hub
+from boundless.server.messages import payload
 from boundless.server.players.service import PlayerIdentity
 
 
@@ -63,9 +66,11 @@ FakeProtocol.__module__ = "uvicorn.protocols.websockets.fake"
 
 
 class FakeHandler:
-    """Signs in on ``hello``; ``wait:N`` is answered only when the test says so."""
+    """Signs in on ``hello`` (anything else first is refused, through the hub, as the real
+    handler does); ``wait:N`` is answered only when the test says so."""
 
     def __init__(self) -> None:
+        self.hub = Hub()
         self.seen: list[str] = []
         self.waits: dict[str, asyncio.Future[None]] = {}
         self.forgotten = False
@@ -74,6 +79,8 @@ class FakeHandler:
         self.seen.append(text)
         if text == "hello":
             connection.player = PlayerIdentity(player_id="p", display_name="p", is_bot=False)
+        elif connection.player is None:
+            self.hub.send(connection, {"type": "error", "code": "not_authenticated"})
         if text.startswith("wait:"):
             future = asyncio.get_running_loop().create_future()
             self.waits[text] = future
@@ -124,8 +131,13 @@ def test_a_first_message_that_does_not_sign_in_closes_the_socket() -> None:
         handler = FakeHandler()
         protocol, task = await _open(handler)
         protocol.receive("join")
+        protocol.receive("join")  # after the refusal: not handled
         await asyncio.wait_for(task, 5)
+        assert [orjson.loads(payload(wire)) for wire in protocol.transport.written] == [
+            {"type": "error", "code": "not_authenticated"}
+        ]  # the refusal is written before the socket closes
         assert protocol.sent[-1] == {"type": "websocket.close", "code": websocket.POLICY_VIOLATION}
+        assert handler.seen == ["join"]
         assert handler.forgotten
 
     asyncio.run(scenario())

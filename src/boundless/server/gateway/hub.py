@@ -9,6 +9,14 @@ What waits in the outbox is kept to a few lists of sockets and of plain ``bytes`
 one socket joins the last entry when that entry is already one of single messages, so the
 ``you``, ``ack`` and ``error`` of thousands of players are two growing lists, not thousands of
 objects the garbage collector would look at on every collection while they wait.
+
+Broadcasts queued one after another to the same watchers go out in one write per socket: a
+step's ``step`` and ``state`` join while neither has been written (the outbox is written from
+the next turn of the loop, not from inside the call that queues). A write is a system call,
+about 20 µs; three per socket per step were a third of the loop's time at 10,000 sockets. The
+step's ``you`` messages stay a write of their own, after: joined to the broadcast, each chunk
+of sockets waited for its players' views to be built, and the last sockets saw the step's card
+0.5 s later (``live_load.py`` step latency p99 285 → 760 ms).
 """
 
 from __future__ import annotations
@@ -34,6 +42,11 @@ class Connection:
         """Send one frame made by :func:`~boundless.server.messages.encode`."""
         raise NotImplementedError
 
+    def push_many(self, wires: Sequence[bytes]) -> None:
+        """Send these frames in order (a socket writes them at once)."""
+        for wire in wires:
+            self.push(wire)
+
     def close(self, reason: str) -> None:
         raise NotImplementedError
 
@@ -45,24 +58,33 @@ FANOUT_CHUNK = 256
 
 
 class _Fanout:
-    """Frames for some sockets, and how many have been written: ``wire`` to every one of
-    ``targets``, ``wires[i]`` or ``make(i)`` to ``targets[i]``; none: close them (``reason``)."""
+    """What some sockets are to get, and how many of them have it: ``frames`` to every one of
+    ``targets``, ``wires[i]`` or ``make(owners[i])`` to ``targets[i]``; none of these: close them
+    (``reason``). ``source`` and ``version``: the watcher set a broadcast was made from and the
+    hub's membership version then (a later broadcast to the same unchanged set joins it)."""
 
-    __slots__ = ("make", "reason", "sent", "targets", "wire", "wires")
+    __slots__ = ("frames", "make", "owners", "reason", "sent", "source", "targets", "version",
+                 "wires")  # fmt: skip
 
     def __init__(
         self,
         targets: list[Connection],
-        wire: bytes | None = None,
+        frames: tuple[bytes, ...] | None = None,
         wires: list[bytes] | None = None,
-        make: Callable[[int], bytes] | None = None,
+        make: Callable[[int], bytes | None] | None = None,
+        owners: list[int] | None = None,
         reason: str = "",
+        source: set[Connection] | None = None,
+        version: int = -1,
     ) -> None:
         self.targets = targets
-        self.wire = wire
+        self.frames = frames
         self.wires = wires
         self.make = make
+        self.owners = owners
         self.reason = reason
+        self.source = source
+        self.version = version
         self.sent = 0
 
 
@@ -76,8 +98,9 @@ class Hub:
         self._outbox: deque[_Fanout] = deque()
         self._draining = False
         """A later turn of the loop is to write the rest of the outbox."""
-        self._budget = FANOUT_CHUNK
-        """Frames this turn of the loop may still write at once (renewed each later turn)."""
+        self._version = 0
+        """Counts changes of who watches what: a broadcast joins the one queued before it only
+        while its watchers are the same."""
 
     def on_presence(self, listener: PresenceListener) -> None:
         """``listener(player_id, table_id, present)`` when a player starts or stops watching a
@@ -124,6 +147,7 @@ class Hub:
         before = player_id is not None and self.is_watching(player_id, table_id)
         self.watchers.setdefault(table_id, set()).add(connection)
         connection.tables.add(table_id)
+        self._version += 1
         if player_id is not None and not before:
             self._notify(player_id, table_id, True)
 
@@ -132,6 +156,7 @@ class Hub:
             return
         self.watchers.get(table_id, set()).discard(connection)
         connection.tables.discard(table_id)
+        self._version += 1
         player_id = None if connection.player is None else connection.player.player_id
         if player_id is not None and not self.is_watching(player_id, table_id):
             self._notify(player_id, table_id, False)
@@ -144,10 +169,26 @@ class Hub:
         self._push_all(self.watchers.get(table_id), message)
 
     def _push_all(self, connections: set[Connection] | None, message: Message) -> None:
-        """One serialisation for every connection (none: nothing to encode)."""
-        if connections:
-            self._outbox.append(_Fanout(list(connections), wire=encode(message)))
+        """One serialisation for every connection (none: nothing to encode); joined to the
+        broadcast queued last when that one is to the same, unchanged set and not started."""
+        if not connections:
+            return
+        wire = encode(message)
+        last = self._outbox[-1] if self._outbox else None
+        if (
+            last is not None
+            and last.source is connections
+            and last.version == self._version
+            and last.sent == 0
+            and last.frames is not None
+        ):
+            last.frames += (wire,)
             self._start()
+            return
+        self._outbox.append(
+            _Fanout(list(connections), frames=(wire,), source=connections, version=self._version)
+        )
+        self._start()
 
     def send_player(self, player_id: str, message: Message) -> None:
         """The message to each of the player's sockets, queued like :meth:`send`."""
@@ -173,15 +214,18 @@ class Hub:
                 owners.append(index)
         if not targets:
             return
-        last: list[Any] = [-1, b""]  # a player's sockets share one serialisation
+        last: list[Any] = [-1, None]  # a player's sockets share one serialisation
 
-        def make(position: int) -> bytes:
-            owner = owners[position]
+        def make(owner: int) -> bytes | None:
             if owner != last[0]:
-                last[0], last[1] = owner, encode(message_of(owner))
+                last[0], last[1] = owner, None
+                try:
+                    last[1] = encode(message_of(owner))
+                except Exception:  # one message that cannot be built must not stop the rest
+                    log.exception("a queued message could not be built; that socket misses it")
             return last[1]  # type: ignore[no-any-return]
 
-        self._outbox.append(_Fanout(targets, make=make))
+        self._outbox.append(_Fanout(targets, make=make, owners=owners))
         self._start()
 
     def _queue_one(self, connection: Connection, wire: bytes) -> None:
@@ -197,11 +241,21 @@ class Hub:
         self._start()
 
     def _start(self) -> None:
-        """Write what this turn's budget allows now, unless a later turn is to write the outbox
-        (a loop of single sends is paced like one broadcast)."""
-        if not self._draining:
-            self._draining = True
-            self._drain(renew=False)
+        """Have a later turn of the loop write the outbox (at once where no loop runs): what
+        is queued in the meantime can join what is already queued."""
+        if self._draining:
+            return
+        self._draining = True
+        try:
+            loop = asyncio.get_running_loop()
+        except RuntimeError:
+            try:  # a push that queues more (a bot's answer) only adds to what this loop writes
+                while self._outbox:
+                    self._write(FANOUT_CHUNK)
+            finally:
+                self._draining = False
+            return
+        loop.call_soon(self._drain)
 
     def close_after_sent(self, connections: Sequence[Connection], reason: str) -> None:
         """Close these sockets once every message queued for them before now is written."""
@@ -214,50 +268,44 @@ class Hub:
         while self._outbox:
             await asyncio.sleep(0)
 
-    def pending_frames(self) -> int:
-        """Frames queued for sockets and not written yet."""
+    def pending_writes(self) -> int:
+        """Socket writes queued and not made yet (one per socket per entry of the outbox)."""
         return sum(len(item.targets) - item.sent for item in self._outbox)
 
-    def _drain(self, renew: bool = True) -> None:
-        """Write up to :data:`FANOUT_CHUNK` frames in this turn of the loop; the rest in the next
-        turns (all now without a running loop). A push that sends more (a bot's answer) only
-        queues it."""
-        if renew:
-            self._budget = FANOUT_CHUNK
+    def _drain(self) -> None:
+        """Write up to :data:`FANOUT_CHUNK` sockets' frames in this turn of the loop; the rest
+        in the next turns. A push that sends more (a bot's answer) only queues it."""
         try:
-            self._budget -= self._write(self._budget)
+            self._write(FANOUT_CHUNK)
             if self._outbox:
-                try:
-                    loop = asyncio.get_running_loop()
-                except RuntimeError:
-                    while self._outbox:
-                        self._write(FANOUT_CHUNK)
-                else:
-                    loop.call_soon(self._drain)
-                    return
+                asyncio.get_running_loop().call_soon(self._drain)
+                return
         except BaseException:
             self._draining = False
             raise
         self._draining = False
 
     def _write(self, budget: int) -> int:
-        """Write up to ``budget`` frames; how many were written."""
+        """Write to up to ``budget`` sockets; how many were written."""
         outbox = self._outbox
         written = 0
         while outbox and written < budget:
             item = outbox[0]
             start = item.sent
             end = min(len(item.targets), start + budget - written)
-            targets, wire, wires, make = item.targets, item.wire, item.wires, item.make
-            if wire is not None:
-                for index in range(start, end):
-                    targets[index].push(wire)
+            targets, frames, wires, make = item.targets, item.frames, item.wires, item.make
+            if frames is not None:
+                _push_frames(targets, start, end, frames)
             elif wires is not None:
                 for index in range(start, end):
                     targets[index].push(wires[index])
             elif make is not None:
+                assert item.owners is not None
+                owners = item.owners
                 for index in range(start, end):
-                    _push_made(targets[index], make, index)
+                    wire = make(owners[index])
+                    if wire is not None:
+                        targets[index].push(wire)
             else:
                 for index in range(start, end):
                     targets[index].close(item.reason)
@@ -268,10 +316,14 @@ class Hub:
         return written
 
 
-def _push_made(connection: Connection, make: Callable[[int], bytes], index: int) -> None:
-    try:
-        wire = make(index)
-    except Exception:  # one message that cannot be built must not stop the outbox
-        log.exception("a queued message could not be built; that socket misses it")
-        return
-    connection.push(wire)
+def _push_frames(
+    targets: list[Connection], start: int, end: int, frames: tuple[bytes, ...]
+) -> None:
+    """A broadcast's frames to ``targets[start:end]``, in one write per socket."""
+    if len(frames) == 1:
+        wire = frames[0]
+        for index in range(start, end):
+            targets[index].push(wire)
+    else:
+        for index in range(start, end):
+            targets[index].push_many(frames)

@@ -23,7 +23,7 @@ import contextlib
 import contextvars
 import logging
 from collections import deque
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from typing import Any
 
 from boundless.server.errors import ERROR_COUNTER
@@ -87,17 +87,28 @@ class SocketConnection(Connection):
             return
         transport = self.transport
         if transport is not None:
-            if transport.is_closing():
-                self.close("the socket closed")
-                return
-            transport.write(wire)
-            if transport.get_write_buffer_size() > MAX_BUFFERED_BYTES:
-                self.close("the client is not reading its messages")
+            self._write(transport, wire)
             return
         if self.queue.qsize() >= MAX_QUEUED_FRAMES:
             self.close("the client is not reading its messages")
             return
         self.queue.put_nowait(wire)
+
+    def push_many(self, wires: Sequence[bytes]) -> None:
+        """The frames in one write (one system call) where the transport is used."""
+        transport = self.transport
+        if transport is None or self.closed:
+            super().push_many(wires)
+            return
+        self._write(transport, b"".join(wires))
+
+    def _write(self, transport: Any, data: bytes) -> None:
+        if transport.is_closing():
+            self.close("the socket closed")
+            return
+        transport.write(data)
+        if transport.get_write_buffer_size() > MAX_BUFFERED_BYTES:
+            self.close("the client is not reading its messages")
 
     def close(self, reason: str) -> None:
         if not self.closed:
@@ -159,6 +170,8 @@ class SocketReader:
         """A message is being handled or waits for its turn."""
         self.heard = False
         """A first message has been handled (it must have signed the socket in)."""
+        self.refused = False
+        """The first message did not sign the socket in: it closes once told why."""
         self.pause: Callable[[], None] | None = None
         self.resume: Callable[[], None] | None = None
         self.paused = False
@@ -172,7 +185,7 @@ class SocketReader:
         if kind == "websocket.disconnect":
             self.connection.end()
             return
-        if kind != "websocket.receive" or self.connection.closed:
+        if kind != "websocket.receive" or self.connection.closed or self.refused:
             return
         text = message.get("text")
         data = message.get("bytes")
@@ -222,9 +235,10 @@ class SocketReader:
         connection = self.connection
         if not self.heard:
             self.heard = True
-            if connection.player is None:
-                connection.close("not authenticated")
-        if connection.closed:
+            if connection.player is None:  # after the refusal queued for it
+                self.refused = True
+                self.handler.hub.close_after_sent([connection], "not authenticated")
+        if connection.closed or self.refused:
             self.backlog.clear()
         elif self.backlog:
             self._next()
