@@ -11,12 +11,12 @@ one socket joins the last entry when that entry is already one of single message
 objects the garbage collector would look at on every collection while they wait.
 
 Broadcasts queued one after another to the same watchers go out in one write per socket: a
-step's ``step`` and ``state`` join while neither has been written (the outbox is written from
-the next turn of the loop, not from inside the call that queues). A write is a system call,
-about 20 µs; three per socket per step were a third of the loop's time at 10,000 sockets. The
-step's ``you`` messages stay a write of their own, after: joined to the broadcast, each chunk
-of sockets waited for its players' views to be built, and the last sockets saw the step's card
-0.5 s later (``live_load.py`` step latency p99 285 → 760 ms).
+step's ``state`` joins its ``step`` for every socket the ``step`` has not reached yet (all but
+the first chunk, which is written at once). A write is a system call, about 20 µs; three per
+socket per step were a third of the loop's time at 10,000 sockets. The step's ``you`` messages
+stay a write of their own, after: joined to the broadcast, each chunk of sockets waited for its
+players' views to be built, and the last sockets saw the step's card 0.5 s later
+(``live_load.py`` step latency p99 285 → 760 ms).
 """
 
 from __future__ import annotations
@@ -98,6 +98,8 @@ class Hub:
         self._outbox: deque[_Fanout] = deque()
         self._draining = False
         """A later turn of the loop is to write the rest of the outbox."""
+        self._budget = FANOUT_CHUNK
+        """Sockets this turn of the loop may still write to at once (renewed each later turn)."""
         self._version = 0
         """Counts changes of who watches what: a broadcast joins the one queued before it only
         while its watchers are the same."""
@@ -169,8 +171,10 @@ class Hub:
         self._push_all(self.watchers.get(table_id), message)
 
     def _push_all(self, connections: set[Connection] | None, message: Message) -> None:
-        """One serialisation for every connection (none: nothing to encode); joined to the
-        broadcast queued last when that one is to the same, unchanged set and not started."""
+        """One serialisation for every connection (none: nothing to encode). When the last
+        entry of the outbox is a broadcast to the same, unchanged set, the message joins it
+        for the sockets it has not reached yet (one write each) and is queued alone for the
+        ones it has."""
         if not connections:
             return
         wire = encode(message)
@@ -179,15 +183,17 @@ class Hub:
             last is not None
             and last.source is connections
             and last.version == self._version
-            and last.sent == 0
             and last.frames is not None
         ):
+            written = last.targets[: last.sent]
             last.frames += (wire,)
-            self._start()
-            return
-        self._outbox.append(
-            _Fanout(list(connections), frames=(wire,), source=connections, version=self._version)
-        )
+            if written:
+                self._outbox.append(_Fanout(written, frames=(wire,)))
+        else:
+            self._outbox.append(
+                _Fanout(list(connections), frames=(wire,), source=connections,
+                        version=self._version)
+            )  # fmt: skip
         self._start()
 
     def send_player(self, player_id: str, message: Message) -> None:
@@ -241,13 +247,14 @@ class Hub:
         self._start()
 
     def _start(self) -> None:
-        """Have a later turn of the loop write the outbox (at once where no loop runs): what
-        is queued in the meantime can join what is already queued."""
+        """Write what this turn's budget allows now (everything where no loop runs), unless a
+        later turn is to write the outbox (a loop of single sends is paced like one
+        broadcast)."""
         if self._draining:
             return
         self._draining = True
         try:
-            loop = asyncio.get_running_loop()
+            asyncio.get_running_loop()
         except RuntimeError:
             try:  # a push that queues more (a bot's answer) only adds to what this loop writes
                 while self._outbox:
@@ -255,7 +262,7 @@ class Hub:
             finally:
                 self._draining = False
             return
-        loop.call_soon(self._drain)
+        self._drain(renew=False)
 
     def close_after_sent(self, connections: Sequence[Connection], reason: str) -> None:
         """Close these sockets once every message queued for them before now is written."""
@@ -272,11 +279,14 @@ class Hub:
         """Socket writes queued and not made yet (one per socket per entry of the outbox)."""
         return sum(len(item.targets) - item.sent for item in self._outbox)
 
-    def _drain(self) -> None:
-        """Write up to :data:`FANOUT_CHUNK` sockets' frames in this turn of the loop; the rest
-        in the next turns. A push that sends more (a bot's answer) only queues it."""
+    def _drain(self, renew: bool = True) -> None:
+        """Write to up to :data:`FANOUT_CHUNK` sockets in this turn of the loop (what is left
+        of this turn's budget where ``renew`` is false); the rest in the next turns. A push
+        that sends more (a bot's answer) only queues it."""
+        if renew:
+            self._budget = FANOUT_CHUNK
         try:
-            self._write(FANOUT_CHUNK)
+            self._budget -= self._write(self._budget)
             if self._outbox:
                 asyncio.get_running_loop().call_soon(self._drain)
                 return
