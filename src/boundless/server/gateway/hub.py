@@ -59,20 +59,18 @@ FANOUT_CHUNK = 256
 
 class _Fanout:
     """What some sockets are to get, and how many of them have it: ``frames`` to every one of
-    ``targets``, ``wires[i]`` or ``make(owners[i])`` to ``targets[i]``; none of these: close them
+    ``targets``, ``wires[i]`` or ``make(i)`` to ``targets[i]``; none of these: close them
     (``reason``). ``source`` and ``version``: the watcher set a broadcast was made from and the
     hub's membership version then (a later broadcast to the same unchanged set joins it)."""
 
-    __slots__ = ("frames", "make", "owners", "reason", "sent", "source", "targets", "version",
-                 "wires")  # fmt: skip
+    __slots__ = ("frames", "make", "reason", "sent", "source", "targets", "version", "wires")
 
     def __init__(
         self,
         targets: list[Connection],
         frames: tuple[bytes, ...] | None = None,
         wires: list[bytes] | None = None,
-        make: Callable[[int], bytes | None] | None = None,
-        owners: list[int] | None = None,
+        make: Callable[[int], bytes] | None = None,
         reason: str = "",
         source: set[Connection] | None = None,
         version: int = -1,
@@ -81,7 +79,6 @@ class _Fanout:
         self.frames = frames
         self.wires = wires
         self.make = make
-        self.owners = owners
         self.reason = reason
         self.source = source
         self.version = version
@@ -220,18 +217,15 @@ class Hub:
                 owners.append(index)
         if not targets:
             return
-        last: list[Any] = [-1, None]  # a player's sockets share one serialisation
+        last: list[Any] = [-1, b""]  # a player's sockets share one serialisation
 
-        def make(owner: int) -> bytes | None:
+        def make(position: int) -> bytes:
+            owner = owners[position]
             if owner != last[0]:
-                last[0], last[1] = owner, None
-                try:
-                    last[1] = encode(message_of(owner))
-                except Exception:  # one message that cannot be built must not stop the rest
-                    log.exception("a queued message could not be built; that socket misses it")
+                last[0], last[1] = owner, encode(message_of(owner))
             return last[1]  # type: ignore[no-any-return]
 
-        self._outbox.append(_Fanout(targets, make=make, owners=owners))
+        self._outbox.append(_Fanout(targets, make=make))
         self._start()
 
     def _queue_one(self, connection: Connection, wire: bytes) -> None:
@@ -247,22 +241,11 @@ class Hub:
         self._start()
 
     def _start(self) -> None:
-        """Write what this turn's budget allows now (everything where no loop runs), unless a
-        later turn is to write the outbox (a loop of single sends is paced like one
-        broadcast)."""
-        if self._draining:
-            return
-        self._draining = True
-        try:
-            asyncio.get_running_loop()
-        except RuntimeError:
-            try:  # a push that queues more (a bot's answer) only adds to what this loop writes
-                while self._outbox:
-                    self._write(FANOUT_CHUNK)
-            finally:
-                self._draining = False
-            return
-        self._drain(renew=False)
+        """Write what this turn's budget allows now, unless a later turn is to write the outbox
+        (a loop of single sends is paced like one broadcast)."""
+        if not self._draining:
+            self._draining = True
+            self._drain(renew=False)
 
     def close_after_sent(self, connections: Sequence[Connection], reason: str) -> None:
         """Close these sockets once every message queued for them before now is written."""
@@ -281,15 +264,21 @@ class Hub:
 
     def _drain(self, renew: bool = True) -> None:
         """Write to up to :data:`FANOUT_CHUNK` sockets in this turn of the loop (what is left
-        of this turn's budget where ``renew`` is false); the rest in the next turns. A push
-        that sends more (a bot's answer) only queues it."""
+        of this turn's budget where ``renew`` is false); the rest in the next turns (all now
+        without a running loop). A push that sends more (a bot's answer) only queues it."""
         if renew:
             self._budget = FANOUT_CHUNK
         try:
             self._budget -= self._write(self._budget)
             if self._outbox:
-                asyncio.get_running_loop().call_soon(self._drain)
-                return
+                try:
+                    loop = asyncio.get_running_loop()
+                except RuntimeError:
+                    while self._outbox:
+                        self._write(FANOUT_CHUNK)
+                else:
+                    loop.call_soon(self._drain)
+                    return
         except BaseException:
             self._draining = False
             raise
@@ -310,12 +299,8 @@ class Hub:
                 for index in range(start, end):
                     targets[index].push(wires[index])
             elif make is not None:
-                assert item.owners is not None
-                owners = item.owners
                 for index in range(start, end):
-                    wire = make(owners[index])
-                    if wire is not None:
-                        targets[index].push(wire)
+                    _push_made(targets[index], make, index)
             else:
                 for index in range(start, end):
                     targets[index].close(item.reason)
@@ -337,3 +322,12 @@ def _push_frames(
     else:
         for index in range(start, end):
             targets[index].push_many(frames)
+
+
+def _push_made(connection: Connection, make: Callable[[int], bytes], index: int) -> None:
+    try:
+        wire = make(index)
+    except Exception:  # one message that cannot be built must not stop the outbox
+        log.exception("a queued message could not be built; that socket misses it")
+        return
+    connection.push(wire)
