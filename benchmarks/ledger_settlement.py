@@ -45,7 +45,10 @@ any writer keeping those indexes could reach in that run.
 
 ``--statements`` adds ``stake_statement_us`` and ``settle_statement_us``: the wall time of each
 SQL statement (and each ``COPY``) of the stake and of the settlement phase, in microseconds per
-bet, keyed by the statement's first words.
+bet, keyed by the statement's first words; and ``settle_statements_s``, the settlement phase's
+statements added up, with ``settle_statements_ratio_to_floor`` (that sum ÷ the floor's
+settlement): the part of the settlements' ratio that is SQL the database runs, whatever the
+client does around it.
 """
 
 from __future__ import annotations
@@ -235,6 +238,7 @@ def run(
         settled[owner] = phase("settle_s", partial(settle, lines=lines), owner)
     if statements:
         timings["settle_statement_us"] = per_bet(spent, players)
+        timings["settle_statements_s"] = round(sum(spent.values()), 4)
     for owner, lines in lines_by_owner.items():
         replay = phase("settle_retry_s", partial(settle, lines=lines), owner)
         assert replay.replayed and replay.id == settled[owner].id
@@ -264,6 +268,12 @@ def run(
     # floor rate / our rate = our seconds / floor seconds: 1 is the floor itself.
     timings["stakes_ratio_to_floor"] = round(timings["stake_many_s"] / floor["stake_seconds"], 2)
     timings["settlements_ratio_to_floor"] = round(timings["settle_s"] / floor["settle_seconds"], 2)
+    if statements:
+        # The settlement's SQL alone (each statement's wall time: the server's work and the
+        # round trip) against the whole floor: what no client-side speed-up can remove.
+        timings["settle_statements_ratio_to_floor"] = round(
+            timings["settle_statements_s"] / floor["settle_seconds"], 2
+        )
     if indexed_floor:
         start_clean(url)
         indexed = measure_floor(url, players, batches, owners, outcome, indexed=True)
@@ -283,6 +293,7 @@ REPEATED = ("stake_many_s", "settle_s", "stakes_per_second", "settlements_per_se
             "floor_stake_s", "floor_settle_s", "floor_stakes_per_second",
             "floor_settlements_per_second", "stakes_ratio_to_floor",
             "settlements_ratio_to_floor")  # fmt: skip
+STATEMENTS = ("settle_statements_s", "settle_statements_ratio_to_floor")
 INDEXED = ("indexed_floor_stake_s", "indexed_floor_settle_s", "indexed_floor_stakes_ratio",
            "indexed_floor_settlements_ratio")  # fmt: skip
 
@@ -291,7 +302,7 @@ def medians(runs: list[dict[str, Any]]) -> dict[str, Any]:
     """The last run's figures, with each of :data:`REPEATED` the median over ``runs`` (each a
     ratio of its own run: the floor and ours side by side), and ``runs`` listing them all."""
     merged = dict(runs[-1])
-    names = REPEATED + (INDEXED if INDEXED[0] in merged else ())
+    names = REPEATED + tuple(name for name in INDEXED + STATEMENTS if name in merged)
     for name in names:
         merged[name] = statistics.median(run[name] for run in runs)
     merged["checkpointed"] = all(run["checkpointed"] for run in runs)

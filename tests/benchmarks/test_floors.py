@@ -69,6 +69,20 @@ def test_ledger_settlement_repeated_reports_the_median_of_its_runs() -> None:
         assert all(positive(run[name]) for run in runs)
 
 
+def test_the_settlements_sql_alone_is_reported_against_the_floor() -> None:
+    result = run_json("ledger_settlement.py", "--players", "200", "--batch", "100",
+                      "--repeat", "2", "--statements")  # fmt: skip
+    assert_ledger_floor(result)
+    for name in ("settle_statements_s", "settle_statements_ratio_to_floor"):
+        assert positive(result[name]), (name, result[name])
+        assert result[name] == statistics.median(run[name] for run in result["runs"])
+    # The SQL is part of the settlement phase, never more than all of it.
+    for run in result["runs"]:
+        assert run["settle_statements_s"] <= run["settle_s"]
+        assert run["settle_statements_ratio_to_floor"] <= run["settlements_ratio_to_floor"] + 0.01
+    assert result["settle_statement_us"]
+
+
 def test_the_indexed_floor_is_reported_beside_the_plain_one() -> None:
     result = run_json("ledger_settlement.py", "--players", "200", "--batch", "100",
                       "--repeat", "2", "--indexed-floor")  # fmt: skip

@@ -22,6 +22,7 @@ from boundless.ledger.accounts import (
     AccountKind,
     wallet_account,
 )
+from boundless.ledger.collection import cycle_collection_paused
 from boundless.ledger.errors import (
     IdempotencyConflictError,
     InsufficientFundsError,
@@ -197,6 +198,7 @@ class BulkWriter:
         self.poster = poster
         self.stage = Stage(session)
 
+    @cycle_collection_paused()
     def open_wallets(self, player_ids: Sequence[str]) -> list[str]:
         names = [wallet_account(player_id) for player_id in player_ids]
         if names:
@@ -210,6 +212,7 @@ class BulkWriter:
             )
         return names
 
+    @cycle_collection_paused()
     def grant_many(self, grants: Sequence[GrantOrder | tuple[str, int, str]]) -> PostedBatch:
         orders = [g if isinstance(g, GrantOrder) else GrantOrder(*g) for g in grants]
         batch = WriteBatch.of([staged(grant_request(order), order.amount) for order in orders])
@@ -220,6 +223,7 @@ class BulkWriter:
 
         return self._post_many(batch, route)
 
+    @cycle_collection_paused()
     def stake_many(
         self,
         table_id: str,
@@ -470,6 +474,7 @@ class BulkWriter:
 
         return self.poster.post(request, build)
 
+    @cycle_collection_paused()
     def settle_slice(
         self,
         table_id: str,

@@ -134,7 +134,7 @@ def posted(
         player_id=row.player_id,
         position=row.position,
         created_at=row.created_at,
-        entries=tuple(PostedEntry(name, amount) for name, amount in entries),
+        entries=tuple(map(PostedEntry._make, entries)),
         replayed=replayed,
         owner=row.owner,
     )

@@ -181,9 +181,10 @@ def settlement_lines(
     lines: list[PlayerSettlement] = []
     seen: set[str] = set()
     valid = IDENTIFIER.match
+    make = PlayerSettlement._make
     for item in per_player:
-        line = item if isinstance(item, PlayerSettlement) else PlayerSettlement(*item)
-        player, staked, paid = line.player_id, line.staked, line.paid
+        line = item if type(item) is PlayerSettlement else make(item)
+        player, staked, paid = line
         if (
             type(player) is not str
             or valid(player) is None
@@ -199,7 +200,9 @@ def settlement_lines(
             raise InvalidLedgerInputError(f"player {player!r} is listed twice")
         seen.add(player)
         lines.append(line)
-    lines.sort(key=lambda line: line.player_id)
+    # By player: tuples compare their first field first, and no two lines share a player, so
+    # no key function is needed.
+    lines.sort()
     return lines
 
 
