@@ -17,13 +17,15 @@ process's peak resident memory (Linux ``VmHWM``), read after the round. Prints o
 with ``--json``.
 
 The floor, measured after the round in the same database and NATS server with the gateways
-stopped: ``ledger_floor_seconds`` (``ledger_floor.py``: each gateway's bets as one batch and its
-settlement, the slices written at once on their own connections, by plain ``COPY`` and one
-``UPDATE ... FROM`` each) and ``bus_floor_seconds`` (the round's ``events`` times the median bare
-JetStream publish/ack round trip, ``jetstream_floor.py``); ``stake_seconds`` and
-``settle_seconds`` split ``ledger_seconds``, beside the ledger floor's two parts. ``floor_seconds``
-is the floors' sum and
-``ratio_to_floor`` is ``seconds`` over it (the target: at most 3). The round's fixed windows
+stopped: ``ledger_floor_seconds`` (``ledger_floor.py``: each gateway's bets as one batch, then
+its extra stakes and settlement as one transaction, the slices written at once on their own
+connections, by plain ``COPY`` and one ``UPDATE ... FROM`` each; as many players, extra stakes
+and paid players per slice as the round wrote, read from its ledger: ``floor_rows``. The shared
+cards decide those: a hand every bot doubles adds a stake per position to the settlement) and
+``bus_floor_seconds`` (the round's ``events`` times the median bare JetStream publish/ack round
+trip, ``jetstream_floor.py``); ``stake_seconds`` and ``settle_seconds`` split
+``ledger_seconds``, beside the ledger floor's two parts. ``floor_seconds`` is the floors' sum
+and ``ratio_to_floor`` is ``seconds`` over it (the target: at most 3). The round's fixed windows
 (betting, insurance: 0.5 s each here) are in ``seconds`` but not in the floor.
 ``load_average``: the 1-minute load average before and after the run. ``checkpointed``: a
 PostgreSQL ``CHECKPOINT`` was taken before the round and before the floor, so neither starts
@@ -34,6 +36,7 @@ from __future__ import annotations
 
 import argparse
 import asyncio
+import bisect
 import json
 import os
 import signal
@@ -174,18 +177,49 @@ def peak_rss_mib(pid: int) -> float | None:
     return None
 
 
+ROUND_ROWS = (
+    "SELECT s.owner, (SELECT count(DISTINCT t.player_id) FROM ledger_transactions t "
+    "WHERE t.round_id = s.round_id AND t.owner = s.owner AND t.category = 'stake'), "
+    "(SELECT count(*) FROM ledger_transactions t WHERE t.round_id = s.round_id "
+    "AND t.owner = s.owner AND t.category = 'stake' AND t.kind <> 'main'), "
+    "(SELECT count(*) FROM ledger_transactions t JOIN ledger_entries e ON e.transaction_id = t.id "
+    "JOIN ledger_accounts a ON a.id = e.account_id WHERE t.round_id = s.round_id "
+    "AND t.owner = s.owner AND t.category = 'settle' AND a.kind = 'wallet') "
+    "FROM ledger_slices s ORDER BY s.owner"
+)
+"""Each slice of the round (one gateway's): its players, its stakes beyond the mains (doubles,
+splits, insurance, written with the settlement) and its paid players."""
+
+
+def round_rows(database_url: str) -> list[tuple[int, int, int]]:
+    """``(players, extra stakes, paid players)`` of each slice of the round just played."""
+    with psycopg.connect(libpq(database_url)) as connection:
+        rows = connection.execute(ROUND_ROWS).fetchall()
+    return [(int(players), int(extras), int(paid)) for _, players, extras, paid in rows]
+
+
 def measure_floors(
-    database_url: str, nats_url: str, positions: int, gateways: int
+    database_url: str, nats_url: str, rows: list[tuple[int, int, int]]
 ) -> dict[str, float]:
-    """The round's floor parts: the ledger floor for its slices (each gateway's bets as one
-    batch, the gateways' slices written at once, then their settlements at once) and one bare
-    JetStream publish/ack round trip (its median; times the round's events, by the caller)."""
-    share, extra = divmod(positions, gateways)
+    """The round's floor parts: the ledger floor for the rows its slices wrote (``rows``, from
+    :func:`round_rows`: each gateway's mains as one batch, the gateways' slices written at once,
+    then their extra stakes and settlements at once, each slice's in one transaction) and one
+    bare JetStream publish/ack round trip (its median; times the round's events, by the
+    caller). The cards decide how many bets are doubled, split or insured and how many players
+    are paid: the floor writes as many as the round did."""
     bounds = [0]
-    for index in range(gateways):
-        bounds.append(bounds[-1] + share + (1 if index < extra else 0))
-    slices = [range(bounds[i], bounds[i + 1]) for i in range(gateways)]
-    ledger = measure_floor(database_url, positions, slices, gateways, bot_outcome, parallel=True)
+    for players, _, _ in rows:
+        bounds.append(bounds[-1] + players)
+    slices = [range(bounds[i], bounds[i + 1]) for i in range(len(rows))]
+    paid_below = [bounds[i] + paid for i, (_, _, paid) in enumerate(rows)]
+
+    def outcome(index: int) -> tuple[int, int]:
+        owner = bisect.bisect_right(bounds, index) - 1
+        return 100, (200 if index < paid_below[owner] else 0)
+
+    extras = [extra for _, extra, _ in rows]
+    ledger = measure_floor(database_url, bounds[-1], slices, len(rows), outcome, parallel=True,
+                           extra_stakes=extras)  # fmt: skip
     acks = asyncio.run(publish_ack_ms(nats_url, 200))
     return {
         "ledger_floor_stake_seconds": ledger["stake_seconds"],
@@ -193,11 +227,6 @@ def measure_floors(
         "ledger_floor_seconds": ledger["stake_seconds"] + ledger["settle_seconds"],
         "bus_floor_seconds": percentile(acks, 0.5) / 1000,
     }
-
-
-def bot_outcome(index: int) -> tuple[int, int]:
-    """A bot's stake and payout in the floor (a round's usual mix: lost, pushed, won, 3:2)."""
-    return 100, (0, 100, 200, 250)[index % 4]
 
 
 def libpq(url: str) -> str:
@@ -261,7 +290,8 @@ def main() -> None:
         for process in processes:  # the floor runs with the machine to itself
             process.terminate()
         checkpointed = start_clean(database_url) and checkpointed
-        floor = measure_floors(database_url, args.nats_url, args.positions, args.gateways)
+        rows = round_rows(database_url)
+        floor = measure_floors(database_url, args.nats_url, rows)
         floor["bus_floor_seconds"] *= int(figures["events"])
     finally:
         for process in processes:
@@ -291,6 +321,11 @@ def main() -> None:
         "settle_seconds": round(float(figures["settle_seconds"]), 3),
         "ledger_floor_settle_seconds": round(floor["ledger_floor_settle_seconds"], 3),
         "bus_floor_seconds": round(floor["bus_floor_seconds"], 3),
+        "floor_rows": {
+            "players": [players for players, _, _ in rows],
+            "extra_stakes": [extra for _, extra, _ in rows],
+            "paid": [paid for _, _, paid in rows],
+        },
         "events": figures["events"],
         "load_average": [load_before, os.getloadavg()[0]],
         "settled_once": bool(figures["settled_once"]),

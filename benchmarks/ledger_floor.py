@@ -22,7 +22,7 @@ from __future__ import annotations
 import hashlib
 import sqlite3
 import time
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from concurrent.futures import ThreadPoolExecutor
 from datetime import UTC, datetime
 from itertools import count
@@ -175,6 +175,40 @@ def _run_jobs(url: str, jobs: list[list[Transaction]], parallel: bool) -> float:
             writer.close()
 
 
+EXTRA_STAKE = 100
+"""The amount of each extra stake the floor writes (the amounts do not change its cost)."""
+
+
+def extra_stake_rows(
+    slice_lines: list[tuple[int, int, int]],
+    count: int,
+    owner: int,
+    in_play: int,
+    ids: Iterator[int],
+    created: Any,
+) -> Transaction:
+    """``count`` extra stakes of a slice, its players taking them in turn: their headers,
+    entries and account changes (one per leg, summed per account by the caller)."""
+    headers: list[tuple[Any, ...]] = []
+    entries: list[tuple[int, int, int, int]] = []
+    changes: list[tuple[int, int]] = []
+    for number in range(count if slice_lines else 0):
+        wallet = slice_lines[number % len(slice_lines)][0]
+        tid = next(ids)
+        player = f"p{wallet - 1:07d}"
+        position = f"{player}.0"
+        text = f"extra:{EXTRA_STAKE}:{owner}:{player}:{number}"
+        headers.append((tid, f"bench:1:{position}:extra:{number}",
+                        hashlib.sha256(text.encode()).hexdigest(),
+                        f"extra stake of {EXTRA_STAKE} by player '{player}' on position "
+                        f"'{position}' at table 'bench' round 1", "stake", "extra", 1,
+                        player, position, created, f"gateway:g{owner}"))  # fmt: skip
+        entries.append((next(ids), tid, wallet, -EXTRA_STAKE))
+        entries.append((next(ids), tid, in_play, EXTRA_STAKE))
+        changes += [(wallet, -EXTRA_STAKE), (in_play, EXTRA_STAKE)]
+    return headers, entries, changes
+
+
 def start_clean(url: str) -> bool:
     """``CHECKPOINT`` on PostgreSQL before a timed part, so that neither the ledger nor its
     floor starts with pages left dirty by what ran before it (with the default 128 MB of shared
@@ -198,12 +232,16 @@ def measure_floor(
     outcome: Outcome,
     parallel: bool = False,
     indexed: bool = False,
+    extra_stakes: Sequence[int] = (),
 ) -> dict[str, float]:
     """Seconds the floor takes for the stakes (every batch, batch ``n`` in slice ``n % owners``)
     and the settlements (one per slice) of ``players`` players; the floor's tables are made in
     ``url``'s database and dropped afterwards. ``parallel``: each slice's writes on its own
     connection, all slices at once (the stakes, then the settlements). ``indexed``: the tables
-    carry the ledger's indexes (:data:`LEDGER_INDEXES`)."""
+    carry the ledger's indexes (:data:`LEDGER_INDEXES`). ``extra_stakes``: for each slice, how
+    many more stakes (doubles, splits, insurance) are written in its settlement's transaction,
+    one header and two entries each, spread over its players in turn, as a cluster's gateways
+    write them."""
     setup = _Writer(url)
     postgres = setup.postgres
     try:
@@ -250,15 +288,21 @@ def measure_floor(
         stakes[owner].append((headers, entries, changes))
     settles: list[list[Transaction]] = []
     for owner, slice_lines in enumerate(lines):
+        extra = extra_stake_rows(slice_lines, extra_stakes[owner] if extra_stakes else 0,
+                              owner, in_play + owner, ids, created)  # fmt: skip
         tid = next(ids)
-        held = sum(staked for _, staked, _ in slice_lines)
+        held = sum(staked for _, staked, _ in slice_lines) + EXTRA_STAKE * len(extra[0])
         header = (tid, f"bench:1:gateway:g{owner}:settle", "0" * 64,
                   f"settlement of the slice of 'gateway:g{owner}' for {len(slice_lines)} players",
                   "settle", "settle", 1, None, None, created, f"gateway:g{owner}")  # fmt: skip
         paid_lines = [(wallet, paid) for wallet, _, paid in slice_lines if paid > 0]
         squares = [(in_play + owner, -held), (house + owner, held - sum(p for _, p in paid_lines))]
         entries = [(next(ids), tid, account, amount) for account, amount in paid_lines + squares]
-        settles.append([([header], entries, paid_lines + squares)])
+        # One change per account: the update joins each account once.
+        changes: dict[int, int] = {}
+        for account, amount in extra[2] + paid_lines + squares:
+            changes[account] = changes.get(account, 0) + amount
+        settles.append([(extra[0] + [header], extra[1] + entries, list(changes.items()))])
     if not parallel:  # the batches in the order the ledger wrote them
         stakes = [[stakes[n % owners][n // owners] for n in range(len(batches))]]
     stake_seconds = _run_jobs(url, stakes, parallel and postgres)

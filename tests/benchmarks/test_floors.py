@@ -10,6 +10,7 @@ import math
 import statistics
 import subprocess
 import sys
+from itertools import count
 from pathlib import Path
 from typing import Any
 
@@ -21,7 +22,7 @@ from tests.postgres import postgres_unavailable, postgres_url
 BENCHMARKS = Path(__file__).resolve().parents[2] / "benchmarks"
 sys.path.insert(0, str(BENCHMARKS))
 
-from ledger_floor import measure_floor  # noqa: E402
+from ledger_floor import EXTRA_STAKE, extra_stake_rows, measure_floor  # noqa: E402
 
 
 def run_json(script: str, *args: str, timeout: float = 240) -> dict[str, Any]:
@@ -143,6 +144,32 @@ def test_cluster_round_prints_its_floor() -> None:
                  "bus_floor_seconds"):  # fmt: skip
         assert positive(result[name]), (name, result[name])
     assert len(result["load_average"]) == 2
+    # The floor wrote what the round wrote: every position's player, in its gateway's slice.
+    rows = result["floor_rows"]
+    assert sum(rows["players"]) == 300 and len(rows["players"]) == 2
+    sizes = zip(rows["paid"], rows["players"], strict=True)
+    assert all(0 <= paid <= players for paid, players in sizes)
+    assert all(extra >= 0 for extra in rows["extra_stakes"])
+
+
+def test_the_floors_extra_stakes_are_balanced_transfers_taken_in_turn() -> None:
+    lines = [(1, 100, 0), (2, 100, 200), (3, 100, 0)]
+    headers, entries, changes = extra_stake_rows(lines, 5, 0, 99, count(1), "now")
+    assert len(headers) == 5 and len(entries) == 10
+    assert [header[7] for header in headers] == ["p0000000", "p0000001", "p0000002",
+                                                 "p0000000", "p0000001"]  # fmt: skip
+    assert len({header[1] for header in headers}) == 5  # one key each
+    assert sum(amount for *_, amount in entries) == 0
+    assert sum(delta for _, delta in changes) == 0
+    assert sum(delta for account, delta in changes if account == 99) == 5 * EXTRA_STAKE
+    assert extra_stake_rows([], 3, 0, 99, count(1), "now") == ([], [], [])
+
+
+def test_the_ledger_floor_writes_a_slices_extra_stakes_with_its_settlement(tmp_path: Path) -> None:
+    url = f"sqlite:///{tmp_path / 'floor.sqlite'}"
+    batches = [range(0, 50), range(50, 100)]
+    seconds = measure_floor(url, 100, batches, 2, lambda i: (100, 200), extra_stakes=[120, 0])
+    assert positive(seconds["stake_seconds"]) and positive(seconds["settle_seconds"])
 
 
 def test_live_load_prints_its_loop_lag() -> None:
