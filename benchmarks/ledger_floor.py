@@ -175,6 +175,19 @@ def _run_jobs(url: str, jobs: list[list[Transaction]], parallel: bool) -> float:
             writer.close()
 
 
+def stake_header(
+    tid: int, player_index: int, kind: str, amount: int, owner: int, created: Any
+) -> tuple[Any, ...]:
+    """A stake's header as the ledger writes one: its key, a fingerprint, its text."""
+    player = f"p{player_index:07d}"
+    position = f"{player}.0"
+    text = f"{kind}:{amount}:{owner}:{player}"
+    return (tid, f"bench:1:{position}:{kind}", hashlib.sha256(text.encode()).hexdigest(),
+            f"{kind.split(':')[0]} stake of {amount} by player '{player}' on position "
+            f"'{position}' at table 'bench' round 1", "stake", kind.split(":")[0], 1, player,
+            position, created, f"gateway:g{owner}")  # fmt: skip
+
+
 EXTRA_STAKE = 100
 """The amount of each extra stake the floor writes (the amounts do not change its cost)."""
 
@@ -195,14 +208,9 @@ def extra_stake_rows(
     for number in range(count if slice_lines else 0):
         wallet = slice_lines[number % len(slice_lines)][0]
         tid = next(ids)
-        player = f"p{wallet - 1:07d}"
-        position = f"{player}.0"
-        text = f"extra:{EXTRA_STAKE}:{owner}:{player}:{number}"
-        headers.append((tid, f"bench:1:{position}:extra:{number}",
-                        hashlib.sha256(text.encode()).hexdigest(),
-                        f"extra stake of {EXTRA_STAKE} by player '{player}' on position "
-                        f"'{position}' at table 'bench' round 1", "stake", "extra", 1,
-                        player, position, created, f"gateway:g{owner}"))  # fmt: skip
+        headers.append(
+            stake_header(tid, wallet - 1, f"extra:{number}", EXTRA_STAKE, owner, created)
+        )
         entries.append((next(ids), tid, wallet, -EXTRA_STAKE))
         entries.append((next(ids), tid, in_play, EXTRA_STAKE))
         changes += [(wallet, -EXTRA_STAKE), (in_play, EXTRA_STAKE)]
@@ -272,13 +280,7 @@ def measure_floor(
         for i in part:
             staked, paid = outcome(i)
             tid = next(ids)
-            player, position = f"p{i:07d}", f"p{i:07d}.0"
-            text = f"main:{staked}:{owner}:{player}"
-            headers.append((tid, f"bench:1:{position}:main",
-                            hashlib.sha256(text.encode()).hexdigest(),
-                            f"main stake of {staked} by player '{player}' on position "
-                            f"'{position}' at table 'bench' round 1", "stake", "main", 1,
-                            player, position, created, f"gateway:g{owner}"))  # fmt: skip
+            headers.append(stake_header(tid, i, "main", staked, owner, created))
             entries.append((next(ids), tid, i + 1, -staked))
             entries.append((next(ids), tid, in_play + owner, staked))
             changes.append((i + 1, -staked))
