@@ -27,6 +27,8 @@ trip, ``jetstream_floor.py``); ``stake_seconds`` and ``settle_seconds`` split
 ``ledger_seconds``, beside the ledger floor's two parts. ``floor_seconds`` is the floors' sum
 and ``ratio_to_floor`` is ``seconds`` over it (the target: at most 3). The round's fixed windows
 (betting, insurance: 0.5 s each here) are in ``seconds`` but not in the floor.
+``--seed N`` shuffles the coordinator's shoe from ``N`` instead of the machine's cryptographic
+source: the same cards every run, so runs compare like with like (``seed`` in the JSON line).
 ``load_average``: the 1-minute load average before and after the run. ``checkpointed``: a
 PostgreSQL ``CHECKPOINT`` was taken before the round and before the floor, so neither starts
 with the other's dirty pages to write back (``ledger_floor.start_clean``).
@@ -52,6 +54,7 @@ from pathlib import Path
 import psycopg
 from sqlalchemy.engine import make_url
 
+from boundless.core.random_source import SeededSource
 from boundless.ledger import check_books, make_engine, make_session_factory
 from boundless.server.cluster import in_sequence
 from boundless.server.cluster.coordinator import Coordinator, CoordinatorTimers
@@ -97,7 +100,7 @@ def wait_until_serving(port: int, process: subprocess.Popen[bytes], seconds: flo
 
 
 async def one_round(
-    database_url: str, nats_url: str, namespace: str, gateways: list[str]
+    database_url: str, nats_url: str, namespace: str, gateways: list[str], seed: int | None
 ) -> dict[str, float | bool]:
     rules, _ = load_rules("boundless")
     bus = await JetStreamBus.connect(nats_url, namespace=namespace)
@@ -114,7 +117,7 @@ async def one_round(
         bus,
         TABLE,
         "bench-coordinator",
-        ShoeDealer(rules),
+        ShoeDealer(rules, None if seed is None else SeededSource(seed)),
         timers,
         gateways=frozenset(gateways),
         ledger=ledger,
@@ -248,6 +251,10 @@ def main() -> None:
     parser.add_argument("--database-url", default=DEFAULT_POSTGRES_URL)
     parser.add_argument("--nats-url", default=DEFAULT_NATS_URL)
     parser.add_argument("--json", action="store_true")
+    parser.add_argument(
+        "--seed", type=int, default=None,
+        help="shuffle the shoe from this seed: the same cards, so the same rows, every run",
+    )  # fmt: skip
     args = parser.parse_args()
     if args.positions < 1 or args.gateways < 1:
         parser.error("--positions and --gateways must be at least 1")
@@ -281,7 +288,7 @@ def main() -> None:
         with psycopg.connect(libpq(database_url), autocommit=True) as connection:
             connection.execute("ANALYZE")
         checkpointed = start_clean(database_url)
-        figures = asyncio.run(one_round(database_url, args.nats_url, namespace, names))
+        figures = asyncio.run(one_round(database_url, args.nats_url, namespace, names, args.seed))
         engine = make_engine(database_url)
         with make_session_factory(engine)() as session:
             books = check_books(session)
@@ -307,6 +314,7 @@ def main() -> None:
     result = {
         "positions": args.positions,
         "gateways": args.gateways,
+        "seed": args.seed,
         "seconds": round(float(figures["seconds"]), 3),
         "ledger_seconds": round(float(figures["ledger_seconds"]), 3),
         "floor_seconds": round(floor["ledger_floor_seconds"] + floor["bus_floor_seconds"], 3),

@@ -136,9 +136,10 @@ def test_cluster_round_prints_its_floor() -> None:
     reason = nats_unavailable() or postgres_unavailable()
     if reason is not None:
         pytest.skip(reason)
-    result = run_json("cluster_round.py", "--positions", "300", "--gateways", "2",
+    result = run_json("cluster_round.py", "--positions", "300", "--gateways", "2", "--seed", "3",
                       "--database-url", postgres_url(), "--nats-url", NATS_URL)  # fmt: skip
     assert result["settled_once"] and result["books_balanced"]
+    assert result["seed"] == 3
     assert isinstance(result["checkpointed"], bool)
     for name in ("seconds", "floor_seconds", "ratio_to_floor", "ledger_floor_seconds",
                  "bus_floor_seconds"):  # fmt: skip

@@ -18,6 +18,7 @@ from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, cast
 
+from boundless.core.random_source import RandomSource
 from boundless.core.round import events as ev
 from boundless.core.round.dealer_table import TableDealer
 from boundless.core.round.follower import FollowerRound
@@ -179,9 +180,11 @@ def coordinator_timers(settings: TimerSettings, rules: RuleSet) -> CoordinatorTi
 class ShoeDealer:
     """Makes each round's table dealer from the table's shoe cycle (shuffles when finished)."""
 
-    def __init__(self, rules: RuleSet) -> None:
+    def __init__(self, rules: RuleSet, source: RandomSource | None = None) -> None:
+        """``source``: the shuffles' randomness (the machine's cryptographic source; a seeded
+        one only where a run must deal the same cards again, as a benchmark does)."""
         self.rules = rules
-        self.cycle = ShoeCycle(rules, CryptoSource())
+        self.cycle = ShoeCycle(rules, source or CryptoSource())
         self._started = False
 
     def __call__(self, round_number: int) -> TableDealer:
