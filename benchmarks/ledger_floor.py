@@ -176,16 +176,17 @@ def _run_jobs(url: str, jobs: list[list[Transaction]], parallel: bool) -> float:
 
 
 def stake_header(
-    tid: int, player_index: int, kind: str, amount: int, owner: int, created: Any
+    tid: int, player_index: int, kind: str, amount: int, owner: int, created: Any, suffix: str = ""
 ) -> tuple[Any, ...]:
-    """A stake's header as the ledger writes one: its key, a fingerprint, its text."""
+    """A stake's header as the ledger writes one: its key (``suffix``: a position's second
+    stake of a kind), a fingerprint, its text."""
     player = f"p{player_index:07d}"
     position = f"{player}.0"
-    text = f"{kind}:{amount}:{owner}:{player}"
-    return (tid, f"bench:1:{position}:{kind}", hashlib.sha256(text.encode()).hexdigest(),
-            f"{kind.split(':')[0]} stake of {amount} by player '{player}' on position "
-            f"'{position}' at table 'bench' round 1", "stake", kind.split(":")[0], 1, player,
-            position, created, f"gateway:g{owner}")  # fmt: skip
+    text = f"{kind}{suffix}:{amount}:{owner}:{player}"
+    return (tid, f"bench:1:{position}:{kind}{suffix}", hashlib.sha256(text.encode()).hexdigest(),
+            f"{kind} stake of {amount} by player '{player}' on position '{position}' at table "
+            f"'bench' round 1", "stake", kind, 1, player, position, created,
+            f"gateway:g{owner}")  # fmt: skip
 
 
 EXTRA_STAKE = 100
@@ -209,7 +210,7 @@ def extra_stake_rows(
         wallet = slice_lines[number % len(slice_lines)][0]
         tid = next(ids)
         headers.append(
-            stake_header(tid, wallet - 1, f"extra:{number}", EXTRA_STAKE, owner, created)
+            stake_header(tid, wallet - 1, "extra", EXTRA_STAKE, owner, created, f":{number}")
         )
         entries.append((next(ids), tid, wallet, -EXTRA_STAKE))
         entries.append((next(ids), tid, in_play, EXTRA_STAKE))
@@ -290,10 +291,12 @@ def measure_floor(
         stakes[owner].append((headers, entries, changes))
     settles: list[list[Transaction]] = []
     for owner, slice_lines in enumerate(lines):
-        extra = extra_stake_rows(slice_lines, extra_stakes[owner] if extra_stakes else 0,
-                              owner, in_play + owner, ids, created)  # fmt: skip
+        extra_headers, extra_entries, extra_changes = extra_stake_rows(
+            slice_lines, extra_stakes[owner] if extra_stakes else 0, owner, in_play + owner, ids,
+            created,
+        )  # fmt: skip
         tid = next(ids)
-        held = sum(staked for _, staked, _ in slice_lines) + EXTRA_STAKE * len(extra[0])
+        held = sum(staked for _, staked, _ in slice_lines) + EXTRA_STAKE * len(extra_headers)
         header = (tid, f"bench:1:gateway:g{owner}:settle", "0" * 64,
                   f"settlement of the slice of 'gateway:g{owner}' for {len(slice_lines)} players",
                   "settle", "settle", 1, None, None, created, f"gateway:g{owner}")  # fmt: skip
@@ -302,9 +305,10 @@ def measure_floor(
         entries = [(next(ids), tid, account, amount) for account, amount in paid_lines + squares]
         # One change per account: the update joins each account once.
         changes: dict[int, int] = {}
-        for account, amount in extra[2] + paid_lines + squares:
+        for account, amount in extra_changes + paid_lines + squares:
             changes[account] = changes.get(account, 0) + amount
-        settles.append([(extra[0] + [header], extra[1] + entries, list(changes.items()))])
+        settles.append([([*extra_headers, header], extra_entries + entries,
+                         list(changes.items()))])  # fmt: skip
     if not parallel:  # the batches in the order the ledger wrote them
         stakes = [[stakes[n % owners][n // owners] for n in range(len(batches))]]
     stake_seconds = _run_jobs(url, stakes, parallel and postgres)
